@@ -1,0 +1,126 @@
+package io.cinnabar.command;
+
+import io.cinnabar.config.Config;
+import io.cinnabar.keyspace.Database;
+import io.cinnabar.keyspace.Keyspace;
+import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.Numbers;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * One command being executed: its arguments, the client, the reply and the server. The
+ * Dispatcher reuses one instance for every command on the keyspace thread.
+ */
+public final class Call {
+    private final ServerContext server;
+    private final Dispatcher dispatcher;
+    private final long[] parsed = new long[1];
+    byte[][] args;
+    Client client;
+    Reply reply;
+    CommandSpec spec;
+
+    Call(ServerContext server, Dispatcher dispatcher) {
+        this.server = server;
+        this.dispatcher = dispatcher;
+    }
+
+    public Dispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    /** Replies from here on use RESP version p (HELLO). */
+    public void switchProtocol(int p) {
+        dispatcher.switchProtocol(client, p);
+    }
+
+    public byte[] arg(int i) {
+        return args[i];
+    }
+
+    public byte[][] args() {
+        return args;
+    }
+
+    public int argCount() {
+        return args.length;
+    }
+
+    public String argString(int i) {
+        return new String(args[i], StandardCharsets.UTF_8);
+    }
+
+    /** The argument upper-cased as ASCII, for matching options like "NX". */
+    public String option(int i) {
+        return new String(args[i], StandardCharsets.ISO_8859_1).toUpperCase(Locale.ROOT);
+    }
+
+    /** True when argument i equals word, ignoring ASCII case. */
+    public boolean argIs(int i, String word) {
+        byte[] a = args[i];
+        if (a.length != word.length()) return false;
+        for (int k = 0; k < a.length; k++) {
+            int c = a[k];
+            if (c >= 'a' && c <= 'z') c -= 32;
+            int w = word.charAt(k);
+            if (w >= 'a' && w <= 'z') w -= 32;
+            if (c != w) return false;
+        }
+        return true;
+    }
+
+    /** Argument i as a long, or "ERR value is not an integer or out of range". */
+    public long longArg(int i) {
+        if (!Numbers.parseLong(args[i], parsed)) throw CommandError.notInteger();
+        return parsed[0];
+    }
+
+    /** Argument i as a long, or the given error text. */
+    public long longArg(int i, String error) {
+        if (!Numbers.parseLong(args[i], parsed)) throw new CommandError(error);
+        return parsed[0];
+    }
+
+    /** Argument i as a double, or "ERR value is not a valid float". */
+    public double doubleArg(int i) {
+        double d = Numbers.parseDouble(args[i]);
+        if (Double.isNaN(d)) throw new CommandError(CommandError.NOT_FLOAT);
+        return d;
+    }
+
+    public Client client() {
+        return client;
+    }
+
+    public Reply reply() {
+        return reply;
+    }
+
+    public CommandSpec spec() {
+        return spec;
+    }
+
+    public ServerContext server() {
+        return server;
+    }
+
+    public Config config() {
+        return server.config();
+    }
+
+    public Keyspace keyspace() {
+        return server.keyspace();
+    }
+
+    /** The client's selected database. */
+    public Database db() {
+        return server.keyspace().db(client.db);
+    }
+
+    /** The current command time, fixed for the whole command (unix ms). */
+    public long now() {
+        return server.keyspace().now();
+    }
+}

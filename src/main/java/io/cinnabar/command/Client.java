@@ -1,0 +1,73 @@
+package io.cinnabar.command;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Per-connection state owned by the keyspace thread: selected database, protocol version,
+ * authentication, name and bookkeeping for CLIENT LIST. The network side only holds a
+ * reference to hand batches in.
+ */
+public final class Client {
+    private final long id;
+    private final ClientChannel channel;
+    private final long createdAtMs;
+
+    int db;
+    int protocol = 2;
+    volatile boolean authenticated;
+    String user = "default";
+    byte[] name;
+    long lastInteractionMs;
+    String lastCommand = "NULL";
+    boolean noEvict;
+    boolean noTouch;
+    boolean closing;
+    /** Set by QUIT and protocol errors: close once this batch's replies are written. */
+    boolean closeAfterReply;
+    String libName;
+    String libVersion;
+    Transaction multi;
+    long multiBulkPending;
+
+    public Client(long id, ClientChannel channel, boolean authenticated) {
+        this.id = id;
+        this.channel = channel;
+        this.authenticated = authenticated;
+        this.createdAtMs = System.currentTimeMillis();
+        this.lastInteractionMs = createdAtMs;
+    }
+
+    public long id() { return id; }
+    public ClientChannel channel() { return channel; }
+    public int db() { return db; }
+    public void db(int index) { db = index; }
+    public int protocol() { return protocol; }
+    public void protocol(int p) { protocol = p; }
+    public boolean authenticated() { return authenticated; }
+    public void authenticated(boolean a) { authenticated = a; }
+    public String user() { return user; }
+    public byte[] name() { return name; }
+    public void name(byte[] n) { name = n; }
+    public String nameString() { return name == null ? "" : new String(name, StandardCharsets.UTF_8); }
+    public long createdAtMs() { return createdAtMs; }
+    public long lastInteractionMs() { return lastInteractionMs; }
+    public String lastCommand() { return lastCommand; }
+    public boolean noEvict() { return noEvict; }
+    public void noEvict(boolean v) { noEvict = v; }
+    public boolean noTouch() { return noTouch; }
+    public void noTouch(boolean v) { noTouch = v; }
+    public boolean closing() { return closing; }
+    public void closeAfterReply() { closeAfterReply = true; }
+    public Transaction multi() { return multi; }
+    public void multi(Transaction t) { multi = t; }
+    public String libName() { return libName; }
+    public void libName(String n) { libName = n; }
+    public String libVersion() { return libVersion; }
+    public void libVersion(String v) { libVersion = v; }
+
+    /** Marks the client for disconnection (CLIENT KILL) and closes its socket. */
+    public void kill() {
+        closing = true;
+        channel.close();
+    }
+}

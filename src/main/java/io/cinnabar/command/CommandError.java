@@ -1,0 +1,25 @@
+package io.cinnabar.command;
+
+/**
+ * A command failed with a Redis error reply; the message is the whole error line, code first
+ * ("ERR syntax error", "WRONGTYPE ..."). Thrown by helpers so error paths stay one line.
+ */
+public final class CommandError extends RuntimeException {
+    public static final String SYNTAX = "ERR syntax error";
+    public static final String NOT_INTEGER = "ERR value is not an integer or out of range";
+    public static final String NOT_FLOAT = "ERR value is not a valid float";
+    public static final String NO_SUCH_KEY = "ERR no such key";
+    public static final String OUT_OF_RANGE = "ERR index out of range";
+
+    public CommandError(String message) {
+        super(message, null, false, false);
+    }
+
+    public static CommandError syntax() {
+        return new CommandError(SYNTAX);
+    }
+
+    public static CommandError notInteger() {
+        return new CommandError(NOT_INTEGER);
+    }
+}

@@ -1,0 +1,172 @@
+package io.cinnabar.command;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What Redis knows about a command before running it: name, arity (negative = at least),
+ * flags, the legacy key triple, ACL categories and, for container commands such as CONFIG,
+ * its subcommands. Declared once beside the handler; COMMAND, the Dispatcher, MULTI queueing
+ * and propagation all read it.
+ */
+public final class CommandSpec {
+    final String name;
+    final String fullName;
+    final int arity;
+    final Set<CommandFlag> flags;
+    final int firstKey, lastKey, keyStep;
+    final String group;
+    final String summary;
+    final String since;
+    final List<String> aclCategories;
+    final CommandHandler handler;
+    final CommandSpec parent;
+    final Map<String, CommandSpec> subcommands = new LinkedHashMap<>();
+    final CommandStats stats = new CommandStats();
+    final boolean write, readonly, denyOom, noAuth, fast, admin;
+
+    private CommandSpec(Builder b, String group, CommandHandler handler, CommandSpec parent) {
+        this.name = b.name.toLowerCase(Locale.ROOT);
+        this.fullName = parent == null ? name : parent.name + "|" + name;
+        this.arity = b.arity;
+        this.flags = Collections.unmodifiableSet(b.flags);
+        this.firstKey = b.firstKey;
+        this.lastKey = b.lastKey;
+        this.keyStep = b.keyStep;
+        this.group = group;
+        this.summary = b.summary;
+        this.since = b.since;
+        this.handler = handler;
+        this.parent = parent;
+        this.write = flags.contains(CommandFlag.WRITE);
+        this.readonly = flags.contains(CommandFlag.READONLY);
+        this.denyOom = flags.contains(CommandFlag.DENYOOM);
+        this.noAuth = flags.contains(CommandFlag.NO_AUTH);
+        this.fast = flags.contains(CommandFlag.FAST);
+        this.admin = flags.contains(CommandFlag.ADMIN);
+        this.aclCategories = categories(b.extraCategories);
+    }
+
+    public String name() { return name; }
+    public String fullName() { return fullName; }
+    public int arity() { return arity; }
+    public Set<CommandFlag> flags() { return flags; }
+    public int firstKey() { return firstKey; }
+    public int lastKey() { return lastKey; }
+    public int keyStep() { return keyStep; }
+    public String group() { return group; }
+    public String summary() { return summary; }
+    public String since() { return since; }
+    public List<String> aclCategories() { return aclCategories; }
+    public CommandSpec parent() { return parent; }
+    public Map<String, CommandSpec> subcommands() { return Collections.unmodifiableMap(subcommands); }
+    public CommandStats stats() { return stats; }
+    public boolean isWrite() { return write; }
+
+    public boolean hasFlag(CommandFlag f) {
+        return flags.contains(f);
+    }
+
+    CommandHandler handler() {
+        return handler;
+    }
+
+    /** Redis derives most ACL categories from flags and the command's group. */
+    private List<String> categories(List<String> extra) {
+        List<String> out = new ArrayList<>();
+        if (write) out.add("@write");
+        if (readonly) out.add("@read");
+        if (admin) {
+            out.add("@admin");
+            out.add("@dangerous");
+        }
+        if (flags.contains(CommandFlag.PUBSUB)) out.add("@pubsub");
+        if (fast) out.add("@fast");
+        if (flags.contains(CommandFlag.BLOCKING)) out.add("@blocking");
+        if (!fast) out.add("@slow");
+        String fromGroup = switch (group == null ? "" : group) {
+            case "string" -> "@string";
+            case "generic" -> "@keyspace";
+            case "connection" -> "@connection";
+            case "list" -> "@list";
+            case "hash" -> "@hash";
+            case "set" -> "@set";
+            case "sorted-set" -> "@sortedset";
+            case "stream" -> "@stream";
+            case "transactions" -> "@transaction";
+            case "scripting" -> "@scripting";
+            case "pubsub" -> "@pubsub";
+            case "bitmap" -> "@bitmap";
+            case "hyperloglog" -> "@hyperloglog";
+            case "geo" -> "@geo";
+            default -> null;
+        };
+        if (fromGroup != null && !out.contains(fromGroup)) out.add(fromGroup);
+        for (String e : extra) if (!out.contains(e)) out.add(e);
+        return Collections.unmodifiableList(out);
+    }
+
+    /** Starts a spec: {@code spec("GET", 2, READONLY, FAST).keys(1, 1, 1)}. */
+    public static Builder spec(String name, int arity, CommandFlag... flags) {
+        return new Builder(name, arity, flags);
+    }
+
+    public static final class Builder {
+        final String name;
+        final int arity;
+        final EnumSet<CommandFlag> flags = EnumSet.noneOf(CommandFlag.class);
+        int firstKey, lastKey, keyStep;
+        String summary = "";
+        String since = "1.0.0";
+        final List<String> extraCategories = new ArrayList<>();
+        final List<Object[]> subs = new ArrayList<>();
+
+        Builder(String name, int arity, CommandFlag... flags) {
+            this.name = name;
+            this.arity = arity;
+            Collections.addAll(this.flags, flags);
+        }
+
+        /** Redis's legacy key triple: first key index, last (negative counts from the end), step. */
+        public Builder keys(int first, int last, int step) {
+            firstKey = first;
+            lastKey = last;
+            keyStep = step;
+            return this;
+        }
+
+        public Builder doc(String since, String summary) {
+            this.since = since;
+            this.summary = summary;
+            return this;
+        }
+
+        public Builder acl(String... categories) {
+            Collections.addAll(extraCategories, categories);
+            return this;
+        }
+
+        /** Declares a subcommand of a container command (CONFIG GET, CLIENT LIST...). */
+        public Builder sub(Builder sub, CommandHandler handler) {
+            subs.add(new Object[] {sub, handler});
+            return this;
+        }
+
+        CommandSpec build(String group, CommandHandler handler, CommandSpec parent) {
+            CommandSpec spec = new CommandSpec(this, group, handler, parent);
+            for (Object[] s : subs) {
+                CommandSpec child = ((Builder) s[0]).build(group, (CommandHandler) s[1], spec);
+                if (spec.subcommands.put(child.name, child) != null) {
+                    throw new IllegalStateException("duplicate subcommand " + child.fullName);
+                }
+            }
+            return spec;
+        }
+    }
+}

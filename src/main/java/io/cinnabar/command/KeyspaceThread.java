@@ -1,0 +1,139 @@
+package io.cinnabar.command;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The one thread that owns the keyspace and all mutable server state. Event loops hand it one
+ * task per client batch through a lock-free queue and wake it only when it sleeps; timers
+ * (active expiry, blocking timeouts) run on the same thread, so nothing it owns needs a lock.
+ */
+public final class KeyspaceThread implements Executor {
+    private static final Logger log = LoggerFactory.getLogger(KeyspaceThread.class);
+
+    /** A scheduled task; cancel() is only valid on the keyspace thread. */
+    public static final class Timer implements Comparable<Timer> {
+        final long dueNanos;
+        final Runnable task;
+        final long seq;
+        boolean cancelled;
+
+        Timer(long dueNanos, Runnable task, long seq) {
+            this.dueNanos = dueNanos;
+            this.task = task;
+            this.seq = seq;
+        }
+
+        public void cancel() {
+            cancelled = true;
+        }
+
+        @Override
+        public int compareTo(Timer o) {
+            int c = Long.compare(dueNanos, o.dueNanos);
+            return c != 0 ? c : Long.compare(seq, o.seq);
+        }
+    }
+
+    private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
+    private final PriorityQueue<Timer> timers = new PriorityQueue<>();
+    private final Thread thread;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile boolean running = true;
+    private volatile boolean parked;
+    private long timerSeq;
+
+    public KeyspaceThread(String name) {
+        thread = new Thread(this::loop, name);
+        thread.setDaemon(false);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    public boolean inThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        queue.offer(task);
+        if (parked) LockSupport.unpark(thread);
+    }
+
+    /** Runs task after delayMs on this thread. Must be called on the keyspace thread. */
+    public Timer schedule(long delayMs, Runnable task) {
+        Timer t = new Timer(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMs), task, timerSeq++);
+        timers.add(t);
+        return t;
+    }
+
+    /** Stops after the tasks already queued; waits for the thread to end. */
+    public void shutdown() {
+        running = false;
+        LockSupport.unpark(thread);
+        if (!inThread()) {
+            try {
+                stopped.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void loop() {
+        try {
+            while (running) {
+                Runnable task;
+                int ran = 0;
+                while ((task = queue.poll()) != null) {
+                    run(task);
+                    if (++ran >= 1024) break; // let timers run under sustained load
+                }
+                long waitNanos = runDueTimers();
+                if (!queue.isEmpty() || !running) continue;
+                parked = true;
+                if (queue.isEmpty() && running) {
+                    if (waitNanos < 0) LockSupport.park(this); else LockSupport.parkNanos(this, waitNanos);
+                }
+                parked = false;
+            }
+            Runnable task;
+            while ((task = queue.poll()) != null) run(task);
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    /** Runs timers that are due; returns nanos until the next one, or -1 if none. */
+    private long runDueTimers() {
+        while (!timers.isEmpty()) {
+            Timer t = timers.peek();
+            long now = System.nanoTime();
+            if (t.cancelled) {
+                timers.poll();
+                continue;
+            }
+            if (t.dueNanos > now) return t.dueNanos - now;
+            timers.poll();
+            run(t.task);
+        }
+        return -1;
+    }
+
+    private static void run(Runnable task) {
+        try {
+            task.run();
+        } catch (Throwable e) {
+            log.error("Unexpected error on the keyspace thread", e);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package io.cinnabar.command;
+
+/** Which commands run at once inside MULTI instead of being queued (Redis's processCommand list). */
+final class TransactionControl {
+    private TransactionControl() {}
+
+    static boolean runsImmediately(CommandSpec spec) {
+        switch (spec.parent == null ? spec.name : spec.parent.name) {
+            case "exec":
+            case "discard":
+            case "multi":
+            case "watch":
+            case "quit":
+            case "reset":
+                return true;
+            default:
+                return false;
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package io.cinnabar.command.connection;
+
+import io.cinnabar.command.Call;
+import io.cinnabar.command.Client;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandTable;
+import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.protocol.Reply;
+import io.cinnabar.protocol.RespConstants;
+import io.cinnabar.util.Numbers;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
+import static io.cinnabar.command.CommandFlag.FAST;
+import static io.cinnabar.command.CommandFlag.LOADING;
+import static io.cinnabar.command.CommandFlag.NOSCRIPT;
+import static io.cinnabar.command.CommandFlag.NO_AUTH;
+import static io.cinnabar.command.CommandFlag.STALE;
+import static io.cinnabar.command.CommandSpec.spec;
+
+/** PING, ECHO, HELLO, AUTH, SELECT, QUIT, RESET. */
+public final class ConnectionCommands implements CommandFamily {
+    private static final byte[] RESET_REPLY = RespConstants.ascii("+RESET\r\n");
+    private static final String WRONGPASS = "WRONGPASS invalid username-password pair or user is disabled.";
+
+    @Override
+    public String group() {
+        return "connection";
+    }
+
+    @Override
+    public void register(CommandTable t) {
+        t.add(spec("PING", -1, FAST).doc("1.0.0", "Ping the server"), this::ping);
+        t.add(spec("ECHO", 2, FAST).doc("1.0.0", "Echo the given string"), this::echo);
+        t.add(spec("HELLO", -1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).doc("6.0.0", "Handshake with Redis"), this::hello);
+        t.add(spec("AUTH", -2, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).doc("1.0.0", "Authenticate to the server"), this::auth);
+        t.add(spec("SELECT", 2, LOADING, STALE, FAST).doc("1.0.0", "Change the selected database for the current connection"), this::select);
+        t.add(spec("QUIT", -1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).doc("1.0.0", "Close the connection"), this::quit);
+        t.add(spec("RESET", 1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).doc("6.2.0", "Reset the connection"), this::reset);
+    }
+
+    /** PING [message] */
+    private void ping(Call c) {
+        if (c.argCount() > 2) throw new CommandError("ERR wrong number of arguments for 'ping' command");
+        if (c.argCount() == 1) c.reply().raw(RespConstants.PONG); else c.reply().bulk(c.arg(1));
+    }
+
+    /** ECHO message */
+    private void echo(Call c) {
+        c.reply().bulk(c.arg(1));
+    }
+
+    /** HELLO [protover [AUTH username password] [SETNAME clientname]] */
+    private void hello(Call c) {
+        Client client = c.client();
+        int protocol = client.protocol();
+        int i = 1;
+        if (c.argCount() >= 2) {
+            long[] v = new long[1];
+            if (!Numbers.parseLong(c.arg(1), v)) {
+                throw new CommandError("ERR Protocol version is not an integer or out of range");
+            }
+            if (v[0] < 2 || v[0] > 3) throw new CommandError("NOPROTO unsupported protocol version");
+            protocol = (int) v[0];
+            i = 2;
+        }
+        byte[] user = null, pass = null, name = null;
+        for (; i < c.argCount(); i++) {
+            int more = c.argCount() - i - 1;
+            if (c.argIs(i, "AUTH") && more >= 2) {
+                user = c.arg(i + 1);
+                pass = c.arg(i + 2);
+                i += 2;
+            } else if (c.argIs(i, "SETNAME") && more >= 1) {
+                name = c.arg(i + 1);
+                i += 1;
+            } else {
+                throw new CommandError("ERR Syntax error in HELLO option '" + c.argString(i) + "'");
+            }
+        }
+        if (user != null && !authenticate(c, user, pass)) throw new CommandError(WRONGPASS);
+        if (!client.authenticated() && c.server().requirePass()) {
+            throw new CommandError("NOAUTH HELLO must be called with the client already authenticated, otherwise the "
+                    + "HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select "
+                    + "the RESP protocol version at the same time");
+        }
+        if (name != null) ClientNames.validate(name);
+        if (name != null) client.name(name);
+        c.switchProtocol(protocol);
+        Reply r = c.reply();
+        r.map(7);
+        r.bulk("server");
+        r.bulk("redis");
+        r.bulk("version");
+        r.bulk(io.cinnabar.Version.REDIS_VERSION);
+        r.bulk("proto");
+        r.integer(protocol);
+        r.bulk("id");
+        r.integer(client.id());
+        r.bulk("mode");
+        r.bulk("standalone");
+        r.bulk("role");
+        r.bulk("master");
+        r.bulk("modules");
+        r.emptyArray();
+    }
+
+    /** AUTH [username] password */
+    private void auth(Call c) {
+        if (c.argCount() > 3) throw CommandError.syntax();
+        byte[] user = c.argCount() == 3 ? c.arg(1) : null;
+        byte[] pass = c.arg(c.argCount() - 1);
+        if (user == null && !c.server().requirePass()) {
+            throw new CommandError("ERR AUTH <password> called without any password configured for the default user. "
+                    + "Are you sure your configuration is correct?");
+        }
+        if (!authenticate(c, user == null ? "default".getBytes(StandardCharsets.US_ASCII) : user, pass)) {
+            throw new CommandError(WRONGPASS);
+        }
+        c.reply().ok();
+    }
+
+    /** Checks the default user's password (requirepass); marks the client authenticated. */
+    private static boolean authenticate(Call c, byte[] user, byte[] pass) {
+        if (!new String(user, StandardCharsets.UTF_8).equals("default")) return false;
+        String required = c.config().getString(ConfigOptions.REQUIREPASS);
+        boolean ok = required.isEmpty()
+                || MessageDigest.isEqual(required.getBytes(StandardCharsets.UTF_8), pass);
+        if (ok) c.client().authenticated(true);
+        return ok;
+    }
+
+    /** SELECT index */
+    private void select(Call c) {
+        long db = c.longArg(1);
+        if (db < 0 || db >= c.keyspace().databaseCount()) throw new CommandError("ERR DB index is out of range");
+        c.client().db((int) db);
+        c.reply().ok();
+    }
+
+    /** QUIT */
+    private void quit(Call c) {
+        c.reply().ok();
+        c.client().closeAfterReply();
+    }
+
+    /** RESET */
+    private void reset(Call c) {
+        Client client = c.client();
+        client.multi(null);
+        client.db(0);
+        client.name(null);
+        client.noEvict(false);
+        client.noTouch(false);
+        if (c.server().requirePass()) client.authenticated(false);
+        c.switchProtocol(2);
+        c.reply().raw(RESET_REPLY);
+    }
+}

@@ -1,0 +1,112 @@
+package io.cinnabar.command.server;
+
+import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandTable;
+import io.cinnabar.keyspace.Keyspace;
+
+import static io.cinnabar.command.CommandFlag.ADMIN;
+import static io.cinnabar.command.CommandFlag.FAST;
+import static io.cinnabar.command.CommandFlag.LOADING;
+import static io.cinnabar.command.CommandFlag.NOSCRIPT;
+import static io.cinnabar.command.CommandFlag.NO_ASYNC_LOADING;
+import static io.cinnabar.command.CommandFlag.PROTECTED;
+import static io.cinnabar.command.CommandFlag.READONLY;
+import static io.cinnabar.command.CommandFlag.STALE;
+import static io.cinnabar.command.CommandFlag.WRITE;
+import static io.cinnabar.command.CommandSpec.spec;
+
+/** DBSIZE, FLUSHDB, FLUSHALL, SWAPDB, TIME, LASTSAVE, DEBUG, SHUTDOWN, FUNCTION FLUSH. */
+public final class ServerCommands implements CommandFamily {
+    @Override
+    public String group() {
+        return "server";
+    }
+
+    @Override
+    public void register(CommandTable t) {
+        t.add(spec("DBSIZE", 1, READONLY, FAST).doc("1.0.0", "Return the number of keys in the selected database"), this::dbsize);
+        t.add(spec("FLUSHDB", -1, WRITE).doc("1.0.0", "Remove all keys from the current database"), this::flushdb);
+        t.add(spec("FLUSHALL", -1, WRITE).doc("1.0.0", "Remove all keys from all databases"), this::flushall);
+        t.add(spec("SWAPDB", 3, WRITE, FAST).doc("4.0.0", "Swaps two Redis databases"), this::swapdb);
+        t.add(spec("TIME", 1, LOADING, STALE, FAST).doc("2.6.0", "Return the current server time"), this::time);
+        t.add(spec("LASTSAVE", 1, LOADING, STALE, FAST).doc("1.0.0", "Get the UNIX time stamp of the last successful save to disk"), this::lastsave);
+        t.add(spec("DEBUG", -2, ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED).doc("1.0.0", "A container for debugging commands"), new DebugCommand()::debug);
+        t.add(spec("SHUTDOWN", -1, ADMIN, NOSCRIPT, LOADING, STALE, NO_ASYNC_LOADING)
+                .doc("1.0.0", "Synchronously save the dataset to disk and then shut down the server"), this::shutdown);
+        t.add(spec("FUNCTION", -2).doc("7.0.0", "A container for function commands")
+                .sub(spec("FLUSH", -2, NOSCRIPT, WRITE).doc("7.0.0", "Deleting all functions"), this::functionFlush), null);
+    }
+
+    /** DBSIZE */
+    private void dbsize(Call c) {
+        c.reply().integer(c.db().size());
+    }
+
+    /** FLUSHDB [ASYNC|SYNC] */
+    private void flushdb(Call c) {
+        checkFlushOption(c);
+        c.db().clear();
+        c.reply().ok();
+    }
+
+    /** FLUSHALL [ASYNC|SYNC] */
+    private void flushall(Call c) {
+        checkFlushOption(c);
+        c.keyspace().flushAll();
+        c.reply().ok();
+    }
+
+    private static void checkFlushOption(Call c) {
+        if (c.argCount() > 2) throw CommandError.syntax();
+        if (c.argCount() == 2 && !c.argIs(1, "ASYNC") && !c.argIs(1, "SYNC")) throw CommandError.syntax();
+    }
+
+    /** SWAPDB index1 index2 */
+    private void swapdb(Call c) {
+        Keyspace ks = c.keyspace();
+        long a = c.longArg(1, "ERR invalid first DB index");
+        long b = c.longArg(2, "ERR invalid second DB index");
+        if (a < 0 || a >= ks.databaseCount() || b < 0 || b >= ks.databaseCount()) {
+            throw new CommandError("ERR DB index is out of range");
+        }
+        if (a != b) ks.swap((int) a, (int) b);
+        c.reply().ok();
+    }
+
+    /** TIME */
+    private void time(Call c) {
+        long micros = java.time.temporal.ChronoUnit.MICROS.between(java.time.Instant.EPOCH, java.time.Instant.now());
+        c.reply().array(2);
+        c.reply().bulk(micros / 1_000_000);
+        c.reply().bulk(micros % 1_000_000);
+    }
+
+    /** LASTSAVE */
+    private void lastsave(Call c) {
+        c.reply().integer(c.server().lastSaveSeconds());
+    }
+
+    /** SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT] */
+    private void shutdown(Call c) {
+        for (int i = 1; i < c.argCount(); i++) {
+            if (!(c.argIs(i, "NOSAVE") || c.argIs(i, "SAVE") || c.argIs(i, "NOW") || c.argIs(i, "FORCE")
+                    || c.argIs(i, "ABORT"))) {
+                throw CommandError.syntax();
+            }
+            if (c.argIs(i, "ABORT")) throw new CommandError("ERR No shutdown in progress.");
+        }
+        // Redis replies nothing on success: the connection just closes.
+        c.client().closeAfterReply();
+        c.server().requestShutdown();
+    }
+
+    /** FUNCTION FLUSH [ASYNC|SYNC]: there are no functions yet, so there is nothing to drop. */
+    private void functionFlush(Call c) {
+        if (c.argCount() > 3 || (c.argCount() == 3 && !c.argIs(2, "ASYNC") && !c.argIs(2, "SYNC"))) {
+            throw new CommandError("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
+        }
+        c.reply().ok();
+    }
+}

@@ -1,0 +1,185 @@
+package io.cinnabar.config;
+
+import io.cinnabar.util.ArgSplitter;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The live value of every option. Reads are lock-free from any thread (the values array is
+ * replaced whole on each change); changes come from startup or CONFIG SET on the keyspace thread.
+ */
+public final class Config {
+    private static final Map<String, ConfigOption> BY_NAME = new HashMap<>();
+
+    static {
+        for (ConfigOption o : ConfigOptions.all()) {
+            BY_NAME.put(o.name, o);
+            for (String a : o.aliases) BY_NAME.put(a, o);
+        }
+    }
+
+    private volatile Object[] values;
+    private final List<Consumer<ConfigOption>> listeners = new CopyOnWriteArrayList<>();
+    /** The conf file this config was loaded from (CONFIG REWRITE target), or null. */
+    private String configFile;
+
+    public Config() {
+        List<ConfigOption> all = ConfigOptions.all();
+        Object[] v = new Object[all.size()];
+        for (ConfigOption o : all) {
+            try {
+                v[o.index] = o.parser.parse(o.multiArg ? splitDefault(o.defaultText) : new String[] {o.defaultText});
+            } catch (ConfigException e) {
+                throw new IllegalStateException("bad default for " + o.name + ": " + e.getMessage());
+            }
+        }
+        values = v;
+    }
+
+    private static String[] splitDefault(String text) {
+        return text.isEmpty() ? new String[] {""} : text.split(" ");
+    }
+
+    public static ConfigOption option(String name) {
+        return BY_NAME.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    public Object get(ConfigOption o) {
+        return values[o.index];
+    }
+
+    public long getLong(ConfigOption o) {
+        return (Long) values[o.index];
+    }
+
+    public int getInt(ConfigOption o) {
+        return (int) (long) (Long) values[o.index];
+    }
+
+    public boolean getBool(ConfigOption o) {
+        return (Boolean) values[o.index];
+    }
+
+    public String getString(ConfigOption o) {
+        return (String) values[o.index];
+    }
+
+    /** The value as CONFIG GET prints it. */
+    public String print(ConfigOption o) {
+        return o.print(values[o.index]);
+    }
+
+    public String configFile() {
+        return configFile;
+    }
+
+    void configFile(String path) {
+        configFile = path;
+    }
+
+    /** Called after every change, with the option that changed. */
+    public void onChange(Consumer<ConfigOption> listener) {
+        listeners.add(listener);
+    }
+
+    /** Sets an option from its words, at startup (immutable options allowed). */
+    public void set(ConfigOption o, String[] words) throws ConfigException {
+        Object parsed = o.parser.parse(words);
+        Object[] next = values.clone();
+        next[o.index] = parsed;
+        values = next;
+        for (Consumer<ConfigOption> l : listeners) l.accept(o);
+    }
+
+    /** Programmatic override, e.g. from the embedded builder. */
+    public void set(String name, String value) throws ConfigException {
+        ConfigOption o = option(name);
+        if (o == null) throw new ConfigException("Bad directive or wrong number of arguments");
+        set(o, o.multiArg ? ArgSplitterWords.of(value) : new String[] {value});
+    }
+
+    /**
+     * CONFIG SET name value [name value ...]: all or nothing, as Redis 7.0. Returns null on success
+     * or the error text for the reply.
+     */
+    public String configSet(List<byte[]> args) {
+        Map<ConfigOption, String[]> changes = new LinkedHashMap<>();
+        Map<ConfigOption, String> argNames = new HashMap<>();
+        for (int i = 0; i + 1 < args.size(); i += 2) {
+            String name = new String(args.get(i), StandardCharsets.UTF_8);
+            ConfigOption o = option(name);
+            if (o == null) {
+                return "ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'";
+            }
+            if (changes.containsKey(o)) {
+                return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - duplicate parameter";
+            }
+            String value = new String(args.get(i + 1), StandardCharsets.UTF_8);
+            changes.put(o, o.multiArg ? ArgSplitterWords.of(value) : new String[] {value});
+            argNames.put(o, name);
+        }
+        Object[] next = values.clone();
+        for (Map.Entry<ConfigOption, String[]> c : changes.entrySet()) {
+            ConfigOption o = c.getKey();
+            if (!o.mutable) {
+                return "ERR CONFIG SET failed (possibly related to argument '" + argNames.get(o)
+                        + "') - can't set immutable config";
+            }
+            try {
+                next[o.index] = o.parser.parse(c.getValue());
+            } catch (ConfigException e) {
+                return "ERR CONFIG SET failed (possibly related to argument '" + argNames.get(o) + "') - "
+                        + e.getMessage();
+            }
+        }
+        values = next;
+        for (ConfigOption o : changes.keySet()) {
+            for (Consumer<ConfigOption> l : listeners) l.accept(o);
+        }
+        return null;
+    }
+
+    /** Options whose name or alias matches any of the glob patterns, in declaration order. */
+    public List<String[]> matching(List<String> patterns, java.util.function.BiPredicate<String, String> glob) {
+        List<String[]> out = new ArrayList<>();
+        Map<String, Boolean> seen = new HashMap<>();
+        for (ConfigOption o : ConfigOptions.all()) {
+            List<String> names = new ArrayList<>();
+            names.add(o.name);
+            names.addAll(o.aliases);
+            for (String n : names) {
+                if (seen.containsKey(n)) continue;
+                for (String p : patterns) {
+                    if (glob.test(p, n)) {
+                        seen.put(n, true);
+                        out.add(new String[] {n, print(o)});
+                        break;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Splits a CONFIG SET value of a multi-word option ("3600 1 300 100") into its words. */
+    static final class ArgSplitterWords {
+        private ArgSplitterWords() {}
+
+        static String[] of(String value) {
+            if (value.isEmpty()) return new String[] {""};
+            byte[][] split = ArgSplitter.split(value.getBytes(StandardCharsets.UTF_8));
+            if (split == null || split.length == 0) return new String[] {value};
+            String[] out = new String[split.length];
+            for (int i = 0; i < split.length; i++) out[i] = new String(split[i], StandardCharsets.UTF_8);
+            return out;
+        }
+    }
+}

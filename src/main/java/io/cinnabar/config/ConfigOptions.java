@@ -1,0 +1,129 @@
+package io.cinnabar.config;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import static io.cinnabar.config.ConfigOption.bool;
+import static io.cinnabar.config.ConfigOption.custom;
+import static io.cinnabar.config.ConfigOption.enumeration;
+import static io.cinnabar.config.ConfigOption.integer;
+import static io.cinnabar.config.ConfigOption.memory;
+import static io.cinnabar.config.ConfigOption.string;
+
+/**
+ * Every option Cinnabar understands, declared once (Redis's static_configs[]). Defaults are
+ * Redis 7.0's. conf/cinnabar.conf documents each of them.
+ */
+public final class ConfigOptions {
+    private static final List<ConfigOption> ALL = new ArrayList<>();
+    private static final long INT_MAX = Integer.MAX_VALUE;
+    private static final long LONG_MAX = Long.MAX_VALUE;
+
+    private ConfigOptions() {}
+
+    // ---- network ----
+    public static final ConfigOption PORT = add(integer("port", 0, 65535, 6379).immutable());
+    public static final ConfigOption BIND = add(custom("bind", words -> String.join(" ", words), v -> (String) v,
+            "* -::*").multiArg().immutable());
+    public static final ConfigOption PROTECTED_MODE = add(bool("protected-mode", true));
+    public static final ConfigOption TCP_BACKLOG = add(integer("tcp-backlog", 0, INT_MAX, 511).immutable());
+    public static final ConfigOption TIMEOUT = add(integer("timeout", 0, INT_MAX, 0));
+    public static final ConfigOption TCP_KEEPALIVE = add(integer("tcp-keepalive", 0, INT_MAX, 300));
+    public static final ConfigOption MAXCLIENTS = add(integer("maxclients", 1, INT_MAX, 10000));
+    public static final ConfigOption IO_THREADS = add(integer("io-threads", 1, 128, 2).immutable());
+
+    // ---- general ----
+    public static final ConfigOption DAEMONIZE = add(bool("daemonize", false).immutable());
+    public static final ConfigOption PIDFILE = add(string("pidfile", "").immutable());
+    public static final ConfigOption LOGLEVEL = add(enumeration("loglevel", "notice",
+            "debug", "verbose", "notice", "warning", "nothing"));
+    public static final ConfigOption LOGFILE = add(string("logfile", "").immutable());
+    public static final ConfigOption DATABASES = add(integer("databases", 1, INT_MAX, 16).immutable());
+    public static final ConfigOption HZ = add(integer("hz", 1, 500, 10));
+    public static final ConfigOption DYNAMIC_HZ = add(bool("dynamic-hz", true));
+    public static final ConfigOption ENABLE_DEBUG_COMMAND = add(enumeration("enable-debug-command", "no",
+            "no", "yes", "local").immutable());
+    public static final ConfigOption ACTIVE_EXPIRE_EFFORT = add(integer("active-expire-effort", 1, 10, 1));
+
+    // ---- security ----
+    public static final ConfigOption REQUIREPASS = add(custom("requirepass", ConfigOption::single,
+            v -> (String) v, ""));
+
+    // ---- limits ----
+    public static final ConfigOption PROTO_MAX_BULK_LEN = add(memory("proto-max-bulk-len", 1024 * 1024,
+            LONG_MAX, 512L * 1024 * 1024));
+    public static final ConfigOption CLIENT_QUERY_BUFFER_LIMIT = add(memory("client-query-buffer-limit",
+            1024 * 1024, LONG_MAX, 1024L * 1024 * 1024));
+    public static final ConfigOption CLIENT_OUTPUT_BUFFER_LIMIT = add(custom("client-output-buffer-limit",
+            ClientOutputBufferLimit::parse, v -> (String) v,
+            "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60").multiArg());
+    public static final ConfigOption MAXMEMORY = add(memory("maxmemory", 0, LONG_MAX, 0));
+    public static final ConfigOption MAXMEMORY_POLICY = add(enumeration("maxmemory-policy", "noeviction",
+            "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru", "allkeys-lfu",
+            "allkeys-random", "noeviction"));
+    public static final ConfigOption MAXMEMORY_SAMPLES = add(integer("maxmemory-samples", 1, 64, 5));
+    public static final ConfigOption LFU_LOG_FACTOR = add(integer("lfu-log-factor", 0, INT_MAX, 10));
+    public static final ConfigOption LFU_DECAY_TIME = add(integer("lfu-decay-time", 0, INT_MAX, 1));
+
+    // ---- persistence ----
+    public static final ConfigOption DIR = add(custom("dir", ConfigOptions::parseDir, v -> (String) v,
+            new File("").getAbsolutePath()));
+    public static final ConfigOption DBFILENAME = add(string("dbfilename", "dump.rdb"));
+    public static final ConfigOption SAVE = add(custom("save", SavePoints::parse, v -> (String) v,
+            "3600 1 300 100 60 10000").multiArg());
+    public static final ConfigOption APPENDONLY = add(bool("appendonly", false));
+    public static final ConfigOption APPENDFILENAME = add(string("appendfilename", "appendonly.aof").immutable());
+    public static final ConfigOption APPENDDIRNAME = add(string("appenddirname", "appendonlydir").immutable());
+    public static final ConfigOption APPENDFSYNC = add(enumeration("appendfsync", "everysec",
+            "always", "everysec", "no"));
+    public static final ConfigOption RDBCOMPRESSION = add(bool("rdbcompression", true));
+    public static final ConfigOption RDBCHECKSUM = add(bool("rdbchecksum", true));
+    public static final ConfigOption STOP_WRITES_ON_BGSAVE_ERROR = add(bool("stop-writes-on-bgsave-error", true));
+
+    // ---- encodings (used by the collection types) ----
+    public static final ConfigOption HASH_MAX_LISTPACK_ENTRIES = add(integer("hash-max-listpack-entries",
+            0, LONG_MAX, 128).alias("hash-max-ziplist-entries"));
+    public static final ConfigOption HASH_MAX_LISTPACK_VALUE = add(integer("hash-max-listpack-value",
+            0, LONG_MAX, 64).alias("hash-max-ziplist-value"));
+    public static final ConfigOption SET_MAX_INTSET_ENTRIES = add(integer("set-max-intset-entries",
+            0, LONG_MAX, 512));
+    public static final ConfigOption ZSET_MAX_LISTPACK_ENTRIES = add(integer("zset-max-listpack-entries",
+            0, LONG_MAX, 128).alias("zset-max-ziplist-entries"));
+    public static final ConfigOption ZSET_MAX_LISTPACK_VALUE = add(integer("zset-max-listpack-value",
+            0, LONG_MAX, 64).alias("zset-max-ziplist-value"));
+    public static final ConfigOption LIST_MAX_LISTPACK_SIZE = add(integer("list-max-listpack-size",
+            Integer.MIN_VALUE, INT_MAX, -2).alias("list-max-ziplist-size"));
+    public static final ConfigOption LIST_COMPRESS_DEPTH = add(integer("list-compress-depth", 0, INT_MAX, 0));
+
+    // ---- diagnostics and events ----
+    public static final ConfigOption SLOWLOG_LOG_SLOWER_THAN = add(integer("slowlog-log-slower-than",
+            -1, LONG_MAX, 10000));
+    public static final ConfigOption SLOWLOG_MAX_LEN = add(integer("slowlog-max-len", 0, LONG_MAX, 128));
+    public static final ConfigOption LATENCY_MONITOR_THRESHOLD = add(integer("latency-monitor-threshold",
+            0, LONG_MAX, 0));
+    public static final ConfigOption NOTIFY_KEYSPACE_EVENTS = add(string("notify-keyspace-events", ""));
+    public static final ConfigOption LAZYFREE_LAZY_USER_DEL = add(bool("lazyfree-lazy-user-del", false));
+    public static final ConfigOption LAZYFREE_LAZY_USER_FLUSH = add(bool("lazyfree-lazy-user-flush", false));
+    public static final ConfigOption LAZYFREE_LAZY_EXPIRE = add(bool("lazyfree-lazy-expire", false));
+    public static final ConfigOption BUSY_REPLY_THRESHOLD = add(integer("busy-reply-threshold", 0, LONG_MAX,
+            5000).alias("lua-time-limit"));
+
+    private static ConfigOption add(ConfigOption.Builder b) {
+        ConfigOption o = b.build();
+        o.index = ALL.size();
+        ALL.add(o);
+        return o;
+    }
+
+    public static List<ConfigOption> all() {
+        return Collections.unmodifiableList(ALL);
+    }
+
+    private static Object parseDir(String[] words) throws ConfigException {
+        File f = new File(ConfigOption.single(words));
+        if (!f.isDirectory()) throw new ConfigException("No such file or directory");
+        return f.getAbsoluteFile().toPath().normalize().toString();
+    }
+}

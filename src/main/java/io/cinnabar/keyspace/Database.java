@@ -1,0 +1,397 @@
+package io.cinnabar.keyspace;
+
+import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+
+/**
+ * One numbered database: a chained hash table of {@link Entry}s (power-of-two buckets, so SCAN's
+ * reverse-binary cursor guarantees hold across resizes, as in Redis's dict), plus an array of the
+ * entries that carry a TTL for the active expire cycle to sample. Owned by the keyspace thread.
+ */
+public final class Database {
+    private static final int MIN_BUCKETS = 4;
+
+    private final int id;
+    private final Keyspace keyspace;
+    private Entry[] table = new Entry[MIN_BUCKETS];
+    private int size;
+    private VolatileEntry[] volatiles = new VolatileEntry[16];
+    private int volatileCount;
+
+    Database(int id, Keyspace keyspace) {
+        this.id = id;
+        this.keyspace = keyspace;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    /** Keys stored, including expired ones not yet reclaimed (as Redis's DBSIZE). */
+    public int size() {
+        return size;
+    }
+
+    public int volatileCount() {
+        return volatileCount;
+    }
+
+    // ---- lookups ----
+
+    /** The live entry for key, reclaiming it first if it has expired; touches its LRU clock. */
+    public Entry lookup(byte[] key) {
+        Entry e = find(key, hash(key));
+        if (e == null) return null;
+        if (e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt)) {
+            expire(e);
+            return null;
+        }
+        return e;
+    }
+
+    /** Lookup for a read command: also counts keyspace hits and misses and touches the key. */
+    public Object read(byte[] key) {
+        Entry e = lookup(key);
+        if (e == null) {
+            keyspace.stats().keyspaceMisses++;
+            return null;
+        }
+        keyspace.stats().keyspaceHits++;
+        keyspace.touch(e);
+        return e.value;
+    }
+
+    /** Lookup for a write command: no hit/miss accounting. */
+    public Object write(byte[] key) {
+        Entry e = lookup(key);
+        if (e == null) return null;
+        keyspace.touch(e);
+        return e.value;
+    }
+
+    /** The string at key, null if absent; WRONGTYPE if another type. */
+    public byte[] getString(byte[] key) {
+        Object v = read(key);
+        if (v == null || v instanceof byte[]) return (byte[]) v;
+        throw WrongTypeException.INSTANCE;
+    }
+
+    public boolean exists(byte[] key) {
+        return lookup(key) != null;
+    }
+
+    // ---- writes ----
+
+    /** Stores value at key, dropping any TTL (SET semantics). */
+    public void set(byte[] key, Object value) {
+        put(key, value, false);
+    }
+
+    /** Stores value at key, keeping the key's TTL if it has one (KEEPTTL, SETRANGE, APPEND...). */
+    public void setKeepTtl(byte[] key, Object value) {
+        put(key, value, true);
+    }
+
+    /** Stores value with an absolute expiry time in unix ms. */
+    public void set(byte[] key, Object value, long expireAtMs) {
+        put(key, value, false);
+        setExpire(key, expireAtMs);
+    }
+
+    private void put(byte[] key, Object value, boolean keepTtl) {
+        int h = hash(key);
+        Entry e = find(key, h);
+        if (e != null) {
+            if (e instanceof VolatileEntry && !keepTtl) {
+                replace(e, new Entry(e.key, h, value, keyspace.lruClock()));
+            } else {
+                e.value = value;
+                e.lru = keyspace.lruClock();
+            }
+            return;
+        }
+        if (size >= table.length) resize(table.length * 2);
+        int i = h & (table.length - 1);
+        Entry added = new Entry(key, h, value, keyspace.lruClock());
+        added.next = table[i];
+        table[i] = added;
+        size++;
+    }
+
+    /** Adds key only if absent; true if added. Expired keys count as absent. */
+    public boolean setIfAbsent(byte[] key, Object value) {
+        if (lookup(key) != null) return false;
+        set(key, value);
+        return true;
+    }
+
+    public boolean delete(byte[] key) {
+        Entry e = find(key, hash(key));
+        if (e == null) return false;
+        boolean live = !(e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt));
+        if (!live) {
+            expire(e);
+            return false;
+        }
+        unlink(e);
+        return true;
+    }
+
+    /** Removes an expired entry, counting it as Redis counts expired_keys. */
+    private void expire(Entry e) {
+        unlink(e);
+        keyspace.stats().expiredKeys++;
+    }
+
+    // ---- expiry ----
+
+    /** Absolute expiry in unix ms; -1 no TTL, -2 no such key. */
+    public long expireAt(byte[] key) {
+        Entry e = lookup(key);
+        if (e == null) return -2;
+        return e.expireAt();
+    }
+
+    /** Sets the absolute expiry (unix ms) of an existing key; false if the key is absent. */
+    public boolean setExpire(byte[] key, long whenMs) {
+        Entry e = lookup(key);
+        if (e == null) return false;
+        if (e instanceof VolatileEntry) {
+            ((VolatileEntry) e).expireAt = whenMs;
+        } else {
+            VolatileEntry v = new VolatileEntry(e.key, e.hash, e.value, e.lru, whenMs);
+            replace(e, v);
+        }
+        return true;
+    }
+
+    /** Drops the TTL of key; true if it had one. */
+    public boolean persist(byte[] key) {
+        Entry e = lookup(key);
+        if (!(e instanceof VolatileEntry)) return false;
+        replace(e, new Entry(e.key, e.hash, e.value, e.lru));
+        return true;
+    }
+
+    /**
+     * One step of the active expire cycle: samples up to {@code samples} keys with a TTL and
+     * reclaims the expired ones. Returns how many were expired.
+     */
+    int expireSample(int samples) {
+        int expired = 0;
+        ThreadLocalRandom rnd = ThreadLocalRandom.current();
+        for (int i = 0; i < samples && volatileCount > 0; i++) {
+            VolatileEntry v = volatiles[rnd.nextInt(volatileCount)];
+            if (keyspace.isExpired(v.expireAt)) {
+                expire(v);
+                expired++;
+            }
+        }
+        return expired;
+    }
+
+    /** Average remaining TTL in ms over a sample, for INFO keyspace's avg_ttl. */
+    long averageTtl() {
+        if (volatileCount == 0) return 0;
+        long now = keyspace.now();
+        int n = Math.min(volatileCount, 100);
+        long sum = 0;
+        for (int i = 0; i < n; i++) sum += Math.max(0, volatiles[i].expireAt - now);
+        return sum / n;
+    }
+
+    // ---- whole-database operations ----
+
+    public void clear() {
+        table = new Entry[MIN_BUCKETS];
+        size = 0;
+        volatiles = new VolatileEntry[16];
+        volatileCount = 0;
+    }
+
+    /** Swaps contents with other (SWAPDB); ids stay. */
+    void swapContents(Database other) {
+        Entry[] t = table; table = other.table; other.table = t;
+        int s = size; size = other.size; other.size = s;
+        VolatileEntry[] v = volatiles; volatiles = other.volatiles; other.volatiles = v;
+        int c = volatileCount; volatileCount = other.volatileCount; other.volatileCount = c;
+    }
+
+    /** Shrinks the table when it is mostly empty (Redis does this from its cron). */
+    void maybeShrink() {
+        if (table.length > MIN_BUCKETS && size * 10L < table.length) {
+            resize(Math.max(MIN_BUCKETS, Integer.highestOneBit(Math.max(1, size)) * 2));
+        }
+    }
+
+    /** A random live key, or null when the database is empty. */
+    public byte[] randomKey() {
+        ThreadLocalRandom rnd = ThreadLocalRandom.current();
+        for (int tries = 0; size > 0; tries++) {
+            Entry[] t = table;
+            Entry e;
+            do {
+                e = t[rnd.nextInt(t.length)];
+            } while (e == null);
+            int chain = 0;
+            for (Entry x = e; x != null; x = x.next) chain++;
+            int pick = rnd.nextInt(chain);
+            while (pick-- > 0) e = e.next;
+            if (e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt)) {
+                // Redis returns an expired key's name rather than looping forever when all are volatile.
+                if (tries > 100) return e.key;
+                expire(e);
+                continue;
+            }
+            return e.key;
+        }
+        return null;
+    }
+
+    /**
+     * One step of SCAN: visits the bucket the cursor names and returns the next cursor (0 when
+     * done), with Redis's reverse-binary increment so a full scan sees every key present
+     * throughout, across resizes.
+     */
+    public long scanStep(long cursor, Consumer<Entry> visitor) {
+        if (size == 0) return 0;
+        Entry[] t = table;
+        long mask = t.length - 1;
+        Entry e = t[(int) (cursor & mask)];
+        // Expired entries are skipped by callers; collect first since the visitor may delete.
+        while (e != null) {
+            Entry next = e.next;
+            visitor.accept(e);
+            e = next;
+        }
+        cursor |= ~mask;
+        cursor = Long.reverse(cursor);
+        cursor++;
+        return Long.reverse(cursor);
+    }
+
+    /** Visits every entry, expired or not; the visitor must not modify the database. */
+    public void forEach(Consumer<Entry> visitor) {
+        for (Entry head : table) {
+            for (Entry e = head; e != null; e = e.next) visitor.accept(e);
+        }
+    }
+
+    public boolean isExpired(Entry e) {
+        return e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt);
+    }
+
+    /** Removes the entry for key if it is expired; true if it was. */
+    public boolean reclaimIfExpired(Entry e) {
+        if (!isExpired(e)) return false;
+        if (find(e.key, e.hash) == e) expire(e);
+        return true;
+    }
+
+    // ---- table internals ----
+
+    static int hash(byte[] key) {
+        int h = 0x9747b28c ^ key.length;
+        int i = 0, n = key.length;
+        for (; i + 4 <= n; i += 4) {
+            int k = (key[i] & 0xff) | (key[i + 1] & 0xff) << 8 | (key[i + 2] & 0xff) << 16 | key[i + 3] << 24;
+            k *= 0xcc9e2d51;
+            k = Integer.rotateLeft(k, 15);
+            k *= 0x1b873593;
+            h ^= k;
+            h = Integer.rotateLeft(h, 13) * 5 + 0xe6546b64;
+        }
+        int k = 0;
+        switch (n - i) {
+            case 3: k ^= (key[i + 2] & 0xff) << 16; // fall through
+            case 2: k ^= (key[i + 1] & 0xff) << 8; // fall through
+            case 1:
+                k ^= key[i] & 0xff;
+                k *= 0xcc9e2d51;
+                k = Integer.rotateLeft(k, 15);
+                k *= 0x1b873593;
+                h ^= k;
+                break;
+            default:
+                break;
+        }
+        h ^= n;
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        h ^= h >>> 16;
+        return h;
+    }
+
+    private Entry find(byte[] key, int h) {
+        for (Entry e = table[h & (table.length - 1)]; e != null; e = e.next) {
+            if (e.hash == h && Arrays.equals(e.key, key)) return e;
+        }
+        return null;
+    }
+
+    /** Puts {@code replacement} where {@code old} is in its chain and in the volatile index. */
+    private void replace(Entry old, Entry replacement) {
+        int i = old.hash & (table.length - 1);
+        replacement.next = old.next;
+        if (table[i] == old) {
+            table[i] = replacement;
+        } else {
+            Entry p = table[i];
+            while (p.next != old) p = p.next;
+            p.next = replacement;
+        }
+        if (old instanceof VolatileEntry) removeVolatile((VolatileEntry) old);
+        if (replacement instanceof VolatileEntry) addVolatile((VolatileEntry) replacement);
+    }
+
+    private void unlink(Entry e) {
+        int i = e.hash & (table.length - 1);
+        if (table[i] == e) {
+            table[i] = e.next;
+        } else {
+            Entry p = table[i];
+            while (p.next != e) p = p.next;
+            p.next = e.next;
+        }
+        e.next = null;
+        size--;
+        if (e instanceof VolatileEntry) removeVolatile((VolatileEntry) e);
+    }
+
+    private void addVolatile(VolatileEntry v) {
+        if (volatileCount == volatiles.length) volatiles = Arrays.copyOf(volatiles, volatileCount * 2);
+        v.volatileIndex = volatileCount;
+        volatiles[volatileCount++] = v;
+    }
+
+    private void removeVolatile(VolatileEntry v) {
+        int i = v.volatileIndex;
+        VolatileEntry last = volatiles[--volatileCount];
+        volatiles[i] = last;
+        last.volatileIndex = i;
+        volatiles[volatileCount] = null;
+        if (volatiles.length > 64 && volatileCount * 4 < volatiles.length) {
+            volatiles = Arrays.copyOf(volatiles, volatiles.length / 2);
+        }
+    }
+
+    private void resize(int buckets) {
+        Entry[] old = table;
+        Entry[] fresh = new Entry[buckets];
+        int mask = buckets - 1;
+        for (Entry head : old) {
+            Entry e = head;
+            while (e != null) {
+                Entry next = e.next;
+                int i = e.hash & mask;
+                e.next = fresh[i];
+                fresh[i] = e;
+                e = next;
+            }
+        }
+        table = fresh;
+    }
+}

@@ -1,0 +1,102 @@
+package io.cinnabar.network;
+
+import io.cinnabar.command.Dispatcher;
+import io.cinnabar.command.ServerContext;
+import io.cinnabar.config.Config;
+import io.cinnabar.config.ConfigOptions;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Binds the listening sockets and runs the event loops that own client connections. */
+public final class NettyServer implements AutoCloseable {
+    static final Logger log = LoggerFactory.getLogger(NettyServer.class);
+
+    private final ServerContext server;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final Class<? extends ServerChannel> channelClass;
+    private final List<Channel> listeners = new ArrayList<>();
+    private int port;
+
+    public NettyServer(Dispatcher dispatcher) {
+        this.server = dispatcher.server();
+        Config config = server.config();
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("cinnabar-accept", false), factory);
+        workers = new MultiThreadIoEventLoopGroup(config.getInt(ConfigOptions.IO_THREADS),
+                new DefaultThreadFactory("cinnabar-io", false), factory);
+        this.initializer = new ClientInitializer(dispatcher);
+    }
+
+    private final ClientInitializer initializer;
+
+    /** Binds every address of the "bind" option on the configured port; returns the port bound. */
+    public int bind() throws IOException {
+        Config config = server.config();
+        int wanted = config.getInt(ConfigOptions.PORT);
+        ServerBootstrap b = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(channelClass)
+                .option(ChannelOption.SO_BACKLOG, config.getInt(ConfigOptions.TCP_BACKLOG))
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                .childHandler(initializer);
+        String[] addresses = config.getString(ConfigOptions.BIND).trim().split("\\s+");
+        port = wanted;
+        for (String spec : addresses) {
+            boolean optional = spec.startsWith("-");
+            String host = optional ? spec.substring(1) : spec;
+            if (host.equals("*")) host = "0.0.0.0";
+            if (host.equals("::*")) host = "::";
+            try {
+                Channel ch = b.bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
+                listeners.add(ch);
+                port = ((InetSocketAddress) ch.localAddress()).getPort();
+            } catch (Exception e) {
+                if (optional) continue;
+                close();
+                String reason = e instanceof BindException ? "Address already in use" : e.getMessage();
+                throw new BindException("Could not create server TCP listening socket " + host + ":" + port + ": " + reason);
+            }
+        }
+        if (listeners.isEmpty()) throw new BindException("Failed listening on port " + wanted + " (tcp), aborting.");
+        return port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public void close() {
+        for (Channel ch : listeners) ch.close().syncUninterruptibly();
+        listeners.clear();
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,65 @@
+package io.cinnabar.protocol;
+
+/**
+ * What a command handler writes, named after RESP types. RESP2/RESP3 differences (maps, sets,
+ * nulls, doubles, pushes) are the implementation's business, never the handler's.
+ */
+public interface Reply {
+    void simple(String s);
+
+    void simple(byte[] s);
+
+    /** An error line; {@code message} is the whole text after '-', e.g. "ERR syntax error". */
+    void error(String message);
+
+    void integer(long v);
+
+    void bulk(byte[] b);
+
+    void bulk(byte[] b, int offset, int length);
+
+    void bulk(String s);
+
+    /** A bulk string holding the decimal form of {@code v} (e.g. INCRBYFLOAT, INFO counters). */
+    void bulk(long v);
+
+    void nullBulk();
+
+    void nullArray();
+
+    void array(int n);
+
+    void map(int n);
+
+    void set(int n);
+
+    void push(int n);
+
+    void doubleValue(double d);
+
+    void bool(boolean b);
+
+    void verbatim(String format, byte[] text);
+
+    /** RESP3 protocol in use by the client the reply goes to (2 or 3). */
+    int protocol();
+
+    /** Pre-encoded reply bytes (shared constants); written verbatim. */
+    void raw(byte[] encoded);
+
+    default void ok() {
+        raw(RespConstants.OK);
+    }
+
+    default void emptyArray() {
+        raw(RespConstants.EMPTY_ARRAY);
+    }
+
+    /** A flat array of bulk strings. */
+    default void bulkArray(byte[]... items) {
+        array(items.length);
+        for (byte[] item : items) {
+            if (item == null) nullBulk(); else bulk(item);
+        }
+    }
+}

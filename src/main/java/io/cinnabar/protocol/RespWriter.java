@@ -1,0 +1,257 @@
+package io.cinnabar.protocol;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Encodes replies into one growable byte array. The keyspace thread keeps one writer, fills it
+ * with a batch's replies for one client and hands the bytes over with {@link #takeBytes()};
+ * nothing here touches Netty, so the keyspace thread never owns a ByteBuf.
+ */
+public final class RespWriter implements Reply {
+    private static final int SHRINK_ABOVE = 1 << 20;
+    private static final byte[] MIN_LONG = RespConstants.ascii(Long.toString(Long.MIN_VALUE));
+
+    private byte[] buf;
+    private int len;
+    private int protocol = 2;
+
+    public RespWriter() {
+        this(4096);
+    }
+
+    public RespWriter(int initialCapacity) {
+        buf = new byte[initialCapacity];
+    }
+
+    public void protocol(int protocol) {
+        this.protocol = protocol;
+    }
+
+    @Override
+    public int protocol() {
+        return protocol;
+    }
+
+    public int size() {
+        return len;
+    }
+
+    /** Drops everything written after {@code mark} (e.g. a reply that turned into an error). */
+    public void truncate(int mark) {
+        len = mark;
+    }
+
+    /** Copies out the encoded bytes and resets the writer for the next client. */
+    public byte[] takeBytes() {
+        byte[] out = Arrays.copyOf(buf, len);
+        len = 0;
+        if (buf.length > SHRINK_ABOVE) buf = new byte[4096];
+        return out;
+    }
+
+    // ---- Reply ----
+
+    @Override
+    public void simple(String s) {
+        put((byte) '+');
+        putAscii(s);
+        crlf();
+    }
+
+    @Override
+    public void simple(byte[] s) {
+        put((byte) '+');
+        put(s, 0, s.length);
+        crlf();
+    }
+
+    @Override
+    public void error(String message) {
+        put((byte) '-');
+        // An error line cannot hold a newline; Redis replaces them with spaces.
+        int start = len;
+        putUtf8(message);
+        for (int i = start; i < len; i++) {
+            if (buf[i] == '\r' || buf[i] == '\n') buf[i] = ' ';
+        }
+        crlf();
+    }
+
+    @Override
+    public void integer(long v) {
+        header((byte) ':', v);
+    }
+
+    @Override
+    public void bulk(byte[] b) {
+        bulk(b, 0, b.length);
+    }
+
+    @Override
+    public void bulk(byte[] b, int offset, int length) {
+        header((byte) '$', length);
+        put(b, offset, length);
+        crlf();
+    }
+
+    @Override
+    public void bulk(String s) {
+        bulk(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void bulk(long v) {
+        header((byte) '$', decimalLength(v));
+        ensure(22);
+        putLong(v);
+        crlf();
+    }
+
+    @Override
+    public void nullBulk() {
+        raw(protocol == 3 ? RespConstants.NULL_3 : RespConstants.NULL_BULK_2);
+    }
+
+    @Override
+    public void nullArray() {
+        raw(protocol == 3 ? RespConstants.NULL_3 : RespConstants.NULL_ARRAY_2);
+    }
+
+    @Override
+    public void array(int n) {
+        header((byte) '*', n);
+    }
+
+    @Override
+    public void map(int n) {
+        if (protocol == 3) header((byte) '%', n); else header((byte) '*', 2L * n);
+    }
+
+    @Override
+    public void set(int n) {
+        header(protocol == 3 ? (byte) '~' : (byte) '*', n);
+    }
+
+    @Override
+    public void push(int n) {
+        header(protocol == 3 ? (byte) '>' : (byte) '*', n);
+    }
+
+    @Override
+    public void doubleValue(double d) {
+        String s = io.cinnabar.util.DoubleFormat.reply(d);
+        if (protocol == 3) {
+            put((byte) ',');
+            putAscii(s);
+            crlf();
+        } else {
+            bulk(RespConstants.ascii(s));
+        }
+    }
+
+    @Override
+    public void bool(boolean b) {
+        if (protocol == 3) {
+            putAscii(b ? "#t\r\n" : "#f\r\n");
+        } else {
+            raw(b ? RespConstants.ONE : RespConstants.ZERO);
+        }
+    }
+
+    @Override
+    public void verbatim(String format, byte[] text) {
+        if (protocol == 3) {
+            header((byte) '=', text.length + 4L);
+            putAscii(format);
+            put((byte) ':');
+            put(text, 0, text.length);
+            crlf();
+        } else {
+            bulk(text);
+        }
+    }
+
+    @Override
+    public void raw(byte[] encoded) {
+        put(encoded, 0, encoded.length);
+    }
+
+    // ---- encoding ----
+
+    private void header(byte type, long n) {
+        ensure(24);
+        buf[len++] = type;
+        putLong(n);
+        buf[len++] = '\r';
+        buf[len++] = '\n';
+    }
+
+    private void crlf() {
+        ensure(2);
+        buf[len++] = '\r';
+        buf[len++] = '\n';
+    }
+
+    private void put(byte b) {
+        ensure(1);
+        buf[len++] = b;
+    }
+
+    private void put(byte[] b, int off, int n) {
+        ensure(n);
+        System.arraycopy(b, off, buf, len, n);
+        len += n;
+    }
+
+    private void putAscii(String s) {
+        int n = s.length();
+        ensure(n);
+        for (int i = 0; i < n; i++) buf[len++] = (byte) s.charAt(i);
+    }
+
+    private void putUtf8(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        put(b, 0, b.length);
+    }
+
+    /** Writes the decimal digits of v without allocating. Caller ensured 20 bytes of room. */
+    private void putLong(long v) {
+        if (v == Long.MIN_VALUE) {
+            System.arraycopy(MIN_LONG, 0, buf, len, MIN_LONG.length);
+            len += MIN_LONG.length;
+            return;
+        }
+        if (v < 0) {
+            buf[len++] = '-';
+            v = -v;
+        }
+        if (v < 10) {
+            buf[len++] = (byte) ('0' + v);
+            return;
+        }
+        int digits = 0;
+        for (long t = v; t > 0; t /= 10) digits++;
+        int end = len + digits;
+        for (int i = end - 1; i >= len; i--) {
+            buf[i] = (byte) ('0' + (v % 10));
+            v /= 10;
+        }
+        len = end;
+    }
+
+    static int decimalLength(long v) {
+        if (v == Long.MIN_VALUE) return MIN_LONG.length;
+        int n = v < 0 ? 2 : 1;
+        for (long t = Math.abs(v); t >= 10; t /= 10) n++;
+        return n;
+    }
+
+    private void ensure(int extra) {
+        int need = len + extra;
+        if (need > buf.length) {
+            long grown = Math.max((long) buf.length * 2, need);
+            buf = Arrays.copyOf(buf, (int) Math.min(grown, Integer.MAX_VALUE - 8));
+        }
+    }
+}

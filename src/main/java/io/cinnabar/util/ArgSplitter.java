@@ -1,0 +1,95 @@
+package io.cinnabar.util;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Splits an inline command line or a config line into arguments with Redis's sdssplitargs rules: blanks separate,
+ * "double quotes" take \n \r \t \b \a \\ \" and \xHH escapes, 'single quotes' take \', and a
+ * closing quote must be followed by a blank or the end of the line.
+ */
+public final class ArgSplitter {
+    private ArgSplitter() {}
+
+    /** The arguments, or null when the quotes are unbalanced. */
+    public static byte[][] split(byte[] line) {
+        List<byte[]> args = new ArrayList<>();
+        int i = 0, n = line.length;
+        while (true) {
+            while (i < n && isBlank(line[i])) i++;
+            if (i >= n) return args.toArray(new byte[0][]);
+            ByteArrayOutputStream cur = new ByteArrayOutputStream();
+            boolean inDouble = false, inSingle = false, done = false;
+            while (!done) {
+                if (inDouble) {
+                    if (i >= n) return null;
+                    byte c = line[i];
+                    if (c == '\\' && i + 3 < n && line[i + 1] == 'x' && isHex(line[i + 2]) && isHex(line[i + 3])) {
+                        cur.write(hex(line[i + 2]) * 16 + hex(line[i + 3]));
+                        i += 3;
+                    } else if (c == '\\' && i + 1 < n) {
+                        i++;
+                        byte e = line[i];
+                        switch (e) {
+                            case 'n': cur.write('\n'); break;
+                            case 'r': cur.write('\r'); break;
+                            case 't': cur.write('\t'); break;
+                            case 'b': cur.write('\b'); break;
+                            case 'a': cur.write(7); break;
+                            default: cur.write(e); break;
+                        }
+                    } else if (c == '"') {
+                        if (i + 1 < n && !isBlank(line[i + 1])) return null;
+                        done = true;
+                    } else {
+                        cur.write(c);
+                    }
+                } else if (inSingle) {
+                    if (i >= n) return null;
+                    byte c = line[i];
+                    if (c == '\\' && i + 1 < n && line[i + 1] == '\'') {
+                        i++;
+                        cur.write('\'');
+                    } else if (c == '\'') {
+                        if (i + 1 < n && !isBlank(line[i + 1])) return null;
+                        done = true;
+                    } else {
+                        cur.write(c);
+                    }
+                } else {
+                    if (i >= n) {
+                        done = true;
+                        continue;
+                    }
+                    byte c = line[i];
+                    if (isBlank(c)) {
+                        done = true;
+                    } else if (c == '"') {
+                        inDouble = true;
+                    } else if (c == '\'') {
+                        inSingle = true;
+                    } else {
+                        cur.write(c);
+                    }
+                }
+                if (i < n) i++;
+            }
+            args.add(cur.toByteArray());
+        }
+    }
+
+    private static boolean isBlank(byte c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == 0;
+    }
+
+    private static boolean isHex(byte c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    }
+
+    private static int hex(byte c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        return c - 'A' + 10;
+    }
+}

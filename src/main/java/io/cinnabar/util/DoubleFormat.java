@@ -1,0 +1,44 @@
+package io.cinnabar.util;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
+/** C printf's {@code %.17g}, which Redis 7.0 uses for every double it replies with. */
+public final class DoubleFormat {
+    private static final MathContext SEVENTEEN = new MathContext(17, RoundingMode.HALF_EVEN);
+
+    private DoubleFormat() {}
+
+    /** As Redis's addReplyDouble: "inf", "-inf", else %.17g. */
+    public static String reply(double d) {
+        if (Double.isInfinite(d)) return d > 0 ? "inf" : "-inf";
+        return g17(d);
+    }
+
+    public static String g17(double d) {
+        if (Double.isNaN(d)) return "nan";
+        if (d == 0) return (1 / d < 0) ? "-0" : "0";
+        BigDecimal rounded = new BigDecimal(d).round(SEVENTEEN);
+        int exponent = rounded.precision() - rounded.scale() - 1;
+        if (exponent < -4 || exponent >= 17) {
+            String digits = rounded.unscaledValue().abs().toString();
+            digits = stripZeros(digits.length() > 1 ? digits.charAt(0) + "." + digits.substring(1) : digits);
+            StringBuilder sb = new StringBuilder(24);
+            if (d < 0) sb.append('-');
+            sb.append(digits).append('e').append(exponent < 0 ? '-' : '+');
+            int e = Math.abs(exponent);
+            if (e < 10) sb.append('0');
+            return sb.append(e).toString();
+        }
+        return stripZeros(rounded.toPlainString());
+    }
+
+    private static String stripZeros(String s) {
+        if (s.indexOf('.') < 0) return s;
+        int end = s.length();
+        while (s.charAt(end - 1) == '0') end--;
+        if (s.charAt(end - 1) == '.') end--;
+        return s.substring(0, end);
+    }
+}

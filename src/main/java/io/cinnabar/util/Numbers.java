@@ -1,0 +1,96 @@
+package io.cinnabar.util;
+
+/** Strict number parsing with Redis's rules (string2ll, strtod checks), no String allocation. */
+public final class Numbers {
+    private Numbers() {}
+
+    /** Sentinel-free parse: returns true and sets {@code out[0]} when {@code b} is a canonical long. */
+    public static boolean parseLong(byte[] b, long[] out) {
+        return parseLong(b, 0, b.length, out);
+    }
+
+    /**
+     * Redis's string2ll: optional '-', digits, no leading zeros (except "0"), no '+', no spaces,
+     * within range of a signed 64-bit integer.
+     */
+    public static boolean parseLong(byte[] b, int off, int n, long[] out) {
+        if (n == 0 || n > 20) return false;
+        int i = off, end = off + n;
+        if (n == 1 && b[i] == '0') {
+            out[0] = 0;
+            return true;
+        }
+        boolean negative = false;
+        if (b[i] == '-') {
+            negative = true;
+            if (++i == end) return false;
+        }
+        if (b[i] < '1' || b[i] > '9') return false;
+        long v = 0; // accumulate negatively so Long.MIN_VALUE fits
+        for (; i < end; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) return false;
+            if (v < (Long.MIN_VALUE + d) / 10) return false;
+            if (v * 10 < Long.MIN_VALUE + d) return false;
+            v = v * 10 - d;
+        }
+        if (!negative) {
+            if (v == Long.MIN_VALUE) return false;
+            v = -v;
+        }
+        out[0] = v;
+        return true;
+    }
+
+    /** Parses a long or returns {@code fallback} when {@code b} is not one. */
+    public static long parseLongOr(byte[] b, long fallback) {
+        long[] out = new long[1];
+        return parseLong(b, out) ? out[0] : fallback;
+    }
+
+    public static boolean isLong(byte[] b) {
+        return parseLong(b, new long[1]);
+    }
+
+    /**
+     * Redis's string2d / strtod checks: no leading space, whole string consumed, not NaN.
+     * Accepts "inf", "+inf", "-inf", "infinity" in any case like strtod.
+     * Returns NaN when the input is not a valid double.
+     */
+    public static double parseDouble(byte[] b) {
+        int n = b.length;
+        if (n == 0 || n > 5000) return Double.NaN;
+        if (isSpace(b[0]) || isSpace(b[n - 1])) return Double.NaN;
+        String s = new String(b, java.nio.charset.StandardCharsets.ISO_8859_1);
+        String lower = s.toLowerCase(java.util.Locale.ROOT);
+        String unsigned = lower.startsWith("-") || lower.startsWith("+") ? lower.substring(1) : lower;
+        if (unsigned.equals("inf") || unsigned.equals("infinity")) {
+            return lower.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = lower.charAt(i);
+            boolean ok = (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == '-' || c == '+' || c == 'x'
+                    || (c >= 'a' && c <= 'f') || c == 'p';
+            if (!ok) return Double.NaN;
+        }
+        try {
+            if (unsigned.startsWith("0x")) {
+                // strtod accepts hex floats; Java needs a binary exponent to parse them.
+                String hex = lower.contains("p") ? s : s + "p0";
+                return Double.parseDouble(hex);
+            }
+            if (lower.indexOf('f') >= 0 || lower.indexOf('d') >= 0) return Double.NaN; // Java suffixes
+            return Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    private static boolean isSpace(byte c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0b || c == '\f';
+    }
+
+    public static byte[] toBytes(long v) {
+        return Long.toString(v).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+}
