@@ -1,0 +1,104 @@
+package io.cinnabar;
+
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The server as a process (java -jar style argv) and as an embedded object. */
+class StartupIT {
+    @Test
+    void unknownOptionStopsStartupWithExitCode1() throws Exception {
+        Process p = launch("--port", "0", "--no-such-option", "x");
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(1, p.exitValue());
+        assertTrue(err.contains("*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***"), err);
+        assertTrue(err.contains("Bad directive or wrong number of arguments"), err);
+    }
+
+    @Test
+    void processServesAndShutsDownOnShutdownCommand() throws Exception {
+        int port = freePort();
+        Process p = launch("--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1");
+        try {
+            awaitPong(port);
+            try (Jedis j = new Jedis("127.0.0.1", port)) {
+                j.set("a", "1");
+                assertEquals("1", j.get("a"));
+                try {
+                    j.shutdown();
+                } catch (Exception closedByServer) {
+                    // the server closes the connection instead of replying, as Redis does
+                }
+            }
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS), "server did not exit after SHUTDOWN");
+            assertEquals(0, p.exitValue());
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void embeddedPortConflictFailsFastAndCloseFreesThePort() {
+        CinnabarServer first = CinnabarServer.builder().port(0).build().start();
+        int port = first.port();
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> CinnabarServer.builder().port(port).build().start());
+        assertTrue(e.getMessage().contains(Integer.toString(port)), e.getMessage());
+        first.close();
+        try (CinnabarServer again = CinnabarServer.builder().port(port).build().start();
+             Jedis j = new Jedis("127.0.0.1", again.port())) {
+            assertEquals("PONG", j.ping());
+        }
+    }
+
+    @Test
+    void severalServersInOneJvmKeepSeparateData() {
+        try (CinnabarServer a = CinnabarServer.builder().port(0).build().start();
+             CinnabarServer b = CinnabarServer.builder().port(0).build().start();
+             Jedis ja = new Jedis("127.0.0.1", a.port());
+             Jedis jb = new Jedis("127.0.0.1", b.port())) {
+            ja.set("k", "a");
+            assertEquals(null, jb.get("k"));
+            assertEquals("a", ja.get("k"));
+        }
+    }
+
+    private static Process launch(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(Cinnabar.class.getName());
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void awaitPong(int port) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            try (Jedis j = new Jedis("127.0.0.1", port)) {
+                if ("PONG".equals(j.ping())) return;
+            } catch (Exception notYet) {
+                Thread.sleep(100);
+            }
+        }
+        throw new AssertionError("server did not answer PING on " + port);
+    }
+}
