@@ -1,0 +1,243 @@
+package io.cinnabar.command.bitmaps;
+
+import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.strings.StringValues;
+import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.keyspace.Database;
+import io.cinnabar.util.Numbers;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+import static io.cinnabar.command.CommandFlag.DENYOOM;
+import static io.cinnabar.command.CommandFlag.FAST;
+import static io.cinnabar.command.CommandFlag.READONLY;
+import static io.cinnabar.command.CommandFlag.WRITE;
+import static io.cinnabar.command.CommandSpec.spec;
+
+/** Bit commands on string values (bitops.c): SETBIT, GETBIT, BITCOUNT, BITPOS. */
+public final class BitmapCommands implements CommandFamily {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final String BAD_OFFSET = "ERR bit offset is not an integer or out of range";
+    private static final String BAD_BIT = "ERR bit is not an integer or out of range";
+
+    @Override
+    public String group() {
+        return "bitmap";
+    }
+
+    @Override
+    public void register(CommandTable t) {
+        t.add(spec("SETBIT", 4, WRITE, DENYOOM).keys(1, 1, 1)
+                .doc("2.2.0", "Sets or clears the bit at offset in the string value stored at key"), this::setbit);
+        t.add(spec("GETBIT", 3, READONLY, FAST).keys(1, 1, 1)
+                .doc("2.2.0", "Returns the bit value at offset in the string value stored at key"), this::getbit);
+        t.add(spec("BITCOUNT", -2, READONLY).keys(1, 1, 1).doc("2.6.0", "Count set bits in a string"), this::bitcount);
+        t.add(spec("BITPOS", -3, READONLY).keys(1, 1, 1).doc("2.8.7", "Find first bit set or clear in a string"), this::bitpos);
+    }
+
+    /** Redis's getBitOffsetFromArgument: a non-negative integer addressing a byte below proto-max-bulk-len. */
+    private static long bitOffset(Call c, int index) {
+        long offset = c.longArg(index, BAD_OFFSET);
+        if (offset < 0 || (offset >>> 3) >= c.config().getLong(ConfigOptions.PROTO_MAX_BULK_LEN)) {
+            throw new CommandError(BAD_OFFSET);
+        }
+        return offset;
+    }
+
+    /** SETBIT key offset value */
+    private void setbit(Call c) {
+        long offset = bitOffset(c, 2);
+        long on = c.longArg(3, BAD_BIT);
+        if ((on & ~1L) != 0) throw new CommandError(BAD_BIT);
+        Database db = c.db();
+        byte[] key = c.arg(1);
+        byte[] old = StringValues.forWrite(db, key);
+        int byteIndex = (int) (offset >>> 3);
+        int mask = 1 << (7 - (int) (offset & 7));
+        boolean wasSet = old != null && byteIndex < old.length && (old[byteIndex] & mask) != 0;
+        boolean grows = old == null || byteIndex >= old.length;
+        if (grows || wasSet != (on == 1)) {
+            StringValues.checkLength(c, byteIndex, 1);
+            // Stored arrays are shared with replies and snapshots, so edit a copy.
+            byte[] updated = new byte[Math.max(old == null ? 0 : old.length, byteIndex + 1)];
+            if (old != null) System.arraycopy(old, 0, updated, 0, old.length);
+            if (on == 1) updated[byteIndex] |= (byte) mask; else updated[byteIndex] &= (byte) ~mask;
+            db.setKeepTtl(key, updated);
+        }
+        c.reply().integer(wasSet ? 1 : 0);
+    }
+
+    /** GETBIT key offset */
+    private void getbit(Call c) {
+        long offset = bitOffset(c, 2);
+        byte[] value = c.db().getString(c.arg(1));
+        long byteIndex = offset >>> 3;
+        boolean set = value != null && byteIndex < value.length
+                && (value[(int) byteIndex] & (1 << (7 - (int) (offset & 7)))) != 0;
+        c.reply().integer(set ? 1 : 0);
+    }
+
+    /** BITCOUNT key [start end [BYTE | BIT]] */
+    private void bitcount(Call c) {
+        byte[] p = c.db().getString(c.arg(1));
+        if (p == null) {
+            c.reply().integer(0);
+            return;
+        }
+        int n = c.argCount();
+        long start, end;
+        int firstMask = 0, lastMask = 0;
+        if (n == 4 || n == 5) {
+            long total = p.length;
+            start = c.longArg(2);
+            end = c.longArg(3);
+            if (start < 0 && end < 0 && start > end) {
+                c.reply().integer(0);
+                return;
+            }
+            boolean bits = n == 5 && unitIsBit(c, 4);
+            if (bits) total <<= 3;
+            if (start < 0) start = total + start;
+            if (end < 0) end = total + end;
+            if (start < 0) start = 0;
+            if (end < 0) end = 0;
+            if (end >= total) end = total - 1;
+            if (bits && start <= end) {
+                // Masks of the bits outside the range in the first and last byte.
+                firstMask = ~((1 << (8 - (start & 7))) - 1) & 0xFF;
+                lastMask = (1 << (7 - (end & 7))) - 1;
+                start >>= 3;
+                end >>= 3;
+            }
+        } else if (n == 2) {
+            start = 0;
+            end = p.length - 1;
+        } else {
+            throw CommandError.syntax();
+        }
+        if (start > end) {
+            c.reply().integer(0);
+            return;
+        }
+        long count = popcount(p, (int) start, (int) (end - start + 1));
+        if (firstMask != 0) count -= Integer.bitCount(p[(int) start] & firstMask);
+        if (lastMask != 0) count -= Integer.bitCount(p[(int) end] & lastMask);
+        c.reply().integer(count);
+    }
+
+    private static boolean unitIsBit(Call c, int index) {
+        if (c.argIs(index, "BIT")) return true;
+        if (c.argIs(index, "BYTE")) return false;
+        throw CommandError.syntax();
+    }
+
+    private static long popcount(byte[] p, int from, int count) {
+        long total = 0;
+        int i = from, end = from + count;
+        for (; i + 8 <= end; i += 8) total += Long.bitCount((long) LONGS.get(p, i));
+        for (; i < end; i++) total += Integer.bitCount(p[i] & 0xFF);
+        return total;
+    }
+
+    /** BITPOS key bit [start [end [BYTE | BIT]]] */
+    private void bitpos(Call c) {
+        long[] parsed = new long[1];
+        if (!Numbers.parseLong(c.arg(2), parsed)) throw CommandError.notInteger();
+        long bitArg = parsed[0];
+        if (bitArg != 0 && bitArg != 1) throw new CommandError("ERR The bit argument must be 1 or 0.");
+        int bit = (int) bitArg;
+        byte[] p = c.db().getString(c.arg(1));
+        if (p == null) {
+            c.reply().integer(bit == 1 ? -1 : 0);
+            return;
+        }
+        int n = c.argCount();
+        long start, end;
+        boolean endGiven = false;
+        int firstMask = 0, lastMask = 0;
+        if (n >= 4 && n <= 6) {
+            long total = p.length;
+            start = c.longArg(3);
+            boolean bits = n == 6 && unitIsBit(c, 5);
+            if (n >= 5) {
+                end = c.longArg(4);
+                endGiven = true;
+            } else {
+                end = bits ? (total << 3) + 7 : total - 1;
+            }
+            if (bits) total <<= 3;
+            if (start < 0) start = total + start;
+            if (end < 0) end = total + end;
+            if (start < 0) start = 0;
+            if (end < 0) end = 0;
+            if (end >= total) end = total - 1;
+            if (bits && start <= end) {
+                firstMask = ~((1 << (8 - (start & 7))) - 1) & 0xFF;
+                lastMask = (1 << (7 - (end & 7))) - 1;
+                start >>= 3;
+                end >>= 3;
+            }
+        } else if (n == 3) {
+            start = 0;
+            end = p.length - 1;
+        } else {
+            throw CommandError.syntax();
+        }
+        if (start > end) {
+            c.reply().integer(-1);
+            return;
+        }
+        // Mirrors bitposCommand step by step: a masked first byte, the whole bytes, a masked last byte.
+        long bytes = end - start + 1;
+        long pos;
+        search:
+        {
+            if (firstMask != 0) {
+                int b = bit == 1 ? p[(int) start] & ~firstMask : p[(int) start] | firstMask;
+                if (lastMask != 0 && bytes == 1) b = bit == 1 ? b & ~lastMask : b | lastMask;
+                pos = firstBit(new byte[] {(byte) b}, 0, 1, bit);
+                if (bytes == 1 || (pos != -1 && pos != 8)) break search;
+                start++;
+                bytes--;
+            }
+            long whole = bytes - (lastMask != 0 ? 1 : 0);
+            if (whole > 0) {
+                pos = firstBit(p, (int) start, (int) whole, bit);
+                if (bytes == whole || (pos != -1 && pos != whole << 3)) break search;
+                start += whole;
+                bytes -= whole;
+            }
+            int b = bit == 1 ? p[(int) end] & ~lastMask : p[(int) end] | lastMask;
+            pos = firstBit(new byte[] {(byte) b}, 0, 1, bit);
+        }
+        // With an explicit end, the bits past it are not an implicit run of zeros.
+        if (endGiven && bit == 0 && pos == bytes << 3) {
+            c.reply().integer(-1);
+            return;
+        }
+        if (pos != -1) pos += start << 3;
+        c.reply().integer(pos);
+    }
+
+    /**
+     * Redis's redisBitpos: the first bit equal to {@code bit} in count bytes from {@code from}.
+     * Looking for 0 in all-ones bytes answers count*8 (the string is taken as zero padded);
+     * looking for 1 in all-zero bytes answers -1.
+     */
+    static long firstBit(byte[] p, int from, int count, int bit) {
+        int i = from, end = from + count;
+        long skip = bit == 1 ? 0L : -1L;
+        while (i + 8 <= end && (long) LONGS.get(p, i) == skip) i += 8;
+        int skipByte = bit == 1 ? 0 : 0xFF;
+        while (i < end && (p[i] & 0xFF) == skipByte) i++;
+        if (i == end) return bit == 1 ? -1 : (long) count << 3;
+        int v = p[i] & 0xFF;
+        int inByte = bit == 1 ? Integer.numberOfLeadingZeros(v) - 24 : Integer.numberOfLeadingZeros(~v & 0xFF) - 24;
+        return ((long) (i - from) << 3) + inByte;
+    }
+}

@@ -1,0 +1,72 @@
+package io.cinnabar.command.strings;
+
+import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.keyspace.Database;
+import io.cinnabar.keyspace.WrongTypeException;
+
+/** Lookups and limits shared by the string and bitmap families. */
+public final class StringValues {
+    /** Java arrays stop just short of 2 GiB, whatever proto-max-bulk-len says. */
+    private static final long ARRAY_LIMIT = Integer.MAX_VALUE - 8;
+    private static final byte[][] SMALL_INTS = new byte[10_000][];
+
+    static {
+        for (int i = 0; i < SMALL_INTS.length; i++) SMALL_INTS[i] = Integer.toString(i).getBytes();
+    }
+
+    private StringValues() {}
+
+    /** The string at key for a write command (no hit/miss stats), null if absent; WRONGTYPE otherwise. */
+    public static byte[] forWrite(Database db, byte[] key) {
+        Object v = db.write(key);
+        if (v == null || v instanceof byte[]) return (byte[]) v;
+        throw WrongTypeException.INSTANCE;
+    }
+
+    /**
+     * Redis's checkStringLength: a string may not grow past proto-max-bulk-len (nor overflow).
+     * {@code size + append} is computed so that a wrap-around also fails.
+     */
+    public static void checkLength(Call c, long size, long append) {
+        long total = size + append;
+        long max = Math.min(c.config().getLong(ConfigOptions.PROTO_MAX_BULK_LEN), ARRAY_LIMIT);
+        if (total > max || total < size || total < append) {
+            throw new CommandError("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
+        }
+    }
+
+    /** Decimal bytes of v; 0..9999 share one array each, as Redis shares small integer objects. */
+    public static byte[] decimal(long v) {
+        if (v >= 0 && v < SMALL_INTS.length) return SMALL_INTS[(int) v];
+        int n = decimalLength(v);
+        byte[] out = new byte[n];
+        long x = v;
+        int i = n;
+        if (x < 0) {
+            out[0] = '-';
+            do {
+                out[--i] = (byte) ('0' - x % 10);
+                x /= 10;
+            } while (x != 0);
+        } else {
+            do {
+                out[--i] = (byte) ('0' + x % 10);
+                x /= 10;
+            } while (x != 0);
+        }
+        return out;
+    }
+
+    private static int decimalLength(long v) {
+        if (v == Long.MIN_VALUE) return 20;
+        int n = v < 0 ? 2 : 1;
+        long x = Math.abs(v);
+        while (x >= 10) {
+            x /= 10;
+            n++;
+        }
+        return n;
+    }
+}
