@@ -289,7 +289,7 @@ class KeyCommandsIT {
         assertEquals(1, jedis.objectRefcount("s"));
         assertNull(jedis.objectRefcount("nokey"));
 
-        assertEquals(0, jedis.objectIdletime("s"));
+        assertTrue(jedis.objectIdletime("s") <= 1);
         assertEquals("An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when "
                 + "switching between policies at runtime LRU and LFU data will take some time to adjust.",
                 error(() -> jedis.objectFreq("s")).substring(4));
@@ -319,7 +319,7 @@ class KeyCommandsIT {
         jedis.objectEncoding("k");
         assertTrue(jedis.objectIdletime("k") >= 2, "TTL/TYPE/EXISTS/OBJECT must not touch the key");
         jedis.touch("k");
-        assertEquals(0, jedis.objectIdletime("k"));
+        assertTrue(jedis.objectIdletime("k") <= 1, "the LRU clock ticks in whole seconds");
     }
 
     @Test
