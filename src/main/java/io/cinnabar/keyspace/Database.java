@@ -70,6 +70,23 @@ public final class Database {
         return e.value;
     }
 
+    /**
+     * Lookup for commands that inspect a key without using it (EXISTS, TYPE, TTL, OBJECT): counts
+     * keyspace hits and misses like a read but leaves the access time alone.
+     */
+    public Entry peek(byte[] key) {
+        Entry e = lookup(key);
+        if (e == null) keyspace.stats().keyspaceMisses++; else keyspace.stats().keyspaceHits++;
+        return e;
+    }
+
+    /** Lookup for a write command that needs the entry itself (its TTL): touches, no accounting. */
+    public Entry lookupForWrite(byte[] key) {
+        Entry e = lookup(key);
+        if (e != null) keyspace.touch(e);
+        return e;
+    }
+
     /** The string at key, null if absent; WRONGTYPE if another type. */
     public byte[] getString(byte[] key) {
         Object v = read(key);
@@ -117,6 +134,35 @@ public final class Database {
         added.next = table[i];
         table[i] = added;
         size++;
+    }
+
+    /**
+     * Stores a string modified in place by APPEND, SETRANGE or SETBIT: the TTL stays and OBJECT
+     * ENCODING reports "raw" whatever the length, as Redis does for strings it edits in place.
+     */
+    public void setRawKeepTtl(byte[] key, byte[] value) {
+        put(key, value, true);
+        find(key, hash(key)).lru |= Entry.RAW;
+    }
+
+    /**
+     * Stores value at key (replacing whatever is there) with source's TTL and encoding flags:
+     * RENAME and MOVE pass the same value and keep its access time, COPY passes a copy.
+     * source may belong to another database.
+     */
+    public void putFrom(byte[] key, Object value, Entry source, boolean keepAccessTime) {
+        Entry old = find(key, hash(key));
+        if (old != null) unlink(old);
+        int lru = keepAccessTime ? source.lru : (source.lru & ~Entry.LRU_MASK) | keyspace.lruClock();
+        long expireAt = source.expireAt();
+        int h = hash(key);
+        Entry added = expireAt < 0 ? new Entry(key, h, value, lru) : new VolatileEntry(key, h, value, lru, expireAt);
+        if (size >= table.length) resize(table.length * 2);
+        int i = h & (table.length - 1);
+        added.next = table[i];
+        table[i] = added;
+        size++;
+        if (added instanceof VolatileEntry) addVolatile((VolatileEntry) added);
     }
 
     /** Adds key only if absent; true if added. Expired keys count as absent. */
@@ -225,10 +271,10 @@ public final class Database {
         }
     }
 
-    /** A random live key, or null when the database is empty. */
+    /** A random live key, or null when the database is empty; expired keys met on the way are reclaimed. */
     public byte[] randomKey() {
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
-        for (int tries = 0; size > 0; tries++) {
+        while (size > 0) {
             Entry[] t = table;
             Entry e;
             do {
@@ -239,8 +285,7 @@ public final class Database {
             int pick = rnd.nextInt(chain);
             while (pick-- > 0) e = e.next;
             if (e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt)) {
-                // Redis returns an expired key's name rather than looping forever when all are volatile.
-                if (tries > 100) return e.key;
+                // Each miss reclaims a key, so this ends (Redis's give-up-after-100 is for replicas only).
                 expire(e);
                 continue;
             }

@@ -9,8 +9,15 @@ public class Entry {
     final int hash;
     Object value;
     Entry next;
-    /** Last access, in seconds of the server's LRU clock (OBJECT IDLETIME). */
+    /**
+     * Bits 0-23: last access in seconds of the server's 24-bit LRU clock (OBJECT IDLETIME), as
+     * Redis's robj.lru; the bits above hold flags ({@link #RAW}), so entries stay 32 bytes.
+     */
     int lru;
+
+    static final int LRU_MASK = (1 << 24) - 1;
+    /** The string was last written by APPEND/SETRANGE/SETBIT: OBJECT ENCODING says "raw". */
+    static final int RAW = 1 << 24;
 
     Entry(byte[] key, int hash, Object value, int lru) {
         this.key = key;
@@ -32,7 +39,13 @@ public class Entry {
         return -1;
     }
 
+    /** Last access in seconds of the 24-bit LRU clock. */
     public final int lru() {
-        return lru;
+        return lru & LRU_MASK;
+    }
+
+    /** True when the string value is held the way Redis holds a modified string (encoding "raw"). */
+    public final boolean rawEncoding() {
+        return (lru & RAW) != 0;
     }
 }

@@ -52,13 +52,15 @@ public final class Keyspace {
         return expireAt <= now();
     }
 
+    /** Redis's 24-bit LRU clock in seconds; wraps every 194 days, which idleSeconds allows for. */
     int lruClock() {
-        return (int) (now() / 1000);
+        return (int) (now() / 1000) & Entry.LRU_MASK;
     }
 
     /** Seconds since the entry was last accessed (OBJECT IDLETIME). */
     public long idleSeconds(Entry e) {
-        return Math.max(0, lruClock() - e.lru);
+        int clock = lruClock(), last = e.lru();
+        return clock >= last ? clock - last : clock + (Entry.LRU_MASK - last);
     }
 
     /** CLIENT NO-TOUCH and OBJECT suspend LRU updates for their lookups. */
@@ -67,7 +69,7 @@ public final class Keyspace {
     }
 
     void touch(Entry e) {
-        if (touchEnabled) e.lru = lruClock();
+        if (touchEnabled) e.lru = (e.lru & ~Entry.LRU_MASK) | lruClock();
     }
 
     public long totalKeys() {

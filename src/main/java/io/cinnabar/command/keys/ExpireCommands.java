@@ -1,15 +1,22 @@
 package io.cinnabar.command.keys;
 
 import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.keyspace.Database;
+import io.cinnabar.keyspace.Entry;
 
 import static io.cinnabar.command.CommandFlag.FAST;
 import static io.cinnabar.command.CommandFlag.READONLY;
+import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
 
-/** Expiry commands. */
+/** Expiry commands: setting, reading and removing a key's time to live. */
 public final class ExpireCommands implements CommandFamily {
+    private static final int NX = 1, XX = 2, GT = 4, LT = 8;
+    private static final boolean SECONDS = true, MILLISECONDS = false;
+
     @Override
     public String group() {
         return "generic";
@@ -17,12 +24,106 @@ public final class ExpireCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("TTL", 2, READONLY, FAST).keys(1, 1, 1).doc("1.0.0", "Get the time to live for a key in seconds"), this::ttl);
+        t.add(spec("EXPIRE", -3, WRITE, FAST).keys(1, 1, 1).doc("1.0.0", "Set a key's time to live in seconds"),
+                c -> expire(c, c.now(), SECONDS));
+        t.add(spec("PEXPIRE", -3, WRITE, FAST).keys(1, 1, 1).doc("2.6.0", "Set a key's time to live in milliseconds"),
+                c -> expire(c, c.now(), MILLISECONDS));
+        t.add(spec("EXPIREAT", -3, WRITE, FAST).keys(1, 1, 1).doc("1.2.0", "Set the expiration for a key as a UNIX timestamp"),
+                c -> expire(c, 0, SECONDS));
+        t.add(spec("PEXPIREAT", -3, WRITE, FAST).keys(1, 1, 1).doc("2.6.0", "Set the expiration for a key as a UNIX timestamp specified in milliseconds"),
+                c -> expire(c, 0, MILLISECONDS));
+        t.add(spec("TTL", 2, READONLY, FAST).keys(1, 1, 1).doc("1.0.0", "Get the time to live for a key in seconds"),
+                c -> ttl(c, SECONDS, false));
+        t.add(spec("PTTL", 2, READONLY, FAST).keys(1, 1, 1).doc("2.6.0", "Get the time to live for a key in milliseconds"),
+                c -> ttl(c, MILLISECONDS, false));
+        t.add(spec("EXPIRETIME", 2, READONLY, FAST).keys(1, 1, 1).doc("7.0.0", "Get the expiration Unix timestamp for a key"),
+                c -> ttl(c, SECONDS, true));
+        t.add(spec("PEXPIRETIME", 2, READONLY, FAST).keys(1, 1, 1).doc("7.0.0", "Get the expiration Unix timestamp for a key in milliseconds"),
+                c -> ttl(c, MILLISECONDS, true));
+        t.add(spec("PERSIST", 2, WRITE, FAST).keys(1, 1, 1).doc("2.2.0", "Remove the expiration from a key"), this::persist);
     }
 
-    /** TTL key */
-    private void ttl(Call c) {
-        long at = c.db().expireAt(c.arg(1));
-        c.reply().integer(at < 0 ? at : Math.max(0, (at - c.now() + 500) / 1000));
+    /**
+     * EXPIRE / PEXPIRE / EXPIREAT / PEXPIREAT key time [NX | XX | GT | LT]: basetime is now for the
+     * relative forms and 0 for the absolute ones. A time already past deletes the key.
+     */
+    private void expire(Call c, long basetime, boolean seconds) {
+        int flags = parseFlags(c);
+        long when = c.longArg(2);
+        if (seconds) {
+            if (when > Long.MAX_VALUE / 1000 || when < Long.MIN_VALUE / 1000) throw invalidExpireTime(c);
+            when *= 1000;
+        }
+        if (when > Long.MAX_VALUE - basetime) throw invalidExpireTime(c);
+        when += basetime;
+
+        Database db = c.db();
+        byte[] key = c.arg(1);
+        Entry e = db.lookupForWrite(key);
+        if (e == null) {
+            c.reply().integer(0);
+            return;
+        }
+        if (flags != 0 && !conditionHolds(flags, when, e.expireAt())) {
+            c.reply().integer(0);
+            return;
+        }
+        if (when <= c.now()) {
+            db.delete(key);
+        } else {
+            db.setExpire(key, when);
+        }
+        c.reply().integer(1);
+    }
+
+    /** NX / XX / GT / LT against the current expiry (-1 = none, which GT treats as infinite). */
+    private static boolean conditionHolds(int flags, long when, long current) {
+        if ((flags & NX) != 0 && current != -1) return false;
+        if ((flags & XX) != 0 && current == -1) return false;
+        if ((flags & GT) != 0 && (current == -1 || when <= current)) return false;
+        return (flags & LT) == 0 || current == -1 || when < current;
+    }
+
+    private static int parseFlags(Call c) {
+        int flags = 0;
+        for (int i = 3; i < c.argCount(); i++) {
+            if (c.argIs(i, "NX")) flags |= NX;
+            else if (c.argIs(i, "XX")) flags |= XX;
+            else if (c.argIs(i, "GT")) flags |= GT;
+            else if (c.argIs(i, "LT")) flags |= LT;
+            else throw new CommandError("ERR Unsupported option " + c.argString(i));
+        }
+        if ((flags & NX) != 0 && (flags & (XX | GT | LT)) != 0) {
+            throw new CommandError("ERR NX and XX, GT or LT options at the same time are not compatible");
+        }
+        if ((flags & (GT | LT)) == (GT | LT)) {
+            throw new CommandError("ERR GT and LT options at the same time are not compatible");
+        }
+        return flags;
+    }
+
+    private static CommandError invalidExpireTime(Call c) {
+        return new CommandError("ERR invalid expire time in '" + c.spec().fullName() + "' command");
+    }
+
+    /** TTL / PTTL / EXPIRETIME / PEXPIRETIME key: -2 no key, -1 no expiry. */
+    private void ttl(Call c, boolean seconds, boolean absolute) {
+        Entry e = c.db().peek(c.arg(1));
+        if (e == null) {
+            c.reply().integer(-2);
+            return;
+        }
+        long at = e.expireAt();
+        if (at == -1) {
+            c.reply().integer(-1);
+            return;
+        }
+        long t = Math.max(0, absolute ? at : at - c.now());
+        c.reply().integer(seconds ? (t + 500) / 1000 : t);
+    }
+
+    /** PERSIST key */
+    private void persist(Call c) {
+        c.reply().integer(c.db().lookupForWrite(c.arg(1)) != null && c.db().persist(c.arg(1)) ? 1 : 0);
     }
 }

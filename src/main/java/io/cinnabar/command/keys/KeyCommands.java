@@ -1,15 +1,42 @@
 package io.cinnabar.command.keys;
 
 import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.keyspace.Database;
+import io.cinnabar.keyspace.Entry;
+import io.cinnabar.keyspace.GlobMatcher;
+import io.cinnabar.keyspace.TypedValue;
+import io.cinnabar.keyspace.ValueType;
+import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.Numbers;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static io.cinnabar.command.CommandFlag.DENYOOM;
+import static io.cinnabar.command.CommandFlag.FAST;
+import static io.cinnabar.command.CommandFlag.LOADING;
 import static io.cinnabar.command.CommandFlag.READONLY;
+import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
 
-/** Generic key commands. */
+/** Generic key commands: existence, deletion, naming, iteration, copying and introspection. */
 public final class KeyCommands implements CommandFamily {
+    private static final String SAME_OBJECT = "ERR source and destination objects are the same";
+    private static final String DB_OUT_OF_RANGE = "ERR DB index is out of range";
+    /** Redis's OBJ_ENCODING_EMBSTR_SIZE_LIMIT and OBJ_SHARED_INTEGERS. */
+    private static final int EMBSTR_SIZE_LIMIT = 44;
+    private static final long SHARED_INTEGERS = 10000;
+    /** OBJ_SHARED_REFCOUNT: what OBJECT REFCOUNT says of a shared integer. */
+    private static final long SHARED_REFCOUNT = Integer.MAX_VALUE;
+    private static final long LFU_INIT_VAL = 5;
+
     @Override
     public String group() {
         return "generic";
@@ -18,20 +45,336 @@ public final class KeyCommands implements CommandFamily {
     @Override
     public void register(CommandTable t) {
         t.add(spec("DEL", -2, WRITE).keys(1, -1, 1).doc("1.0.0", "Delete a key"), this::del);
-        t.add(spec("EXISTS", -2, READONLY, io.cinnabar.command.CommandFlag.FAST).keys(1, -1, 1).doc("1.0.0", "Determine if a key exists"), this::exists);
+        t.add(spec("UNLINK", -2, WRITE, FAST).keys(1, -1, 1)
+                .doc("4.0.0", "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking."), this::del);
+        t.add(spec("EXISTS", -2, READONLY, FAST).keys(1, -1, 1).doc("1.0.0", "Determine if a key exists"), this::exists);
+        t.add(spec("TYPE", 2, READONLY, FAST).keys(1, 1, 1).doc("1.0.0", "Determine the type stored at key"), this::type);
+        t.add(spec("KEYS", 2, READONLY).acl("@dangerous").doc("1.0.0", "Find all keys matching the given pattern"), this::keys);
+        t.add(spec("SCAN", -2, READONLY).doc("2.8.0", "Incrementally iterate the keys space"), this::scan);
+        t.add(spec("RANDOMKEY", 1, READONLY).doc("1.0.0", "Return a random key from the keyspace"), this::randomKey);
+        t.add(spec("RENAME", 3, WRITE).keys(1, 2, 1).doc("1.0.0", "Rename a key"), c -> rename(c, false));
+        t.add(spec("RENAMENX", 3, WRITE, FAST).keys(1, 2, 1)
+                .doc("1.0.0", "Rename a key, only if the new key does not exist"), c -> rename(c, true));
+        t.add(spec("MOVE", 3, WRITE, FAST).keys(1, 1, 1).doc("1.0.0", "Move a key to another database"), this::move);
+        t.add(spec("COPY", -3, WRITE, DENYOOM).keys(1, 2, 1).doc("6.2.0", "Copy a key"), this::copy);
+        t.add(spec("TOUCH", -2, READONLY, FAST).keys(1, -1, 1)
+                .doc("3.2.1", "Alters the last access time of a key(s). Returns the number of existing keys specified."), this::touch);
+        t.add(spec("OBJECT", -2).doc("2.2.3", "A container for object introspection commands")
+                .sub(spec("ENCODING", 3, READONLY).keys(2, 2, 1)
+                        .doc("2.2.3", "Inspect the internal encoding of a Redis object"), this::objectEncoding)
+                .sub(spec("REFCOUNT", 3, READONLY).keys(2, 2, 1)
+                        .doc("2.2.3", "Get the number of references to the value of the key"), this::objectRefcount)
+                .sub(spec("IDLETIME", 3, READONLY).keys(2, 2, 1)
+                        .doc("2.2.3", "Get the time since a Redis object was last accessed"), this::objectIdletime)
+                .sub(spec("FREQ", 3, READONLY).keys(2, 2, 1)
+                        .doc("4.0.0", "Get the logarithmic access frequency counter of a Redis object"), this::objectFreq)
+                .sub(spec("HELP", 2, LOADING, STALE)
+                        .doc("6.2.0", "Show helpful text about the different subcommands"), this::objectHelp), null);
     }
 
-    /** DEL key [key ...] */
+    /** DEL key [key ...] and UNLINK key [key ...] (values are freed by the GC either way). */
     private void del(Call c) {
+        Database db = c.db();
         long n = 0;
-        for (int i = 1; i < c.argCount(); i++) if (c.db().delete(c.arg(i))) n++;
+        for (int i = 1; i < c.argCount(); i++) if (db.delete(c.arg(i))) n++;
         c.reply().integer(n);
     }
 
     /** EXISTS key [key ...] */
     private void exists(Call c) {
+        Database db = c.db();
         long n = 0;
-        for (int i = 1; i < c.argCount(); i++) if (c.db().exists(c.arg(i))) n++;
+        for (int i = 1; i < c.argCount(); i++) if (db.peek(c.arg(i)) != null) n++;
         c.reply().integer(n);
+    }
+
+    /** TOUCH key [key ...] */
+    private void touch(Call c) {
+        Database db = c.db();
+        long n = 0;
+        for (int i = 1; i < c.argCount(); i++) if (db.read(c.arg(i)) != null) n++;
+        c.reply().integer(n);
+    }
+
+    /** TYPE key */
+    private void type(Call c) {
+        Entry e = c.db().peek(c.arg(1));
+        c.reply().simple(e == null ? "none" : ValueType.of(e.value()).typeName());
+    }
+
+    /** KEYS pattern — expired keys not yet reclaimed are left alone but not listed. */
+    private void keys(Call c) {
+        Database db = c.db();
+        byte[] pattern = c.arg(1);
+        boolean all = GlobMatcher.matchesAll(pattern);
+        List<byte[]> found = new ArrayList<>();
+        db.forEach(e -> {
+            if ((all || GlobMatcher.matches(pattern, e.key(), false)) && !db.isExpired(e)) found.add(e.key());
+        });
+        replyKeys(c.reply(), found);
+    }
+
+    /** SCAN cursor [MATCH pattern] [COUNT count] [TYPE type] */
+    private void scan(Call c) {
+        long cursor = parseCursor(c.arg(1));
+        long count = 10;
+        byte[] pattern = null, typeName = null;
+        for (int i = 2; i < c.argCount(); i += 2) {
+            boolean hasValue = c.argCount() - i >= 2;
+            if (hasValue && c.argIs(i, "COUNT")) {
+                count = c.longArg(i + 1);
+                if (count < 1) throw CommandError.syntax();
+            } else if (hasValue && c.argIs(i, "MATCH")) {
+                pattern = GlobMatcher.matchesAll(c.arg(i + 1)) ? null : c.arg(i + 1);
+            } else if (hasValue && c.argIs(i, "TYPE")) {
+                typeName = c.arg(i + 1);
+            } else {
+                throw CommandError.syntax();
+            }
+        }
+
+        Database db = c.db();
+        List<Entry> visited = new ArrayList<>();
+        // As Redis: up to ten buckets per requested key, so sparse tables don't block for long.
+        long maxIterations = count * 10;
+        do {
+            cursor = db.scanStep(cursor, visited::add);
+        } while (cursor != 0 && maxIterations-- != 0 && visited.size() < count);
+
+        List<byte[]> keys = new ArrayList<>(visited.size());
+        for (Entry e : visited) {
+            if (pattern != null && !GlobMatcher.matches(pattern, e.key(), false)) continue;
+            if (typeName != null) {
+                // Redis looks the type up through an expiring lookup: a stale key is type "none".
+                boolean stale = db.reclaimIfExpired(e);
+                String type = stale ? "none" : ValueType.of(e.value()).typeName();
+                if (!equalsIgnoreCase(typeName, type)) continue;
+                if (stale) {
+                    keys.add(e.key());
+                    continue;
+                }
+            }
+            if (db.reclaimIfExpired(e)) continue;
+            keys.add(e.key());
+        }
+        Reply r = c.reply();
+        r.array(2);
+        r.bulk(Long.toUnsignedString(cursor));
+        replyKeys(r, keys);
+    }
+
+    /** Redis parses the cursor with strtoul: optional sign, digits, no leading space, 64-bit wrap. */
+    static long parseCursor(byte[] b) {
+        int i = 0;
+        boolean negative = false;
+        if (b.length > 0 && (b[0] == '+' || b[0] == '-')) {
+            negative = b[0] == '-';
+            i++;
+        }
+        if (i == b.length) {
+            if (b.length == 0) return 0; // strtoul("") consumes nothing and leaves "" behind: cursor 0
+            throw invalidCursor();
+        }
+        long v = 0;
+        for (; i < b.length; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) throw invalidCursor();
+            if (Long.compareUnsigned(v, Long.divideUnsigned(-1L - d, 10)) > 0) throw invalidCursor();
+            v = v * 10 + d;
+        }
+        return negative ? -v : v;
+    }
+
+    private static CommandError invalidCursor() {
+        return new CommandError("ERR invalid cursor");
+    }
+
+    /** RANDOMKEY */
+    private void randomKey(Call c) {
+        byte[] key = c.db().randomKey();
+        if (key == null) c.reply().nullBulk(); else c.reply().bulk(key);
+    }
+
+    /** RENAME key newkey / RENAMENX key newkey — the TTL travels with the value. */
+    private void rename(Call c, boolean nx) {
+        Database db = c.db();
+        byte[] from = c.arg(1), to = c.arg(2);
+        Entry e = db.lookupForWrite(from);
+        if (e == null) throw new CommandError(CommandError.NO_SUCH_KEY);
+        if (Arrays.equals(from, to)) {
+            if (nx) c.reply().integer(0); else c.reply().ok();
+            return;
+        }
+        // Looked up even without NX so a stale destination is reclaimed (and counted) as expired.
+        if (db.lookupForWrite(to) != null && nx) {
+            c.reply().integer(0);
+            return;
+        }
+        db.putFrom(to, e.value(), e, true);
+        db.delete(from);
+        if (nx) c.reply().integer(1); else c.reply().ok();
+    }
+
+    /** MOVE key db */
+    private void move(Call c) {
+        Database src = c.db();
+        Database dst = targetDb(c, 2);
+        if (src == dst) throw new CommandError(SAME_OBJECT);
+        byte[] key = c.arg(1);
+        Entry e = src.lookupForWrite(key);
+        if (e == null || dst.lookupForWrite(key) != null) {
+            c.reply().integer(0);
+            return;
+        }
+        dst.putFrom(key, e.value(), e, true);
+        src.delete(key);
+        c.reply().integer(1);
+    }
+
+    /** COPY source destination [DB destination-db] [REPLACE] */
+    private void copy(Call c) {
+        Database src = c.db(), dst = src;
+        boolean replace = false;
+        for (int i = 3; i < c.argCount(); i++) {
+            if (c.argIs(i, "REPLACE")) {
+                replace = true;
+            } else if (c.argIs(i, "DB") && i + 1 < c.argCount()) {
+                dst = targetDb(c, ++i);
+            } else {
+                throw CommandError.syntax();
+            }
+        }
+        byte[] from = c.arg(1), to = c.arg(2);
+        if (src == dst && Arrays.equals(from, to)) throw new CommandError(SAME_OBJECT);
+        Object value = src.read(from);
+        if (value == null) {
+            c.reply().integer(0);
+            return;
+        }
+        Entry e = src.lookup(from);
+        if (dst.lookupForWrite(to) != null && !replace) {
+            c.reply().integer(0);
+            return;
+        }
+        // Stored strings are never mutated, so a copy may share the bytes.
+        Object copy = value instanceof TypedValue ? ((TypedValue) value).copy() : value;
+        dst.putFrom(to, copy, e, false);
+        c.reply().integer(1);
+    }
+
+    /** The database named by argument i, with Redis's getIntFromObjectOrReply + selectDb errors. */
+    private static Database targetDb(Call c, int i) {
+        long id = c.longArg(i);
+        if (id < Integer.MIN_VALUE || id > Integer.MAX_VALUE) {
+            throw new CommandError("ERR value is out of range, value must between -2147483648 and 2147483647");
+        }
+        if (id < 0 || id >= c.keyspace().databaseCount()) throw new CommandError(DB_OUT_OF_RANGE);
+        return c.keyspace().db((int) id);
+    }
+
+    // ---- OBJECT ----
+
+    /** OBJECT ENCODING key */
+    private void objectEncoding(Call c) {
+        Entry e = c.db().peek(c.arg(2));
+        if (e == null) {
+            c.reply().nullBulk();
+            return;
+        }
+        Object v = e.value();
+        c.reply().bulk(v instanceof TypedValue ? ((TypedValue) v).encoding() : stringEncoding(e, (byte[]) v));
+    }
+
+    /** Redis's tryObjectEncoding outcome: canonical longs are "int", short strings "embstr". */
+    static String stringEncoding(Entry e, byte[] s) {
+        if (e.rawEncoding()) return "raw";
+        if (s.length <= 20 && Numbers.isLong(s)) return "int";
+        return s.length <= EMBSTR_SIZE_LIMIT ? "embstr" : "raw";
+    }
+
+    /** OBJECT REFCOUNT key — small integers are shared objects in Redis unless an LRU/LFU policy is set. */
+    private void objectRefcount(Call c) {
+        Entry e = c.db().peek(c.arg(2));
+        if (e == null) {
+            c.reply().nullBulk();
+            return;
+        }
+        long refcount = 1;
+        if (e.value() instanceof byte[] s && !e.rawEncoding() && s.length <= 5 && sharesIntegers(c)) {
+            long n = Numbers.parseLongOr(s, -1);
+            if (n >= 0 && n < SHARED_INTEGERS && Numbers.isLong(s)) refcount = SHARED_REFCOUNT;
+        }
+        c.reply().integer(refcount);
+    }
+
+    private static boolean sharesIntegers(Call c) {
+        String policy = c.config().getString(ConfigOptions.MAXMEMORY_POLICY);
+        return c.config().getLong(ConfigOptions.MAXMEMORY) == 0 || !(policy.endsWith("-lru") || policy.endsWith("-lfu"));
+    }
+
+    private static boolean lfuPolicy(Call c) {
+        return c.config().getString(ConfigOptions.MAXMEMORY_POLICY).endsWith("-lfu");
+    }
+
+    /** OBJECT IDLETIME key — does not itself count as an access. */
+    private void objectIdletime(Call c) {
+        Entry e = c.db().peek(c.arg(2));
+        if (e == null) {
+            c.reply().nullBulk();
+            return;
+        }
+        if (lfuPolicy(c)) {
+            throw new CommandError("ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that "
+                    + "when switching between policies at runtime LRU and LFU data will take some time to adjust.");
+        }
+        c.reply().integer(c.keyspace().idleSeconds(e));
+    }
+
+    /** OBJECT FREQ key */
+    private void objectFreq(Call c) {
+        Entry e = c.db().peek(c.arg(2));
+        if (e == null) {
+            c.reply().nullBulk();
+            return;
+        }
+        if (!lfuPolicy(c)) {
+            throw new CommandError("ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please "
+                    + "note that when switching between policies at runtime LRU and LFU data will take some time to adjust.");
+        }
+        // Access counting belongs with LFU eviction, which does not exist yet: every key reports
+        // the counter Redis gives a new key (LFU_INIT_VAL).
+        c.reply().integer(LFU_INIT_VAL);
+    }
+
+    /** OBJECT HELP */
+    private void objectHelp(Call c) {
+        String[] lines = {
+            "OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+            "ENCODING <key>",
+            "    Return the kind of internal representation used in order to store the value",
+            "    associated with a <key>.",
+            "FREQ <key>",
+            "    Return the access frequency index of the <key>. The returned integer is",
+            "    proportional to the logarithm of the recent access frequency of the key.",
+            "IDLETIME <key>",
+            "    Return the idle time of the <key>, that is the approximated number of",
+            "    seconds elapsed since the last access to the key.",
+            "REFCOUNT <key>",
+            "    Return the number of references of the value associated with the specified",
+            "    <key>.",
+            "HELP",
+            "    Prints this help."
+        };
+        c.reply().array(lines.length);
+        for (String l : lines) c.reply().simple(l);
+    }
+
+    private static void replyKeys(Reply r, List<byte[]> keys) {
+        r.array(keys.size());
+        for (byte[] k : keys) r.bulk(k);
+    }
+
+    private static boolean equalsIgnoreCase(byte[] a, String b) {
+        return new String(a, StandardCharsets.ISO_8859_1).equalsIgnoreCase(b);
     }
 }
