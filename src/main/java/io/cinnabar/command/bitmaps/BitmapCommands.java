@@ -67,7 +67,7 @@ public final class BitmapCommands implements CommandFamily {
             byte[] updated = new byte[Math.max(old == null ? 0 : old.length, byteIndex + 1)];
             if (old != null) System.arraycopy(old, 0, updated, 0, old.length);
             if (on == 1) updated[byteIndex] |= (byte) mask; else updated[byteIndex] &= (byte) ~mask;
-            db.setKeepTtl(key, updated);
+            db.setRawKeepTtl(key, updated);
         }
         c.reply().integer(wasSet ? 1 : 0);
     }

@@ -284,7 +284,7 @@ public final class StringCommands implements CommandFamily {
         byte[] joined = new byte[old.length + tail.length];
         System.arraycopy(old, 0, joined, 0, old.length);
         System.arraycopy(tail, 0, joined, old.length, tail.length);
-        db.setKeepTtl(key, joined);
+        db.setRawKeepTtl(key, joined);
         c.reply().integer(joined.length);
     }
 
@@ -334,7 +334,7 @@ public final class StringCommands implements CommandFamily {
         byte[] updated = new byte[(int) Math.max(oldLength, offset + patch.length)];
         if (old != null) System.arraycopy(old, 0, updated, 0, oldLength);
         System.arraycopy(patch, 0, updated, (int) offset, patch.length);
-        db.setKeepTtl(key, updated);
+        db.setRawKeepTtl(key, updated);
         c.reply().integer(updated.length);
     }
 
