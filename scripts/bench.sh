@@ -82,7 +82,7 @@ run_args() {
 bench() { # server port run
     local out="$work/$1.$3.out" rc=0
     # shellcheck disable=SC2046
-    redis-benchmark -h 127.0.0.1 -p "$2" -t "$tests" -n "$n" $(run_args "$3") --csv >"$out" 2>&1 || rc=$?
+    timeout 600 redis-benchmark -h 127.0.0.1 -p "$2" -t "$tests" -n "$n" $(run_args "$3") --csv >"$out" 2>&1 || rc=$?
     grep '^"' "$out" | grep -v '^"test"' >"$work/$1.$3.csv" || true
     if [[ $rc != 0 ]] || grep -q 'Error from server' "$out"; then echo 1; else echo 0; fi
 }
