@@ -18,9 +18,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One socket. Collects the requests decoded from one read into a batch and hands the batch to
- * the keyspace thread on channelReadComplete; reading stays paused (autoRead off) until that
- * batch's replies come back, so a client never has more than one batch in flight.
+ * One socket. Collects the requests decoded from each read into a batch and hands the batch to
+ * the keyspace thread; a client has at most one batch in flight, and requests that arrive
+ * meanwhile wait here to form the next batch, which goes as soon as the replies come back.
+ * Reading goes on while a batch is in flight (toggling autoRead costs two epoll_ctl calls per
+ * request for a plain request/reply client); it pauses only when that many requests or bytes are
+ * already waiting, and resumes once they are handed over.
  * <p>
  * Reading does not wait for the socket to drain: like Redis, the server keeps serving a client
  * that writes a long pipeline before reading any reply (Jedis pipelines do exactly that), and
@@ -32,7 +35,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private final Dispatcher dispatcher;
     private final Channel channel;
     private final Client client;
+    private static final int MAX_WAITING_REQUESTS = 4096;
+    private static final long MAX_WAITING_BYTES = 4 * 1024 * 1024;
+
     private List<Request> batch = new ArrayList<>();
+    private long batchBytes;
+    private boolean inFlight;
     private final OutputBufferLimit outputLimit;
 
     ClientConnection(Dispatcher dispatcher, Channel channel, long id, boolean authenticated) {
@@ -54,15 +62,26 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        batch.add((Request) msg);
+        Request r = (Request) msg;
+        batch.add(r);
+        if (r.args != null) for (byte[] a : r.args) batchBytes += a.length;
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         if (batch.isEmpty()) return;
+        if (!inFlight) {
+            dispatch();
+        } else if (batch.size() >= MAX_WAITING_REQUESTS || batchBytes >= MAX_WAITING_BYTES) {
+            channel.config().setAutoRead(false);
+        }
+    }
+
+    private void dispatch() {
         List<Request> toRun = batch;
         batch = new ArrayList<>(Math.min(toRun.size(), 64));
-        channel.config().setAutoRead(false);
+        batchBytes = 0;
+        inFlight = true;
         dispatcher.server().thread().execute(() -> dispatcher.executeBatch(client, toRun));
     }
 
@@ -98,7 +117,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
             } else if (closeAfterReply) {
                 channel.close();
             }
-            if (!closeAfterReply) channel.config().setAutoRead(true);
+            inFlight = false;
+            if (closeAfterReply) return;
+            if (!batch.isEmpty()) dispatch();
+            if (!channel.config().isAutoRead()) channel.config().setAutoRead(true);
         });
     }
 
