@@ -8,6 +8,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
 import java.io.IOException;
@@ -17,22 +18,36 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One socket. Collects the requests decoded from one read into a batch and hands the batch to
- * the keyspace thread on channelReadComplete; reading stays paused (autoRead off) until that
- * batch's replies are written and the socket is writable again, so a client never has more than
- * one batch in flight and a slow reader cannot make the server buffer without bound.
+ * One socket. Collects the requests decoded from each read into a batch and hands the batch to
+ * the keyspace thread; a client has at most one batch in flight, and requests that arrive
+ * meanwhile wait here to form the next batch, which goes as soon as the replies come back.
+ * Reading goes on while a batch is in flight (toggling autoRead costs two epoll_ctl calls per
+ * request for a plain request/reply client); it pauses only when that many requests or bytes are
+ * already waiting, and resumes once they are handed over.
+ * <p>
+ * Reading does not wait for the socket to drain: like Redis, the server keeps serving a client
+ * that writes a long pipeline before reading any reply (Jedis pipelines do exactly that), and
+ * buffers its replies. Waiting there would deadlock such a client as soon as both directions'
+ * socket buffers are full. What bounds the buffered output is client-output-buffer-limit, as in
+ * Redis (unlimited for normal clients by default).
  */
 final class ClientConnection extends ChannelInboundHandlerAdapter implements ClientChannel {
     private final Dispatcher dispatcher;
     private final Channel channel;
     private final Client client;
+    private static final int MAX_WAITING_REQUESTS = 4096;
+    private static final long MAX_WAITING_BYTES = 4 * 1024 * 1024;
+
     private List<Request> batch = new ArrayList<>();
-    private boolean awaitingReplies;
+    private long batchBytes;
+    private boolean inFlight;
+    private final OutputBufferLimit outputLimit;
 
     ClientConnection(Dispatcher dispatcher, Channel channel, long id, boolean authenticated) {
         this.dispatcher = dispatcher;
         this.channel = channel;
         this.client = new Client(id, this, authenticated);
+        this.outputLimit = new OutputBufferLimit(dispatcher.server().config());
     }
 
     Client client() {
@@ -47,23 +62,27 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        batch.add((Request) msg);
+        Request r = (Request) msg;
+        batch.add(r);
+        if (r.args != null) for (byte[] a : r.args) batchBytes += a.length;
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         if (batch.isEmpty()) return;
-        List<Request> toRun = batch;
-        batch = new ArrayList<>(Math.min(toRun.size(), 64));
-        awaitingReplies = true;
-        channel.config().setAutoRead(false);
-        dispatcher.server().thread().execute(() -> dispatcher.executeBatch(client, toRun));
+        if (!inFlight) {
+            dispatch();
+        } else if (batch.size() >= MAX_WAITING_REQUESTS || batchBytes >= MAX_WAITING_BYTES) {
+            channel.config().setAutoRead(false);
+        }
     }
 
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (channel.isWritable() && !awaitingReplies) channel.config().setAutoRead(true);
-        ctx.fireChannelWritabilityChanged();
+    private void dispatch() {
+        List<Request> toRun = batch;
+        batch = new ArrayList<>(Math.min(toRun.size(), 64));
+        batchBytes = 0;
+        inFlight = true;
+        dispatcher.server().thread().execute(() -> dispatcher.executeBatch(client, toRun));
     }
 
     @Override
@@ -86,15 +105,29 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     @Override
     public void send(byte[] replies, boolean closeAfterReply) {
         channel.eventLoop().execute(() -> {
-            awaitingReplies = false;
+            if (overOutputLimit(replies.length)) {
+                // As Redis: the reply that would pass the limit is dropped and the client closed.
+                NettyServer.log.warn("Client id={} closed for overcoming of output buffer limits.", client.id());
+                channel.close();
+                return;
+            }
             if (replies.length > 0) {
                 channel.writeAndFlush(Unpooled.wrappedBuffer(replies))
                         .addListener(closeAfterReply ? ChannelFutureListener.CLOSE : ChannelFutureListener.CLOSE_ON_FAILURE);
             } else if (closeAfterReply) {
                 channel.close();
             }
-            if (!closeAfterReply && channel.isWritable()) channel.config().setAutoRead(true);
+            inFlight = false;
+            if (closeAfterReply) return;
+            if (!batch.isEmpty()) dispatch();
+            if (!channel.config().isAutoRead()) channel.config().setAutoRead(true);
         });
+    }
+
+    private boolean overOutputLimit(int adding) {
+        ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
+        long total = adding + (pending == null ? 0 : pending.totalPendingWriteBytes());
+        return total > 0 && outputLimit.exceeded(total, System.currentTimeMillis());
     }
 
     @Override

@@ -38,6 +38,7 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
         ClientConnection connection = new ClientConnection(dispatcher, ch, server.nextClientId(), !server.requirePass());
         RespDecoder decoder = new RespDecoder(
                 () -> server.config().getLong(ConfigOptions.PROTO_MAX_BULK_LEN),
+                () -> server.config().getLong(ConfigOptions.CLIENT_QUERY_BUFFER_LIMIT),
                 () -> !connection.client().authenticated() && server.requirePass());
         ch.pipeline().addLast("resp", decoder).addLast("client", connection);
     }

@@ -15,17 +15,27 @@ import java.util.function.LongSupplier;
  * RESP request decoder: multibulk ({@code *N $len data}) and inline commands, as an explicit
  * state machine that never waits for more than one header line and enforces Redis's limits.
  * A protocol error emits one {@link Request#protocolError} and discards everything after it.
+ * <p>
+ * Memory follows what the client has actually sent, never what it declared: the argument array
+ * of a multibulk starts at no more than 1024 slots and doubles as arguments arrive, and a big
+ * bulk is gathered outside the cumulation in a buffer that doubles as bytes arrive (so a
+ * "$536870912" header alone costs nothing, and a slow 500 MB upload is copied O(n), not O(n²)).
  */
 public final class RespDecoder extends ByteToMessageDecoder {
     /** Redis's PROTO_INLINE_MAX_SIZE: inline lines and header lines longer than this are errors. */
     public static final int INLINE_MAX_SIZE = 64 * 1024;
+    /** Redis's PROTO_MBULK_BIG_ARG: bulks this big are gathered outside the cumulation. */
+    static final int BIG_ARG = 32 * 1024;
     private static final int UNAUTHENTICATED_MAX_MULTIBULK = 10;
     private static final int UNAUTHENTICATED_MAX_BULK = 16384;
     private static final int INITIAL_ARGS = 1024;
+    /** The smallest client-query-buffer-limit Redis accepts; below it the limit is not even read. */
+    private static final long MIN_QUERY_BUFFER_LIMIT = 1024 * 1024;
 
     private enum State { START, ARG_HEADER, ARG_DATA, FAILED }
 
     private final LongSupplier maxBulkLength;
+    private final LongSupplier queryBufferLimit;
     private final BooleanSupplier authRequired;
     private final byte[] numberScratch = new byte[24];
     private final long[] parsed = new long[1];
@@ -35,14 +45,27 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private int argCount;
     private long multibulkLength;
     private int bulkLength;
+    /** The big bulk being gathered, grown as bytes arrive; null for bulks read straight from the cumulation. */
+    private byte[] bigArg;
+    private int bigArgFilled;
 
     public RespDecoder(LongSupplier maxBulkLength, BooleanSupplier authRequired) {
+        this(maxBulkLength, () -> Long.MAX_VALUE, authRequired);
+    }
+
+    public RespDecoder(LongSupplier maxBulkLength, LongSupplier queryBufferLimit, BooleanSupplier authRequired) {
         this.maxBulkLength = maxBulkLength;
+        this.queryBufferLimit = queryBufferLimit;
         this.authRequired = authRequired;
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (state != State.FAILED && overQueryBufferLimit(in)) {
+            // Redis closes such a client without a reply ("reached max query buffer length").
+            fail(in, null, null);
+            ctx.close();
+        }
         while (true) {
             switch (state) {
                 case FAILED:
@@ -68,11 +91,16 @@ public final class RespDecoder extends ByteToMessageDecoder {
         }
     }
 
+    private boolean overQueryBufferLimit(ByteBuf in) {
+        long buffered = (long) in.readableBytes() + bigArgFilled;
+        return buffered > MIN_QUERY_BUFFER_LIMIT && buffered > queryBufferLimit.getAsLong();
+    }
+
     /** Reads "*N\r\n"; false when more bytes are needed or the request failed. */
     private boolean readMultibulkHeader(ByteBuf in, List<Object> out) {
         int cr = findCr(in);
         if (cr < 0) {
-            if (in.readableBytes() > INLINE_MAX_SIZE) fail(out, "Protocol error: too big mbulk count string");
+            if (in.readableBytes() > INLINE_MAX_SIZE) fail(in, out, "Protocol error: too big mbulk count string");
             return false;
         }
         if (cr + 2 > in.writerIndex()) return false;
@@ -80,11 +108,11 @@ public final class RespDecoder extends ByteToMessageDecoder {
         boolean ok = parseNumber(in, start, cr - start);
         long n = parsed[0];
         if (!ok || n > Integer.MAX_VALUE) {
-            fail(out, "Protocol error: invalid multibulk length");
+            fail(in, out, "Protocol error: invalid multibulk length");
             return false;
         }
         if (n > UNAUTHENTICATED_MAX_MULTIBULK && authRequired.getAsBoolean()) {
-            fail(out, "Protocol error: unauthenticated multibulk length");
+            fail(in, out, "Protocol error: unauthenticated multibulk length");
             return false;
         }
         in.readerIndex(cr + 2);
@@ -99,24 +127,25 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private boolean readArgHeader(ByteBuf in, List<Object> out) {
         int cr = findCr(in);
         if (cr < 0) {
-            if (in.readableBytes() > INLINE_MAX_SIZE) fail(out, "Protocol error: too big bulk count string");
+            if (in.readableBytes() > INLINE_MAX_SIZE) fail(in, out, "Protocol error: too big bulk count string");
             return false;
         }
         if (cr + 2 > in.writerIndex()) return false;
         byte first = in.getByte(in.readerIndex());
         if (first != '$') {
-            fail(out, "Protocol error: expected '$', got '" + (char) (first & 0xff) + "'");
+            fail(in, out, "Protocol error: expected '$', got '" + (char) (first & 0xff) + "'");
             return false;
         }
         int start = in.readerIndex() + 1;
         boolean ok = parseNumber(in, start, cr - start);
         long n = parsed[0];
+        // A Java array cannot hold more than ~2 GB whatever proto-max-bulk-len says.
         if (!ok || n < 0 || n > maxBulkLength.getAsLong() || n > Integer.MAX_VALUE - 16) {
-            fail(out, "Protocol error: invalid bulk length");
+            fail(in, out, "Protocol error: invalid bulk length");
             return false;
         }
         if (n > UNAUTHENTICATED_MAX_BULK && authRequired.getAsBoolean()) {
-            fail(out, "Protocol error: unauthenticated bulk length");
+            fail(in, out, "Protocol error: unauthenticated bulk length");
             return false;
         }
         in.readerIndex(cr + 2);
@@ -126,10 +155,16 @@ public final class RespDecoder extends ByteToMessageDecoder {
     }
 
     private boolean readArgData(ByteBuf in, List<Object> out) {
-        if (in.readableBytes() < (long) bulkLength + 2) return false;
-        byte[] data = new byte[bulkLength];
-        in.readBytes(data);
-        in.skipBytes(2); // Redis does not check that the CRLF is really there
+        byte[] data;
+        if (bigArg != null || (bulkLength >= BIG_ARG && in.readableBytes() < bulkLength + 2)) {
+            data = gatherBigArg(in);
+            if (data == null) return false;
+        } else {
+            if (in.readableBytes() < bulkLength + 2) return false;
+            data = new byte[bulkLength];
+            in.readBytes(data);
+            in.skipBytes(2); // Redis does not check that the CRLF is really there
+        }
         if (argCount == args.length) args = Arrays.copyOf(args, (int) Math.min(multibulkLength, args.length * 2L));
         args[argCount++] = data;
         if (argCount == multibulkLength) {
@@ -142,15 +177,41 @@ public final class RespDecoder extends ByteToMessageDecoder {
         return true;
     }
 
+    /** Moves what has arrived of a big bulk out of the cumulation; the bulk once it and its CRLF are complete. */
+    private byte[] gatherBigArg(ByteBuf in) {
+        int missing = bulkLength - bigArgFilled;
+        if (missing > 0) {
+            int take = Math.min(missing, in.readableBytes());
+            if (take == 0) return null;
+            int need = bigArgFilled + take;
+            if (bigArg == null) {
+                bigArg = new byte[Math.min(bulkLength, Math.max(need, BIG_ARG * 2))];
+            } else if (need > bigArg.length) {
+                bigArg = Arrays.copyOf(bigArg, (int) Math.min(bulkLength, Math.max(need, bigArg.length * 2L)));
+            }
+            in.readBytes(bigArg, bigArgFilled, take);
+            bigArgFilled = need;
+            if (bigArgFilled < bulkLength) return null;
+        }
+        if (in.readableBytes() < 2) return null;
+        in.skipBytes(2);
+        byte[] data = bigArg; // grown no further than bulkLength, so exactly full
+        bigArg = null;
+        bigArgFilled = 0;
+        return data;
+    }
+
     private boolean readInline(ByteBuf in, List<Object> out) {
         int lf = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n');
         if (lf < 0) {
-            if (in.readableBytes() > INLINE_MAX_SIZE) fail(out, "Protocol error: too big inline request");
+            if (in.readableBytes() > INLINE_MAX_SIZE) fail(in, out, "Protocol error: too big inline request");
             return false;
         }
+        // Redis only notices a long line while waiting for its newline, 16 KB reads at a time; a
+        // line past the limit is rejected here whichever way it was split into packets.
         int lineLength = lf - in.readerIndex();
         if (lineLength > INLINE_MAX_SIZE) {
-            fail(out, "Protocol error: too big inline request");
+            fail(in, out, "Protocol error: too big inline request");
             return false;
         }
         int end = lf;
@@ -160,7 +221,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         in.readerIndex(lf + 1);
         byte[][] split = ArgSplitter.split(line);
         if (split == null) {
-            fail(out, "Protocol error: unbalanced quotes in request");
+            fail(in, out, "Protocol error: unbalanced quotes in request");
             return false;
         }
         if (split.length > 0) out.add(Request.of(split));
@@ -177,9 +238,13 @@ public final class RespDecoder extends ByteToMessageDecoder {
         return Numbers.parseLong(numberScratch, 0, length, parsed);
     }
 
-    private void fail(List<Object> out, String message) {
-        out.add(Request.protocolError(message));
+    /** Ends decoding for good; the bytes after the error are consumed unread, as Redis closes the client. */
+    private void fail(ByteBuf in, List<Object> out, String message) {
+        in.skipBytes(in.readableBytes());
+        if (out != null) out.add(Request.protocolError(message));
         state = State.FAILED;
         args = null;
+        bigArg = null;
+        bigArgFilled = 0;
     }
 }

@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * Splits an inline command line or a config line into arguments with Redis's sdssplitargs rules: blanks separate,
  * "double quotes" take \n \r \t \b \a \\ \" and \xHH escapes, 'single quotes' take \', and a
- * closing quote must be followed by a blank or the end of the line.
+ * closing quote must be followed by a blank or the end of the line. sdssplitargs reads a C string,
+ * so a NUL byte ends the line.
  */
 public final class ArgSplitter {
     private ArgSplitter() {}
@@ -15,9 +16,10 @@ public final class ArgSplitter {
     /** The arguments, or null when the quotes are unbalanced. */
     public static byte[][] split(byte[] line) {
         List<byte[]> args = new ArrayList<>();
-        int i = 0, n = line.length;
+        int i = 0, n = 0;
+        while (n < line.length && line[n] != 0) n++;
         while (true) {
-            while (i < n && isBlank(line[i])) i++;
+            while (i < n && isSpace(line[i])) i++;
             if (i >= n) return args.toArray(new byte[0][]);
             ByteArrayOutputStream cur = new ByteArrayOutputStream();
             boolean inDouble = false, inSingle = false, done = false;
@@ -40,7 +42,7 @@ public final class ArgSplitter {
                             default: cur.write(e); break;
                         }
                     } else if (c == '"') {
-                        if (i + 1 < n && !isBlank(line[i + 1])) return null;
+                        if (i + 1 < n && !isSpace(line[i + 1])) return null;
                         done = true;
                     } else {
                         cur.write(c);
@@ -52,7 +54,7 @@ public final class ArgSplitter {
                         i++;
                         cur.write('\'');
                     } else if (c == '\'') {
-                        if (i + 1 < n && !isBlank(line[i + 1])) return null;
+                        if (i + 1 < n && !isSpace(line[i + 1])) return null;
                         done = true;
                     } else {
                         cur.write(c);
@@ -79,8 +81,14 @@ public final class ArgSplitter {
         }
     }
 
+    /** What ends an unquoted argument (sdssplitargs's switch). */
     private static boolean isBlank(byte c) {
-        return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == 0;
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+    }
+
+    /** C isspace(): what is skipped between arguments and must follow a closing quote. */
+    private static boolean isSpace(byte c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == 0x0b || c == '\f';
     }
 
     private static boolean isHex(byte c) {

@@ -1,0 +1,298 @@
+package io.cinnabar.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RespDecoderTest {
+    private static final long MAX_BULK = 512L * 1024 * 1024;
+
+    private boolean authRequired;
+    private long queryBufferLimit = Long.MAX_VALUE;
+
+    private EmbeddedChannel channel() {
+        return new EmbeddedChannel(new RespDecoder(() -> MAX_BULK, () -> queryBufferLimit, () -> authRequired));
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private static List<String> strings(Request r) {
+        List<String> out = new ArrayList<>();
+        for (byte[] a : r.args) out.add(new String(a, StandardCharsets.ISO_8859_1));
+        return out;
+    }
+
+    private static List<Request> drain(EmbeddedChannel ch) {
+        List<Request> out = new ArrayList<>();
+        Request r;
+        while ((r = ch.readInbound()) != null) out.add(r);
+        return out;
+    }
+
+    /** Feeds the input in pieces cut at every possible pair of boundaries and checks each yields the same requests. */
+    private void assertSplitsDecodeTo(String input, List<List<String>> expected) {
+        byte[] all = bytes(input);
+        for (int cut1 = 0; cut1 <= all.length; cut1++) {
+            for (int cut2 = cut1; cut2 <= all.length; cut2 += Math.max(1, all.length / 7)) {
+                EmbeddedChannel ch = channel();
+                // Copies: the decoder may compact a buffer it was handed in place.
+                ch.writeInbound(Unpooled.copiedBuffer(all, 0, cut1));
+                ch.writeInbound(Unpooled.copiedBuffer(all, cut1, cut2 - cut1));
+                ch.writeInbound(Unpooled.copiedBuffer(all, cut2, all.length - cut2));
+                List<List<String>> got = new ArrayList<>();
+                for (Request r : drain(ch)) got.add(strings(r));
+                assertEquals(expected, got, "split at " + cut1 + "/" + cut2);
+                ch.finishAndReleaseAll();
+            }
+        }
+    }
+
+    private String protocolError(String input) {
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes(input)));
+        List<Request> got = drain(ch);
+        Request last = got.get(got.size() - 1);
+        assertTrue(last.isProtocolError(), "expected a protocol error, got " + got.size() + " requests");
+        // Everything after the error is discarded.
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("PING\r\n*1\r\n$4\r\nPING\r\n")));
+        assertTrue(drain(ch).isEmpty());
+        ch.finishAndReleaseAll();
+        return last.protocolError;
+    }
+
+    @Test
+    void multibulkSplitAtEveryBoundary() {
+        assertSplitsDecodeTo("*3\r\n$3\r\nSET\r\n$3\r\nkey\r\n$5\r\nva\r\nl\r\n*1\r\n$4\r\nPING\r\n",
+                List.of(List.of("SET", "key", "va\r\nl"), List.of("PING")));
+    }
+
+    @Test
+    void inlineSplitAtEveryBoundary() {
+        assertSplitsDecodeTo("PING\r\nset a \"b c\"\nECHO 'x'\r\n",
+                List.of(List.of("PING"), List.of("set", "a", "b c"), List.of("ECHO", "x")));
+    }
+
+    @Test
+    void splitEolDoesNotInfiniteLoop() {
+        EmbeddedChannel ch = channel();
+        assertFalse(ch.writeInbound(Unpooled.wrappedBuffer(bytes("*1\r"))));
+        assertFalse(ch.writeInbound(Unpooled.wrappedBuffer(bytes("\n$4\r"))));
+        assertTrue(ch.writeInbound(Unpooled.wrappedBuffer(bytes("\nPING\r\n"))));
+        assertEquals(List.of("PING"), strings(ch.readInbound()));
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void bigArgumentArrivingInSmallPiecesIsGatheredWhole() {
+        byte[] value = new byte[300_000];
+        for (int i = 0; i < value.length; i++) value[i] = (byte) (i * 31);
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$300000\r\n")));
+        for (int off = 0; off < value.length; off += 1000) {
+            ch.writeInbound(Unpooled.copiedBuffer(value, off, Math.min(1000, value.length - off)));
+        }
+        assertNull(ch.readInbound());
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("\r")));
+        assertNull(ch.readInbound());
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("\n*1\r\n$4\r\nPING\r\n")));
+        Request set = ch.readInbound();
+        assertArrayEquals(value, set.args[2]);
+        assertEquals(List.of("PING"), strings(ch.readInbound()));
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void pipelinedRequestsInOneBuffer() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 1000; i++) sb.append("*2\r\n$4\r\nECHO\r\n$").append(String.valueOf(i).length()).append("\r\n").append(i).append("\r\n");
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes(sb.toString())));
+        List<Request> got = drain(ch);
+        assertEquals(1000, got.size());
+        for (int i = 0; i < 1000; i++) assertEquals(List.of("ECHO", Integer.toString(i)), strings(got.get(i)));
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void binarySafeArguments() {
+        byte[] arg = new byte[256];
+        for (int i = 0; i < 256; i++) arg[i] = (byte) i;
+        ByteBuf in = Unpooled.buffer();
+        in.writeBytes(bytes("*2\r\n$4\r\nECHO\r\n$256\r\n")).writeBytes(arg).writeBytes(bytes("\r\n"));
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(in);
+        Request r = ch.readInbound();
+        assertArrayEquals(arg, r.args[1]);
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void emptyAndNegativeMultibulksAreSkipped() {
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("*0\r\n*-1\r\n*-10\r\n\r\n\n   \r\n*1\r\n$4\r\nPING\r\n")));
+        List<Request> got = drain(ch);
+        assertEquals(1, got.size());
+        assertEquals(List.of("PING"), strings(got.get(0)));
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void emptyBulkArgument() {
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("*2\r\n$4\r\nECHO\r\n$0\r\n\r\n")));
+        assertEquals(List.of("ECHO", ""), strings(ch.readInbound()));
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void inlineQuotesAndEscapes() {
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes(
+                "SET \"a\\x41\\n\\t\\\\\\\"b\" 'it\\'s' \"\" plain\"quoted part\"\r\n")));
+        assertEquals(List.of("SET", "aA\n\t\\\"b", "it's", "", "plainquoted part"), strings(ch.readInbound()));
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void inlineNulEndsTheLineLikeSdssplitargs() {
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("ECHO a\0b c\r\nPING\r\n")));
+        assertEquals(List.of("ECHO", "a"), strings(ch.readInbound()));
+        assertEquals(List.of("PING"), strings(ch.readInbound()));
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void unbalancedQuotes() {
+        assertEquals("Protocol error: unbalanced quotes in request", protocolError("set \"\"\"test-key\"\"\" v\r\n"));
+        assertEquals("Protocol error: unbalanced quotes in request", protocolError("echo \"abc\r\n"));
+        assertEquals("Protocol error: unbalanced quotes in request", protocolError("echo 'a'b\r\n"));
+    }
+
+    @Test
+    void requestsBeforeAnErrorAreKept() {
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("PING\r\n*1\r\n$4\r\nPING\r\n*1\r\nfoo\r\nPING\r\n")));
+        List<Request> got = drain(ch);
+        assertEquals(3, got.size());
+        assertEquals(List.of("PING"), strings(got.get(0)));
+        assertEquals(List.of("PING"), strings(got.get(1)));
+        assertEquals("Protocol error: expected '$', got 'f'", got.get(2).protocolError);
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void multibulkLengthErrors() {
+        assertEquals("Protocol error: invalid multibulk length", protocolError("*3000000000\r\n"));
+        assertEquals("Protocol error: invalid multibulk length", protocolError("*abc\r\n"));
+        assertEquals("Protocol error: invalid multibulk length", protocolError("*\r\n"));
+        assertEquals("Protocol error: invalid multibulk length", protocolError("*01\r\n"));
+        assertEquals("Protocol error: invalid multibulk length", protocolError("*+1\r\n"));
+        assertEquals("Protocol error: too big mbulk count string", protocolError("*" + "1".repeat(70_000)));
+    }
+
+    @Test
+    void bulkLengthErrors() {
+        assertEquals("Protocol error: invalid bulk length", protocolError("*3\r\n$3\r\nSET\r\n$1\r\nx\r\n$-10\r\n"));
+        assertEquals("Protocol error: invalid bulk length", protocolError("*3\r\n$3\r\nSET\r\n$1\r\nx\r\n$2000000000\r\n"));
+        assertEquals("Protocol error: invalid bulk length", protocolError("*3\r\n$3\r\nSET\r\n$1\r\nx\r\n$blabla\r\n"));
+        assertEquals("Protocol error: invalid bulk length", protocolError("*1\r\n$629145600\r\n"));
+        assertEquals("Protocol error: invalid bulk length", protocolError("*1\r\n$\r\n"));
+        assertEquals("Protocol error: too big bulk count string", protocolError("*1\r\n$" + "1".repeat(70_000)));
+    }
+
+    @Test
+    void expectedDollar() {
+        assertEquals("Protocol error: expected '$', got 'f'", protocolError("*3\r\n$3\r\nSET\r\n$1\r\nx\r\nfooz\r\n"));
+        assertEquals("Protocol error: expected '$', got 'f'", protocolError("*1\r\nfoo\r\n"));
+        assertEquals("Protocol error: expected '$', got ':'", protocolError("*1\r\n:1\r\n"));
+    }
+
+    @Test
+    void tooBigInlineRequest() {
+        assertEquals("Protocol error: too big inline request", protocolError("a".repeat(100 * 1024)));
+        assertEquals("Protocol error: too big inline request", protocolError("a".repeat(100 * 1024) + "\r\n"));
+        // Redis's desync regression: a NUL-led line that never ends.
+        assertEquals("Protocol error: too big inline request", protocolError("\0" + "payload".repeat(10_000)));
+        assertEquals("Protocol error: too big mbulk count string", protocolError("*\0" + "payload".repeat(10_000)));
+    }
+
+    @Test
+    void lineJustUnderTheInlineLimitIsAccepted() {
+        EmbeddedChannel ch = channel();
+        // 64 KB up to the newline, the '\r' included: the most that can be pending without a newline.
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("ECHO " + "x".repeat(RespDecoder.INLINE_MAX_SIZE - 6) + "\r\n")));
+        Request r = ch.readInbound();
+        assertEquals(RespDecoder.INLINE_MAX_SIZE - 6, r.args[1].length);
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void unauthenticatedLimits() {
+        authRequired = true;
+        assertEquals("Protocol error: unauthenticated multibulk length", protocolError("*11\r\n"));
+        assertEquals("Protocol error: unauthenticated bulk length", protocolError("*1\r\n$16385\r\n"));
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("*2\r\n$4\r\nAUTH\r\n$16384\r\n")));
+        ch.writeInbound(Unpooled.wrappedBuffer(new byte[16384]));
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("\r\n")));
+        Request r = ch.readInbound();
+        assertFalse(r.isProtocolError());
+        assertEquals(16384, r.args[1].length);
+        ch.finishAndReleaseAll();
+        authRequired = false;
+        ch = channel();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("*11\r\n$1\r\n")));
+        assertNull(ch.readInbound());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void hugeMultibulkHeaderDoesNotPreallocate() {
+        EmbeddedChannel ch = channel();
+        long before = usedHeap();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("*2147483647\r\n$1\r\na\r\n$1\r\nb\r\n")));
+        assertNull(ch.readInbound());
+        assertTrue(usedHeap() - before < 64 * 1024 * 1024, "a 2^31 element header must not allocate its array");
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void hugeBulkHeaderDoesNotPreallocate() {
+        EmbeddedChannel ch = channel();
+        long before = usedHeap();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("*1\r\n$536870912\r\nabc")));
+        assertNull(ch.readInbound());
+        assertTrue(usedHeap() - before < 64 * 1024 * 1024, "a 512 MB bulk header must not allocate 512 MB");
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void queryBufferLimitClosesWithoutReply() {
+        queryBufferLimit = 1024 * 1024;
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("*1\r\n$2000000\r\n")));
+        for (int i = 0; i < 10 && ch.isOpen(); i++) ch.writeInbound(Unpooled.wrappedBuffer(new byte[200_000]));
+        assertFalse(ch.isOpen());
+        assertNull(ch.readInbound());
+        ch.finishAndReleaseAll();
+    }
+
+    private static long usedHeap() {
+        Runtime rt = Runtime.getRuntime();
+        return rt.totalMemory() - rt.freeMemory();
+    }
+}
