@@ -32,7 +32,7 @@ public final class ConfigOptions {
     public static final ConfigOption TIMEOUT = add(integer("timeout", 0, INT_MAX, 0));
     public static final ConfigOption TCP_KEEPALIVE = add(integer("tcp-keepalive", 0, INT_MAX, 300));
     public static final ConfigOption MAXCLIENTS = add(integer("maxclients", 1, INT_MAX, 10000));
-    public static final ConfigOption IO_THREADS = add(integer("io-threads", 1, 128, 2).immutable());
+    public static final ConfigOption IO_THREADS = add(integer("io-threads", 1, 128, 1).immutable());
 
     // ---- general ----
     public static final ConfigOption DAEMONIZE = add(bool("daemonize", false).immutable());
