@@ -49,6 +49,7 @@ public final class KeyspaceThread implements Executor {
     private volatile boolean running = true;
     private volatile boolean parked;
     private long timerSeq;
+    private volatile Runnable afterWork = () -> { };
 
     public KeyspaceThread(String name) {
         thread = new Thread(this::loop, name);
@@ -67,6 +68,14 @@ public final class KeyspaceThread implements Executor {
     public void execute(Runnable task) {
         queue.offer(task);
         if (parked) LockSupport.unpark(thread);
+    }
+
+    /**
+     * Runs hook on this thread after each round of tasks and timers, before the thread sleeps:
+     * the network side uses it to hand replies back to each event loop in one piece.
+     */
+    public void afterWork(Runnable hook) {
+        afterWork = hook;
     }
 
     /** Runs task after delayMs on this thread. Must be called on the keyspace thread. */
@@ -99,6 +108,7 @@ public final class KeyspaceThread implements Executor {
                     if (++ran >= 1024) break; // let timers run under sustained load
                 }
                 long waitNanos = runDueTimers();
+                run(afterWork);
                 if (!queue.isEmpty() || !running) continue;
                 parked = true;
                 if (queue.isEmpty() && running) {
@@ -108,6 +118,7 @@ public final class KeyspaceThread implements Executor {
             }
             Runnable task;
             while ((task = queue.poll()) != null) run(task);
+            run(afterWork);
         } finally {
             stopped.countDown();
         }

@@ -43,8 +43,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private boolean inFlight;
     private final OutputBufferLimit outputLimit;
 
-    ClientConnection(Dispatcher dispatcher, Channel channel, long id, boolean authenticated) {
+    private final ReplyRouter replies;
+
+    ClientConnection(Dispatcher dispatcher, ReplyRouter replies, Channel channel, long id, boolean authenticated) {
         this.dispatcher = dispatcher;
+        this.replies = replies;
         this.channel = channel;
         this.client = new Client(id, this, authenticated);
         this.outputLimit = new OutputBufferLimit(dispatcher.server().config());
@@ -103,25 +106,28 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     // ---- ClientChannel: called on the keyspace thread ----
 
     @Override
-    public void send(byte[] replies, boolean closeAfterReply) {
-        channel.eventLoop().execute(() -> {
-            if (overOutputLimit(replies.length)) {
-                // As Redis: the reply that would pass the limit is dropped and the client closed.
-                NettyServer.log.warn("Client id={} closed for overcoming of output buffer limits.", client.id());
-                channel.close();
-                return;
-            }
-            if (replies.length > 0) {
-                channel.writeAndFlush(Unpooled.wrappedBuffer(replies))
-                        .addListener(closeAfterReply ? ChannelFutureListener.CLOSE : ChannelFutureListener.CLOSE_ON_FAILURE);
-            } else if (closeAfterReply) {
-                channel.close();
-            }
-            inFlight = false;
-            if (closeAfterReply) return;
-            if (!batch.isEmpty()) dispatch();
-            if (!channel.config().isAutoRead()) channel.config().setAutoRead(true);
-        });
+    public void send(byte[] encoded, boolean closeAfterReply) {
+        replies.post(channel.eventLoop(), () -> deliver(encoded, closeAfterReply));
+    }
+
+    /** On the event loop: writes one batch's replies and starts the next batch if one waits. */
+    private void deliver(byte[] replies, boolean closeAfterReply) {
+        if (overOutputLimit(replies.length)) {
+            // As Redis: the reply that would pass the limit is dropped and the client closed.
+            NettyServer.log.warn("Client id={} closed for overcoming of output buffer limits.", client.id());
+            channel.close();
+            return;
+        }
+        if (replies.length > 0) {
+            channel.writeAndFlush(Unpooled.wrappedBuffer(replies))
+                    .addListener(closeAfterReply ? ChannelFutureListener.CLOSE : ChannelFutureListener.CLOSE_ON_FAILURE);
+        } else if (closeAfterReply) {
+            channel.close();
+        }
+        inFlight = false;
+        if (closeAfterReply) return;
+        if (!batch.isEmpty()) dispatch();
+        if (!channel.config().isAutoRead()) channel.config().setAutoRead(true);
     }
 
     private boolean overOutputLimit(int adding) {

@@ -22,8 +22,11 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
     private final ServerContext server;
     private final AtomicInteger connected = new AtomicInteger();
 
-    ClientInitializer(Dispatcher dispatcher) {
+    private final ReplyRouter replies;
+
+    ClientInitializer(Dispatcher dispatcher, ReplyRouter replies) {
         this.dispatcher = dispatcher;
+        this.replies = replies;
         this.server = dispatcher.server();
     }
 
@@ -35,7 +38,7 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
             return;
         }
         ch.closeFuture().addListener(f -> connected.decrementAndGet());
-        ClientConnection connection = new ClientConnection(dispatcher, ch, server.nextClientId(), !server.requirePass());
+        ClientConnection connection = new ClientConnection(dispatcher, replies, ch, server.nextClientId(), !server.requirePass());
         RespDecoder decoder = new RespDecoder(
                 () -> server.config().getLong(ConfigOptions.PROTO_MAX_BULK_LEN),
                 () -> server.config().getLong(ConfigOptions.CLIENT_QUERY_BUFFER_LIMIT),

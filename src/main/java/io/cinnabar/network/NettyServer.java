@@ -48,7 +48,9 @@ public final class NettyServer implements AutoCloseable {
         boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("cinnabar-accept", false), factory);
         workers = new MultiThreadIoEventLoopGroup(config.getInt(ConfigOptions.IO_THREADS),
                 new DefaultThreadFactory("cinnabar-io", false), factory);
-        this.initializer = new ClientInitializer(dispatcher);
+        ReplyRouter replies = new ReplyRouter();
+        server.thread().afterWork(replies::flush);
+        this.initializer = new ClientInitializer(dispatcher, replies);
     }
 
     private final ClientInitializer initializer;
