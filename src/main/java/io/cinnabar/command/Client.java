@@ -27,6 +27,8 @@ public final class Client {
     String libName;
     String libVersion;
     Transaction multi;
+    /** WATCHed keys; null until the client first WATCHes. */
+    io.cinnabar.keyspace.WatchState watch;
     long multiBulkPending;
 
     public Client(long id, ClientChannel channel, boolean authenticated) {
@@ -60,6 +62,11 @@ public final class Client {
     public void closeAfterReply() { closeAfterReply = true; }
     public Transaction multi() { return multi; }
     public void multi(Transaction t) { multi = t; }
+    public io.cinnabar.keyspace.WatchState watch() { return watch; }
+    public io.cinnabar.keyspace.WatchState watchState() {
+        if (watch == null) watch = new io.cinnabar.keyspace.WatchState();
+        return watch;
+    }
     public String libName() { return libName; }
     public void libName(String n) { libName = n; }
     public String libVersion() { return libVersion; }

@@ -46,7 +46,7 @@ public final class Dispatcher {
             Request r = batch.get(i);
             if (r.isProtocolError()) {
                 writer.error("ERR " + r.protocolError);
-                server.stats().totalErrorReplies++;
+                server.stats().errorReply("ERR");
                 client.closeAfterReply = true;
                 break;
             }
@@ -109,18 +109,18 @@ public final class Dispatcher {
             writer.truncate(mark);
             writer.error(e.getMessage());
             spec.stats.failedCalls++;
-            server.stats().totalErrorReplies++;
+            server.stats().errorReply(e.getMessage());
         } catch (WrongTypeException e) {
             writer.truncate(mark);
             writer.error(WrongTypeException.MESSAGE);
             spec.stats.failedCalls++;
-            server.stats().totalErrorReplies++;
+            server.stats().errorReply(WrongTypeException.MESSAGE);
         } catch (RuntimeException e) {
             log.error("Unexpected error running {}", spec.fullName, e);
             writer.truncate(mark);
             writer.error("ERR internal error: " + e);
             spec.stats.failedCalls++;
-            server.stats().totalErrorReplies++;
+            server.stats().errorReply("ERR");
         } finally {
             keyspace.endCommand();
             keyspace.touchEnabled(true);
@@ -133,6 +133,7 @@ public final class Dispatcher {
     public void disconnected(Client client) {
         client.closing = true;
         client.multi = null;
+        if (client.watch != null) client.watch.unwatchAll();
         server.removeClient(client);
     }
 
@@ -144,7 +145,7 @@ public final class Dispatcher {
 
     private void reject(Client client, CommandSpec spec, String error) {
         writer.error(error);
-        server.stats().totalErrorReplies++;
+        server.stats().errorReply(error);
         if (spec != null) spec.stats.rejectedCalls++;
         if (client.multi != null) client.multi.dirty = true;
     }
