@@ -85,6 +85,10 @@ public final class Dispatcher {
             reject(client, spec, "NOAUTH Authentication required.");
             return;
         }
+        if (client.multi != null && spec.hasFlag(CommandFlag.NO_MULTI)) {
+            reject(client, spec, "ERR Command not allowed inside a transaction");
+            return;
+        }
         if (client.multi != null && !TransactionControl.runsImmediately(spec)) {
             client.multi.queued.add(args);
             client.multi.specs.add(spec);
@@ -144,6 +148,12 @@ public final class Dispatcher {
     }
 
     private void reject(Client client, CommandSpec spec, String error) {
+        if (spec != null && spec.parent == null && spec.name.equals("exec")) {
+            // Redis's execCommandAbort: a rejected EXEC also ends the transaction.
+            error = "EXECABORT Transaction discarded because of: " + error;
+            client.multi = null;
+            if (client.watch != null) client.watch.unwatchAll();
+        }
         writer.error(error);
         server.stats().errorReply(error);
         if (spec != null) spec.stats.rejectedCalls++;
