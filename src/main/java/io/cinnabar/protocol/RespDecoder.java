@@ -43,6 +43,13 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        decodeAvailable(in, out);
+        // After an error nothing more is read: drop the rest now, so the error request never
+        // comes out of a call that consumed no bytes (Netty rejects that).
+        if (state == State.FAILED) in.skipBytes(in.readableBytes());
+    }
+
+    private void decodeAvailable(ByteBuf in, List<Object> out) {
         while (true) {
             switch (state) {
                 case FAILED:
