@@ -60,6 +60,20 @@ public final class Dispatcher {
 
     /** Runs one command for client, replying into the current batch. */
     public void execute(Client client, byte[][] args) {
+        // CLIENT REPLY OFF|SKIP: run the command, then drop what it replied.
+        int mark = writer.size();
+        boolean skipThis = client.replySkip;
+        executeOne(client, args);
+        // CLIENT REPLY ON clears a pending skip and must itself be answered.
+        if (client.replyOff || (skipThis && client.replySkip)) writer.truncate(mark);
+        if (skipThis) client.replySkip = false;
+        if (client.replySkipNext) {
+            client.replySkip = true;
+            client.replySkipNext = false;
+        }
+    }
+
+    private void executeOne(Client client, byte[][] args) {
         server.stats().totalCommandsProcessed++;
         client.lastInteractionMs = System.currentTimeMillis();
         CommandSpec spec = commands.lookup(args[0]);

@@ -91,6 +91,7 @@ public final class ClientCommands implements CommandFamily {
                 .sub(spec("NO-EVICT", 3, ADMIN, NOSCRIPT, LOADING, STALE).doc("7.0.0", "Set client eviction mode for the current connection"), this::noEvict)
                 .sub(spec("NO-TOUCH", 3, NOSCRIPT, LOADING, STALE).doc("7.2.0", "Controls whether commands sent by the client will alter the LRU/LFU of the keys they access."), this::noTouch)
                 .sub(spec("SETINFO", 4, NOSCRIPT, LOADING, STALE).doc("7.2.0", "Set client or connection specific info"), this::setinfo)
+                .sub(spec("REPLY", 3, NOSCRIPT, LOADING, STALE).doc("3.2.0", "Instruct the server whether to reply to commands"), this::reply)
                 .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands"), this::help), null);
     }
 
@@ -219,6 +220,20 @@ public final class ClientCommands implements CommandFamily {
         }
         // Only after the reply is queued, as Redis's CLIENT_CLOSE_AFTER_REPLY.
         if (killMe) me.closeAfterReply();
+    }
+
+    /** CLIENT REPLY ON|OFF|SKIP */
+    private void reply(Call c) {
+        if (c.argIs(2, "ON")) {
+            c.client().replyOff(false);
+            c.reply().ok();
+        } else if (c.argIs(2, "OFF")) {
+            c.client().replyOff(true);
+        } else if (c.argIs(2, "SKIP")) {
+            c.client().replySkipNext();
+        } else {
+            throw CommandError.syntax();
+        }
     }
 
     /** CLIENT NO-EVICT ON|OFF */
