@@ -151,6 +151,8 @@ public final class ConnectionCommands implements CommandFamily {
     private void reset(Call c) {
         Client client = c.client();
         client.multi(null);
+        if (client.watch() != null) client.watch().unwatchAll();
+        client.replyOff(false);
         client.db(0);
         client.name(null);
         client.noEvict(false);
