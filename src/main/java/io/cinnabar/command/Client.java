@@ -25,8 +25,12 @@ public final class Client {
     /** Set by QUIT and protocol errors: close once this batch's replies are written. */
     boolean closeAfterReply;
     String libName;
+    /** CLIENT REPLY OFF / SKIP state, applied by the Dispatcher around each command. */
+    boolean replyOff, replySkip, replySkipNext;
     String libVersion;
     Transaction multi;
+    /** WATCHed keys; null until the client first WATCHes. */
+    io.cinnabar.keyspace.WatchState watch;
     long multiBulkPending;
 
     public Client(long id, ClientChannel channel, boolean authenticated) {
@@ -60,6 +64,16 @@ public final class Client {
     public void closeAfterReply() { closeAfterReply = true; }
     public Transaction multi() { return multi; }
     public void multi(Transaction t) { multi = t; }
+    public void replyOff(boolean off) {
+        replyOff = off;
+        if (!off) replySkip = replySkipNext = false;
+    }
+    public void replySkipNext() { if (!replyOff) replySkipNext = true; }
+    public io.cinnabar.keyspace.WatchState watch() { return watch; }
+    public io.cinnabar.keyspace.WatchState watchState() {
+        if (watch == null) watch = new io.cinnabar.keyspace.WatchState();
+        return watch;
+    }
     public String libName() { return libName; }
     public void libName(String n) { libName = n; }
     public String libVersion() { return libVersion; }

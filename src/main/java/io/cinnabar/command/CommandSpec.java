@@ -25,6 +25,7 @@ public final class CommandSpec {
     final String summary;
     final String since;
     final List<String> aclCategories;
+    final List<String> tips;
     final CommandHandler handler;
     final CommandSpec parent;
     final Map<String, CommandSpec> subcommands = new LinkedHashMap<>();
@@ -50,7 +51,8 @@ public final class CommandSpec {
         this.noAuth = flags.contains(CommandFlag.NO_AUTH);
         this.fast = flags.contains(CommandFlag.FAST);
         this.admin = flags.contains(CommandFlag.ADMIN);
-        this.aclCategories = categories(b.extraCategories);
+        this.aclCategories = categories(b.extraCategories, !b.subs.isEmpty());
+        this.tips = Collections.unmodifiableList(new ArrayList<>(b.tips));
     }
 
     public String name() { return name; }
@@ -64,6 +66,8 @@ public final class CommandSpec {
     public String summary() { return summary; }
     public String since() { return since; }
     public List<String> aclCategories() { return aclCategories; }
+    /** Redis's command tips as COMMAND INFO prints them, e.g. "nondeterministic_output". */
+    public List<String> tips() { return tips; }
     public CommandSpec parent() { return parent; }
     public Map<String, CommandSpec> subcommands() { return Collections.unmodifiableMap(subcommands); }
     public CommandStats stats() { return stats; }
@@ -78,7 +82,7 @@ public final class CommandSpec {
     }
 
     /** Redis derives most ACL categories from flags and the command's group. */
-    private List<String> categories(List<String> extra) {
+    private List<String> categories(List<String> extra, boolean container) {
         List<String> out = new ArrayList<>();
         if (write) out.add("@write");
         if (readonly) out.add("@read");
@@ -90,7 +94,8 @@ public final class CommandSpec {
         if (fast) out.add("@fast");
         if (flags.contains(CommandFlag.BLOCKING)) out.add("@blocking");
         if (!fast) out.add("@slow");
-        String fromGroup = switch (group == null ? "" : group) {
+        // Redis gives container commands (CLIENT, CONFIG...) only their declared categories.
+        String fromGroup = container ? null : switch (group == null ? "" : group) {
             case "string" -> "@string";
             case "generic" -> "@keyspace";
             case "connection" -> "@connection";
@@ -125,6 +130,7 @@ public final class CommandSpec {
         String summary = "";
         String since = "1.0.0";
         final List<String> extraCategories = new ArrayList<>();
+        final List<String> tips = new ArrayList<>();
         final List<Object[]> subs = new ArrayList<>();
 
         Builder(String name, int arity, CommandFlag... flags) {
@@ -149,6 +155,12 @@ public final class CommandSpec {
 
         public Builder acl(String... categories) {
             Collections.addAll(extraCategories, categories);
+            return this;
+        }
+
+        /** Redis's command tips, lower-case as COMMAND INFO prints them ("request_policy:all_shards"). */
+        public Builder tips(String... tips) {
+            Collections.addAll(this.tips, tips);
             return this;
         }
 

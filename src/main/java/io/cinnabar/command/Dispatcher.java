@@ -46,7 +46,7 @@ public final class Dispatcher {
             Request r = batch.get(i);
             if (r.isProtocolError()) {
                 writer.error("ERR " + r.protocolError);
-                server.stats().totalErrorReplies++;
+                server.stats().errorReply("ERR");
                 client.closeAfterReply = true;
                 break;
             }
@@ -60,6 +60,20 @@ public final class Dispatcher {
 
     /** Runs one command for client, replying into the current batch. */
     public void execute(Client client, byte[][] args) {
+        // CLIENT REPLY OFF|SKIP: run the command, then drop what it replied.
+        int mark = writer.size();
+        boolean skipThis = client.replySkip;
+        executeOne(client, args);
+        // CLIENT REPLY ON clears a pending skip and must itself be answered.
+        if (client.replyOff || (skipThis && client.replySkip)) writer.truncate(mark);
+        if (skipThis) client.replySkip = false;
+        if (client.replySkipNext) {
+            client.replySkip = true;
+            client.replySkipNext = false;
+        }
+    }
+
+    private void executeOne(Client client, byte[][] args) {
         server.stats().totalCommandsProcessed++;
         client.lastInteractionMs = System.currentTimeMillis();
         CommandSpec spec = commands.lookup(args[0]);
@@ -83,6 +97,10 @@ public final class Dispatcher {
         }
         if (!client.authenticated && !spec.noAuth && server.requirePass()) {
             reject(client, spec, "NOAUTH Authentication required.");
+            return;
+        }
+        if (client.multi != null && spec.hasFlag(CommandFlag.NO_MULTI)) {
+            reject(client, spec, "ERR Command not allowed inside a transaction");
             return;
         }
         if (client.multi != null && !TransactionControl.runsImmediately(spec)) {
@@ -109,18 +127,18 @@ public final class Dispatcher {
             writer.truncate(mark);
             writer.error(e.getMessage());
             spec.stats.failedCalls++;
-            server.stats().totalErrorReplies++;
+            server.stats().errorReply(e.getMessage());
         } catch (WrongTypeException e) {
             writer.truncate(mark);
             writer.error(WrongTypeException.MESSAGE);
             spec.stats.failedCalls++;
-            server.stats().totalErrorReplies++;
+            server.stats().errorReply(WrongTypeException.MESSAGE);
         } catch (RuntimeException e) {
             log.error("Unexpected error running {}", spec.fullName, e);
             writer.truncate(mark);
             writer.error("ERR internal error: " + e);
             spec.stats.failedCalls++;
-            server.stats().totalErrorReplies++;
+            server.stats().errorReply("ERR");
         } finally {
             keyspace.endCommand();
             keyspace.touchEnabled(true);
@@ -133,6 +151,7 @@ public final class Dispatcher {
     public void disconnected(Client client) {
         client.closing = true;
         client.multi = null;
+        if (client.watch != null) client.watch.unwatchAll();
         server.removeClient(client);
     }
 
@@ -143,8 +162,14 @@ public final class Dispatcher {
     }
 
     private void reject(Client client, CommandSpec spec, String error) {
+        if (spec != null && spec.parent == null && spec.name.equals("exec")) {
+            // Redis's execCommandAbort: a rejected EXEC also ends the transaction.
+            error = "EXECABORT Transaction discarded because of: " + error;
+            client.multi = null;
+            if (client.watch != null) client.watch.unwatchAll();
+        }
         writer.error(error);
-        server.stats().totalErrorReplies++;
+        server.stats().errorReply(error);
         if (spec != null) spec.stats.rejectedCalls++;
         if (client.multi != null) client.multi.dirty = true;
     }

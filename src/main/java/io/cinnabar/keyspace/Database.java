@@ -18,6 +18,8 @@ public final class Database {
     private int size;
     private VolatileEntry[] volatiles = new VolatileEntry[16];
     private int volatileCount;
+    /** WATCHed keys; consulted only when non-empty so unwatched writes stay allocation-free. */
+    private final WatchedKeys watched = new WatchedKeys();
 
     Database(int id, Keyspace keyspace) {
         this.id = id;
@@ -67,6 +69,8 @@ public final class Database {
         Entry e = lookup(key);
         if (e == null) return null;
         keyspace.touch(e);
+        // Write commands may mutate the value in place: count that as a modification for WATCH.
+        if (!watched.isEmpty()) watched.touched(key, true);
         return e.value;
     }
 
@@ -126,6 +130,7 @@ public final class Database {
                 e.value = value;
                 e.lru = keyspace.lruClock();
             }
+            if (!watched.isEmpty()) watched.touched(key, true);
             return;
         }
         if (size >= table.length) resize(table.length * 2);
@@ -134,6 +139,7 @@ public final class Database {
         added.next = table[i];
         table[i] = added;
         size++;
+        if (!watched.isEmpty()) watched.touched(key, true);
     }
 
     /**
@@ -181,6 +187,7 @@ public final class Database {
             return false;
         }
         unlink(e);
+        if (!watched.isEmpty()) watched.touched(key, false);
         return true;
     }
 
@@ -188,6 +195,7 @@ public final class Database {
     private void expire(Entry e) {
         unlink(e);
         keyspace.stats().expiredKeys++;
+        if (!watched.isEmpty()) watched.touched(e.key, false);
     }
 
     // ---- expiry ----
@@ -209,6 +217,7 @@ public final class Database {
             VolatileEntry v = new VolatileEntry(e.key, e.hash, e.value, e.lru, whenMs);
             replace(e, v);
         }
+        if (!watched.isEmpty()) watched.touched(key, true);
         return true;
     }
 
@@ -217,6 +226,7 @@ public final class Database {
         Entry e = lookup(key);
         if (!(e instanceof VolatileEntry)) return false;
         replace(e, new Entry(e.key, e.hash, e.value, e.lru));
+        if (!watched.isEmpty()) watched.touched(key, true);
         return true;
     }
 
@@ -250,6 +260,7 @@ public final class Database {
     // ---- whole-database operations ----
 
     public void clear() {
+        if (!watched.isEmpty()) watched.touchedAll(this, null);
         table = new Entry[MIN_BUCKETS];
         size = 0;
         volatiles = new VolatileEntry[16];
@@ -258,6 +269,8 @@ public final class Database {
 
     /** Swaps contents with other (SWAPDB); ids stay. */
     void swapContents(Database other) {
+        if (!watched.isEmpty()) watched.touchedAll(this, other);
+        if (!other.watched.isEmpty()) other.watched.touchedAll(other, this);
         Entry[] t = table; table = other.table; other.table = t;
         int s = size; size = other.size; other.size = s;
         VolatileEntry[] v = volatiles; volatiles = other.volatiles; other.volatiles = v;
@@ -321,6 +334,21 @@ public final class Database {
         for (Entry head : table) {
             for (Entry e = head; e != null; e = e.next) visitor.accept(e);
         }
+    }
+
+    WatchedKeys watchedKeys() {
+        return watched;
+    }
+
+    /** True when the table holds key, expired or not (WATCH bookkeeping, no reclaiming). */
+    boolean containsPhysically(byte[] key) {
+        return find(key, hash(key)) != null;
+    }
+
+    /** True when key is stored but its TTL has passed (Redis's keyIsExpired). */
+    boolean isExpiredPhysically(byte[] key) {
+        Entry e = find(key, hash(key));
+        return e != null && isExpired(e);
     }
 
     public boolean isExpired(Entry e) {

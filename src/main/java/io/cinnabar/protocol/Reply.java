@@ -41,6 +41,19 @@ public interface Reply {
 
     void verbatim(String format, byte[] text);
 
+    /** A big number ("(digits" in RESP3, a bulk string in RESP2). */
+    default void bigNumber(String digits) {
+        bulk(digits);
+    }
+
+    /**
+     * A RESP3 attribute map header of n pairs ("|n"), which the caller follows with the pairs and
+     * then the real reply. RESP2 has no attributes: callers send them only when protocol() is 3.
+     */
+    default void attribute(int n) {
+        throw new IllegalStateException("attributes need RESP3");
+    }
+
     /** RESP3 protocol in use by the client the reply goes to (2 or 3). */
     int protocol();
 

@@ -173,6 +173,23 @@ public final class RespWriter implements Reply {
     }
 
     @Override
+    public void bigNumber(String digits) {
+        if (protocol == 3) {
+            put((byte) '(');
+            putAscii(digits);
+            crlf();
+        } else {
+            bulk(RespConstants.ascii(digits));
+        }
+    }
+
+    @Override
+    public void attribute(int n) {
+        if (protocol != 3) throw new IllegalStateException("attributes need RESP3");
+        header((byte) '|', n);
+    }
+
+    @Override
     public void raw(byte[] encoded) {
         put(encoded, 0, encoded.length);
     }

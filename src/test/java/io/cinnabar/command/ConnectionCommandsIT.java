@@ -1,11 +1,18 @@
 package io.cinnabar.command;
 
+import io.cinnabar.CinnabarServer;
 import io.cinnabar.junit.CinnabarTest;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
+import java.util.List;
+import java.util.Map;
+
+import static io.cinnabar.command.Raw.cmd;
+import static io.cinnabar.command.Raw.str;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 @CinnabarTest
@@ -32,5 +39,83 @@ class ConnectionCommandsIT {
         JedisDataException e = assertThrows(JedisDataException.class,
                 () -> jedis.sendCommand(() -> "NOSUCH".getBytes(), "a", "b"));
         assertEquals("ERR unknown command 'NOSUCH', with args beginning with: 'a' 'b' ", e.getMessage());
+    }
+
+    @Test
+    void helloRepliesWithServerMap(Jedis jedis) {
+        List<?> hello = (List<?>) cmd(jedis, "HELLO", "2");
+        assertEquals(List.of("server", "redis", "version", "7.0.15", "proto", 2L, "id", jedis.clientId(),
+                "mode", "standalone", "role", "master", "modules", List.of()), hello);
+        assertError(jedis, "NOPROTO unsupported protocol version", "HELLO", "4");
+        assertError(jedis, "ERR Protocol version is not an integer or out of range", "HELLO", "x");
+        assertError(jedis, "ERR Syntax error in HELLO option 'foo'", "HELLO", "3", "foo");
+        assertEquals("PONG", jedis.ping());
+    }
+
+    @Test
+    void helloSetnameAndAuthWithoutPassword(Jedis jedis) {
+        cmd(jedis, "HELLO", "2", "AUTH", "default", "anything", "SETNAME", "conn1");
+        assertEquals("conn1", jedis.clientGetname());
+        assertError(jedis, "WRONGPASS invalid username-password pair or user is disabled.",
+                "HELLO", "2", "AUTH", "someone", "pw");
+        assertError(jedis, "ERR AUTH <password> called without any password configured for the default user. "
+                + "Are you sure your configuration is correct?", "AUTH", "pw");
+        assertError(jedis, "ERR syntax error", "AUTH", "a", "b", "c");
+    }
+
+    @Test
+    void requirepassFlows(Jedis jedis, CinnabarServer server) {
+        jedis.configSet("requirepass", "secret");
+        try (Jedis anon = new Jedis("127.0.0.1", server.port())) {
+            assertError(anon, "NOAUTH Authentication required.", "PING");
+            assertError(anon, "NOAUTH HELLO must be called with the client already authenticated, otherwise the "
+                    + "HELLO AUTH <user> <pass> option can be used to authenticate the client and select the RESP "
+                    + "protocol version at the same time", "HELLO", "3");
+            assertError(anon, "WRONGPASS invalid username-password pair or user is disabled.", "AUTH", "bad");
+            assertError(anon, "WRONGPASS invalid username-password pair or user is disabled.", "AUTH", "default", "bad");
+            assertEquals("OK", str(anon, "AUTH", "secret"));
+            assertEquals("PONG", anon.ping());
+            assertEquals("RESET", str(anon, "RESET"));
+            assertError(anon, "NOAUTH Authentication required.", "PING");
+            cmd(anon, "HELLO", "2", "AUTH", "default", "secret");
+            assertEquals("PONG", anon.ping());
+        } finally {
+            jedis.configSet("requirepass", "");
+        }
+    }
+
+    @Test
+    void resetClearsConnectionState(Jedis jedis) {
+        jedis.select(2);
+        jedis.clientSetname("n");
+        str(jedis, "MULTI");
+        assertEquals("RESET", str(jedis, "RESET"));
+        assertEquals(null, jedis.clientGetname());
+        String info = str(jedis, "CLIENT", "INFO");
+        assertTrue(info.contains(" db=0 ") && info.contains(" multi=-1 "), info);
+    }
+
+    @Test
+    void quitClosesAfterOk(CinnabarServer server) {
+        try (Jedis j = new Jedis("127.0.0.1", server.port())) {
+            assertEquals("OK", str(j, "QUIT"));
+            assertThrows(Exception.class, () -> cmd(j, "PING"));
+        }
+    }
+
+    @Test
+    void lettuceHelloAndPing(CinnabarServer server) {
+        var client = Lettuce.client(server.port());
+        try (var conn = client.connect()) {
+            assertEquals("PONG", conn.sync().ping());
+            assertEquals("hi", conn.sync().echo("hi"));
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static void assertError(Jedis jedis, String expected, String name, String... args) {
+        JedisDataException e = assertThrows(JedisDataException.class, () -> cmd(jedis, name, args));
+        assertEquals(expected, e.getMessage());
     }
 }

@@ -13,6 +13,7 @@ import io.cinnabar.util.Numbers;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
+import static io.cinnabar.command.CommandFlag.ALLOW_BUSY;
 import static io.cinnabar.command.CommandFlag.FAST;
 import static io.cinnabar.command.CommandFlag.LOADING;
 import static io.cinnabar.command.CommandFlag.NOSCRIPT;
@@ -32,13 +33,13 @@ public final class ConnectionCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("PING", -1, FAST).doc("1.0.0", "Ping the server"), this::ping);
-        t.add(spec("ECHO", 2, FAST).doc("1.0.0", "Echo the given string"), this::echo);
-        t.add(spec("HELLO", -1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).doc("6.0.0", "Handshake with Redis"), this::hello);
-        t.add(spec("AUTH", -2, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).doc("1.0.0", "Authenticate to the server"), this::auth);
+        t.add(spec("PING", -1, FAST).tips("request_policy:all_shards", "response_policy:all_succeeded").doc("1.0.0", "Ping the server"), this::ping);
+        t.add(spec("ECHO", 2, LOADING, STALE, FAST).doc("1.0.0", "Echo the given string"), this::echo);
+        t.add(spec("HELLO", -1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).doc("6.0.0", "Handshake with Redis"), this::hello);
+        t.add(spec("AUTH", -2, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).doc("1.0.0", "Authenticate to the server"), this::auth);
         t.add(spec("SELECT", 2, LOADING, STALE, FAST).doc("1.0.0", "Change the selected database for the current connection"), this::select);
-        t.add(spec("QUIT", -1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).doc("1.0.0", "Close the connection"), this::quit);
-        t.add(spec("RESET", 1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).doc("6.2.0", "Reset the connection"), this::reset);
+        t.add(spec("QUIT", -1, ALLOW_BUSY, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).doc("1.0.0", "Close the connection"), this::quit);
+        t.add(spec("RESET", 1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).doc("6.2.0", "Reset the connection"), this::reset);
     }
 
     /** PING [message] */
@@ -83,7 +84,7 @@ public final class ConnectionCommands implements CommandFamily {
         if (user != null && !authenticate(c, user, pass)) throw new CommandError(WRONGPASS);
         if (!client.authenticated() && c.server().requirePass()) {
             throw new CommandError("NOAUTH HELLO must be called with the client already authenticated, otherwise the "
-                    + "HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select "
+                    + "HELLO AUTH <user> <pass> option can be used to authenticate the client and select "
                     + "the RESP protocol version at the same time");
         }
         if (name != null) ClientNames.validate(name);
@@ -150,6 +151,8 @@ public final class ConnectionCommands implements CommandFamily {
     private void reset(Call c) {
         Client client = c.client();
         client.multi(null);
+        if (client.watch() != null) client.watch().unwatchAll();
+        client.replyOff(false);
         client.db(0);
         client.name(null);
         client.noEvict(false);

@@ -1,10 +1,19 @@
 package io.cinnabar.command.server;
 
 import io.cinnabar.command.Call;
+import io.cinnabar.command.Client;
+import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.connection.ClientNames;
+import io.cinnabar.util.Numbers;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import static io.cinnabar.command.CommandFlag.ADMIN;
 import static io.cinnabar.command.CommandFlag.LOADING;
 import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.STALE;
@@ -12,6 +21,59 @@ import static io.cinnabar.command.CommandSpec.spec;
 
 /** CLIENT subcommands. */
 public final class ClientCommands implements CommandFamily {
+    private static final String[] HELP = {
+        "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+        "CACHING (YES|NO)",
+        "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+        "GETREDIR",
+        "    Return the client ID we are redirecting to when tracking is enabled.",
+        "GETNAME",
+        "    Return the name of the current connection.",
+        "ID",
+        "    Return the ID of the current connection.",
+        "INFO",
+        "    Return information about the current client connection.",
+        "KILL <ip:port>",
+        "    Kill connection made from <ip:port>.",
+        "KILL <option> <value> [<option> <value> [...]]",
+        "    Kill connections. Options are:",
+        "    * ADDR (<ip:port>|<unixsocket>:0)",
+        "      Kill connections made from the specified address",
+        "    * LADDR (<ip:port>|<unixsocket>:0)",
+        "      Kill connections made to specified local address",
+        "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+        "      Kill connections by type.",
+        "    * USER <username>",
+        "      Kill connections authenticated by <username>.",
+        "    * SKIPME (YES|NO)",
+        "      Skip killing current connection (default: yes).",
+        "LIST [options ...]",
+        "    Return information about client connections. Options:",
+        "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+        "      Return clients of specified type.",
+        "UNPAUSE",
+        "    Stop the current client pause, resuming traffic.",
+        "PAUSE <timeout> [WRITE|ALL]",
+        "    Suspend all, or just write, clients for <timeout> milliseconds.",
+        "REPLY (ON|OFF|SKIP)",
+        "    Control the replies sent to the current connection.",
+        "SETNAME <name>",
+        "    Assign the name <name> to the current connection.",
+        "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+        "    Unblock the specified blocked client.",
+        "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+        "         [OPTIN] [OPTOUT] [NOLOOP]",
+        "    Control server assisted client side caching.",
+        "TRACKINGINFO",
+        "    Report tracking status for the current connection.",
+        "NO-EVICT (ON|OFF)",
+        "    Protect current client connection from eviction.",
+        "NO-TOUCH (ON|OFF)",
+        "    Will not touch LRU/LFU stats when this mode is on.",
+        "HELP",
+        "    Print this help."
+    };
+
     @Override
     public String group() {
         return "connection";
@@ -22,7 +84,15 @@ public final class ClientCommands implements CommandFamily {
         t.add(spec("CLIENT", -2).doc("2.4.0", "A container for client connection commands")
                 .sub(spec("ID", 2, NOSCRIPT, LOADING, STALE).doc("5.0.0", "Returns the client ID for the current connection"), this::id)
                 .sub(spec("SETNAME", 3, NOSCRIPT, LOADING, STALE).doc("2.6.9", "Set the current connection name"), this::setname)
-                .sub(spec("GETNAME", 2, NOSCRIPT, LOADING, STALE).doc("2.6.9", "Get the current connection name"), this::getname), null);
+                .sub(spec("GETNAME", 2, NOSCRIPT, LOADING, STALE).doc("2.6.9", "Get the current connection name"), this::getname)
+                .sub(spec("INFO", 2, NOSCRIPT, LOADING, STALE).tips("nondeterministic_output").doc("6.2.0", "Returns information about the current client connection."), this::info)
+                .sub(spec("LIST", -2, ADMIN, NOSCRIPT, LOADING, STALE).tips("nondeterministic_output").doc("2.4.0", "Get the list of client connections"), this::list)
+                .sub(spec("KILL", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.4.0", "Kill the connection of a client"), this::kill)
+                .sub(spec("NO-EVICT", 3, ADMIN, NOSCRIPT, LOADING, STALE).doc("7.0.0", "Set client eviction mode for the current connection"), this::noEvict)
+                .sub(spec("NO-TOUCH", 3, NOSCRIPT, LOADING, STALE).doc("7.2.0", "Controls whether commands sent by the client will alter the LRU/LFU of the keys they access."), this::noTouch)
+                .sub(spec("SETINFO", 4, NOSCRIPT, LOADING, STALE).doc("7.2.0", "Set client or connection specific info"), this::setinfo)
+                .sub(spec("REPLY", 3, NOSCRIPT, LOADING, STALE).doc("3.2.0", "Instruct the server whether to reply to commands"), this::reply)
+                .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands"), this::help), null);
     }
 
     /** CLIENT ID */
@@ -41,5 +111,187 @@ public final class ClientCommands implements CommandFamily {
     /** CLIENT GETNAME */
     private void getname(Call c) {
         if (c.client().name() == null) c.reply().nullBulk(); else c.reply().bulk(c.client().name());
+    }
+
+    /** CLIENT INFO */
+    private void info(Call c) {
+        StringBuilder sb = new StringBuilder(256);
+        ClientInfo.append(sb, c.client(), c.client(), c.args(), c.now());
+        sb.append('\n');
+        c.reply().verbatim("txt", sb.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** CLIENT LIST [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [ID client-id [client-id ...]] */
+    private void list(Call c) {
+        StringBuilder sb = new StringBuilder(256);
+        long now = c.now();
+        if (c.argCount() == 4 && c.argIs(2, "TYPE")) {
+            String type = clientType(c.argString(3));
+            for (Client cl : c.server().clients()) {
+                if (cl.closing() || !typeOf(cl).equals(type)) continue;
+                ClientInfo.append(sb, cl, c.client(), c.args(), now).append('\n');
+            }
+        } else if (c.argCount() > 3 && c.argIs(2, "ID")) {
+            long[] id = new long[1];
+            for (int i = 3; i < c.argCount(); i++) {
+                if (!Numbers.parseLong(c.arg(i), id)) throw new CommandError("ERR Invalid client ID");
+            }
+            for (int i = 3; i < c.argCount(); i++) {
+                Numbers.parseLong(c.arg(i), id);
+                Client cl = c.server().client(id[0]);
+                if (cl != null && !cl.closing()) ClientInfo.append(sb, cl, c.client(), c.args(), now).append('\n');
+            }
+        } else if (c.argCount() != 2) {
+            throw CommandError.syntax();
+        } else {
+            for (Client cl : c.server().clients()) {
+                if (!cl.closing()) ClientInfo.append(sb, cl, c.client(), c.args(), now).append('\n');
+            }
+        }
+        c.reply().verbatim("txt", sb.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * CLIENT KILL ip:port | CLIENT KILL [ID id] [TYPE type] [USER user] [ADDR ip:port]
+     * [LADDR ip:port] [SKIPME yes/no]
+     */
+    private void kill(Call c) {
+        String addr = null, laddr = null, type = null, user = null;
+        long id = 0;
+        boolean skipMe = true;
+        boolean oldForm = c.argCount() == 3;
+        if (oldForm) {
+            addr = c.argString(2);
+            skipMe = false;
+        } else {
+            for (int i = 2; i < c.argCount(); i += 2) {
+                boolean more = i + 1 < c.argCount();
+                if (c.argIs(i, "ID") && more) {
+                    long[] v = new long[1];
+                    if (!Numbers.parseLong(c.arg(i + 1), v) || v[0] < 1) {
+                        throw new CommandError("ERR client-id should be greater than 0");
+                    }
+                    id = v[0];
+                } else if (c.argIs(i, "TYPE") && more) {
+                    type = clientType(c.argString(i + 1));
+                } else if (c.argIs(i, "ADDR") && more) {
+                    addr = c.argString(i + 1);
+                } else if (c.argIs(i, "LADDR") && more) {
+                    laddr = c.argString(i + 1);
+                } else if (c.argIs(i, "USER") && more) {
+                    user = c.argString(i + 1);
+                    if (!user.equals("default")) throw new CommandError("ERR No such user '" + user + "'");
+                } else if (c.argIs(i, "SKIPME") && more) {
+                    if (c.argIs(i + 1, "YES")) skipMe = true;
+                    else if (c.argIs(i + 1, "NO")) skipMe = false;
+                    else throw CommandError.syntax();
+                } else {
+                    throw CommandError.syntax();
+                }
+            }
+        }
+        Client me = c.client();
+        List<Client> victims = new ArrayList<>();
+        for (Client cl : c.server().clients()) {
+            if (cl.closing()) continue;
+            if (addr != null && !addr.equals(cl.channel().remoteAddress())) continue;
+            if (laddr != null && !laddr.equals(cl.channel().localAddress())) continue;
+            if (type != null && !typeOf(cl).equals(type)) continue;
+            if (id != 0 && cl.id() != id) continue;
+            if (user != null && !user.equals(cl.user())) continue;
+            if (cl == me && skipMe) continue;
+            victims.add(cl);
+        }
+        boolean killMe = false;
+        var dispatcher = c.dispatcher();
+        for (Client v : victims) {
+            if (v == me) {
+                killMe = true;
+            } else {
+                dispatcher.disconnected(v);
+                v.kill();
+            }
+        }
+        if (oldForm) {
+            if (victims.isEmpty()) throw new CommandError("ERR No such client");
+            c.reply().ok();
+        } else {
+            c.reply().integer(victims.size());
+        }
+        // Only after the reply is queued, as Redis's CLIENT_CLOSE_AFTER_REPLY.
+        if (killMe) me.closeAfterReply();
+    }
+
+    /** CLIENT REPLY ON|OFF|SKIP */
+    private void reply(Call c) {
+        if (c.argIs(2, "ON")) {
+            c.client().replyOff(false);
+            c.reply().ok();
+        } else if (c.argIs(2, "OFF")) {
+            c.client().replyOff(true);
+        } else if (c.argIs(2, "SKIP")) {
+            c.client().replySkipNext();
+        } else {
+            throw CommandError.syntax();
+        }
+    }
+
+    /** CLIENT NO-EVICT ON|OFF */
+    private void noEvict(Call c) {
+        c.client().noEvict(onOff(c));
+        c.reply().ok();
+    }
+
+    /** CLIENT NO-TOUCH ON|OFF */
+    private void noTouch(Call c) {
+        c.client().noTouch(onOff(c));
+        c.reply().ok();
+    }
+
+    private static boolean onOff(Call c) {
+        if (c.argIs(2, "ON")) return true;
+        if (c.argIs(2, "OFF")) return false;
+        throw CommandError.syntax();
+    }
+
+    /** CLIENT SETINFO LIB-NAME libname | LIB-VER libver (Redis 7.2; clients send it on connect) */
+    private void setinfo(Call c) {
+        String value = c.argString(3);
+        boolean name = c.argIs(2, "LIB-NAME");
+        if (!name && !c.argIs(2, "LIB-VER")) {
+            throw new CommandError("ERR Unrecognized option '" + c.argString(2) + "'");
+        }
+        for (byte b : c.arg(3)) {
+            if (b < '!' || b > '~') {
+                throw new CommandError("ERR " + (name ? "lib-name" : "lib-ver")
+                        + " cannot contain spaces, newlines or special characters.");
+            }
+        }
+        if (name) c.client().libName(value.isEmpty() ? null : value);
+        else c.client().libVersion(value.isEmpty() ? null : value);
+        c.reply().ok();
+    }
+
+    /** CLIENT HELP */
+    private void help(Call c) {
+        c.reply().array(HELP.length);
+        for (String l : HELP) c.reply().simple(l);
+    }
+
+    /** Redis's getClientTypeByName, as the name typeOf returns. */
+    private static String clientType(String name) {
+        switch (name.toLowerCase(Locale.ROOT)) {
+            case "normal": return "normal";
+            case "slave":
+            case "replica": return "replica";
+            case "pubsub": return "pubsub";
+            case "master": return "master";
+            default: throw new CommandError("ERR Unknown client type '" + name + "'");
+        }
+    }
+
+    /** No replication or pub/sub yet: every client is a normal one. */
+    private static String typeOf(Client c) {
+        return "normal";
     }
 }

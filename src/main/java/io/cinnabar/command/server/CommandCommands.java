@@ -1,8 +1,18 @@
 package io.cinnabar.command.server;
 
 import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandFlag;
+import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.keyspace.GlobMatcher;
+import io.cinnabar.protocol.Reply;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 import static io.cinnabar.command.CommandFlag.LOADING;
 import static io.cinnabar.command.CommandFlag.STALE;
@@ -10,6 +20,36 @@ import static io.cinnabar.command.CommandSpec.spec;
 
 /** COMMAND and its subcommands, generated from the specs. */
 public final class CommandCommands implements CommandFamily {
+    /** Redis's ACLCommandCategories order, in which COMMAND INFO lists a command's categories. */
+    private static final String[] CATEGORY_ORDER = {
+        "@keyspace", "@read", "@write", "@set", "@sortedset", "@list", "@hash", "@string", "@bitmap",
+        "@hyperloglog", "@geo", "@stream", "@pubsub", "@admin", "@fast", "@slow", "@blocking", "@dangerous",
+        "@connection", "@transaction", "@scripting"};
+
+    private static final String[] HELP = {
+        "COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+        "(no subcommand)",
+        "    Return details about all Redis commands.",
+        "COUNT",
+        "    Return the total number of commands in this Redis server.",
+        "LIST",
+        "    Return a list of all commands in this Redis server.",
+        "INFO [<command-name> ...]",
+        "    Return details about multiple Redis commands.",
+        "    If no command names are given, documentation details for all",
+        "    commands are returned.",
+        "DOCS [<command-name> ...]",
+        "    Return documentation details about multiple Redis commands.",
+        "    If no command names are given, documentation details for all",
+        "    commands are returned.",
+        "GETKEYS <full-command>",
+        "    Return the keys from a full Redis command.",
+        "GETKEYSANDFLAGS <full-command>",
+        "    Return the keys and the access flags from a full Redis command.",
+        "HELP",
+        "    Print this help."
+    };
+
     @Override
     public String group() {
         return "server";
@@ -17,13 +57,251 @@ public final class CommandCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("COMMAND", -1, LOADING, STALE).doc("2.8.13", "Get array of Redis command details")
-                .sub(spec("COUNT", 2, LOADING, STALE).doc("2.8.13", "Get total number of Redis commands"), this::count),
-                c -> c.reply().emptyArray());
+        t.add(spec("COMMAND", -1, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order").doc("2.8.13", "Get array of Redis command details")
+                .sub(spec("COUNT", 2, LOADING, STALE).acl("@connection").doc("2.8.13", "Get total number of Redis commands"), this::count)
+                .sub(spec("INFO", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order").doc("2.8.13", "Get array of specific Redis command details, or all when no argument is given."), this::info)
+                .sub(spec("DOCS", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order").doc("7.0.0", "Get array of specific Redis command documentation"), this::docs)
+                .sub(spec("LIST", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order").doc("7.0.0", "Get an array of Redis command names"), this::list)
+                .sub(spec("GETKEYS", -4, LOADING, STALE).acl("@connection").doc("2.8.13", "Extract keys given a full Redis command"), c -> getKeys(c, false))
+                .sub(spec("GETKEYSANDFLAGS", -4, LOADING, STALE).acl("@connection").doc("7.0.0", "Extract keys and access flags given a full Redis command"), c -> getKeys(c, true))
+                .sub(spec("HELP", 2, LOADING, STALE).acl("@connection").doc("5.0.0", "Show helpful text about the different subcommands"), this::help),
+                this::all);
+    }
+
+    /** COMMAND */
+    private void all(Call c) {
+        c.reply().array(c.server().commands().size());
+        for (CommandSpec s : c.server().commands().all()) commandInfo(c.reply(), s);
     }
 
     /** COMMAND COUNT */
     private void count(Call c) {
         c.reply().integer(c.server().commands().size());
+    }
+
+    /** COMMAND INFO [command-name ...] */
+    private void info(Call c) {
+        if (c.argCount() == 2) {
+            all(c);
+            return;
+        }
+        c.reply().array(c.argCount() - 2);
+        for (int i = 2; i < c.argCount(); i++) {
+            CommandSpec s = lookupByFullName(c.server().commands(), c.argString(i));
+            if (s == null) c.reply().nullBulk(); else commandInfo(c.reply(), s);
+        }
+    }
+
+    /** COMMAND DOCS [command-name ...] */
+    private void docs(Call c) {
+        List<CommandSpec> found = new ArrayList<>();
+        if (c.argCount() == 2) {
+            found.addAll(c.server().commands().all());
+        } else {
+            for (int i = 2; i < c.argCount(); i++) {
+                CommandSpec s = lookupByFullName(c.server().commands(), c.argString(i));
+                if (s != null) found.add(s);
+            }
+        }
+        c.reply().map(found.size());
+        for (CommandSpec s : found) {
+            c.reply().bulk(s.fullName());
+            commandDocs(c.reply(), s);
+        }
+    }
+
+    /** COMMAND LIST [FILTERBY MODULE module-name | ACLCAT category | PATTERN pattern] */
+    private void list(Call c) {
+        String filter = null;
+        byte[] value = null;
+        for (int i = 2; i < c.argCount(); i++) {
+            if (c.argIs(i, "FILTERBY") && c.argCount() - 1 - i == 2) {
+                if (c.argIs(i + 1, "MODULE")) filter = "module";
+                else if (c.argIs(i + 1, "ACLCAT")) filter = "aclcat";
+                else if (c.argIs(i + 1, "PATTERN")) filter = "pattern";
+                else throw CommandError.syntax();
+                value = c.arg(i + 2);
+                i += 2;
+            } else {
+                throw CommandError.syntax();
+            }
+        }
+        List<String> names = new ArrayList<>();
+        String category = value == null ? null : "@" + new String(value, StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+        for (CommandSpec s : c.server().commands().allWithSubcommands()) {
+            if (filter == null
+                    || (filter.equals("aclcat") && s.aclCategories().contains(category))
+                    || (filter.equals("pattern") && GlobMatcher.matches(value, s.fullName().getBytes(StandardCharsets.UTF_8), true))) {
+                names.add(s.fullName());
+            }
+        }
+        c.reply().array(names.size());
+        for (String n : names) c.reply().bulk(n);
+    }
+
+    /** COMMAND GETKEYS command [arg ...] / COMMAND GETKEYSANDFLAGS command [arg ...] */
+    private void getKeys(Call c, boolean withFlags) {
+        CommandTable table = c.server().commands();
+        CommandSpec s = table.lookup(c.arg(2));
+        if (s != null && !s.subcommands().isEmpty() && c.argCount() >= 4) {
+            s = subcommand(s, c.argString(3));
+        }
+        if (s == null) throw new CommandError("ERR Invalid command specified");
+        if (s.firstKey() == 0) throw new CommandError("ERR The command has no key arguments");
+        int argc = c.argCount() - 2;
+        if ((s.arity() > 0 && s.arity() != argc) || argc < -s.arity()) {
+            throw new CommandError("ERR Invalid number of arguments specified for command");
+        }
+        int last = s.lastKey() < 0 ? argc + s.lastKey() : s.lastKey();
+        List<Integer> positions = new ArrayList<>();
+        for (int i = s.firstKey(); i <= last && i < argc; i += Math.max(1, s.keyStep())) positions.add(i);
+        if (positions.isEmpty()) {
+            if (s.hasFlag(CommandFlag.NO_MANDATORY_KEYS)) {
+                c.reply().emptyArray();
+                return;
+            }
+            throw new CommandError("ERR Invalid arguments specified for command");
+        }
+        c.reply().array(positions.size());
+        for (int pos : positions) {
+            if (withFlags) {
+                c.reply().array(2);
+                c.reply().bulk(c.arg(pos + 2));
+                keyFlags(c.reply(), s);
+            } else {
+                c.reply().bulk(c.arg(pos + 2));
+            }
+        }
+    }
+
+    /** COMMAND HELP */
+    private void help(Call c) {
+        c.reply().array(HELP.length);
+        for (String l : HELP) c.reply().simple(l);
+    }
+
+    // ---- shapes ----
+
+    /** Redis's addReplyCommandInfo: the 10-element array. */
+    private static void commandInfo(Reply r, CommandSpec s) {
+        int first = s.firstKey(), last = s.lastKey(), step = s.keyStep();
+        r.array(10);
+        r.bulk(s.fullName());
+        r.integer(s.arity());
+        List<String> flags = new ArrayList<>();
+        for (CommandFlag f : s.flags()) {
+            // Redis hides these two from COMMAND's output.
+            if (f == CommandFlag.MAY_REPLICATE || f == CommandFlag.PROTECTED) continue;
+            flags.add(f.wireName());
+        }
+        r.set(flags.size());
+        for (String f : flags) r.simple(f);
+        r.integer(first);
+        r.integer(last);
+        r.integer(step);
+        List<String> cats = orderedCategories(s);
+        r.set(cats.size());
+        for (String cat : cats) r.simple(cat);
+        r.set(s.tips().size());
+        for (String tip : s.tips()) r.simple(tip);
+        keySpecs(r, s);
+        if (s.subcommands().isEmpty()) {
+            r.set(0);
+        } else {
+            r.array(s.subcommands().size());
+            for (CommandSpec sub : s.subcommands().values()) commandInfo(r, sub);
+        }
+    }
+
+    /** One key spec derived from the legacy (first, last, step) triple. */
+    private static void keySpecs(Reply r, CommandSpec s) {
+        if (s.firstKey() == 0) {
+            r.set(0);
+            return;
+        }
+        r.set(1);
+        r.map(3);
+        r.bulk("flags");
+        keyFlags(r, s);
+        r.bulk("begin_search");
+        r.map(2);
+        r.bulk("type");
+        r.bulk("index");
+        r.bulk("spec");
+        r.map(1);
+        r.bulk("index");
+        r.integer(s.firstKey());
+        r.bulk("find_keys");
+        r.map(2);
+        r.bulk("type");
+        r.bulk("range");
+        r.bulk("spec");
+        r.map(3);
+        r.bulk("lastkey");
+        r.integer(s.lastKey() < 0 ? s.lastKey() : s.lastKey() - s.firstKey());
+        r.bulk("keystep");
+        r.integer(s.keyStep());
+        r.bulk("limit");
+        r.integer(0);
+    }
+
+    /** Key access flags as Redis names them; derived from the command's read/write nature. */
+    private static void keyFlags(Reply r, CommandSpec s) {
+        if (s.isWrite()) {
+            r.set(2);
+            r.simple("RW");
+            r.simple("update");
+        } else if (s.hasFlag(CommandFlag.READONLY)) {
+            r.set(2);
+            r.simple("RO");
+            r.simple("access");
+        } else {
+            r.set(1);
+            r.simple("RO");
+        }
+    }
+
+    /** Redis's addReplyCommandDocs, with what our specs know (no arguments or complexity). */
+    private static void commandDocs(Reply r, CommandSpec s) {
+        boolean hasSummary = s.summary() != null && !s.summary().isEmpty();
+        boolean hasSubs = !s.subcommands().isEmpty();
+        r.map(2 + (hasSummary ? 1 : 0) + (hasSubs ? 1 : 0));
+        if (hasSummary) {
+            r.bulk("summary");
+            r.bulk(s.summary());
+        }
+        r.bulk("since");
+        r.bulk(s.since());
+        r.bulk("group");
+        r.bulk(s.group() == null ? "server" : s.group());
+        if (hasSubs) {
+            r.bulk("subcommands");
+            r.map(s.subcommands().size());
+            for (CommandSpec sub : s.subcommands().values()) {
+                r.bulk(sub.fullName());
+                commandDocs(r, sub);
+            }
+        }
+    }
+
+    private static List<String> orderedCategories(CommandSpec s) {
+        List<String> out = new ArrayList<>();
+        for (String cat : CATEGORY_ORDER) if (s.aclCategories().contains(cat)) out.add(cat);
+        return out;
+    }
+
+    /** Redis's lookupCommandBySds: "get", or "config|get" for a subcommand. */
+    static CommandSpec lookupByFullName(CommandTable table, String name) {
+        int bar = name.indexOf('|');
+        if (bar < 0) return table.lookup(name);
+        CommandSpec base = table.lookup(name.substring(0, bar));
+        if (base == null || base.subcommands().isEmpty()) return null;
+        String rest = name.substring(bar + 1);
+        if (rest.indexOf('|') >= 0) return null;
+        return subcommand(base, rest);
+    }
+
+    private static CommandSpec subcommand(CommandSpec container, String name) {
+        return container.subcommands().get(name.toLowerCase(Locale.ROOT));
     }
 }

@@ -30,7 +30,7 @@ public final class ConfigCommands implements CommandFamily {
     public void register(CommandTable t) {
         t.add(spec("CONFIG", -2).doc("2.0.0", "A container for server configuration commands")
                 .sub(spec("GET", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.0.0", "Get the values of configuration parameters"), this::get)
-                .sub(spec("SET", -4, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.0.0", "Set configuration parameters to the given values"), this::set)
+                .sub(spec("SET", -4, ADMIN, NOSCRIPT, LOADING, STALE).tips("request_policy:all_nodes", "response_policy:all_succeeded").doc("2.0.0", "Set configuration parameters to the given values"), this::set)
                 .sub(spec("RESETSTAT", 2, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.0.0", "Reset the stats returned by INFO"), this::resetstat)
                 .sub(spec("REWRITE", 2, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.8.0", "Rewrite the configuration file with the in memory configuration"), this::rewrite)
                 .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands"), this::help), null);
@@ -94,7 +94,7 @@ public final class ConfigCommands implements CommandFamily {
             "REWRITE",
             "    Rewrite the configuration file.",
             "HELP",
-            "    Print this help."
+            "    Prints this help."
         };
         c.reply().array(lines.length);
         for (String l : lines) c.reply().simple(l);

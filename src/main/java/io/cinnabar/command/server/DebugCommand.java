@@ -2,10 +2,34 @@ package io.cinnabar.command.server;
 
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
+import io.cinnabar.keyspace.Entry;
+import io.cinnabar.keyspace.TypedValue;
+import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.Numbers;
 
-/** DEBUG subcommands the test suite and operators use; the rest answer like Redis's unknown ones. */
+/**
+ * DEBUG subcommands the test suite and operators use; the rest answer like Redis's unknown ones.
+ * Unlike Redis 7.0 (enable-debug-command no), DEBUG is always allowed: the Redis test suite
+ * drives it, and nothing it offers here can corrupt data.
+ */
 final class DebugCommand {
-    /** DEBUG SLEEP seconds | DEBUG SET-ACTIVE-EXPIRE 0|1 | ... */
+    private static final String[] HELP = {
+        "DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+        "OBJECT <key>",
+        "    Show low level info about the `key` and associated value.",
+        "PROTOCOL <type>",
+        "    Reply with a test value of the specified type. <type> can be: string,",
+        "    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
+        "    true, false.",
+        "SET-ACTIVE-EXPIRE <0|1>",
+        "    Setting it to 0 disables expiring keys in background when they are not accessed.",
+        "SLEEP <seconds>",
+        "    Stop the server for <seconds>. Decimals allowed.",
+        "HELP",
+        "    Print this help."
+    };
+
+    /** DEBUG SLEEP seconds | DEBUG SET-ACTIVE-EXPIRE 0|1 | DEBUG PROTOCOL type | DEBUG OBJECT key | ... */
     void debug(Call c) {
         if (c.argIs(1, "SLEEP") && c.argCount() == 3) {
             double seconds = c.doubleArg(2);
@@ -19,20 +43,115 @@ final class DebugCommand {
         } else if (c.argIs(1, "SET-ACTIVE-EXPIRE") && c.argCount() == 3) {
             c.server().activeExpireEnabled(c.longArg(2) != 0);
             c.reply().ok();
-        } else if (c.argIs(1, "HELP")) {
-            String[] lines = {
-                "DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-                "SET-ACTIVE-EXPIRE <0|1>",
-                "    Setting it to 0 disables expiring keys in background when they are not accessed.",
-                "SLEEP <seconds>",
-                "    Stop the server for <seconds>. Decimals allowed.",
-                "HELP",
-                "    Print this help."
-            };
-            c.reply().array(lines.length);
-            for (String l : lines) c.reply().simple(l);
+        } else if (c.argIs(1, "PROTOCOL") && c.argCount() == 3) {
+            protocol(c);
+        } else if (c.argIs(1, "OBJECT") && c.argCount() == 3) {
+            object(c);
+        } else if (c.argIs(1, "HELP") && c.argCount() == 2) {
+            c.reply().array(HELP.length);
+            for (String l : HELP) c.reply().simple(l);
         } else {
-            throw new CommandError("ERR unknown subcommand '" + c.argString(1) + "'. Try DEBUG HELP.");
+            throw new CommandError("ERR unknown subcommand or wrong number of arguments for '"
+                    + c.argString(1) + "'. Try DEBUG HELP.");
         }
+    }
+
+    /** DEBUG PROTOCOL type: one sample reply of each RESP type (protocol.tcl reads them). */
+    private static void protocol(Call c) {
+        Reply r = c.reply();
+        switch (c.option(2)) {
+            case "STRING" -> r.bulk("Hello World");
+            case "INTEGER" -> r.integer(12345);
+            case "DOUBLE" -> r.doubleValue(3.141);
+            case "BIGNUM" -> r.bigNumber("1234567999999999999999999999999999999");
+            case "NULL" -> r.nullBulk();
+            case "ARRAY" -> {
+                r.array(3);
+                for (int j = 0; j < 3; j++) r.integer(j);
+            }
+            case "SET" -> {
+                r.set(3);
+                for (int j = 0; j < 3; j++) r.integer(j);
+            }
+            case "MAP" -> {
+                r.map(3);
+                for (int j = 0; j < 3; j++) {
+                    r.integer(j);
+                    r.bool(j == 1);
+                }
+            }
+            case "ATTRIB" -> {
+                if (r.protocol() >= 3) {
+                    r.attribute(1);
+                    r.bulk("key-popularity");
+                    r.array(2);
+                    r.bulk("key:123");
+                    r.integer(90);
+                }
+                r.bulk("Some real reply following the attribute");
+            }
+            case "PUSH" -> {
+                if (r.protocol() < 3) throw new CommandError("ERR RESP2 is not supported by this command");
+                r.push(2);
+                r.bulk("server-cpu-usage");
+                r.integer(42);
+                r.bulk("Some real reply following the push reply");
+            }
+            case "TRUE" -> r.bool(true);
+            case "FALSE" -> r.bool(false);
+            case "VERBATIM" -> r.verbatim("txt", "This is a verbatim\nstring".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            default -> throw new CommandError("ERR Wrong protocol type name. Please use one of the following: "
+                    + "string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false");
+        }
+    }
+
+    /** DEBUG OBJECT key: Redis's one-line description of the stored object. */
+    private static void object(Call c) {
+        c.keyspace().touchEnabled(false);
+        Entry e = c.db().lookup(c.arg(2));
+        if (e == null) throw new CommandError("ERR no such key");
+        Object v = e.value();
+        String encoding;
+        long serialized;
+        if (v instanceof byte[] b) {
+            encoding = stringEncoding(b);
+            serialized = encoding.equals("int") ? intSerializedLength(b) : lengthPrefix(b.length) + b.length;
+        } else {
+            encoding = ((TypedValue) v).encoding();
+            serialized = 0;
+        }
+        String text = "Value at:0x" + Long.toHexString(0x7f0000000000L | (System.identityHashCode(v) & 0xffffffffL))
+                + " refcount:" + refcount(v, encoding) + " encoding:" + encoding + " serializedlength:" + serialized
+                + " lru:" + (e.lru() & ((1 << 24) - 1)) + " lru_seconds_idle:" + c.keyspace().idleSeconds(e);
+        c.reply().simple(text);
+    }
+
+    /** Redis shares the integers 0..9999 (OBJ_SHARED_INTEGERS), reporting them as immortal. */
+    private static int refcount(Object v, String encoding) {
+        if (!encoding.equals("int")) return 1;
+        long n = Numbers.parseLongOr((byte[]) v, -1);
+        return n >= 0 && n < 10000 ? Integer.MAX_VALUE : 1;
+    }
+
+    /** int, embstr or raw, as Redis's tryObjectEncoding decides for a stored string. */
+    static String stringEncoding(byte[] b) {
+        if (b.length <= 20 && Numbers.isLong(b)) return "int";
+        return b.length <= 44 ? "embstr" : "raw";
+    }
+
+    /** Bytes rdbSaveLongLongAsStringObject writes for an integer-encoded string. */
+    private static long intSerializedLength(byte[] b) {
+        long v = Numbers.parseLongOr(b, 0);
+        if (v >= -(1 << 7) && v <= (1 << 7) - 1) return 2;
+        if (v >= -(1 << 15) && v <= (1 << 15) - 1) return 3;
+        if (v >= -(1L << 31) && v <= (1L << 31) - 1) return 5;
+        return lengthPrefix(b.length) + b.length;
+    }
+
+    /** Size of an RDB length prefix. */
+    private static long lengthPrefix(long len) {
+        if (len < (1 << 6)) return 1;
+        if (len < (1 << 14)) return 2;
+        return len <= 0xffffffffL ? 5 : 9;
     }
 }

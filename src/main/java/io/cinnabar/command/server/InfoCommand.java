@@ -1,15 +1,49 @@
 package io.cinnabar.command.server;
 
+import io.cinnabar.Version;
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandSpec;
+import io.cinnabar.command.CommandStats;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.ServerContext;
+import io.cinnabar.command.ServerStats;
+import io.cinnabar.config.Config;
+import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.keyspace.Keyspace;
+import io.cinnabar.keyspace.KeyspaceStats;
+
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 import static io.cinnabar.command.CommandFlag.LOADING;
 import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandSpec.spec;
 
-/** INFO [section ...] */
+/** INFO [section ...]: Redis 7.0's sections, field names and section selection rules. */
 public final class InfoCommand implements CommandFamily {
+    /** What INFO and INFO default print (Redis's default_sections; module_list prints "# Modules"). */
+    private static final String[] DEFAULT_SECTIONS = {
+        "server", "clients", "memory", "persistence", "stats", "replication", "cpu", "module_list",
+        "errorstats", "cluster", "keyspace"};
+
+    private final String replicationId = randomHex();
+    private long peakMemory;
+    private long lastOpsSampleMs;
+    private long lastOpsSampleCount;
+    private long lastOpsPerSec;
+    /** Writes counted (from commandstats) at the last save, for rdb_changes_since_last_save. */
+    private long writesAtLastSave;
+    private long lastSaveSecondsSeen = -1;
+
     @Override
     public String group() {
         return "server";
@@ -17,11 +51,399 @@ public final class InfoCommand implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("INFO", -1, LOADING, STALE).doc("1.0.0", "Get information and statistics about the server"), this::info);
+        t.add(spec("INFO", -1, LOADING, STALE).doc("1.0.0", "Get information and statistics about the server")
+                .acl("@dangerous").tips("nondeterministic_output", "request_policy:all_shards", "response_policy:special"),
+                this::info);
     }
 
+    /** INFO [section [section ...]] */
     private void info(Call c) {
-        c.reply().verbatim("txt", ("# Server\r\nredis_version:" + io.cinnabar.Version.REDIS_VERSION + "\r\n")
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Set<String> sections = new HashSet<>();
+        boolean all = false, everything = false;
+        if (c.argCount() == 1) {
+            sections.addAll(java.util.List.of(DEFAULT_SECTIONS));
+        }
+        for (int i = 1; i < c.argCount(); i++) {
+            String s = c.argString(i).toLowerCase(Locale.ROOT);
+            switch (s) {
+                case "default" -> sections.addAll(java.util.List.of(DEFAULT_SECTIONS));
+                case "all" -> all = true;
+                case "everything" -> {
+                    all = true;
+                    everything = true;
+                }
+                default -> sections.add(s);
+            }
+        }
+        String text = generate(c.server(), sections, all);
+        c.reply().verbatim("txt", text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The INFO text for the chosen sections; all = every section. */
+    String generate(ServerContext server, Set<String> sections, boolean all) {
+        StringBuilder out = new StringBuilder(4096);
+        Section s = new Section(out);
+        if (s.begin(all, sections, "Server", "server")) server(s, server);
+        if (s.begin(all, sections, "Clients", "clients")) clients(s, server);
+        if (s.begin(all, sections, "Memory", "memory")) memory(s, server);
+        if (s.begin(all, sections, "Persistence", "persistence")) persistence(s, server);
+        if (s.begin(all, sections, "Stats", "stats")) stats(s, server);
+        if (s.begin(all, sections, "Replication", "replication")) replication(s);
+        if (s.begin(all, sections, "CPU", "cpu")) cpu(s);
+        s.begin(all || sections.contains("modules"), sections, "Modules", "module_list");
+        if (s.begin(all, sections, "Commandstats", "commandstats")) commandStats(s, server);
+        if (s.begin(all, sections, "Errorstats", "errorstats")) errorStats(s, server.stats());
+        s.begin(all, sections, "Latencystats", "latencystats");
+        if (s.begin(all, sections, "Cluster", "cluster")) s.field("cluster_enabled", 0);
+        if (s.begin(all, sections, "Keyspace", "keyspace")) keyspace(s, server.keyspace());
+        return out.toString();
+    }
+
+    private static void server(Section s, ServerContext server) {
+        Config cfg = server.config();
+        long now = System.currentTimeMillis();
+        long uptime = (now - server.startTimeMs()) / 1000;
+        s.field("redis_version", Version.REDIS_VERSION);
+        s.field("redis_git_sha1", "00000000");
+        s.field("redis_git_dirty", 0);
+        s.field("redis_build_id", "0");
+        s.field("redis_mode", "standalone");
+        s.field("cinnabar_version", Version.CINNABAR_VERSION);
+        s.field("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                + System.getProperty("os.arch"));
+        s.field("arch_bits", 64);
+        s.field("monotonic_clock", "POSIX clock_gettime");
+        s.field("multiplexing_api", "netty");
+        s.field("atomicvar_api", "java");
+        s.field("gcc_version", "0.0.0");
+        s.field("java_version", System.getProperty("java.version"));
+        s.field("process_id", ProcessHandle.current().pid());
+        s.field("process_supervised", "no");
+        s.field("run_id", server.runId());
+        s.field("tcp_port", server.port());
+        s.field("server_time_usec", now * 1000);
+        s.field("uptime_in_seconds", uptime);
+        s.field("uptime_in_days", uptime / 86400);
+        s.field("hz", cfg.getLong(ConfigOptions.HZ));
+        s.field("configured_hz", cfg.getLong(ConfigOptions.HZ));
+        s.field("lru_clock", (now / 1000) & ((1 << 24) - 1));
+        s.field("executable", executable());
+        s.field("config_file", cfg.configFile() == null ? "" : Path.of(cfg.configFile()).toAbsolutePath().toString());
+        s.field("io_threads_active", 0);
+    }
+
+    private static void clients(Section s, ServerContext server) {
+        s.field("connected_clients", server.clients().size());
+        s.field("cluster_connections", 0);
+        s.field("maxclients", server.config().getLong(ConfigOptions.MAXCLIENTS));
+        s.field("client_recent_max_input_buffer", 0);
+        s.field("client_recent_max_output_buffer", 0);
+        s.field("blocked_clients", 0);
+        s.field("tracking_clients", 0);
+        s.field("clients_in_timeout_table", 0);
+    }
+
+    private void memory(Section s, ServerContext server) {
+        Runtime rt = Runtime.getRuntime();
+        long used = rt.totalMemory() - rt.freeMemory();
+        long rss = residentSetSize(rt.totalMemory());
+        peakMemory = Math.max(peakMemory, used);
+        long systemMemory = totalSystemMemory();
+        long maxmemory = server.config().getLong(ConfigOptions.MAXMEMORY);
+        s.field("used_memory", used);
+        s.field("used_memory_human", human(used));
+        s.field("used_memory_rss", rss);
+        s.field("used_memory_rss_human", human(rss));
+        s.field("used_memory_peak", peakMemory);
+        s.field("used_memory_peak_human", human(peakMemory));
+        s.field("used_memory_peak_perc", String.format(Locale.ROOT, "%.2f%%", used * 100.0 / peakMemory));
+        s.field("used_memory_overhead", 0);
+        s.field("used_memory_startup", 0);
+        s.field("used_memory_dataset", used);
+        s.field("used_memory_dataset_perc", "100.00%");
+        s.field("total_system_memory", systemMemory);
+        s.field("total_system_memory_human", human(systemMemory));
+        s.field("used_memory_lua", 0);
+        s.field("used_memory_lua_human", "0B");
+        s.field("used_memory_scripts", 0);
+        s.field("used_memory_scripts_human", "0B");
+        s.field("number_of_cached_scripts", 0);
+        s.field("maxmemory", maxmemory);
+        s.field("maxmemory_human", human(maxmemory));
+        s.field("maxmemory_policy", server.config().print(ConfigOptions.MAXMEMORY_POLICY));
+        s.field("mem_fragmentation_ratio", String.format(Locale.ROOT, "%.2f", used == 0 ? 0.0 : (double) rss / used));
+        s.field("mem_fragmentation_bytes", rss - used);
+        s.field("mem_not_counted_for_evict", 0);
+        s.field("mem_replication_backlog", 0);
+        s.field("mem_clients_slaves", 0);
+        s.field("mem_clients_normal", 0);
+        s.field("mem_aof_buffer", 0);
+        s.field("mem_allocator", "jvm");
+        s.field("active_defrag_running", 0);
+        s.field("lazyfree_pending_objects", 0);
+        s.field("lazyfreed_objects", 0);
+    }
+
+    private void persistence(Section s, ServerContext server) {
+        Config cfg = server.config();
+        long writes = successfulWrites(server.commands());
+        if (lastSaveSecondsSeen != server.lastSaveSeconds()) {
+            // A save happened since we last looked (or this is the first look): start counting anew.
+            if (lastSaveSecondsSeen != -1) writesAtLastSave = writes;
+            lastSaveSecondsSeen = server.lastSaveSeconds();
+        }
+        s.field("loading", 0);
+        s.field("async_loading", 0);
+        s.field("current_cow_peak", 0);
+        s.field("current_cow_size", 0);
+        s.field("current_cow_size_age", 0);
+        s.field("current_fork_perc", "0.00");
+        s.field("current_save_keys_processed", 0);
+        s.field("current_save_keys_total", 0);
+        s.field("rdb_changes_since_last_save", Math.max(0, writes - writesAtLastSave));
+        s.field("rdb_bgsave_in_progress", 0);
+        s.field("rdb_last_save_time", server.lastSaveSeconds());
+        s.field("rdb_last_bgsave_status", "ok");
+        s.field("rdb_last_bgsave_time_sec", -1);
+        s.field("rdb_current_bgsave_time_sec", -1);
+        s.field("rdb_saves", 0);
+        s.field("rdb_last_cow_size", 0);
+        s.field("rdb_last_load_keys_expired", 0);
+        s.field("rdb_last_load_keys_loaded", 0);
+        s.field("aof_enabled", cfg.getBool(ConfigOptions.APPENDONLY) ? 1 : 0);
+        s.field("aof_rewrite_in_progress", 0);
+        s.field("aof_rewrite_scheduled", 0);
+        s.field("aof_last_rewrite_time_sec", -1);
+        s.field("aof_current_rewrite_time_sec", -1);
+        s.field("aof_last_bgrewrite_status", "ok");
+        s.field("aof_rewrites", 0);
+        s.field("aof_rewrites_consecutive_failures", 0);
+        s.field("aof_last_write_status", "ok");
+        s.field("aof_last_cow_size", 0);
+        s.field("module_fork_in_progress", 0);
+        s.field("module_fork_last_cow_size", 0);
+    }
+
+    /** Successful calls of write commands: our stand-in for Redis's dirty counter. */
+    private static long successfulWrites(CommandTable table) {
+        long n = 0;
+        for (CommandSpec spec : table.allWithSubcommands()) {
+            if (spec.isWrite()) n += spec.stats().calls - spec.stats().failedCalls;
+        }
+        return n;
+    }
+
+    private void stats(Section s, ServerContext server) {
+        ServerStats st = server.stats();
+        KeyspaceStats ks = server.keyspace().stats();
+        long now = System.currentTimeMillis();
+        if (lastOpsSampleMs == 0 || now - lastOpsSampleMs > 5000) {
+            lastOpsPerSec = 0;
+        } else if (now > lastOpsSampleMs) {
+            lastOpsPerSec = (st.totalCommandsProcessed - lastOpsSampleCount) * 1000 / (now - lastOpsSampleMs);
+        }
+        lastOpsSampleMs = now;
+        lastOpsSampleCount = st.totalCommandsProcessed;
+        s.field("total_connections_received", st.totalConnectionsReceived);
+        s.field("total_commands_processed", st.totalCommandsProcessed);
+        s.field("instantaneous_ops_per_sec", lastOpsPerSec);
+        s.field("total_net_input_bytes", st.netInputBytes);
+        s.field("total_net_output_bytes", st.netOutputBytes);
+        s.field("total_net_repl_input_bytes", 0);
+        s.field("total_net_repl_output_bytes", 0);
+        s.field("instantaneous_input_kbps", "0.00");
+        s.field("instantaneous_output_kbps", "0.00");
+        s.field("instantaneous_input_repl_kbps", "0.00");
+        s.field("instantaneous_output_repl_kbps", "0.00");
+        s.field("rejected_connections", st.rejectedConnections);
+        s.field("sync_full", 0);
+        s.field("sync_partial_ok", 0);
+        s.field("sync_partial_err", 0);
+        s.field("expired_keys", ks.expiredKeys);
+        s.field("expired_stale_perc", "0.00");
+        s.field("expired_time_cap_reached_count", ks.expiredStalePercentTimes);
+        s.field("expire_cycle_cpu_milliseconds", 0);
+        s.field("evicted_keys", ks.evictedKeys);
+        s.field("evicted_clients", 0);
+        s.field("total_eviction_exceeded_time", 0);
+        s.field("current_eviction_exceeded_time", 0);
+        s.field("keyspace_hits", ks.keyspaceHits);
+        s.field("keyspace_misses", ks.keyspaceMisses);
+        s.field("pubsub_channels", 0);
+        s.field("pubsub_patterns", 0);
+        s.field("pubsubshard_channels", 0);
+        s.field("latest_fork_usec", 0);
+        s.field("total_forks", 0);
+        s.field("migrate_cached_sockets", 0);
+        s.field("slave_expires_tracked_keys", 0);
+        s.field("active_defrag_hits", 0);
+        s.field("active_defrag_misses", 0);
+        s.field("active_defrag_key_hits", 0);
+        s.field("active_defrag_key_misses", 0);
+        s.field("total_active_defrag_time", 0);
+        s.field("current_active_defrag_time", 0);
+        s.field("tracking_total_keys", 0);
+        s.field("tracking_total_items", 0);
+        s.field("tracking_total_prefixes", 0);
+        s.field("unexpected_error_replies", st.unexpectedErrorReplies);
+        s.field("total_error_replies", st.totalErrorReplies);
+        s.field("dump_payload_sanitizations", 0);
+        s.field("total_reads_processed", st.totalCommandsProcessed);
+        s.field("total_writes_processed", st.totalCommandsProcessed);
+        s.field("io_threaded_reads_processed", 0);
+        s.field("io_threaded_writes_processed", 0);
+        s.field("reply_buffer_shrinks", 0);
+        s.field("reply_buffer_expands", 0);
+    }
+
+    private void replication(Section s) {
+        s.field("role", "master");
+        s.field("connected_slaves", 0);
+        s.field("master_failover_state", "no-failover");
+        s.field("master_replid", replicationId);
+        s.field("master_replid2", "0000000000000000000000000000000000000000");
+        s.field("master_repl_offset", 0);
+        s.field("second_repl_offset", -1);
+        s.field("repl_backlog_active", 0);
+        s.field("repl_backlog_size", 1048576);
+        s.field("repl_backlog_first_byte_offset", 0);
+        s.field("repl_backlog_histlen", 0);
+    }
+
+    private static void cpu(Section s) {
+        long[] ticks = procCpuTicks();
+        double user, sys;
+        if (ticks != null) {
+            user = ticks[0] / 100.0;
+            sys = ticks[1] / 100.0;
+        } else {
+            long total = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                    .getProcessCpuTime();
+            user = total / 1e9;
+            sys = 0;
+        }
+        long threadUser = ManagementFactory.getThreadMXBean().getCurrentThreadUserTime();
+        long threadTotal = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        s.field("used_cpu_sys", seconds(sys));
+        s.field("used_cpu_user", seconds(user));
+        s.field("used_cpu_sys_children", "0.000000");
+        s.field("used_cpu_user_children", "0.000000");
+        s.field("used_cpu_sys_main_thread", seconds(Math.max(0, threadTotal - threadUser) / 1e9));
+        s.field("used_cpu_user_main_thread", seconds(Math.max(0, threadUser) / 1e9));
+    }
+
+    private static void commandStats(Section s, ServerContext server) {
+        for (CommandSpec spec : server.commands().allWithSubcommands()) {
+            CommandStats st = spec.stats();
+            if (st.calls == 0 && st.failedCalls == 0 && st.rejectedCalls == 0) continue;
+            s.line("cmdstat_" + spec.fullName() + ":calls=" + st.calls + ",usec=" + st.micros
+                    + ",usec_per_call=" + String.format(Locale.ROOT, "%.2f", st.calls == 0 ? 0.0 : (double) st.micros / st.calls)
+                    + ",rejected_calls=" + st.rejectedCalls + ",failed_calls=" + st.failedCalls);
+        }
+    }
+
+    private static void errorStats(Section s, ServerStats stats) {
+        for (Map.Entry<String, long[]> e : stats.errorCodes().entrySet()) {
+            s.line("errorstat_" + safe(e.getKey()) + ":count=" + e.getValue()[0]);
+        }
+    }
+
+    private static void keyspace(Section s, Keyspace ks) {
+        for (int i = 0; i < ks.databaseCount(); i++) {
+            var db = ks.db(i);
+            if (db.size() == 0 && db.volatileCount() == 0) continue;
+            s.line("db" + i + ":keys=" + db.size() + ",expires=" + db.volatileCount() + ",avg_ttl=" + ks.averageTtl(i));
+        }
+    }
+
+    // ---- helpers ----
+
+    /** Builds the text: "# Name" headers, a blank line between sections, CRLF line ends. */
+    private static final class Section {
+        private final StringBuilder out;
+        private int count;
+
+        Section(StringBuilder out) {
+            this.out = out;
+        }
+
+        /** Starts the section if selected; true when its fields should follow. */
+        boolean begin(boolean all, Set<String> wanted, String title, String key) {
+            if (!all && !wanted.contains(key) && !(key.equals("module_list") && wanted.contains("modules"))) {
+                return false;
+            }
+            if (count++ > 0) out.append("\r\n");
+            out.append("# ").append(title).append("\r\n");
+            return true;
+        }
+
+        void field(String name, Object value) {
+            out.append(name).append(':').append(value).append("\r\n");
+        }
+
+        void line(String text) {
+            out.append(text).append("\r\n");
+        }
+    }
+
+    /** Redis's getSafeInfoString: ':' and other separators would break the line format. */
+    private static String safe(String s) {
+        return s.replace(':', '_').replace('\r', '_').replace('\n', '_');
+    }
+
+    /** Redis's bytesToHuman. */
+    static String human(long n) {
+        if (n < 1024) return n + "B";
+        String[] units = {"K", "M", "G", "T", "P"};
+        double d = n;
+        int u = -1;
+        while (d >= 1024 && u < units.length - 1) {
+            d /= 1024;
+            u++;
+        }
+        return String.format(Locale.ROOT, "%.2f%s", d, units[u]);
+    }
+
+    private static String seconds(double s) {
+        return String.format(Locale.ROOT, "%.6f", s);
+    }
+
+    private static String executable() {
+        return ProcessHandle.current().info().command().orElse("");
+    }
+
+    /** utime and stime of this process in clock ticks (Linux), or null elsewhere. */
+    private static long[] procCpuTicks() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12])};
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private static long residentSetSize(long fallback) {
+        try {
+            String[] f = Files.readString(Path.of("/proc/self/statm")).trim().split(" ");
+            return Long.parseLong(f[1]) * 4096;
+        } catch (Exception e) {
+            return fallback;
+        }
+    }
+
+    private static long totalSystemMemory() {
+        try {
+            return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                    .getTotalMemorySize();
+        } catch (Throwable t) {
+            return 0;
+        }
+    }
+
+    private static String randomHex() {
+        byte[] b = new byte[20];
+        new SecureRandom().nextBytes(b);
+        return HexFormat.of().formatHex(b);
     }
 }

@@ -10,7 +10,8 @@ import static io.cinnabar.command.CommandFlag.ADMIN;
 import static io.cinnabar.command.CommandFlag.FAST;
 import static io.cinnabar.command.CommandFlag.LOADING;
 import static io.cinnabar.command.CommandFlag.NOSCRIPT;
-import static io.cinnabar.command.CommandFlag.NO_ASYNC_LOADING;
+import static io.cinnabar.command.CommandFlag.NO_MULTI;
+import static io.cinnabar.command.CommandFlag.ALLOW_BUSY;
 import static io.cinnabar.command.CommandFlag.PROTECTED;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.STALE;
@@ -26,14 +27,14 @@ public final class ServerCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("DBSIZE", 1, READONLY, FAST).doc("1.0.0", "Return the number of keys in the selected database"), this::dbsize);
-        t.add(spec("FLUSHDB", -1, WRITE).doc("1.0.0", "Remove all keys from the current database"), this::flushdb);
-        t.add(spec("FLUSHALL", -1, WRITE).doc("1.0.0", "Remove all keys from all databases"), this::flushall);
-        t.add(spec("SWAPDB", 3, WRITE, FAST).doc("4.0.0", "Swaps two Redis databases"), this::swapdb);
-        t.add(spec("TIME", 1, LOADING, STALE, FAST).doc("2.6.0", "Return the current server time"), this::time);
-        t.add(spec("LASTSAVE", 1, LOADING, STALE, FAST).doc("1.0.0", "Get the UNIX time stamp of the last successful save to disk"), this::lastsave);
+        t.add(spec("DBSIZE", 1, READONLY, FAST).acl("@keyspace").tips("request_policy:all_shards", "response_policy:agg_sum").doc("1.0.0", "Return the number of keys in the selected database"), this::dbsize);
+        t.add(spec("FLUSHDB", -1, WRITE).acl("@keyspace", "@dangerous").tips("request_policy:all_shards", "response_policy:all_succeeded").doc("1.0.0", "Remove all keys from the current database"), this::flushdb);
+        t.add(spec("FLUSHALL", -1, WRITE).acl("@keyspace", "@dangerous").tips("request_policy:all_shards", "response_policy:all_succeeded").doc("1.0.0", "Remove all keys from all databases"), this::flushall);
+        t.add(spec("SWAPDB", 3, WRITE, FAST).acl("@keyspace", "@dangerous").doc("4.0.0", "Swaps two Redis databases"), this::swapdb);
+        t.add(spec("TIME", 1, LOADING, STALE, FAST).tips("nondeterministic_output").doc("2.6.0", "Return the current server time"), this::time);
+        t.add(spec("LASTSAVE", 1, LOADING, STALE, FAST).acl("@admin", "@dangerous").tips("nondeterministic_output").doc("1.0.0", "Get the UNIX time stamp of the last successful save to disk"), this::lastsave);
         t.add(spec("DEBUG", -2, ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED).doc("1.0.0", "A container for debugging commands"), new DebugCommand()::debug);
-        t.add(spec("SHUTDOWN", -1, ADMIN, NOSCRIPT, LOADING, STALE, NO_ASYNC_LOADING)
+        t.add(spec("SHUTDOWN", -1, ADMIN, NOSCRIPT, LOADING, STALE, NO_MULTI, ALLOW_BUSY)
                 .doc("1.0.0", "Synchronously save the dataset to disk and then shut down the server"), this::shutdown);
         t.add(spec("FUNCTION", -2).doc("7.0.0", "A container for function commands")
                 .sub(spec("FLUSH", -2, NOSCRIPT, WRITE).doc("7.0.0", "Deleting all functions"), this::functionFlush), null);

@@ -1,0 +1,71 @@
+package io.cinnabar.command.server;
+
+import io.cinnabar.command.Client;
+
+/** One CLIENT LIST / CLIENT INFO line, with Redis 7.0's fields in Redis 7.0's order. */
+final class ClientInfo {
+    private ClientInfo() {}
+
+    /**
+     * Appends the line for c (without the newline). For the calling client, qbuf is the size of
+     * the command being run, as Redis still holds it in its query buffer while running it.
+     */
+    static StringBuilder append(StringBuilder sb, Client c, Client caller, byte[][] currentArgs, long nowMs) {
+        long qbuf = c == caller ? multibulkSize(currentArgs) : 0;
+        long argvMem = 0;
+        if (c == caller) for (byte[] a : currentArgs) argvMem += a.length;
+        boolean multi = c.multi() != null;
+        StringBuilder flags = new StringBuilder(4);
+        if (multi) flags.append('x');
+        if (c.watch() != null && c.watch().isDirty()) flags.append('d');
+        if (c.closing()) flags.append('A');
+        if (c.noEvict()) flags.append('e');
+        if (c.noTouch()) flags.append('T');
+        if (flags.length() == 0) flags.append('N');
+        return sb.append("id=").append(c.id())
+                .append(" addr=").append(c.channel().remoteAddress())
+                .append(" laddr=").append(c.channel().localAddress())
+                .append(" fd=").append(fd(c))
+                .append(" name=").append(c.nameString())
+                .append(" age=").append(Math.max(0, (nowMs - c.createdAtMs()) / 1000))
+                .append(" idle=").append(Math.max(0, (nowMs - c.lastInteractionMs()) / 1000))
+                .append(" flags=").append(flags)
+                .append(" db=").append(c.db())
+                .append(" sub=0 psub=0 ssub=0")
+                .append(" multi=").append(multi ? c.multi().queued().size() : -1)
+                .append(" qbuf=").append(qbuf)
+                .append(" qbuf-free=").append(qbuf == 0 ? 0 : 20474 - qbuf)
+                .append(" argv-mem=").append(argvMem)
+                .append(" multi-mem=").append(multiMem(c))
+                .append(" rbs=1024 rbp=0 obl=0 oll=0 omem=0")
+                .append(" tot-mem=").append(2048 + qbuf + argvMem)
+                .append(" events=r")
+                .append(" cmd=").append(c.lastCommand())
+                .append(" user=").append(c.user())
+                .append(" redir=-1")
+                .append(" resp=").append(c.protocol());
+    }
+
+    /** Sockets have no fd in the JVM; a stable per-connection number keeps the field's shape. */
+    private static long fd(Client c) {
+        return c.id() + 7;
+    }
+
+    private static long multiMem(Client c) {
+        if (c.multi() == null) return 0;
+        long n = 0;
+        for (byte[][] args : c.multi().queued()) for (byte[] a : args) n += a.length;
+        return n;
+    }
+
+    /** Bytes of the command in RESP multibulk form. */
+    private static long multibulkSize(byte[][] args) {
+        long n = 1 + digits(args.length) + 2;
+        for (byte[] a : args) n += 1 + digits(a.length) + 2 + a.length + 2;
+        return n;
+    }
+
+    private static int digits(long v) {
+        return Long.toString(v).length();
+    }
+}

@@ -1,0 +1,108 @@
+package io.cinnabar.command;
+
+import io.cinnabar.CinnabarServer;
+import io.cinnabar.junit.CinnabarTest;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+import static io.cinnabar.command.Raw.cmd;
+import static io.cinnabar.command.Raw.str;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@CinnabarTest
+class ClientCommandsIT {
+    private static final String LINE = "id=\\d+ addr=[^ ]+:\\d+ laddr=[^ ]+:\\d+ fd=\\d+ name=[^ ]* age=\\d+ idle=\\d+ "
+            + "flags=[A-Za-z]+ db=\\d+ sub=0 psub=0 ssub=0 multi=-?\\d+ qbuf=\\d+ qbuf-free=\\d+ argv-mem=\\d+ "
+            + "multi-mem=\\d+ rbs=\\d+ rbp=\\d+ obl=0 oll=0 omem=0 tot-mem=\\d+ events=r cmd=[a-z|-]+ user=default "
+            + "redir=-1 resp=[23]";
+
+    @Test
+    void listAndInfoLinesHaveRedis70Fields(Jedis jedis) {
+        String info = str(jedis, "CLIENT", "INFO");
+        assertTrue(info.matches(LINE + "\n"), info);
+        assertTrue(info.contains(" flags=N db=0 ") && info.contains(" qbuf=26 ") && info.contains(" cmd=client|info "), info);
+        String list = jedis.clientList();
+        for (String line : list.split("\n")) assertTrue(line.matches(LINE), line);
+        long id = jedis.clientId();
+        assertTrue(str(jedis, "CLIENT", "LIST", "ID", Long.toString(id)).startsWith("id=" + id + " "));
+        assertTrue(str(jedis, "CLIENT", "LIST", "TYPE", "normal").contains("id=" + id + " "));
+        assertEquals("", str(jedis, "CLIENT", "LIST", "TYPE", "pubsub"));
+    }
+
+    @Test
+    void names(Jedis jedis) {
+        assertNull(jedis.clientGetname());
+        assertEquals("OK", jedis.clientSetname("worker-1"));
+        assertEquals("worker-1", jedis.clientGetname());
+        assertTrue(jedis.clientList().contains(" name=worker-1 "));
+        JedisDataException e = assertThrows(JedisDataException.class, () -> jedis.clientSetname("a b"));
+        assertEquals("ERR Client names cannot contain spaces, newlines or special characters.", e.getMessage());
+        jedis.clientSetname("");
+        assertNull(jedis.clientGetname());
+    }
+
+    @Test
+    void killClosesTheOtherSocket(Jedis jedis, CinnabarServer server) {
+        try (Jedis victim = new Jedis("127.0.0.1", server.port())) {
+            long vid = victim.clientId();
+            assertEquals(1L, cmd(jedis, "CLIENT", "KILL", "ID", Long.toString(vid)));
+            assertThrows(Exception.class, victim::ping);
+            assertEquals(0L, cmd(jedis, "CLIENT", "KILL", "ID", Long.toString(vid)));
+        }
+        try (Jedis victim = new Jedis("127.0.0.1", server.port())) {
+            victim.ping();
+            String addr = str(victim, "CLIENT", "INFO").split(" ")[1].substring("addr=".length());
+            assertEquals("OK", str(jedis, "CLIENT", "KILL", addr));
+            JedisDataException e = assertThrows(JedisDataException.class, () -> cmd(jedis, "CLIENT", "KILL", addr));
+            assertEquals("ERR No such client", e.getMessage());
+        }
+    }
+
+    @Test
+    void killArgumentErrors(Jedis jedis) {
+        assertError(jedis, "ERR wrong number of arguments for 'client|kill' command", "CLIENT", "KILL");
+        assertError(jedis, "ERR syntax error", "CLIENT", "KILL", "ID", "10", "wrong_arg");
+        assertError(jedis, "ERR client-id should be greater than 0", "CLIENT", "KILL", "ID", "0");
+        assertError(jedis, "ERR Unknown client type 'wrong'", "CLIENT", "KILL", "TYPE", "wrong");
+        assertError(jedis, "ERR No such user 'nobody'", "CLIENT", "KILL", "USER", "nobody");
+        assertError(jedis, "ERR syntax error", "CLIENT", "KILL", "SKIPME", "maybe");
+        // SKIPME defaults to yes: killing every normal client spares the caller.
+        assertEquals(0L, cmd(jedis, "CLIENT", "KILL", "TYPE", "normal"));
+        assertEquals("PONG", jedis.ping());
+    }
+
+    @Test
+    void flagsAndModes(Jedis jedis) {
+        assertEquals("OK", str(jedis, "CLIENT", "NO-EVICT", "on"));
+        assertTrue(str(jedis, "CLIENT", "INFO").contains(" flags=e "));
+        assertEquals("OK", str(jedis, "CLIENT", "NO-EVICT", "off"));
+        assertEquals("OK", str(jedis, "CLIENT", "NO-TOUCH", "on"));
+        assertEquals("OK", str(jedis, "CLIENT", "NO-TOUCH", "off"));
+        assertError(jedis, "ERR syntax error", "CLIENT", "NO-EVICT", "maybe");
+        assertEquals("OK", str(jedis, "CLIENT", "SETINFO", "LIB-NAME", "mylib"));
+        assertEquals("OK", str(jedis, "CLIENT", "SETINFO", "lib-ver", "1.0"));
+        assertError(jedis, "ERR Unrecognized option 'foo'", "CLIENT", "SETINFO", "foo", "x");
+        assertError(jedis, "ERR unknown subcommand 'nope'. Try CLIENT HELP.", "CLIENT", "nope");
+        assertTrue(((java.util.List<?>) cmd(jedis, "CLIENT", "HELP")).size() > 10);
+    }
+
+    @Test
+    void lettuceConnectsAndSeesResp3(CinnabarServer server) {
+        var client = Lettuce.client(server.port());
+        try (var conn = client.connect()) {
+            String info = conn.sync().clientInfo();
+            assertTrue(info.contains(" resp=3"), info);
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static void assertError(Jedis jedis, String expected, String name, String... args) {
+        JedisDataException e = assertThrows(JedisDataException.class, () -> cmd(jedis, name, args));
+        assertEquals(expected, e.getMessage());
+    }
+}

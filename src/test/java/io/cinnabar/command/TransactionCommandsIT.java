@@ -1,0 +1,193 @@
+package io.cinnabar.command;
+
+import io.cinnabar.CinnabarServer;
+import io.cinnabar.junit.CinnabarTest;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Transaction;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+import java.util.List;
+
+import static io.cinnabar.command.Raw.cmd;
+import static io.cinnabar.command.Raw.str;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+@CinnabarTest
+class TransactionCommandsIT {
+    @Test
+    void execRunsQueuedCommandsInOrder(Jedis jedis) {
+        Transaction t = jedis.multi();
+        t.set("a", "1");
+        t.get("a");
+        t.set("a", "2");
+        List<Object> results = t.exec();
+        assertEquals(3, results.size());
+        assertEquals("OK", results.get(0));
+        assertEquals("1", results.get(1));
+        assertEquals("2", jedis.get("a"));
+    }
+
+    @Test
+    void queuedRepliesAndErrorsInsideExec(Jedis jedis) {
+        assertEquals("OK", str(jedis, "MULTI"));
+        assertEquals("QUEUED", str(jedis, "SET", "k", "v"));
+        assertEquals("QUEUED", str(jedis, "CONFIG", "SET", "hz", "notanumber"));
+        assertEquals("QUEUED", str(jedis, "GET", "k"));
+        List<?> r = (List<?>) cmd(jedis, "EXEC");
+        assertEquals("OK", r.get(0));
+        assertEquals(JedisDataException.class, r.get(1).getClass());
+        assertEquals("v", r.get(2));
+    }
+
+    @Test
+    void errorsWhileQueueingAbortExec(Jedis jedis) {
+        str(jedis, "MULTI");
+        JedisDataException e = assertThrows(JedisDataException.class, () -> cmd(jedis, "SET", "k"));
+        assertEquals("ERR wrong number of arguments for 'set' command", e.getMessage());
+        e = assertThrows(JedisDataException.class, () -> cmd(jedis, "NOSUCHCMD"));
+        assertEquals("ERR unknown command 'NOSUCHCMD', with args beginning with: ", e.getMessage());
+        str(jedis, "SET", "k", "v");
+        e = assertThrows(JedisDataException.class, () -> cmd(jedis, "EXEC"));
+        assertEquals("EXECABORT Transaction discarded because of previous errors.", e.getMessage());
+        assertNull(jedis.get("k"));
+    }
+
+    @Test
+    void stateErrors(Jedis jedis) {
+        JedisDataException e = assertThrows(JedisDataException.class, () -> cmd(jedis, "EXEC"));
+        assertEquals("ERR EXEC without MULTI", e.getMessage());
+        e = assertThrows(JedisDataException.class, () -> cmd(jedis, "DISCARD"));
+        assertEquals("ERR DISCARD without MULTI", e.getMessage());
+        str(jedis, "MULTI");
+        e = assertThrows(JedisDataException.class, () -> cmd(jedis, "MULTI"));
+        assertEquals("ERR MULTI calls can not be nested", e.getMessage());
+        e = assertThrows(JedisDataException.class, () -> cmd(jedis, "WATCH", "x"));
+        assertEquals("ERR WATCH inside MULTI is not allowed", e.getMessage());
+        e = assertThrows(JedisDataException.class, () -> cmd(jedis, "SHUTDOWN"));
+        assertEquals("ERR Command not allowed inside a transaction", e.getMessage());
+        // Neither error made the transaction dirty except the rejected SHUTDOWN.
+        e = assertThrows(JedisDataException.class, () -> cmd(jedis, "EXEC"));
+        assertEquals("EXECABORT Transaction discarded because of previous errors.", e.getMessage());
+    }
+
+    @Test
+    void discardDropsQueue(Jedis jedis) {
+        str(jedis, "MULTI");
+        str(jedis, "SET", "k", "v");
+        assertEquals("OK", str(jedis, "DISCARD"));
+        assertNull(jedis.get("k"));
+        assertEquals("PONG", jedis.ping());
+    }
+
+    @Test
+    void watchedKeyModifiedByOtherClientFailsExec(Jedis jedis, CinnabarServer server) {
+        jedis.set("w", "1");
+        assertEquals("OK", str(jedis, "WATCH", "w"));
+        try (Jedis other = new Jedis("127.0.0.1", server.port())) {
+            other.set("w", "2");
+        }
+        str(jedis, "MULTI");
+        str(jedis, "SET", "w", "3");
+        assertNull(cmd(jedis, "EXEC"));
+        assertEquals("2", jedis.get("w"));
+    }
+
+    @Test
+    void watchedKeyUntouchedExecSucceeds(Jedis jedis, CinnabarServer server) {
+        jedis.set("w", "1");
+        str(jedis, "WATCH", "w", "other");
+        try (Jedis other = new Jedis("127.0.0.1", server.port())) {
+            other.set("unrelated", "2");
+        }
+        str(jedis, "MULTI");
+        str(jedis, "SET", "w", "3");
+        assertEquals(List.of("OK"), cmd(jedis, "EXEC"));
+        assertEquals("3", jedis.get("w"));
+    }
+
+    @Test
+    void unwatchForgetsKeys(Jedis jedis) {
+        str(jedis, "WATCH", "w");
+        jedis.set("w", "x");
+        assertEquals("OK", str(jedis, "UNWATCH"));
+        str(jedis, "MULTI");
+        str(jedis, "PING");
+        assertEquals(List.of("PONG"), cmd(jedis, "EXEC"));
+    }
+
+    @Test
+    void execUnwatchesEvenOnFailure(Jedis jedis) {
+        str(jedis, "WATCH", "w");
+        jedis.set("w", "x");
+        str(jedis, "MULTI");
+        assertNull(cmd(jedis, "EXEC"));
+        str(jedis, "MULTI");
+        str(jedis, "PING");
+        assertEquals(List.of("PONG"), cmd(jedis, "EXEC"));
+    }
+
+    @Test
+    void flushAndDeleteTouchWatchedKeys(Jedis jedis) {
+        jedis.set("w", "1");
+        str(jedis, "WATCH", "w");
+        jedis.flushDB();
+        str(jedis, "MULTI");
+        assertNull(cmd(jedis, "EXEC"));
+
+        jedis.set("w", "1");
+        str(jedis, "WATCH", "w");
+        jedis.del("w");
+        str(jedis, "MULTI");
+        assertNull(cmd(jedis, "EXEC"));
+
+    }
+
+    @Test
+    void flushOfMissingWatchedKeyDoesNotFailExec(Jedis jedis) {
+        str(jedis, "WATCH", "absent");
+        jedis.flushAll();
+        str(jedis, "MULTI");
+        str(jedis, "PING");
+        assertEquals(List.of("PONG"), cmd(jedis, "EXEC"));
+    }
+
+    @Test
+    void swapdbTouchesWatchedKeys(Jedis jedis) {
+        jedis.select(1);
+        jedis.set("w", "db1");
+        jedis.select(0);
+        str(jedis, "WATCH", "w");
+        jedis.swapDB(0, 1);
+        str(jedis, "MULTI");
+        assertNull(cmd(jedis, "EXEC"));
+    }
+
+    @Test
+    void rejectedExecAbortsWithReason(Jedis jedis) {
+        str(jedis, "MULTI");
+        JedisDataException e = assertThrows(JedisDataException.class, () -> cmd(jedis, "EXEC", "extra"));
+        assertEquals("EXECABORT Transaction discarded because of: ERR wrong number of arguments for 'exec' command",
+                e.getMessage());
+        e = assertThrows(JedisDataException.class, () -> cmd(jedis, "EXEC"));
+        assertEquals("ERR EXEC without MULTI", e.getMessage());
+    }
+
+    @Test
+    void lettuceTransactionOverResp3(CinnabarServer server) {
+        var client = Lettuce.client(server.port());
+        try (var conn = client.connect()) {
+            var sync = conn.sync();
+            sync.multi();
+            sync.set("lk", "v");
+            sync.get("lk");
+            var result = sync.exec();
+            assertEquals(2, result.size());
+            assertEquals("v", result.get(1));
+        } finally {
+            client.shutdown();
+        }
+    }
+}
