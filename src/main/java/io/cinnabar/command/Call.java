@@ -31,6 +31,47 @@ public final class Call {
         return dispatcher;
     }
 
+    /** False inside MULTI/EXEC (and scripts): blocking commands then act as their non-blocking twins. */
+    public boolean mayBlock() {
+        return dispatcher.mayBlock();
+    }
+
+    /** True when this run is a blocked client's retry after one of its keys got data. */
+    public boolean isRetry() {
+        return dispatcher.isRetry(client);
+    }
+
+    /**
+     * Blocks this client on keys (in its current database) until one of them gets data, when the
+     * command runs again; at deadlineMs (0 = never) timeoutReply answers instead. The handler
+     * returns right after calling this, without replying.
+     */
+    public void block(byte[][] keys, long deadlineMs, java.util.function.Consumer<io.cinnabar.protocol.Reply> timeoutReply) {
+        dispatcher.block(client, keys, deadlineMs, timeoutReply);
+    }
+
+    /** Tells clients blocked on key in this database that it got data (if it was not just created). */
+    public void signalReady(byte[] key) {
+        server.blocking().signal(client.db, key);
+    }
+
+    /**
+     * A blocking command's timeout argument in seconds (decimals allowed) as an absolute deadline
+     * in unix ms, 0 for "forever"; Redis's errors for bad values.
+     */
+    public long timeoutArg(int i) {
+        double seconds = Numbers.parseDouble(args[i]);
+        if (Double.isNaN(seconds) || Double.isInfinite(seconds)) {
+            throw new CommandError("ERR timeout is not a float or out of range");
+        }
+        if (seconds < 0) throw new CommandError("ERR timeout is negative");
+        double ms = seconds * 1000;
+        if (ms <= 0) return 0;
+        long deadline = (long) Math.ceil(ms) + now();
+        if (ms > Long.MAX_VALUE / 2 || deadline < 0) throw new CommandError("ERR timeout is out of range");
+        return deadline;
+    }
+
     /** Replies from here on use RESP version p (HELLO). */
     public void switchProtocol(int p) {
         dispatcher.switchProtocol(client, p);

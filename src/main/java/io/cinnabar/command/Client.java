@@ -33,6 +33,11 @@ public final class Client {
     io.cinnabar.keyspace.WatchState watch;
     long multiBulkPending;
 
+    /** Non-null while blocked (BLPOP & co.). */
+    BlockedState blocked;
+    /** Requests that arrived while blocked, run once it is served. */
+    java.util.ArrayDeque<io.cinnabar.protocol.Request> pending;
+
     public Client(long id, ClientChannel channel, boolean authenticated) {
         this.id = id;
         this.channel = channel;
@@ -42,6 +47,11 @@ public final class Client {
     }
 
     public long id() { return id; }
+    public boolean blocked() { return blocked != null; }
+    java.util.ArrayDeque<io.cinnabar.protocol.Request> pending() {
+        if (pending == null) pending = new java.util.ArrayDeque<>();
+        return pending;
+    }
     public ClientChannel channel() { return channel; }
     public int db() { return db; }
     public void db(int index) { db = index; }

@@ -11,6 +11,8 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
+import io.cinnabar.protocol.Reply;
 
 /**
  * Runs batches of requests on the keyspace thread: looks each command up, checks arity, auth and
@@ -23,8 +25,18 @@ public final class Dispatcher {
     private final ServerContext server;
     private final CommandTable commands;
     private final Keyspace keyspace;
-    private final RespWriter writer = new RespWriter(64 * 1024);
+    private final RespWriter primary = new RespWriter(64 * 1024);
+    private final RespWriter secondary = new RespWriter(4096);
+    /** Where replies go now: the batch's writer, or a resumed blocked client's. */
+    private RespWriter writer = primary;
     private final Call call;
+    private final BlockingRegistry blocking;
+    /** Nesting of run(): above 1 inside EXEC, where blocking commands must not block. */
+    private int depth;
+    private boolean serving;
+    private boolean secondaryInUse;
+    private Client retrying;
+    private boolean blockedAgain;
 
     public Dispatcher(ServerContext server) {
         this.server = server;
@@ -32,6 +44,8 @@ public final class Dispatcher {
         this.keyspace = server.keyspace();
         this.call = new Call(server, this);
         this.call.reply = writer;
+        this.blocking = server.blocking();
+        keyspace.onKeyAdded(blocking::signal);
     }
 
     public ServerContext server() {
@@ -41,21 +55,43 @@ public final class Dispatcher {
     /** Executes one client's batch and sends the replies. Keyspace thread only. */
     public void executeBatch(Client client, List<Request> batch) {
         if (client.closing) return;
+        if (client.blocked != null) {
+            // A blocked client's later requests wait until it is served or times out.
+            client.pending().addAll(batch);
+            return;
+        }
         writer.protocol(client.protocol);
         for (int i = 0, n = batch.size(); i < n; i++) {
-            Request r = batch.get(i);
-            if (r.isProtocolError()) {
-                writer.error("ERR " + r.protocolError);
-                server.stats().errorReply("ERR");
-                client.closeAfterReply = true;
+            if (!runRequest(client, batch.get(i))) break;
+            if (client.blocked != null) {
+                for (int k = i + 1; k < n; k++) client.pending().add(batch.get(k));
                 break;
             }
-            execute(client, r.args);
-            if (client.closeAfterReply || client.closing) break;
+            if (blocking.hasReady()) serveReadyKeys();
         }
+        flush(client);
+    }
+
+    /** Runs one request; false when the client must not run more (closing, protocol error). */
+    private boolean runRequest(Client client, Request r) {
+        if (r.isProtocolError()) {
+            writer.error("ERR " + r.protocolError);
+            server.stats().errorReply("ERR");
+            client.closeAfterReply = true;
+            return false;
+        }
+        execute(client, r.args);
+        return !(client.closeAfterReply || client.closing);
+    }
+
+    /** Hands what the client's commands replied to its connection. */
+    private void flush(Client client) {
         byte[] out = writer.takeBytes();
         server.stats().netOutputBytes += out.length;
-        if (!client.closing) client.channel().send(out, client.closeAfterReply);
+        if (client.closing) return;
+        // A client blocked before replying anything keeps its connection waiting for this batch.
+        if (client.blocked != null && out.length == 0) return;
+        client.channel().send(out, client.closeAfterReply);
     }
 
     /** Runs one command for client, replying into the current batch. */
@@ -114,6 +150,7 @@ public final class Dispatcher {
 
     /** Runs an already-validated command (also used by EXEC for queued commands). */
     public void run(Client client, CommandSpec spec, byte[][] args) {
+        depth++;
         call.args = args;
         call.client = client;
         call.spec = spec;
@@ -140,6 +177,7 @@ public final class Dispatcher {
             spec.stats.failedCalls++;
             server.stats().errorReply("ERR");
         } finally {
+            depth--;
             keyspace.endCommand();
             keyspace.touchEnabled(true);
         }
@@ -147,8 +185,142 @@ public final class Dispatcher {
         spec.stats.micros += (System.nanoTime() - start) / 1000;
     }
 
+    // ---- blocking (BLPOP & co.) ----
+
+    /** False inside EXEC (and scripts): there a blocking command acts as its non-blocking twin. */
+    boolean mayBlock() {
+        return depth <= 1;
+    }
+
+    /** True while the current command is a blocked client's retry after one of its keys got data. */
+    boolean isRetry(Client client) {
+        return retrying == client;
+    }
+
+    /**
+     * Blocks the current command's client on keys until one gets data (the command is then run
+     * again), the deadline passes (timeoutReply answers) or CLIENT UNBLOCK. deadlineMs 0 = never.
+     */
+    void block(Client client, byte[][] keys, long deadlineMs, Consumer<Reply> timeoutReply) {
+        if (retrying == client) {
+            blockedAgain = true;
+            return;
+        }
+        BlockedState state = new BlockedState(client.db, keys, call.spec, call.args, timeoutReply);
+        client.blocked = state;
+        blocking.add(client, state);
+        if (deadlineMs > 0) {
+            long delay = Math.max(0, deadlineMs - System.currentTimeMillis());
+            state.timer = server.thread().schedule(delay, () -> timedOut(client));
+        }
+    }
+
+    /** CLIENT UNBLOCK: answers the blocked client as a timeout would, or with an error. */
+    public boolean unblock(Client target, boolean withError) {
+        if (target.blocked == null) return false;
+        resume(target, () -> {
+            BlockedState state = target.blocked;
+            release(target);
+            if (withError) {
+                writer.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
+                server.stats().errorReply("UNBLOCKED");
+            } else {
+                state.timeoutReply.accept(writer);
+            }
+        });
+        return true;
+    }
+
+    private void timedOut(Client client) {
+        if (client.blocked == null || client.closing) return;
+        resume(client, () -> {
+            BlockedState state = client.blocked;
+            release(client);
+            state.timeoutReply.accept(writer);
+        });
+        if (blocking.hasReady()) serveReadyKeys();
+    }
+
+    /** Retries the commands of clients blocked on keys that got data, oldest client first. */
+    private void serveReadyKeys() {
+        if (serving) return;
+        serving = true;
+        try {
+            while (blocking.hasReady()) {
+                BlockingRegistry.BlockKey k = blocking.pollReady();
+                for (Client c : blocking.waitingOn(k)) {
+                    if (c.blocked == null || c.closing) continue;
+                    if (!keyspace.db(k.db).exists(k.key)) break;
+                    retry(c);
+                }
+            }
+        } finally {
+            serving = false;
+        }
+    }
+
+    private void retry(Client c) {
+        BlockedState state = c.blocked;
+        resume(c, () -> {
+            int mark = writer.size();
+            retrying = c;
+            blockedAgain = false;
+            try {
+                run(c, state.spec, state.args);
+            } finally {
+                retrying = null;
+            }
+            if (blockedAgain) {
+                writer.truncate(mark);
+            } else {
+                release(c);
+            }
+        });
+    }
+
+    /**
+     * Runs firstStep for a blocked client with its own reply buffer, then the requests it sent
+     * while blocked, and sends it the replies; the interrupted batch's output is left intact.
+     */
+    private void resume(Client c, Runnable firstStep) {
+        RespWriter saved = writer;
+        int savedProtocol = saved.protocol();
+        int savedDepth = depth;
+        boolean ownsSecondary = !secondaryInUse;
+        RespWriter w = ownsSecondary ? secondary : new RespWriter(1024);
+        secondaryInUse = true;
+        writer = w;
+        call.reply = w;
+        w.protocol(c.protocol);
+        depth = 0;
+        try {
+            firstStep.run();
+            while (c.blocked == null && c.pending != null && !c.pending.isEmpty()) {
+                if (!runRequest(c, c.pending.poll())) break;
+            }
+            flush(c);
+        } finally {
+            depth = savedDepth;
+            if (ownsSecondary) secondaryInUse = false;
+            writer = saved;
+            call.reply = saved;
+            saved.protocol(savedProtocol);
+        }
+    }
+
+    /** Forgets what the client was blocked on. */
+    private void release(Client c) {
+        BlockedState state = c.blocked;
+        if (state == null) return;
+        blocking.remove(c, state);
+        if (state.timer != null) state.timer.cancel();
+        c.blocked = null;
+    }
+
     /** The client's socket closed: forget it and whatever it was waiting for. */
     public void disconnected(Client client) {
+        release(client);
+        if (client.pending != null) client.pending.clear();
         client.closing = true;
         client.multi = null;
         if (client.watch != null) client.watch.unwatchAll();

@@ -23,6 +23,7 @@ public final class ServerContext {
     private final CommandTable commands;
     private final KeyspaceThread thread;
     private final ServerStats stats = new ServerStats();
+    private final BlockingRegistry blocking = new BlockingRegistry();
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final long startTimeMs = System.currentTimeMillis();
@@ -48,6 +49,9 @@ public final class ServerContext {
     public CommandTable commands() { return commands; }
     public KeyspaceThread thread() { return thread; }
     public ServerStats stats() { return stats; }
+    BlockingRegistry blocking() { return blocking; }
+    /** Clients blocked on keys right now (INFO blocked_clients). */
+    public int blockedClients() { return blocking.blockedClients(); }
     public long startTimeMs() { return startTimeMs; }
     public String runId() { return runId; }
     public int port() { return port; }

@@ -140,6 +140,7 @@ public final class Database {
         table[i] = added;
         size++;
         if (!watched.isEmpty()) watched.touched(key, true);
+        keyspace.keyAdded(id, key);
     }
 
     /**
@@ -169,6 +170,8 @@ public final class Database {
         table[i] = added;
         size++;
         if (added instanceof VolatileEntry) addVolatile((VolatileEntry) added);
+        if (!watched.isEmpty()) watched.touched(key, true);
+        keyspace.keyAdded(id, key);
     }
 
     /** Adds key only if absent; true if added. Expired keys count as absent. */

@@ -15,6 +15,21 @@ public final class Keyspace {
     private boolean frozenClock;
     private boolean touchEnabled = true;
     private int expireCursorDb;
+    private KeyAddedListener keyAdded;
+
+    /** Told when a key is created (blocked clients wait for that). */
+    @FunctionalInterface
+    public interface KeyAddedListener {
+        void keyAdded(int db, byte[] key);
+    }
+
+    public void onKeyAdded(KeyAddedListener listener) {
+        keyAdded = listener;
+    }
+
+    void keyAdded(int db, byte[] key) {
+        if (keyAdded != null) keyAdded.keyAdded(db, key);
+    }
 
     public Keyspace(int databaseCount) {
         databases = new Database[databaseCount];

@@ -90,6 +90,7 @@ public final class ClientCommands implements CommandFamily {
                 .sub(spec("KILL", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.4.0", "Kill the connection of a client"), this::kill)
                 .sub(spec("NO-EVICT", 3, ADMIN, NOSCRIPT, LOADING, STALE).doc("7.0.0", "Set client eviction mode for the current connection"), this::noEvict)
                 .sub(spec("NO-TOUCH", 3, NOSCRIPT, LOADING, STALE).doc("7.2.0", "Controls whether commands sent by the client will alter the LRU/LFU of the keys they access."), this::noTouch)
+                .sub(spec("UNBLOCK", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("5.0.0", "Unblock a client blocked in a blocking command from a different connection"), this::unblock)
                 .sub(spec("SETINFO", 4, NOSCRIPT, LOADING, STALE).doc("7.2.0", "Set client or connection specific info"), this::setinfo)
                 .sub(spec("REPLY", 3, NOSCRIPT, LOADING, STALE).doc("3.2.0", "Instruct the server whether to reply to commands"), this::reply)
                 .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands"), this::help), null);
@@ -252,6 +253,18 @@ public final class ClientCommands implements CommandFamily {
         if (c.argIs(2, "ON")) return true;
         if (c.argIs(2, "OFF")) return false;
         throw CommandError.syntax();
+    }
+
+    /** CLIENT UNBLOCK client-id [TIMEOUT | ERROR] */
+    private void unblock(Call c) {
+        if (c.argCount() > 4) throw CommandError.syntax();
+        boolean withError = false;
+        if (c.argCount() == 4) {
+            if (c.argIs(3, "ERROR")) withError = true;
+            else if (!c.argIs(3, "TIMEOUT")) throw new CommandError("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+        }
+        Client target = c.server().client(c.longArg(2));
+        c.reply().integer(target != null && c.dispatcher().unblock(target, withError) ? 1 : 0);
     }
 
     /** CLIENT SETINFO LIB-NAME libname | LIB-VER libver (Redis 7.2; clients send it on connect) */

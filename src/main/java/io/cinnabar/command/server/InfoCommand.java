@@ -138,7 +138,7 @@ public final class InfoCommand implements CommandFamily {
         s.field("maxclients", server.config().getLong(ConfigOptions.MAXCLIENTS));
         s.field("client_recent_max_input_buffer", 0);
         s.field("client_recent_max_output_buffer", 0);
-        s.field("blocked_clients", 0);
+        s.field("blocked_clients", server.blockedClients());
         s.field("tracking_clients", 0);
         s.field("clients_in_timeout_table", 0);
     }

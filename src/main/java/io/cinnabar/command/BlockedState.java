@@ -1,0 +1,23 @@
+package io.cinnabar.command;
+
+import io.cinnabar.protocol.Reply;
+
+import java.util.function.Consumer;
+
+/** What a blocked client waits for: keys of one database, a deadline, and its command to retry. */
+final class BlockedState {
+    final int db;
+    final byte[][] keys;
+    final CommandSpec spec;
+    final byte[][] args;
+    final Consumer<Reply> timeoutReply;
+    KeyspaceThread.Timer timer;
+
+    BlockedState(int db, byte[][] keys, CommandSpec spec, byte[][] args, Consumer<Reply> timeoutReply) {
+        this.db = db;
+        this.keys = keys;
+        this.spec = spec;
+        this.args = args;
+        this.timeoutReply = timeoutReply;
+    }
+}
