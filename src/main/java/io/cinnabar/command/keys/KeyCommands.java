@@ -116,39 +116,24 @@ public final class KeyCommands implements CommandFamily {
 
     /** SCAN cursor [MATCH pattern] [COUNT count] [TYPE type] */
     private void scan(Call c) {
-        long cursor = parseCursor(c.arg(1));
-        long count = 10;
-        byte[] pattern = null, typeName = null;
-        for (int i = 2; i < c.argCount(); i += 2) {
-            boolean hasValue = c.argCount() - i >= 2;
-            if (hasValue && c.argIs(i, "COUNT")) {
-                count = c.longArg(i + 1);
-                if (count < 1) throw CommandError.syntax();
-            } else if (hasValue && c.argIs(i, "MATCH")) {
-                pattern = GlobMatcher.matchesAll(c.arg(i + 1)) ? null : c.arg(i + 1);
-            } else if (hasValue && c.argIs(i, "TYPE")) {
-                typeName = c.arg(i + 1);
-            } else {
-                throw CommandError.syntax();
-            }
-        }
-
+        ScanArgs a = ScanArgs.parse(c, 1, true);
+        long cursor = a.cursor;
         Database db = c.db();
         List<Entry> visited = new ArrayList<>();
         // As Redis: up to ten buckets per requested key, so sparse tables don't block for long.
-        long maxIterations = count * 10;
+        long maxIterations = a.count * 10;
         do {
             cursor = db.scanStep(cursor, visited::add);
-        } while (cursor != 0 && maxIterations-- != 0 && visited.size() < count);
+        } while (cursor != 0 && maxIterations-- != 0 && visited.size() < a.count);
 
         List<byte[]> keys = new ArrayList<>(visited.size());
         for (Entry e : visited) {
-            if (pattern != null && !GlobMatcher.matches(pattern, e.key(), false)) continue;
-            if (typeName != null) {
+            if (!a.matches(e.key())) continue;
+            if (a.typeName != null) {
                 // Redis looks the type up through an expiring lookup: a stale key is type "none".
                 boolean stale = db.reclaimIfExpired(e);
                 String type = stale ? "none" : ValueType.of(e.value()).typeName();
-                if (!equalsIgnoreCase(typeName, type)) continue;
+                if (!equalsIgnoreCase(a.typeName, type)) continue;
                 if (stale) {
                     keys.add(e.key());
                     continue;
@@ -161,32 +146,6 @@ public final class KeyCommands implements CommandFamily {
         r.array(2);
         r.bulk(Long.toUnsignedString(cursor));
         replyKeys(r, keys);
-    }
-
-    /** Redis parses the cursor with strtoul: optional sign, digits, no leading space, 64-bit wrap. */
-    static long parseCursor(byte[] b) {
-        int i = 0;
-        boolean negative = false;
-        if (b.length > 0 && (b[0] == '+' || b[0] == '-')) {
-            negative = b[0] == '-';
-            i++;
-        }
-        if (i == b.length) {
-            if (b.length == 0) return 0; // strtoul("") consumes nothing and leaves "" behind: cursor 0
-            throw invalidCursor();
-        }
-        long v = 0;
-        for (; i < b.length; i++) {
-            int d = b[i] - '0';
-            if (d < 0 || d > 9) throw invalidCursor();
-            if (Long.compareUnsigned(v, Long.divideUnsigned(-1L - d, 10)) > 0) throw invalidCursor();
-            v = v * 10 + d;
-        }
-        return negative ? -v : v;
-    }
-
-    private static CommandError invalidCursor() {
-        return new CommandError("ERR invalid cursor");
     }
 
     /** RANDOMKEY */
