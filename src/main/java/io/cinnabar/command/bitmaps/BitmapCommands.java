@@ -101,19 +101,11 @@ public final class BitmapCommands implements CommandFamily {
                 return;
             }
             boolean bits = n == 5 && unitIsBit(c, 4);
-            if (bits) total <<= 3;
-            if (start < 0) start = total + start;
-            if (end < 0) end = total + end;
-            if (start < 0) start = 0;
-            if (end < 0) end = 0;
-            if (end >= total) end = total - 1;
-            if (bits && start <= end) {
-                // Masks of the bits outside the range in the first and last byte.
-                firstMask = ~((1 << (8 - (start & 7))) - 1) & 0xFF;
-                lastMask = (1 << (7 - (end & 7))) - 1;
-                start >>= 3;
-                end >>= 3;
-            }
+            long[] r = byteRange(start, end, total, bits);
+            start = r[0];
+            end = r[1];
+            firstMask = (int) r[2];
+            lastMask = (int) r[3];
         } else if (n == 2) {
             start = 0;
             end = p.length - 1;
@@ -128,6 +120,28 @@ public final class BitmapCommands implements CommandFamily {
         if (firstMask != 0) count -= Integer.bitCount(p[(int) start] & firstMask);
         if (lastMask != 0) count -= Integer.bitCount(p[(int) end] & lastMask);
         c.reply().integer(count);
+    }
+
+    /**
+     * Redis's range rules for BITCOUNT and BITPOS: negative indexes count from the end and are
+     * clamped; a BIT range becomes a byte range plus masks of the bits outside it in its first and
+     * last byte. Returns {start, end, firstMask, lastMask}; start > end means an empty range.
+     */
+    private static long[] byteRange(long start, long end, long totalBytes, boolean bits) {
+        long total = bits ? totalBytes << 3 : totalBytes;
+        if (start < 0) start = total + start;
+        if (end < 0) end = total + end;
+        if (start < 0) start = 0;
+        if (end < 0) end = 0;
+        if (end >= total) end = total - 1;
+        long firstMask = 0, lastMask = 0;
+        if (bits && start <= end) {
+            firstMask = ~((1 << (8 - (start & 7))) - 1) & 0xFF;
+            lastMask = (1 << (7 - (end & 7))) - 1;
+            start >>= 3;
+            end >>= 3;
+        }
+        return new long[] {start, end, firstMask, lastMask};
     }
 
     private static boolean unitIsBit(Call c, int index) {
@@ -170,18 +184,11 @@ public final class BitmapCommands implements CommandFamily {
             } else {
                 end = bits ? (total << 3) + 7 : total - 1;
             }
-            if (bits) total <<= 3;
-            if (start < 0) start = total + start;
-            if (end < 0) end = total + end;
-            if (start < 0) start = 0;
-            if (end < 0) end = 0;
-            if (end >= total) end = total - 1;
-            if (bits && start <= end) {
-                firstMask = ~((1 << (8 - (start & 7))) - 1) & 0xFF;
-                lastMask = (1 << (7 - (end & 7))) - 1;
-                start >>= 3;
-                end >>= 3;
-            }
+            long[] r = byteRange(start, end, total, bits);
+            start = r[0];
+            end = r[1];
+            firstMask = (int) r[2];
+            lastMask = (int) r[3];
         } else if (n == 3) {
             start = 0;
             end = p.length - 1;

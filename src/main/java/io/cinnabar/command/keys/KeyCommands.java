@@ -1,6 +1,7 @@
 package io.cinnabar.command.keys;
 
 import io.cinnabar.command.Call;
+import io.cinnabar.command.HelpReply;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
@@ -308,7 +309,6 @@ public final class KeyCommands implements CommandFamily {
     /** OBJECT HELP */
     private void objectHelp(Call c) {
         String[] lines = {
-            "OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
             "ENCODING <key>",
             "    Return the kind of internal representation used in order to store the value",
             "    associated with a <key>.",
@@ -320,12 +320,9 @@ public final class KeyCommands implements CommandFamily {
             "    seconds elapsed since the last access to the key.",
             "REFCOUNT <key>",
             "    Return the number of references of the value associated with the specified",
-            "    <key>.",
-            "HELP",
-            "    Prints this help."
+            "    <key>."
         };
-        c.reply().array(lines.length);
-        for (String l : lines) c.reply().simple(l);
+        HelpReply.reply(c, lines);
     }
 
     private static void replyKeys(Reply r, List<byte[]> keys) {

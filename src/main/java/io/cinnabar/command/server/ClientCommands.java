@@ -1,6 +1,7 @@
 package io.cinnabar.command.server;
 
 import io.cinnabar.command.Call;
+import io.cinnabar.command.HelpReply;
 import io.cinnabar.command.Client;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
@@ -22,7 +23,6 @@ import static io.cinnabar.command.CommandSpec.spec;
 /** CLIENT subcommands. */
 public final class ClientCommands implements CommandFamily {
     private static final String[] HELP = {
-        "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
         "CACHING (YES|NO)",
         "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
         "GETREDIR",
@@ -69,9 +69,7 @@ public final class ClientCommands implements CommandFamily {
         "NO-EVICT (ON|OFF)",
         "    Protect current client connection from eviction.",
         "NO-TOUCH (ON|OFF)",
-        "    Will not touch LRU/LFU stats when this mode is on.",
-        "HELP",
-        "    Print this help."
+        "    Will not touch LRU/LFU stats when this mode is on."
     };
 
     @Override
@@ -287,8 +285,7 @@ public final class ClientCommands implements CommandFamily {
 
     /** CLIENT HELP */
     private void help(Call c) {
-        c.reply().array(HELP.length);
-        for (String l : HELP) c.reply().simple(l);
+        HelpReply.reply(c, HELP);
     }
 
     /** Redis's getClientTypeByName, as the name typeOf returns. */

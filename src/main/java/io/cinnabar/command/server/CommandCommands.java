@@ -1,6 +1,7 @@
 package io.cinnabar.command.server;
 
 import io.cinnabar.command.Call;
+import io.cinnabar.command.HelpReply;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandFlag;
@@ -27,7 +28,6 @@ public final class CommandCommands implements CommandFamily {
         "@connection", "@transaction", "@scripting"};
 
     private static final String[] HELP = {
-        "COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
         "(no subcommand)",
         "    Return details about all Redis commands.",
         "COUNT",
@@ -45,9 +45,7 @@ public final class CommandCommands implements CommandFamily {
         "GETKEYS <full-command>",
         "    Return the keys from a full Redis command.",
         "GETKEYSANDFLAGS <full-command>",
-        "    Return the keys and the access flags from a full Redis command.",
-        "HELP",
-        "    Print this help."
+        "    Return the keys and the access flags from a full Redis command."
     };
 
     @Override
@@ -176,8 +174,7 @@ public final class CommandCommands implements CommandFamily {
 
     /** COMMAND HELP */
     private void help(Call c) {
-        c.reply().array(HELP.length);
-        for (String l : HELP) c.reply().simple(l);
+        HelpReply.reply(c, HELP);
     }
 
     // ---- shapes ----

@@ -1,6 +1,7 @@
 package io.cinnabar.command.server;
 
 import io.cinnabar.command.Call;
+import io.cinnabar.command.HelpReply;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandSpec;
@@ -84,7 +85,6 @@ public final class ConfigCommands implements CommandFamily {
     /** CONFIG HELP */
     private void help(Call c) {
         String[] lines = {
-            "CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
             "GET <pattern>",
             "    Return parameters matching the glob-like <pattern> and their values.",
             "SET <directive> <value>",
@@ -92,11 +92,8 @@ public final class ConfigCommands implements CommandFamily {
             "RESETSTAT",
             "    Reset statistics reported by the INFO command.",
             "REWRITE",
-            "    Rewrite the configuration file.",
-            "HELP",
-            "    Prints this help."
+            "    Rewrite the configuration file."
         };
-        c.reply().array(lines.length);
-        for (String l : lines) c.reply().simple(l);
+        HelpReply.reply(c, lines);
     }
 }

@@ -1,6 +1,7 @@
 package io.cinnabar.command.server;
 
 import io.cinnabar.command.Call;
+import io.cinnabar.command.HelpReply;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.keyspace.Entry;
 import io.cinnabar.keyspace.TypedValue;
@@ -14,7 +15,6 @@ import io.cinnabar.util.Numbers;
  */
 final class DebugCommand {
     private static final String[] HELP = {
-        "DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
         "OBJECT <key>",
         "    Show low level info about the `key` and associated value.",
         "PROTOCOL <type>",
@@ -24,9 +24,7 @@ final class DebugCommand {
         "SET-ACTIVE-EXPIRE <0|1>",
         "    Setting it to 0 disables expiring keys in background when they are not accessed.",
         "SLEEP <seconds>",
-        "    Stop the server for <seconds>. Decimals allowed.",
-        "HELP",
-        "    Print this help."
+        "    Stop the server for <seconds>. Decimals allowed."
     };
 
     /** DEBUG SLEEP seconds | DEBUG SET-ACTIVE-EXPIRE 0|1 | DEBUG PROTOCOL type | DEBUG OBJECT key | ... */
@@ -48,8 +46,7 @@ final class DebugCommand {
         } else if (c.argIs(1, "OBJECT") && c.argCount() == 3) {
             object(c);
         } else if (c.argIs(1, "HELP") && c.argCount() == 2) {
-            c.reply().array(HELP.length);
-            for (String l : HELP) c.reply().simple(l);
+            HelpReply.reply(c, HELP);
         } else {
             throw new CommandError("ERR unknown subcommand or wrong number of arguments for '"
                     + c.argString(1) + "'. Try DEBUG HELP.");
