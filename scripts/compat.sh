@@ -385,9 +385,12 @@ for u in "${UNITS[@]}"; do
     fi
     log=$LOG_DIR/$(echo "$u" | tr / _).log
     t=$SECONDS rc=0
+    # The harness's own control socket sits just below --baseport (default 21079); a random
+    # base keeps concurrent runs on one machine from colliding there.
+    baseport=$(( 22000 + (RANDOM % 200) * 32 ))
     # shellcheck disable=SC2086
     (cd "$SRC" && TERM=dumb exec timeout -k 10 "$utimeout" tclsh tests/test_helper.tcl \
-        --host 127.0.0.1 --port "$PORT" --single "$u" --durable --clients 1 \
+        --host 127.0.0.1 --port "$PORT" --single "$u" --durable --clients 1 --baseport "$baseport" \
         --tags "$TAGS" $TCL_ARGS) >"$log" 2>&1 </dev/null &
     TCL_PID=$!
     wait "$TCL_PID" || rc=$?
