@@ -85,7 +85,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         batch = new ArrayList<>(Math.min(toRun.size(), 64));
         batchBytes = 0;
         inFlight = true;
-        dispatcher.server().thread().execute(() -> dispatcher.executeBatch(client, toRun));
+        BatchSubmitter.current().submit(() -> dispatcher.executeBatch(client, toRun), channel.eventLoop(),
+                dispatcher.server().thread());
     }
 
     @Override
