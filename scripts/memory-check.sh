@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Memory beside real Redis for the same data, loaded the same way into each server in one run:
+#   1M small members into one hash, one set and one sorted set, and 1M keys each holding a
+#   10-field hash. Prints RSS (from /proc) and the server's own used_memory after each step.
+#
+#   scripts/memory-check.sh              # N=1000000
+#   MEM_N=100000 scripts/memory-check.sh # smaller, faster
+#
+# Cinnabar runs with the JVM flags of scripts/cinnabar-server; CINNABAR_JAVA_OPTS adds to them.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
+jar="$repo/target/cinnabar.jar"
+n="${MEM_N:-1000000}"
+work="$(mktemp -d)"
+redis_pid="" cinnabar_pid=""
+
+cleanup() {
+    [[ -n $redis_pid ]] && kill "$redis_pid" 2>/dev/null || true
+    [[ -n $cinnabar_pid ]] && kill "$cinnabar_pid" 2>/dev/null || true
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+command -v redis-server >/dev/null || { echo "needs redis-server (apt-get install redis-server redis-tools)" >&2; exit 2; }
+[[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+wait_ready() {
+    for _ in $(seq 1 300); do
+        [[ $(redis-cli -p "$1" ping 2>/dev/null) == PONG ]] && return 0
+        sleep 0.1
+    done
+    echo "server on $1 did not start" >&2
+    return 1
+}
+
+# RESP command streams, generated once and fed to both servers with redis-cli --pipe.
+gen() { # kind
+    python3 - "$1" "$n" <<'PY'
+import sys
+kind, n = sys.argv[1], int(sys.argv[2])
+out = sys.stdout.buffer
+def cmd(*args):
+    parts = [b"*%d\r\n" % len(args)]
+    for a in args:
+        a = a if isinstance(a, bytes) else str(a).encode()
+        parts.append(b"$%d\r\n%s\r\n" % (len(a), a))
+    out.write(b"".join(parts))
+chunk = 1000
+if kind == "hash":
+    for s in range(0, n, chunk):
+        args = []
+        for i in range(s, min(n, s + chunk)):
+            args += ["field:%d" % i, "value:%d" % i]
+        cmd("HSET", "bighash", *args)
+elif kind == "set":
+    for s in range(0, n, chunk):
+        cmd("SADD", "bigset", *["member:%d" % i for i in range(s, min(n, s + chunk))])
+elif kind == "zset":
+    for s in range(0, n, chunk):
+        args = []
+        for i in range(s, min(n, s + chunk)):
+            args += [i, "member:%d" % i]
+        cmd("ZADD", "bigzset", *args)
+elif kind == "smallhashes":
+    for i in range(n):
+        args = []
+        for f in range(10):
+            args += ["f%d" % f, "v%d" % f]
+        cmd("HSET", "user:%d" % i, *args)
+PY
+}
+
+steps=(hash set zset smallhashes)
+for s in "${steps[@]}"; do gen "$s" >"$work/$s.resp"; done
+
+rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+used() { redis-cli -p "$1" info memory | awk -F: '/^used_memory:/ {gsub("\r",""); print $2}'; }
+
+measure() { # name pid port -> one line per step into $work/<name>.tsv
+    local name=$1 pid=$2 port=$3
+    printf 'start\t%s\t%s\n' "$(rss_kb "$pid")" "$(used "$port")" >"$work/$name.tsv"
+    for s in "${steps[@]}"; do
+        redis-cli -p "$port" --pipe <"$work/$s.resp" >/dev/null
+        sleep 1
+        printf '%s\t%s\t%s\n' "$s" "$(rss_kb "$pid")" "$(used "$port")" >>"$work/$name.tsv"
+    done
+}
+
+redis_port=$(free_port)
+(cd "$work" && exec redis-server --port "$redis_port" --save "" --appendonly no --daemonize no >/dev/null) &
+redis_pid=$!
+wait_ready "$redis_port"
+measure redis "$redis_pid" "$redis_port"
+kill "$redis_pid"; wait "$redis_pid" 2>/dev/null || true; redis_pid=""
+
+cin_port=$(free_port)
+# shellcheck disable=SC2086
+(cd "$work" && exec java -XX:+UseParallelGC -XX:+PerfDisableSharedMem ${CINNABAR_JAVA_OPTS:-} \
+    -jar "$jar" --port "$cin_port" --save "" >/dev/null) &
+cinnabar_pid=$!
+wait_ready "$cin_port"
+measure cinnabar "$cinnabar_pid" "$cin_port"
+
+echo
+echo "Memory after each step (N=$n; RSS in MB from /proc, used = the server's INFO used_memory in MB)"
+printf '%-38s %12s %12s %8s %12s %12s\n' "step" "redis RSS" "cinnabar RSS" "ratio" "redis used" "cinnabar used"
+paste "$work/redis.tsv" "$work/cinnabar.tsv" | while IFS=$'\t' read -r s r_rss r_used _ c_rss c_used; do
+    case $s in
+        start) label="empty server" ;;
+        hash) label="+ 1 hash with N fields" ;;
+        set) label="+ 1 set with N members" ;;
+        zset) label="+ 1 sorted set with N members" ;;
+        smallhashes) label="+ N keys of 10-field hashes" ;;
+    esac
+    awk -v l="$label" -v rr="$r_rss" -v cr="$c_rss" -v ru="$r_used" -v cu="$c_used" 'BEGIN {
+        printf "%-38s %12.1f %12.1f %8.2f %12.1f %12.1f\n", l, rr/1024, cr/1024, cr/rr, ru/1048576, cu/1048576 }'
+done
