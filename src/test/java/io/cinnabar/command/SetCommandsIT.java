@@ -545,6 +545,18 @@ class SetCommandsIT {
         assertEquals(1L, jedis.objectRefcount("h2"));
     }
 
+    /** Digests taken from Redis 7.0.15 for the same contents; encoding-independent. */
+    @Test
+    void debugDigestValue(Jedis jedis) {
+        jedis.sadd("i", "1", "2", "3");
+        jedis.sadd("h", "1", "2", "3", "x");
+        jedis.srem("h", "x");
+        jedis.sadd("x", "1", "2", "3", "x");
+        assertEquals(List.of("2a462a3f51a1db89738ebbeef0c47ce1bbc85246", "2a462a3f51a1db89738ebbeef0c47ce1bbc85246",
+                "3bb087b1948bf20dd8244692cb9519e2c3947234", "0000000000000000000000000000000000000000"),
+                cmd(jedis, "DEBUG", "DIGEST-VALUE", "i", "h", "x", "nokey"));
+    }
+
     @Test
     void commandInfo(Jedis jedis) {
         List<?> info = (List<?>) ((List<?>) cmd(jedis, "COMMAND", "INFO", "sintercard", "smove")).get(0);
