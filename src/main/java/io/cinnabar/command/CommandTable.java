@@ -30,6 +30,7 @@ public final class CommandTable {
         t.register(new io.cinnabar.command.bitmaps.BitmapCommands());
         t.register(new io.cinnabar.command.keys.KeyCommands());
         t.register(new io.cinnabar.command.keys.ExpireCommands());
+        t.register(new io.cinnabar.command.sets.SetCommands());
         t.register(new io.cinnabar.command.tx.TransactionCommands());
         return t;
     }

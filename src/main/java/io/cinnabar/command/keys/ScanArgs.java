@@ -46,7 +46,7 @@ public final class ScanArgs {
     }
 
     /** Redis parses the cursor with strtoul: optional sign, digits, no leading space, 64-bit wrap. */
-    static long parseCursor(byte[] b) {
+    public static long parseCursor(byte[] b) {
         int i = 0;
         boolean negative = false;
         if (b.length > 0 && (b[0] == '+' || b[0] == '-')) {

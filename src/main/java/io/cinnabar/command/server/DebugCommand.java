@@ -45,11 +45,26 @@ final class DebugCommand {
             protocol(c);
         } else if (c.argIs(1, "OBJECT") && c.argCount() == 3) {
             object(c);
+        } else if (c.argIs(1, "DIGEST-VALUE")) {
+            digestValue(c);
         } else if (c.argIs(1, "HELP") && c.argCount() == 2) {
             HelpReply.reply(c, HELP);
         } else {
             throw new CommandError("ERR unknown subcommand or wrong number of arguments for '"
                     + c.argString(1) + "'. Try DEBUG HELP.");
+        }
+    }
+
+    /** DEBUG DIGEST-VALUE key [key ...]: 40 hex digits per key, zeros for a missing one. */
+    private static void digestValue(Call c) {
+        c.reply().array(c.argCount() - 2);
+        for (int i = 2; i < c.argCount(); i++) {
+            Entry e = c.db().lookup(c.arg(i));
+            byte[] d = e == null ? new byte[20] : io.cinnabar.keyspace.ValueDigest.of(e.value(), e.expireAt() >= 0);
+            if (d == null) throw new CommandError("ERR DEBUG DIGEST-VALUE does not support this type yet");
+            StringBuilder hex = new StringBuilder(40);
+            for (byte b : d) hex.append(Character.forDigit((b >> 4) & 15, 16)).append(Character.forDigit(b & 15, 16));
+            c.reply().simple(hex.toString());
         }
     }
 

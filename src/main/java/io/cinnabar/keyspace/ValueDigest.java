@@ -1,0 +1,49 @@
+package io.cinnabar.keyspace;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * Redis's DEBUG DIGEST-VALUE (debug.c xorObjectDigest): a SHA1-based, order-independent digest of
+ * a value, equal for equal contents whatever the encoding. Types not covered yet return null.
+ */
+public final class ValueDigest {
+    private ValueDigest() {}
+
+    /** The 20-byte digest of value (mixing in whether it has a TTL), or null for an unsupported type. */
+    public static byte[] of(Object value, boolean hasExpire) {
+        byte[] digest = new byte[20];
+        MessageDigest sha = sha1();
+        int typeCode;
+        if (value instanceof byte[]) typeCode = 0;
+        else if (value instanceof SetValue) typeCode = 2;
+        else return null;
+        mix(sha, digest, new byte[] {0, 0, 0, (byte) typeCode}); // htonl(o->type)
+        if (value instanceof byte[]) {
+            mix(sha, digest, (byte[]) value);
+        } else {
+            ((SetValue) value).forEach(m -> xor(sha, digest, m));
+        }
+        if (hasExpire) xor(sha, digest, "!!expire!!".getBytes(StandardCharsets.US_ASCII));
+        return digest;
+    }
+
+    private static void xor(MessageDigest sha, byte[] digest, byte[] data) {
+        byte[] h = sha.digest(data);
+        for (int i = 0; i < 20; i++) digest[i] ^= h[i];
+    }
+
+    private static void mix(MessageDigest sha, byte[] digest, byte[] data) {
+        xor(sha, digest, data);
+        System.arraycopy(sha.digest(digest), 0, digest, 0, 20);
+    }
+
+    private static MessageDigest sha1() {
+        try {
+            return MessageDigest.getInstance("SHA-1");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
