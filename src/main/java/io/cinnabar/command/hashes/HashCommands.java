@@ -375,7 +375,7 @@ public final class HashCommands implements CommandFamily {
         } else {
             List<byte[]> visited = new ArrayList<>();
             // As Redis: count doubles for field/value pairs, and at most ten buckets per element.
-            long count = a.count * 2;
+            long count = Math.min(a.count, Long.MAX_VALUE / 20) * 2;
             long maxIterations = count * 10;
             cursor = a.cursor;
             do {
