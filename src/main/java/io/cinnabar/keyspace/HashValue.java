@@ -1,0 +1,332 @@
+package io.cinnabar.keyspace;
+
+import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A hash: a {@link PairPack} ("listpack") while small, a {@link BytesMap} ("hashtable") once it
+ * passes hash-max-listpack-entries fields or holds a field or value longer than
+ * hash-max-listpack-value bytes. The conversion is one-way, as in Redis. The thresholds are
+ * passed to each write so CONFIG SET applies to later writes. Stored arrays are never mutated,
+ * so readers may hand them to replies directly.
+ */
+public final class HashValue implements TypedValue {
+    /** Receives one byte range (a field or a value) without copying it. */
+    @FunctionalInterface
+    public interface BytesSink {
+        void accept(byte[] b, int off, int len);
+    }
+
+    /** Receives one field/value pair as byte ranges, without copying them. */
+    @FunctionalInterface
+    public interface PairSink {
+        void accept(byte[] f, int fOff, int fLen, byte[] v, int vOff, int vLen);
+    }
+
+    /** The compact encoding; null once converted. */
+    private byte[] pack = PairPack.EMPTY;
+    /** Pairs in pack. */
+    private int count;
+    /** The hashtable encoding; null while compact. */
+    private BytesMap<byte[]> table;
+
+    public HashValue() {
+    }
+
+    @Override
+    public ValueType type() {
+        return ValueType.HASH;
+    }
+
+    @Override
+    public String encoding() {
+        return table == null ? "listpack" : "hashtable";
+    }
+
+    @Override
+    public HashValue copy() {
+        HashValue h = new HashValue();
+        // Packs and stored arrays are immutable, so they can be shared.
+        h.pack = pack;
+        h.count = count;
+        h.table = table == null ? null : table.copy(v -> v);
+        return h;
+    }
+
+    public int size() {
+        return table == null ? count : table.size();
+    }
+
+    public boolean isEmpty() {
+        return size() == 0;
+    }
+
+    public boolean isCompact() {
+        return table == null;
+    }
+
+    // ---- reads ----
+
+    /** Passes field's value to sink; false (sink not called) when field is absent. */
+    public boolean get(byte[] field, BytesSink sink) {
+        if (table != null) {
+            byte[] v = table.get(field);
+            if (v == null) return false;
+            sink.accept(v, 0, v.length);
+            return true;
+        }
+        int off = PairPack.find(pack, field);
+        if (off < 0) return false;
+        int len = PairPack.length(pack, off);
+        sink.accept(pack, PairPack.data(off, len), len);
+        return true;
+    }
+
+    /** field's value, or null; the array must not be modified. */
+    public byte[] get(byte[] field) {
+        if (table != null) return table.get(field);
+        int off = PairPack.find(pack, field);
+        if (off < 0) return null;
+        int len = PairPack.length(pack, off);
+        int d = PairPack.data(off, len);
+        return Arrays.copyOfRange(pack, d, d + len);
+    }
+
+    /** Length of field's value, or -1 when absent. */
+    public int valueLength(byte[] field) {
+        if (table != null) {
+            byte[] v = table.get(field);
+            return v == null ? -1 : v.length;
+        }
+        int off = PairPack.find(pack, field);
+        return off < 0 ? -1 : PairPack.length(pack, off);
+    }
+
+    public boolean contains(byte[] field) {
+        return table != null ? table.containsKey(field) : PairPack.find(pack, field) >= 0;
+    }
+
+    /** Visits every pair in storage order; the sink must not modify this hash. */
+    public void forEach(PairSink sink) {
+        if (table != null) {
+            table.forEach((f, v) -> sink.accept(f, 0, f.length, v, 0, v.length));
+            return;
+        }
+        byte[] p = pack;
+        int off = 0;
+        while (off < p.length) {
+            int fl = PairPack.length(p, off);
+            int fd = PairPack.data(off, fl);
+            int vOff = fd + fl;
+            int vl = PairPack.length(p, vOff);
+            int vd = PairPack.data(vOff, vl);
+            sink.accept(p, fd, fl, p, vd, vl);
+            off = vd + vl;
+        }
+    }
+
+    /**
+     * One HSCAN step over the hashtable encoding (reverse-binary cursor); returns the next cursor.
+     * The visitor gets the stored arrays, which must not be modified. Only valid when not compact
+     * (Redis returns a compact hash whole, with cursor 0).
+     */
+    public long scanStep(long cursor, java.util.function.BiConsumer<byte[], byte[]> visitor) {
+        return table.scan(cursor, visitor);
+    }
+
+    /**
+     * Every pair as separate arrays (field, value, field, value...), in storage order. Compact
+     * entries are copied; hashtable arrays are the stored ones and must not be modified.
+     */
+    public byte[][] toPairs() {
+        if (table == null) return PairPack.unpack(pack, count);
+        byte[][] out = new byte[table.size() * 2][];
+        int[] i = {0};
+        table.forEach((f, v) -> {
+            out[i[0]++] = f;
+            out[i[0]++] = v;
+        });
+        return out;
+    }
+
+    /**
+     * A random pair into out[0] (field) and out[1] (value). For the hashtable encoding these are
+     * the stored arrays (so the same field is always the same array instance).
+     */
+    public void randomPair(byte[][] out) {
+        if (table != null) {
+            fairRandomPair(out);
+            return;
+        }
+        int pick = ThreadLocalRandom.current().nextInt(count);
+        int off = 0;
+        for (int i = 0; i < pick; i++) off = PairPack.next(pack, PairPack.next(pack, off));
+        int fl = PairPack.length(pack, off);
+        int fd = PairPack.data(off, fl);
+        out[0] = Arrays.copyOfRange(pack, fd, fd + fl);
+        int vOff = fd + fl;
+        int vl = PairPack.length(pack, vOff);
+        int vd = PairPack.data(vOff, vl);
+        out[1] = Arrays.copyOfRange(pack, vd, vd + vl);
+    }
+
+    /**
+     * A uniformly random pair of the hashtable: a random bucket, then a slot among the first k of
+     * its chain, retried when the slot is empty, so every element has the same chance whatever its
+     * chain's length (a random bucket and then a random chain member would favour short chains;
+     * HRANDFIELD's distribution is checked by chi-square in Redis's tests).
+     */
+    private void fairRandomPair(byte[][] out) {
+        ThreadLocalRandom rnd = ThreadLocalRandom.current();
+        java.util.ArrayList<byte[]> chain = new java.util.ArrayList<>();
+        int k = 4;
+        while (true) {
+            chain.clear();
+            table.scan(rnd.nextLong(), (f, v) -> {
+                chain.add(f);
+                chain.add(v);
+            });
+            int len = chain.size() / 2;
+            if (len == 0) continue;
+            if (len > k) k = len;
+            int j = rnd.nextInt(k);
+            if (j < len) {
+                out[0] = chain.get(2 * j);
+                out[1] = chain.get(2 * j + 1);
+                return;
+            }
+        }
+    }
+
+    // ---- writes ----
+
+    /** Sets field to value (both stored as given); true when field was created. */
+    public boolean set(byte[] field, byte[] value, long maxEntries, long maxValue) {
+        if (table == null && (field.length > maxValue || value.length > maxValue)) convert();
+        if (table != null) return table.put(field, value) == null;
+        int off = PairPack.find(pack, field);
+        if (off >= 0) {
+            pack = PairPack.replaceValue(pack, off, value);
+        } else {
+            pack = PairPack.append(pack, field, value);
+            count++;
+        }
+        if (count > maxEntries) convert();
+        return off < 0;
+    }
+
+    /**
+     * Sets the pairs args[from], args[from+1], ... (later pairs win); returns how many fields were
+     * created. A compact hash is rebuilt once for the whole call.
+     */
+    public int setAll(byte[][] args, int from, long maxEntries, long maxValue) {
+        int pairs = (args.length - from) / 2;
+        if (pairs == 1) return set(args[from], args[from + 1], maxEntries, maxValue) ? 1 : 0;
+        if (table == null) {
+            for (int i = from; i < args.length; i++) {
+                if (args[i].length > maxValue) {
+                    convert();
+                    break;
+                }
+            }
+        }
+        int created = 0;
+        if (table != null) {
+            for (int i = from; i + 1 < args.length; i += 2) {
+                if (table.put(args[i], args[i + 1]) == null) created++;
+            }
+            return created;
+        }
+        byte[][] items = Arrays.copyOf(PairPack.unpack(pack, count), (count + pairs) * 2);
+        int n = count * 2;
+        // Past a few fields, index them so one call with many pairs stays linear.
+        BytesMap<Integer> index = count + pairs > 16 ? new BytesMap<>(count + pairs) : null;
+        if (index != null) for (int i = 0; i < n; i += 2) index.put(items[i], i);
+        for (int a = from; a + 1 < args.length; a += 2) {
+            int at = -1;
+            if (index != null) {
+                Integer found = index.get(args[a]);
+                if (found != null) at = found;
+            } else {
+                for (int i = 0; i < n; i += 2) {
+                    if (Arrays.equals(items[i], args[a])) {
+                        at = i;
+                        break;
+                    }
+                }
+            }
+            if (at >= 0) {
+                items[at + 1] = args[a + 1];
+            } else {
+                if (index != null) index.put(args[a], n);
+                items[n++] = args[a];
+                items[n++] = args[a + 1];
+                created++;
+            }
+        }
+        if (n / 2 > maxEntries) {
+            BytesMap<byte[]> t = new BytesMap<>(n / 2);
+            for (int i = 0; i < n; i += 2) t.put(items[i], items[i + 1]);
+            table = t;
+            pack = null;
+            count = 0;
+        } else {
+            pack = PairPack.build(items, n);
+            count = n / 2;
+        }
+        return created;
+    }
+
+    /** Deletes the fields args[from..]; returns how many existed. */
+    public int delete(byte[][] args, int from) {
+        if (table != null) {
+            int removed = 0;
+            for (int i = from; i < args.length; i++) {
+                if (table.remove(args[i]) != null) removed++;
+            }
+            return removed;
+        }
+        byte[] p = pack;
+        byte[] out = null;
+        int outLen = 0, removed = 0, off = 0;
+        while (off < p.length) {
+            int fl = PairPack.length(p, off);
+            int fd = PairPack.data(off, fl);
+            int end = PairPack.next(p, fd + fl);
+            boolean drop = false;
+            for (int i = from; i < args.length; i++) {
+                if (args[i].length == fl && Arrays.equals(p, fd, fd + fl, args[i], 0, fl)) {
+                    drop = true;
+                    break;
+                }
+            }
+            if (drop) {
+                if (out == null) {
+                    out = new byte[p.length];
+                    System.arraycopy(p, 0, out, 0, off);
+                    outLen = off;
+                }
+                removed++;
+            } else if (out != null) {
+                System.arraycopy(p, off, out, outLen, end - off);
+                outLen += end - off;
+            }
+            off = end;
+        }
+        if (removed > 0) {
+            pack = outLen == 0 ? PairPack.EMPTY : Arrays.copyOf(out, outLen);
+            count -= removed;
+        }
+        return removed;
+    }
+
+    /** Converts the compact encoding to a hashtable (Redis's hashTypeConvert). */
+    private void convert() {
+        BytesMap<byte[]> t = new BytesMap<>(count);
+        byte[][] items = PairPack.unpack(pack, count);
+        for (int i = 0; i < items.length; i += 2) t.put(items[i], items[i + 1]);
+        table = t;
+        pack = null;
+        count = 0;
+    }
+}
