@@ -26,6 +26,7 @@ public final class CommandTable {
         t.register(new io.cinnabar.command.server.ClientCommands());
         t.register(new io.cinnabar.command.server.CommandCommands());
         t.register(new io.cinnabar.command.server.InfoCommand());
+        t.register(new io.cinnabar.command.server.MemoryCommand());
         t.register(new io.cinnabar.command.strings.StringCommands());
         t.register(new io.cinnabar.command.bitmaps.BitmapCommands());
         t.register(new io.cinnabar.command.hashes.HashCommands());

@@ -329,4 +329,10 @@ public final class HashValue implements TypedValue {
         pack = null;
         count = 0;
     }
+
+    /** A flat estimate per element (bookkeeping plus small element bytes); O(1), unlike a walk. */
+    @Override
+    public long memoryUsage() {
+        return 48 + 56L * size();
+    }
 }

@@ -136,4 +136,10 @@ public final class SetValue implements TypedValue {
         table = t;
         ints = null;
     }
+
+    /** A flat estimate per element (bookkeeping plus small element bytes); O(1), unlike a walk. */
+    @Override
+    public long memoryUsage() {
+        return 48 + 56L * size();
+    }
 }

@@ -12,4 +12,9 @@ public interface TypedValue {
 
     /** A deep copy for COPY; the copy shares no mutable state with this value. */
     TypedValue copy();
+
+    /** Approximate bytes this value occupies on the heap (MEMORY USAGE); types override it. */
+    default long memoryUsage() {
+        return 64;
+    }
 }

@@ -1,0 +1,53 @@
+package io.cinnabar.command.server;
+
+import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.HelpReply;
+import io.cinnabar.keyspace.Entry;
+import io.cinnabar.keyspace.TypedValue;
+
+import static io.cinnabar.command.CommandFlag.READONLY;
+import static io.cinnabar.command.CommandSpec.spec;
+
+/** MEMORY USAGE and HELP. */
+public final class MemoryCommand implements CommandFamily {
+    /** Entry object plus the key array's header: what every key costs besides its bytes. */
+    private static final long PER_KEY = 32 + 16;
+
+    @Override
+    public String group() {
+        return "server";
+    }
+
+    @Override
+    public void register(CommandTable t) {
+        t.add(spec("MEMORY", -2).doc("4.0.0", "A container for memory diagnostics commands")
+                .sub(spec("USAGE", -3, READONLY).keys(2, 2, 1).doc("4.0.0", "Estimate the memory usage of a key"), this::usage)
+                .sub(spec("HELP", 2).doc("4.0.0", "Show helpful text about the different subcommands"),
+                        c -> HelpReply.reply(c,
+                                "USAGE <key> [SAMPLES <count>]",
+                                "    Return memory in bytes used by <key> and its value. Nested values are",
+                                "    sampled up to <count> times (default: 5, 0 means sample all).")), null);
+    }
+
+    /** MEMORY USAGE key [SAMPLES count] */
+    private void usage(Call c) {
+        for (int i = 3; i < c.argCount(); i += 2) {
+            if (c.argIs(i, "SAMPLES") && i + 1 < c.argCount()) {
+                if (c.longArg(i + 1) < 0) throw CommandError.syntax();
+            } else {
+                throw CommandError.syntax();
+            }
+        }
+        Entry e = c.db().lookup(c.arg(2));
+        if (e == null) {
+            c.reply().nullBulk();
+            return;
+        }
+        Object v = e.value();
+        long valueBytes = v instanceof byte[] ? 16 + ((byte[]) v).length : ((TypedValue) v).memoryUsage();
+        c.reply().integer(PER_KEY + e.key().length + valueBytes);
+    }
+}
