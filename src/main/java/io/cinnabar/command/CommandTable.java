@@ -28,6 +28,7 @@ public final class CommandTable {
         t.register(new io.cinnabar.command.server.InfoCommand());
         t.register(new io.cinnabar.command.strings.StringCommands());
         t.register(new io.cinnabar.command.bitmaps.BitmapCommands());
+        t.register(new io.cinnabar.command.lists.ListCommands());
         t.register(new io.cinnabar.command.keys.KeyCommands());
         t.register(new io.cinnabar.command.keys.ExpireCommands());
         t.register(new io.cinnabar.command.tx.TransactionCommands());
