@@ -297,7 +297,10 @@ public final class Dispatcher {
         w.protocol(c.protocol);
         depth = 0;
         try {
+            int mark = w.size();
             firstStep.run();
+            // CLIENT REPLY OFF also silences the late answer of a command that was blocked.
+            if (c.replyOff) w.truncate(mark);
             while (c.blocked == null && c.pending != null && !c.pending.isEmpty()) {
                 if (!runRequest(c, c.pending.poll())) break;
             }

@@ -400,6 +400,8 @@ class ListCommandsIT {
             String id = b.read(2000, 3).trim().substring(1);
             b.send("BLPOP", "k", "0");
             waitBlocked(jedis, 1);
+            assertTrue(jedis.clientList().contains("id=" + id + " ") && ((String) cmd(jedis, "CLIENT", "LIST", "ID", id)).contains(" flags=b "),
+                    (String) cmd(jedis, "CLIENT", "LIST", "ID", id));
             assertEquals(1L, jedis.clientUnblock(Long.parseLong(id)));
             assertEquals("*-1\r\n", b.expect("*-1\r\n", 2000));
             b.send("BRPOPLPUSH", "k", "d", "0");
@@ -467,6 +469,20 @@ class ListCommandsIT {
             b.expect("*2\r\n$1\r\nk\r\n$1\r\nv\r\n", 2000);
             String stats = jedis.info("commandstats");
             assertTrue(stats.contains("cmdstat_blpop:calls=1,"), stats);
+        }
+    }
+
+    @Test
+    void replyOffSilencesTheServedReply(CinnabarServer server, Jedis jedis) throws Exception {
+        try (Conn b = new Conn(server.port())) {
+            b.send("CLIENT", "REPLY", "OFF");
+            b.send("BLPOP", "k", "0");
+            waitBlocked(jedis, 1);
+            jedis.rpush("k", "v1", "v2");
+            waitBlocked(jedis, 0);
+            b.send("CLIENT", "REPLY", "ON");
+            assertEquals("+OK\r\n", b.read(2000, 5));
+            assertEquals(List.of("v2"), jedis.lrange("k", 0, -1));
         }
     }
 
