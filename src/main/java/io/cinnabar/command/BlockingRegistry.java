@@ -68,6 +68,13 @@ final class BlockingRegistry {
         if (waiting.containsKey(k)) ready.add(k);
     }
 
+    /** Marks ready every key of database db that clients wait on and that exists in d. */
+    void signalExisting(int db, io.cinnabar.keyspace.Database d) {
+        for (BlockKey k : waiting.keySet()) {
+            if (k.db == db && d.exists(k.key)) ready.add(k);
+        }
+    }
+
     boolean hasReady() {
         return !ready.isEmpty();
     }

@@ -55,6 +55,11 @@ public final class Call {
         server.blocking().signal(client.db, key);
     }
 
+    /** Tells clients blocked on keys of database db that exist now (SWAPDB) that they got data. */
+    public void signalDatabase(int db) {
+        server.blocking().signalExisting(db, server.keyspace().db(db));
+    }
+
     /**
      * A blocking command's timeout argument in seconds (decimals allowed) as an absolute deadline
      * in unix ms, 0 for "forever"; Redis's errors for bad values.

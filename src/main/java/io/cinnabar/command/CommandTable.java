@@ -30,6 +30,7 @@ public final class CommandTable {
         t.register(new io.cinnabar.command.strings.StringCommands());
         t.register(new io.cinnabar.command.bitmaps.BitmapCommands());
         t.register(new io.cinnabar.command.hashes.HashCommands());
+        t.register(new io.cinnabar.command.lists.ListCommands());
         t.register(new io.cinnabar.command.keys.KeyCommands());
         t.register(new io.cinnabar.command.keys.ExpireCommands());
         t.register(new io.cinnabar.command.sets.SetCommands());

@@ -181,7 +181,8 @@ public final class Dispatcher {
             keyspace.endCommand();
             keyspace.touchEnabled(true);
         }
-        spec.stats.calls++;
+        // Redis counts a blocking command once, when first called, not again when it is served.
+        if (retrying != client) spec.stats.calls++;
         spec.stats.micros += (System.nanoTime() - start) / 1000;
     }
 
@@ -221,6 +222,8 @@ public final class Dispatcher {
         resume(target, () -> {
             BlockedState state = target.blocked;
             release(target);
+            // As Redis's updateStatsOnUnblock(target, 0, 0, 1): an unblocked command counts as failed.
+            state.spec.stats.failedCalls++;
             if (withError) {
                 writer.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
                 server.stats().errorReply("UNBLOCKED");
@@ -294,7 +297,10 @@ public final class Dispatcher {
         w.protocol(c.protocol);
         depth = 0;
         try {
+            int mark = w.size();
             firstStep.run();
+            // CLIENT REPLY OFF also silences the late answer of a command that was blocked.
+            if (c.replyOff) w.truncate(mark);
             while (c.blocked == null && c.pending != null && !c.pending.isEmpty()) {
                 if (!runRequest(c, c.pending.poll())) break;
             }

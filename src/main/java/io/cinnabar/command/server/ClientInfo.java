@@ -17,6 +17,7 @@ final class ClientInfo {
         boolean multi = c.multi() != null;
         StringBuilder flags = new StringBuilder(4);
         if (multi) flags.append('x');
+        if (c.blocked()) flags.append('b');
         if (c.watch() != null && c.watch().isDirty()) flags.append('d');
         if (c.closing()) flags.append('A');
         if (c.noEvict()) flags.append('e');

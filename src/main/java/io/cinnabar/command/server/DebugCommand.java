@@ -23,6 +23,9 @@ final class DebugCommand {
         "    true, false.",
         "SET-ACTIVE-EXPIRE <0|1>",
         "    Setting it to 0 disables expiring keys in background when they are not accessed.",
+        "QUICKLIST-PACKED-THRESHOLD <size>",
+        "    Sets the threshold for elements to be inserted as plain vs packed nodes",
+        "    Default value is 1GB, allows values up to 4GB. Setting to 0 restores to default.",
         "SLEEP <seconds>",
         "    Stop the server for <seconds>. Decimals allowed."
     };
@@ -47,6 +50,14 @@ final class DebugCommand {
             object(c);
         } else if (c.argIs(1, "DIGEST-VALUE")) {
             digestValue(c);
+        } else if (c.argIs(1, "QUICKLIST-PACKED-THRESHOLD") && c.argCount() == 3) {
+            // Lists here have no "plain" nodes to tune (a node always takes one element, however
+            // large), so the threshold is validated as Redis does and otherwise ignored.
+            long sz = io.cinnabar.config.MemoryUnits.parse(c.argString(2));
+            if (sz < 0 || sz > (1L << 32) - (1 << 20)) {
+                throw new CommandError("ERR argument must be a memory value bigger than 1 and smaller than 4gb");
+            }
+            c.reply().ok();
         } else if (c.argIs(1, "HELP") && c.argCount() == 2) {
             HelpReply.reply(c, HELP);
         } else {

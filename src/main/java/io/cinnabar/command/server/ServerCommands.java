@@ -72,7 +72,12 @@ public final class ServerCommands implements CommandFamily {
         if (a < 0 || a >= ks.databaseCount() || b < 0 || b >= ks.databaseCount()) {
             throw new CommandError("ERR DB index is out of range");
         }
-        if (a != b) ks.swap((int) a, (int) b);
+        if (a != b) {
+            ks.swap((int) a, (int) b);
+            // Clients blocked on keys that now exist in either database get served.
+            c.signalDatabase((int) a);
+            c.signalDatabase((int) b);
+        }
         c.reply().ok();
     }
 
