@@ -17,13 +17,31 @@ public final class ValueDigest {
         MessageDigest sha = sha1();
         int typeCode;
         if (value instanceof byte[]) typeCode = 0;
+        else if (value instanceof ListValue) typeCode = 1;
         else if (value instanceof SetValue) typeCode = 2;
+        else if (value instanceof HashValue) typeCode = 4;
         else return null;
         mix(sha, digest, new byte[] {0, 0, 0, (byte) typeCode}); // htonl(o->type)
         if (value instanceof byte[]) {
             mix(sha, digest, (byte[]) value);
-        } else {
+        } else if (value instanceof ListValue) {
+            // Lists are ordered: each element is mixed into the running digest, head to tail.
+            ListValue.Cursor c = ((ListValue) value).cursorAtEnd(true);
+            if (c != null) {
+                do {
+                    mix(sha, digest, c.toArray());
+                } while (c.next());
+            }
+        } else if (value instanceof SetValue) {
             ((SetValue) value).forEach(m -> xor(sha, digest, m));
+        } else {
+            // Each field/value pair gets its own digest, XORed in so field order does not matter.
+            ((HashValue) value).forEach((f, fo, fl, v, vo, vl) -> {
+                byte[] pair = new byte[20];
+                mix(sha, pair, java.util.Arrays.copyOfRange(f, fo, fo + fl));
+                mix(sha, pair, java.util.Arrays.copyOfRange(v, vo, vo + vl));
+                xor(sha, digest, pair);
+            });
         }
         if (hasExpire) xor(sha, digest, "!!expire!!".getBytes(StandardCharsets.US_ASCII));
         return digest;
