@@ -31,6 +31,7 @@ public final class CommandTable {
         t.register(new io.cinnabar.command.keys.KeyCommands());
         t.register(new io.cinnabar.command.keys.ExpireCommands());
         t.register(new io.cinnabar.command.tx.TransactionCommands());
+        t.register(new io.cinnabar.command.zsets.ZSetCommands());
         return t;
     }
 
