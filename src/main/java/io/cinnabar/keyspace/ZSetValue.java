@@ -311,14 +311,17 @@ public final class ZSetValue implements TypedValue {
         return dict.scan(cursor, (m, n) -> v.visit(m, n.score));
     }
 
-    /** A uniformly random rank (listpack) or dict element (skiplist), as Redis picks them. */
+    /**
+     * A uniformly random member. The skiplist picks by rank, O(log n) and exactly uniform, where
+     * bucket-then-chain sampling of the dict would favour members in short chains.
+     */
     public byte[] randomMember(double[] scoreOut) {
         if (dict == null) {
             int i = ThreadLocalRandom.current().nextInt(size);
             scoreOut[0] = scores[i];
             return members[i];
         }
-        ZSkipList.Node n = dict.randomNode().value();
+        ZSkipList.Node n = zsl.byRank(1 + ThreadLocalRandom.current().nextInt(zsl.length()));
         scoreOut[0] = n.score;
         return n.member;
     }

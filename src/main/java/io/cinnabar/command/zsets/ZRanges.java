@@ -27,7 +27,7 @@ final class ZRanges {
     private static double strtod(byte[] b, int from) {
         while (from < b.length && isSpace(b[from])) from++;
         if (from == b.length) return from == 0 || !isSpace(b[from - 1]) ? 0 : Double.NaN;
-        return Numbers.parseDouble(from == 0 ? b : Arrays.copyOfRange(b, from, b.length));
+        return Numbers.strtod(from == 0 ? b : Arrays.copyOfRange(b, from, b.length));
     }
 
     private static boolean isSpace(byte c) {

@@ -64,9 +64,10 @@ final class ZSetRandom {
         long n = Math.min(count, size);
         r.array((int) (withScores && !nested ? n * 2 : n));
         if (count >= size) {
-            z.forEach((m, s) -> {
-                if (withScores) ZSetCommands.pair(r, m, s, nested); else r.bulk(m);
-            });
+            // Redis's zset iterator walks from the highest score down.
+            for (ZSetValue.Cursor cur = z.at(size - 1); cur.valid(); cur.previous()) {
+                if (withScores) ZSetCommands.pair(r, cur.member(), cur.score(), nested); else r.bulk(cur.member());
+            }
             return;
         }
         if (count * SUB_STRATEGY_MUL > size) {
