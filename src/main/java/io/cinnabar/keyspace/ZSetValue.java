@@ -62,7 +62,7 @@ public final class ZSetValue implements TypedValue {
             }
             z.size = n;
         } else {
-            for (int i = 0; i < n; i++) z.dict.put(ms[i], z.zsl.insert(ss[i], ms[i]));
+            for (int i = 0; i < n; i++) z.dict.putNode(z.zsl.insert(ss[i], ms[i]));
         }
         return z;
     }
@@ -92,7 +92,7 @@ public final class ZSetValue implements TypedValue {
         }
         ZSetValue z = new ZSetValue(dict.size(), true);
         for (ZSkipList.Node n = zsl.first(); n != null; n = n.next0) {
-            z.dict.put(n.member, z.zsl.insert(n.score, n.member));
+            z.dict.putNode(z.zsl.insert(n.score, n.key()));
         }
         return z;
     }
@@ -145,10 +145,9 @@ public final class ZSetValue implements TypedValue {
                 return OUT_ADDED;
             }
         }
-        BytesMap.Node<ZSkipList.Node> entry = dict.node(member);
-        if (entry != null) {
+        ZSkipList.Node node = dict.get(member);
+        if (node != null) {
             if (nx) return OUT_NOP;
-            ZSkipList.Node node = entry.value();
             double cur = node.score;
             if (incr) {
                 score += cur;
@@ -157,14 +156,13 @@ public final class ZSetValue implements TypedValue {
             if ((lt && score >= cur) || (gt && score <= cur)) return OUT_NOP;
             if (out != null) out[0] = score;
             if (score != cur) {
-                zsl.delete(cur, node.member);
-                entry.value(zsl.insert(score, node.member));
+                zsl.updateScore(node, score);
                 return OUT_UPDATED;
             }
             return 0;
         }
         if (xx) return OUT_NOP;
-        dict.put(member, zsl.insert(score, member));
+        dict.putNode(zsl.insert(score, member));
         if (out != null) out[0] = score;
         return OUT_ADDED;
     }
@@ -179,7 +177,7 @@ public final class ZSetValue implements TypedValue {
         }
         BytesMap.Node<ZSkipList.Node> n = dict.remove(member);
         if (n == null) return false;
-        zsl.delete(n.value().score, n.key());
+        zsl.delete(n.value().score, member);
         return true;
     }
 
@@ -253,7 +251,7 @@ public final class ZSetValue implements TypedValue {
             size -= removed;
             return removed;
         }
-        return zsl.deleteRangeByRank(start + 1, end + 1, n -> dict.remove(n.member));
+        return zsl.deleteRangeByRank(start + 1, end + 1, n -> dict.remove(n.key()));
     }
 
     /** A cursor at 0-based rank (which must be within 0..size-1). */
@@ -274,7 +272,7 @@ public final class ZSetValue implements TypedValue {
         }
 
         public byte[] member() {
-            return dict == null ? members[index] : node.member;
+            return dict == null ? members[index] : node.key();
         }
 
         public double score() {
@@ -297,7 +295,7 @@ public final class ZSetValue implements TypedValue {
         if (dict == null) {
             for (int i = 0; i < size; i++) v.visit(members[i], scores[i]);
         } else {
-            for (ZSkipList.Node n = zsl.first(); n != null; n = n.next0) v.visit(n.member, n.score);
+            for (ZSkipList.Node n = zsl.first(); n != null; n = n.next0) v.visit(n.key(), n.score);
         }
     }
 
@@ -323,7 +321,7 @@ public final class ZSetValue implements TypedValue {
         }
         ZSkipList.Node n = zsl.byRank(1 + ThreadLocalRandom.current().nextInt(zsl.length()));
         scoreOut[0] = n.score;
-        return n.member;
+        return n.key();
     }
 
     // ---- listpack internals ----
@@ -362,7 +360,7 @@ public final class ZSetValue implements TypedValue {
     private void convertToSkiplist() {
         ZSkipList list = new ZSkipList();
         BytesMap<ZSkipList.Node> map = new BytesMap<>(size);
-        for (int i = 0; i < size; i++) map.put(members[i], list.insert(scores[i], members[i]));
+        for (int i = 0; i < size; i++) map.putNode(list.insert(scores[i], members[i]));
         zsl = list;
         dict = map;
         members = null;

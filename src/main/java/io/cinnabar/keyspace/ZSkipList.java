@@ -12,9 +12,12 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class ZSkipList {
     static final int MAX_LEVEL = 32;
 
-    /** One member. Read-only to the outside; the list owns the links. */
-    public static final class Node {
-        final byte[] member;
+    /**
+     * One member. Read-only to the outside; the list owns the links. It is also the member's node
+     * in the owner's member-to-score {@link BytesMap} (key = member, value = itself), so a member
+     * costs one object plus its bytes, like Redis's shared sds between dict and skiplist.
+     */
+    public static final class Node extends BytesMap.Node<Node> {
         double score;
         Node backward;
         Node next0;
@@ -24,7 +27,8 @@ public final class ZSkipList {
         int[] spans;
 
         Node(int level, double score, byte[] member) {
-            this.member = member;
+            super(member, member == null ? 0 : Database.hash(member), null);
+            value = this;
             this.score = score;
             if (level > 1) {
                 nexts = new Node[level - 1];
@@ -33,7 +37,7 @@ public final class ZSkipList {
         }
 
         public byte[] member() {
-            return member;
+            return key;
         }
 
         public double score() {
@@ -105,17 +109,26 @@ public final class ZSkipList {
 
     /** Inserts a member known to be absent; returns its node. */
     public Node insert(double score, byte[] member) {
-        Node x = header;
+        Node x = new Node(randomLevel(), score, member);
+        link(x);
+        return x;
+    }
+
+    /** Links x (its score and member set, its own links ignored) at its place in the order. */
+    private void link(Node x) {
+        double score = x.score;
+        byte[] member = x.key;
+        Node p = header;
         for (int i = level - 1; i >= 0; i--) {
             rank[i] = i == level - 1 ? 0 : rank[i + 1];
             Node f;
-            while ((f = x.next(i)) != null && compare(f.score, f.member, score, member) < 0) {
-                rank[i] += x.span(i);
-                x = f;
+            while ((f = p.next(i)) != null && compare(f.score, f.key, score, member) < 0) {
+                rank[i] += p.span(i);
+                p = f;
             }
-            update[i] = x;
+            update[i] = p;
         }
-        int lvl = randomLevel();
+        int lvl = x.level();
         if (lvl > level) {
             for (int i = level; i < lvl; i++) {
                 rank[i] = 0;
@@ -124,7 +137,6 @@ public final class ZSkipList {
             }
             level = lvl;
         }
-        x = new Node(lvl, score, member);
         for (int i = 0; i < lvl; i++) {
             Node u = update[i];
             x.next(i, u.next(i));
@@ -137,7 +149,28 @@ public final class ZSkipList {
         if (x.next0 != null) x.next0.backward = x; else tail = x;
         length++;
         Arrays.fill(update, 0, level, null);
-        return x;
+    }
+
+    /**
+     * Changes x's score, keeping the node object (the dict holds it): in place when the order is
+     * unchanged, else unlinked and linked again (Redis's zslUpdateScore).
+     */
+    public void updateScore(Node x, double newScore) {
+        Node prev = x.backward, next = x.next0;
+        if ((prev == null || prev.score < newScore) && (next == null || next.score > newScore)) {
+            x.score = newScore;
+            return;
+        }
+        Node p = header;
+        for (int i = level - 1; i >= 0; i--) {
+            Node f;
+            while ((f = p.next(i)) != null && compare(f.score, f.key, x.score, x.key) < 0) p = f;
+            update[i] = p;
+        }
+        unlink(x);
+        Arrays.fill(update, 0, MAX_LEVEL, null);
+        x.score = newScore;
+        link(x);
     }
 
     /** Removes the node with this score and member; false if absent. */
@@ -145,11 +178,11 @@ public final class ZSkipList {
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
             Node f;
-            while ((f = x.next(i)) != null && compare(f.score, f.member, score, member) < 0) x = f;
+            while ((f = x.next(i)) != null && compare(f.score, f.key, score, member) < 0) x = f;
             update[i] = x;
         }
         x = x.next0;
-        boolean found = x != null && x.score == score && Arrays.equals(x.member, member);
+        boolean found = x != null && x.score == score && Arrays.equals(x.key, member);
         if (found) unlink(x);
         Arrays.fill(update, 0, MAX_LEVEL, null);
         return found;
@@ -177,11 +210,11 @@ public final class ZSkipList {
         long r = 0;
         for (int i = level - 1; i >= 0; i--) {
             Node f;
-            while ((f = x.next(i)) != null && compare(f.score, f.member, score, member) <= 0) {
+            while ((f = x.next(i)) != null && compare(f.score, f.key, score, member) <= 0) {
                 r += x.span(i);
                 x = f;
             }
-            if (x != header && Arrays.equals(x.member, member)) return r;
+            if (x != header && Arrays.equals(x.key, member)) return r;
         }
         return 0;
     }
@@ -234,32 +267,32 @@ public final class ZSkipList {
     }
 
     public long firstRank(LexRange r) {
-        if (r.isEmpty() || tail == null || !r.gteMin(tail.member) || !r.lteMax(header.next0.member)) return -1;
+        if (r.isEmpty() || tail == null || !r.gteMin(tail.key) || !r.lteMax(header.next0.key)) return -1;
         Node x = header;
         long traversed = 0;
         for (int i = level - 1; i >= 0; i--) {
             Node f;
-            while ((f = x.next(i)) != null && !r.gteMin(f.member)) {
+            while ((f = x.next(i)) != null && !r.gteMin(f.key)) {
                 traversed += x.span(i);
                 x = f;
             }
         }
         x = x.next0;
-        return x != null && r.lteMax(x.member) ? traversed : -1;
+        return x != null && r.lteMax(x.key) ? traversed : -1;
     }
 
     public long lastRank(LexRange r) {
-        if (r.isEmpty() || tail == null || !r.gteMin(tail.member) || !r.lteMax(header.next0.member)) return -1;
+        if (r.isEmpty() || tail == null || !r.gteMin(tail.key) || !r.lteMax(header.next0.key)) return -1;
         Node x = header;
         long traversed = 0;
         for (int i = level - 1; i >= 0; i--) {
             Node f;
-            while ((f = x.next(i)) != null && r.lteMax(f.member)) {
+            while ((f = x.next(i)) != null && r.lteMax(f.key)) {
                 traversed += x.span(i);
                 x = f;
             }
         }
-        return x != header && r.gteMin(x.member) ? traversed - 1 : -1;
+        return x != header && r.gteMin(x.key) ? traversed - 1 : -1;
     }
 
     /**
@@ -298,7 +331,7 @@ public final class ZSkipList {
         Node prev = null;
         for (Node x = header.next0; x != null; x = x.next0) {
             if (x.backward != prev) return "bad backward at " + count;
-            if (prev != null && compare(prev.score, prev.member, x.score, x.member) >= 0) return "bad order at " + count;
+            if (prev != null && compare(prev.score, prev.key, x.score, x.key) >= 0) return "bad order at " + count;
             prev = x;
             count++;
         }

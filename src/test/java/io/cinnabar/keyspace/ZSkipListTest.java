@@ -81,6 +81,27 @@ class ZSkipListTest {
     }
 
     @Test
+    void updateScoreKeepsTheNode() {
+        Random rnd = new Random(7);
+        ZSkipList zsl = new ZSkipList();
+        List<ZSkipList.Node> nodes = new ArrayList<>();
+        TreeSet<E> model = new TreeSet<>();
+        for (int i = 0; i < 500; i++) {
+            nodes.add(zsl.insert(i, b("m" + i)));
+            model.add(new E(i, b("m" + i)));
+        }
+        for (int k = 0; k < 5000; k++) {
+            ZSkipList.Node n = nodes.get(rnd.nextInt(nodes.size()));
+            double s = rnd.nextInt(100);
+            model.remove(new E(n.score(), n.member()));
+            zsl.updateScore(n, s);
+            model.add(new E(s, n.member()));
+            assertEquals(s, n.score());
+        }
+        check(zsl, model, rnd);
+    }
+
+    @Test
     void deleteRangeByRankKeepsSpans() {
         ZSkipList zsl = new ZSkipList();
         for (int i = 0; i < 1000; i++) zsl.insert(i, b("m" + i));
