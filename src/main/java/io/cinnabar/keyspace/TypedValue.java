@@ -12,4 +12,12 @@ public interface TypedValue {
 
     /** A deep copy for COPY; the copy shares no mutable state with this value. */
     TypedValue copy();
+
+    /**
+     * Feeds the value's content to sink, in an order fixed by the content alone (DEBUG
+     * DIGEST-VALUE: equal values must give equal digests, as COPY's tests check).
+     */
+    default void digest(java.util.function.Consumer<byte[]> sink) {
+        throw new UnsupportedOperationException("no digest for " + type().typeName());
+    }
 }

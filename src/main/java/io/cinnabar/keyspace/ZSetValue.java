@@ -101,6 +101,14 @@ public final class ZSetValue implements TypedValue {
         return dict == null ? size : zsl.length();
     }
 
+    @Override
+    public void digest(java.util.function.Consumer<byte[]> sink) {
+        forEach((m, s) -> {
+            sink.accept(m);
+            sink.accept(io.cinnabar.util.DoubleFormat.g17(s).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        });
+    }
+
     /** The member's score, or NaN when absent (a stored score is never NaN). */
     public double score(byte[] member) {
         if (dict == null) {

@@ -47,12 +47,44 @@ final class DebugCommand {
             protocol(c);
         } else if (c.argIs(1, "OBJECT") && c.argCount() == 3) {
             object(c);
+        } else if (c.argIs(1, "DIGEST-VALUE")) {
+            digestValues(c);
         } else if (c.argIs(1, "HELP") && c.argCount() == 2) {
             c.reply().array(HELP.length);
             for (String l : HELP) c.reply().simple(l);
         } else {
             throw new CommandError("ERR unknown subcommand or wrong number of arguments for '"
                     + c.argString(1) + "'. Try DEBUG HELP.");
+        }
+    }
+
+    /**
+     * DEBUG DIGEST-VALUE key ...: a SHA-1 per key over its type and content (40 zeros when
+     * missing). Stable for equal content, not bit-identical to Redis's xor-mixed digest.
+     */
+    private static void digestValues(Call c) {
+        c.reply().array(c.argCount() - 2);
+        for (int i = 2; i < c.argCount(); i++) {
+            Entry e = c.db().lookup(c.arg(i));
+            if (e == null) {
+                c.reply().simple("0000000000000000000000000000000000000000");
+                continue;
+            }
+            java.security.MessageDigest sha;
+            try {
+                sha = java.security.MessageDigest.getInstance("SHA-1");
+            } catch (java.security.NoSuchAlgorithmException ex) {
+                throw new IllegalStateException(ex);
+            }
+            Object v = e.value();
+            sha.update((byte) io.cinnabar.keyspace.ValueType.of(v).ordinal());
+            java.util.function.Consumer<byte[]> sink = b -> {
+                sha.update(Numbers.toBytes(b.length));
+                sha.update((byte) ':');
+                sha.update(b);
+            };
+            if (v instanceof byte[] b) sink.accept(b); else ((TypedValue) v).digest(sink);
+            c.reply().simple(java.util.HexFormat.of().formatHex(sha.digest()));
         }
     }
 
