@@ -35,6 +35,7 @@ public final class CommandTable {
         t.register(new io.cinnabar.command.keys.ExpireCommands());
         t.register(new io.cinnabar.command.sets.SetCommands());
         t.register(new io.cinnabar.command.tx.TransactionCommands());
+        t.register(new io.cinnabar.command.zsets.ZSetCommands());
         return t;
     }
 

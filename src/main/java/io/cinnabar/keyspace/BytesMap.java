@@ -13,8 +13,12 @@ import java.util.function.BiConsumer;
 public final class BytesMap<V> {
     private static final int MIN_BUCKETS = 4;
 
-    /** One element; exposed read-only so callers can walk without allocating. */
-    public static final class Node<V> {
+    /**
+     * One element; exposed read-only so callers can walk without allocating. Not final so a
+     * value type in this package can make its own element objects double as dict nodes (the
+     * sorted set's skiplist nodes), saving one object per element.
+     */
+    public static class Node<V> {
         final byte[] key;
         final int hash;
         V value;
@@ -94,6 +98,15 @@ public final class BytesMap<V> {
         table[i] = added;
         size++;
         return null;
+    }
+
+    /** Links a caller-made node whose key is known to be absent (see {@link Node}). */
+    void putNode(Node<V> added) {
+        if (size >= table.length) resize(table.length * 2);
+        int i = added.hash & (table.length - 1);
+        added.next = table[i];
+        table[i] = added;
+        size++;
     }
 
     /** Removes key; returns its node (so callers can read the value) or null. */

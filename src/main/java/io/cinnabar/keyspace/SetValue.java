@@ -10,7 +10,7 @@ import java.util.function.Consumer;
  * {@link IntSet}; they turn into a {@link BytesSet} hashtable, for good, when a non-integer is
  * added or they grow past {@code set-max-intset-entries} (Redis 7.0 has no listpack sets).
  */
-public final class SetValue implements TypedValue {
+public final class SetValue implements TypedValue, MemberSet {
     /** Redis caps set-max-intset-entries at 1G "due to intset internals". */
     private static final long INTSET_CAP = 1L << 30;
 
@@ -126,6 +126,11 @@ public final class SetValue implements TypedValue {
     }
 
     /** One SSCAN step over the hashtable; callers return intsets whole, as Redis does. */
+    @Override
+    public void forEachMember(Consumer<byte[]> visitor) {
+        forEach(visitor);
+    }
+
     public long scan(long cursor, Consumer<byte[]> visitor) {
         return table.scan(cursor, visitor);
     }

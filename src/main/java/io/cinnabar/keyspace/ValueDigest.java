@@ -19,6 +19,7 @@ public final class ValueDigest {
         if (value instanceof byte[]) typeCode = 0;
         else if (value instanceof ListValue) typeCode = 1;
         else if (value instanceof SetValue) typeCode = 2;
+        else if (value instanceof ZSetValue) typeCode = 3;
         else if (value instanceof HashValue) typeCode = 4;
         else return null;
         mix(sha, digest, new byte[] {0, 0, 0, (byte) typeCode}); // htonl(o->type)
@@ -34,6 +35,14 @@ public final class ValueDigest {
             }
         } else if (value instanceof SetValue) {
             ((SetValue) value).forEach(m -> xor(sha, digest, m));
+        } else if (value instanceof ZSetValue) {
+            // Like hash pairs: member and %.17g score mixed into a per-member digest, XORed in.
+            ((ZSetValue) value).forEach((m, score) -> {
+                byte[] member = new byte[20];
+                mix(sha, member, m);
+                mix(sha, member, io.cinnabar.util.DoubleFormat.g17(score).getBytes(StandardCharsets.US_ASCII));
+                xor(sha, digest, member);
+            });
         } else {
             // Each field/value pair gets its own digest, XORed in so field order does not matter.
             ((HashValue) value).forEach((f, fo, fl, v, vo, vl) -> {

@@ -19,6 +19,8 @@ public final class DoubleFormat {
     public static String g17(double d) {
         if (Double.isNaN(d)) return "nan";
         if (d == 0) return (1 / d < 0) ? "-0" : "0";
+        // Integral values below 2^53 print exactly as their digits under %.17g (sorted set scores).
+        if (Math.abs(d) < 0x1p53 && d == Math.rint(d)) return Long.toString((long) d);
         BigDecimal rounded = new BigDecimal(d).round(SEVENTEEN);
         int exponent = rounded.precision() - rounded.scale() - 1;
         if (exponent < -4 || exponent >= 17) {

@@ -58,6 +58,31 @@ public final class Numbers {
      * Returns NaN when the input is not a valid double.
      */
     public static double parseDouble(byte[] b) {
+        double d = strtod(b);
+        // Redis also rejects what strtod flags ERANGE: overflow to infinity, underflow to zero.
+        if (Double.isInfinite(d)) {
+            for (byte c : b) if (c == 'n' || c == 'N') return d; // spelled "inf"/"infinity"
+            return Double.NaN;
+        }
+        if (d == 0 && !isHex(b)) {
+            for (byte c : b) {
+                if (c == 'e' || c == 'E') break;
+                if (c >= '1' && c <= '9') return Double.NaN;
+            }
+        }
+        return d;
+    }
+
+    private static boolean isHex(byte[] b) {
+        for (byte c : b) if (c == 'x' || c == 'X') return true;
+        return false;
+    }
+
+    /**
+     * Plain strtod with the whole-string check but without the ERANGE check: out-of-range input
+     * gives infinity or zero (what zslParseRange accepts). NaN when not a valid double.
+     */
+    public static double strtod(byte[] b) {
         int n = b.length;
         if (n == 0 || n > 5000) return Double.NaN;
         if (isSpace(b[0]) || isSpace(b[n - 1])) return Double.NaN;

@@ -1,0 +1,498 @@
+package io.cinnabar.command.zsets;
+
+import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.keys.ScanArgs;
+import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.keyspace.LexRange;
+import io.cinnabar.keyspace.ScoreRange;
+import io.cinnabar.keyspace.WrongTypeException;
+import io.cinnabar.keyspace.ZSetValue;
+import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.DoubleFormat;
+import io.cinnabar.util.Numbers;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.cinnabar.command.CommandFlag.BLOCKING;
+import static io.cinnabar.command.CommandFlag.DENYOOM;
+import static io.cinnabar.command.CommandFlag.FAST;
+import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
+import static io.cinnabar.command.CommandFlag.NOSCRIPT;
+import static io.cinnabar.command.CommandFlag.READONLY;
+import static io.cinnabar.command.CommandFlag.WRITE;
+import static io.cinnabar.command.CommandSpec.spec;
+
+/** Sorted set commands (t_zset.c). Set algebra lives in {@link ZSetAlgebra}, pops in {@link ZSetPops}. */
+public final class ZSetCommands implements CommandFamily {
+    enum RangeType { AUTO, RANK, SCORE, LEX }
+
+    enum Direction { AUTO, FORWARD, REVERSE }
+
+    @Override
+    public String group() {
+        return "sorted-set";
+    }
+
+    @Override
+    public void register(CommandTable t) {
+        t.add(spec("ZADD", -4, WRITE, DENYOOM, FAST).keys(1, 1, 1)
+                .doc("1.2.0", "Add one or more members to a sorted set, or update its score if it already exists"),
+                c -> zadd(c, 0));
+        t.add(spec("ZINCRBY", 4, WRITE, DENYOOM, FAST).keys(1, 1, 1)
+                .doc("1.2.0", "Increment the score of a member in a sorted set"), c -> zadd(c, ZSetValue.IN_INCR));
+        t.add(spec("ZREM", -3, WRITE, FAST).keys(1, 1, 1)
+                .doc("1.2.0", "Remove one or more members from a sorted set"), this::zrem);
+        t.add(spec("ZCARD", 2, READONLY, FAST).keys(1, 1, 1)
+                .doc("1.2.0", "Get the number of members in a sorted set"), this::zcard);
+        t.add(spec("ZCOUNT", 4, READONLY, FAST).keys(1, 1, 1)
+                .doc("2.0.0", "Count the members in a sorted set with scores within the given values"), this::zcount);
+        t.add(spec("ZLEXCOUNT", 4, READONLY, FAST).keys(1, 1, 1)
+                .doc("2.8.9", "Count the number of members in a sorted set between a given lexicographical range"),
+                this::zlexcount);
+        t.add(spec("ZSCORE", 3, READONLY, FAST).keys(1, 1, 1)
+                .doc("1.2.0", "Get the score associated with the given member in a sorted set"), this::zscore);
+        t.add(spec("ZMSCORE", -3, READONLY, FAST).keys(1, 1, 1)
+                .doc("6.2.0", "Get the score associated with the given members in a sorted set"), this::zmscore);
+        t.add(spec("ZRANK", 3, READONLY, FAST).keys(1, 1, 1)
+                .doc("2.0.0", "Determine the index of a member in a sorted set"), c -> zrank(c, false));
+        t.add(spec("ZREVRANK", 3, READONLY, FAST).keys(1, 1, 1)
+                .doc("2.0.0", "Determine the index of a member in a sorted set, with scores ordered from high to low"),
+                c -> zrank(c, true));
+        t.add(spec("ZRANGE", -4, READONLY).keys(1, 1, 1)
+                .doc("1.2.0", "Return a range of members in a sorted set"),
+                c -> zrange(c, 1, false, RangeType.AUTO, Direction.AUTO));
+        t.add(spec("ZRANGESTORE", -5, WRITE, DENYOOM).keys(1, 2, 1)
+                .doc("6.2.0", "Store a range of members from sorted set into another key"),
+                c -> zrange(c, 2, true, RangeType.AUTO, Direction.AUTO));
+        t.add(spec("ZREVRANGE", -4, READONLY).keys(1, 1, 1)
+                .doc("1.2.0", "Return a range of members in a sorted set, by index, with scores ordered from high to low"),
+                c -> zrange(c, 1, false, RangeType.RANK, Direction.REVERSE));
+        t.add(spec("ZRANGEBYSCORE", -4, READONLY).keys(1, 1, 1)
+                .doc("1.0.5", "Return a range of members in a sorted set, by score"),
+                c -> zrange(c, 1, false, RangeType.SCORE, Direction.FORWARD));
+        t.add(spec("ZREVRANGEBYSCORE", -4, READONLY).keys(1, 1, 1)
+                .doc("2.2.0", "Return a range of members in a sorted set, by score, with scores ordered from high to low"),
+                c -> zrange(c, 1, false, RangeType.SCORE, Direction.REVERSE));
+        t.add(spec("ZRANGEBYLEX", -4, READONLY).keys(1, 1, 1)
+                .doc("2.8.9", "Return a range of members in a sorted set, by lexicographical range"),
+                c -> zrange(c, 1, false, RangeType.LEX, Direction.FORWARD));
+        t.add(spec("ZREVRANGEBYLEX", -4, READONLY).keys(1, 1, 1)
+                .doc("2.8.9", "Return a range of members in a sorted set, by lexicographical range, ordered from higher to lower strings."),
+                c -> zrange(c, 1, false, RangeType.LEX, Direction.REVERSE));
+        t.add(spec("ZREMRANGEBYRANK", 4, WRITE).keys(1, 1, 1)
+                .doc("2.0.0", "Remove all members in a sorted set within the given indexes"),
+                c -> zremrange(c, RangeType.RANK));
+        t.add(spec("ZREMRANGEBYSCORE", 4, WRITE).keys(1, 1, 1)
+                .doc("1.2.0", "Remove all members in a sorted set within the given scores"),
+                c -> zremrange(c, RangeType.SCORE));
+        t.add(spec("ZREMRANGEBYLEX", 4, WRITE).keys(1, 1, 1)
+                .doc("2.8.9", "Remove all members in a sorted set between the given lexicographical range"),
+                c -> zremrange(c, RangeType.LEX));
+        t.add(spec("ZRANDMEMBER", -2, READONLY).keys(1, 1, 1).tips("nondeterministic_output")
+                .doc("6.2.0", "Get one or multiple random elements from a sorted set"), ZSetRandom::zrandmember);
+        t.add(spec("ZSCAN", -3, READONLY).keys(1, 1, 1).tips("nondeterministic_output")
+                .doc("2.8.0", "Incrementally iterate sorted sets elements and associated scores"), this::zscan);
+
+        t.add(spec("ZUNION", -3, READONLY, MOVABLEKEYS).keys(0, 0, 0)
+                .doc("6.2.0", "Add multiple sorted sets"), c -> ZSetAlgebra.run(c, false, ZSetAlgebra.UNION, false));
+        t.add(spec("ZINTER", -3, READONLY, MOVABLEKEYS).keys(0, 0, 0)
+                .doc("6.2.0", "Intersect multiple sorted sets"), c -> ZSetAlgebra.run(c, false, ZSetAlgebra.INTER, false));
+        t.add(spec("ZDIFF", -3, READONLY, MOVABLEKEYS).keys(0, 0, 0)
+                .doc("6.2.0", "Subtract multiple sorted sets"), c -> ZSetAlgebra.run(c, false, ZSetAlgebra.DIFF, false));
+        t.add(spec("ZINTERCARD", -3, READONLY, MOVABLEKEYS).keys(0, 0, 0)
+                .doc("7.0.0", "Intersect multiple sorted sets and return the cardinality of the result"),
+                c -> ZSetAlgebra.run(c, false, ZSetAlgebra.INTER, true));
+        t.add(spec("ZUNIONSTORE", -4, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1)
+                .doc("2.0.0", "Add multiple sorted sets and store the resulting sorted set in a new key"),
+                c -> ZSetAlgebra.run(c, true, ZSetAlgebra.UNION, false));
+        t.add(spec("ZINTERSTORE", -4, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1)
+                .doc("2.0.0", "Intersect multiple sorted sets and store the resulting sorted set in a new key"),
+                c -> ZSetAlgebra.run(c, true, ZSetAlgebra.INTER, false));
+        t.add(spec("ZDIFFSTORE", -4, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1)
+                .doc("6.2.0", "Subtract multiple sorted sets and store the resulting sorted set in a new key"),
+                c -> ZSetAlgebra.run(c, true, ZSetAlgebra.DIFF, false));
+
+        t.add(spec("ZPOPMIN", -2, WRITE, FAST).keys(1, 1, 1)
+                .doc("5.0.0", "Remove and return members with the lowest scores in a sorted set"),
+                c -> ZSetPops.zpop(c, false));
+        t.add(spec("ZPOPMAX", -2, WRITE, FAST).keys(1, 1, 1)
+                .doc("5.0.0", "Remove and return members with the highest scores in a sorted set"),
+                c -> ZSetPops.zpop(c, true));
+        t.add(spec("ZMPOP", -4, WRITE, MOVABLEKEYS).keys(0, 0, 0)
+                .doc("7.0.0", "Remove and return members with scores in a sorted set"), c -> ZSetPops.zmpop(c, false));
+        t.add(spec("BZPOPMIN", -3, WRITE, NOSCRIPT, FAST, BLOCKING).keys(1, -2, 1)
+                .doc("5.0.0", "Remove and return the member with the lowest score from one or more sorted sets, or block until one is available"),
+                c -> ZSetPops.bzpop(c, false));
+        t.add(spec("BZPOPMAX", -3, WRITE, NOSCRIPT, FAST, BLOCKING).keys(1, -2, 1)
+                .doc("5.0.0", "Remove and return the member with the highest score from one or more sorted sets, or block until one is available"),
+                c -> ZSetPops.bzpop(c, true));
+        t.add(spec("BZMPOP", -5, WRITE, BLOCKING, MOVABLEKEYS).keys(0, 0, 0)
+                .doc("7.0.0", "Remove and return members with scores in a sorted set or block until one is available"),
+                c -> ZSetPops.zmpop(c, true));
+    }
+
+    // ---- lookups shared by the family ----
+
+    /** The sorted set at key for reading, null if absent; WRONGTYPE if another type. */
+    static ZSetValue read(Call c, byte[] key) {
+        Object v = c.db().read(key);
+        if (v == null || v instanceof ZSetValue) return (ZSetValue) v;
+        throw WrongTypeException.INSTANCE;
+    }
+
+    /** The sorted set at key for modifying, null if absent; WRONGTYPE if another type. */
+    static ZSetValue write(Call c, byte[] key) {
+        Object v = c.db().write(key);
+        if (v == null || v instanceof ZSetValue) return (ZSetValue) v;
+        throw WrongTypeException.INSTANCE;
+    }
+
+    static long maxEntries(Call c) {
+        return c.config().getLong(ConfigOptions.ZSET_MAX_LISTPACK_ENTRIES);
+    }
+
+    static long maxValue(Call c) {
+        return c.config().getLong(ConfigOptions.ZSET_MAX_LISTPACK_VALUE);
+    }
+
+    /** A member and score as a pair: [m, s] nested in RESP3, two flat items in RESP2. */
+    static void pair(Reply r, byte[] member, double score, boolean nested) {
+        if (nested) r.array(2);
+        r.bulk(member);
+        r.doubleValue(score);
+    }
+
+    // ---- handlers ----
+
+    /** ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member [score member ...]; ZINCRBY key increment member */
+    private void zadd(Call c, int flags) {
+        boolean ch = false;
+        int i = 2;
+        if (flags == 0) {
+            for (; i < c.argCount(); i++) {
+                if (c.argIs(i, "NX")) flags |= ZSetValue.IN_NX;
+                else if (c.argIs(i, "XX")) flags |= ZSetValue.IN_XX;
+                else if (c.argIs(i, "CH")) ch = true;
+                else if (c.argIs(i, "INCR")) flags |= ZSetValue.IN_INCR;
+                else if (c.argIs(i, "GT")) flags |= ZSetValue.IN_GT;
+                else if (c.argIs(i, "LT")) flags |= ZSetValue.IN_LT;
+                else break;
+            }
+        }
+        boolean incr = (flags & ZSetValue.IN_INCR) != 0, nx = (flags & ZSetValue.IN_NX) != 0;
+        boolean xx = (flags & ZSetValue.IN_XX) != 0, gt = (flags & ZSetValue.IN_GT) != 0;
+        boolean lt = (flags & ZSetValue.IN_LT) != 0;
+        int elements = c.argCount() - i;
+        if (elements % 2 != 0 || elements == 0) throw CommandError.syntax();
+        elements /= 2;
+        if (nx && xx) throw new CommandError("ERR XX and NX options at the same time are not compatible");
+        if ((gt && nx) || (lt && nx) || (gt && lt)) {
+            throw new CommandError("ERR GT, LT, and/or NX options at the same time are not compatible");
+        }
+        if (incr && elements > 1) throw new CommandError("ERR INCR option supports a single increment-element pair");
+        double[] scores = new double[elements];
+        for (int j = 0; j < elements; j++) scores[j] = c.doubleArg(i + j * 2);
+
+        byte[] key = c.arg(1);
+        ZSetValue z = write(c, key);
+        boolean created = false;
+        int added = 0, updated = 0, processed = 0;
+        double[] out = new double[1];
+        double score = 0;
+        if (z == null && !xx) {
+            z = new ZSetValue();
+            created = true;
+        }
+        if (z != null) {
+            long maxEntries = maxEntries(c), maxValue = maxValue(c);
+            for (int j = 0; j < elements; j++) {
+                int r = z.add(scores[j], c.arg(i + j * 2 + 1), flags, out, maxEntries, maxValue);
+                if ((r & ZSetValue.OUT_NAN) != 0) {
+                    if (created && z.size() > 0) c.db().set(key, z);
+                    throw new CommandError("ERR resulting score is not a number (NaN)");
+                }
+                if ((r & ZSetValue.OUT_ADDED) != 0) added++;
+                if ((r & ZSetValue.OUT_UPDATED) != 0) updated++;
+                if ((r & ZSetValue.OUT_NOP) == 0) {
+                    processed++;
+                    score = out[0];
+                }
+            }
+            if (created && z.size() > 0) c.db().set(key, z);
+        }
+        if (incr) {
+            if (processed > 0) c.reply().doubleValue(score); else c.reply().nullBulk();
+        } else {
+            c.reply().integer(ch ? added + updated : added);
+        }
+    }
+
+    /** ZREM key member [member ...] */
+    private void zrem(Call c) {
+        byte[] key = c.arg(1);
+        ZSetValue z = write(c, key);
+        if (z == null) {
+            c.reply().integer(0);
+            return;
+        }
+        int deleted = 0;
+        for (int j = 2; j < c.argCount(); j++) {
+            if (z.remove(c.arg(j))) deleted++;
+            if (z.size() == 0) {
+                c.db().delete(key);
+                break;
+            }
+        }
+        c.reply().integer(deleted);
+    }
+
+    /** ZCARD key */
+    private void zcard(Call c) {
+        ZSetValue z = read(c, c.arg(1));
+        c.reply().integer(z == null ? 0 : z.size());
+    }
+
+    /** ZCOUNT key min max */
+    private void zcount(Call c) {
+        ScoreRange r = ZRanges.score(c.arg(2), c.arg(3));
+        ZSetValue z = read(c, c.arg(1));
+        long first = z == null ? -1 : z.firstRank(r);
+        c.reply().integer(first < 0 ? 0 : z.lastRank(r) - first + 1);
+    }
+
+    /** ZLEXCOUNT key min max */
+    private void zlexcount(Call c) {
+        LexRange r = ZRanges.lex(c.arg(2), c.arg(3));
+        ZSetValue z = read(c, c.arg(1));
+        long first = z == null ? -1 : z.firstRank(r);
+        long last = first < 0 ? -1 : z.lastRank(r);
+        c.reply().integer(first < 0 || last < first ? 0 : last - first + 1);
+    }
+
+    /** ZSCORE key member */
+    private void zscore(Call c) {
+        ZSetValue z = read(c, c.arg(1));
+        double s = z == null ? Double.NaN : z.score(c.arg(2));
+        if (Double.isNaN(s)) c.reply().nullBulk(); else c.reply().doubleValue(s);
+    }
+
+    /** ZMSCORE key member [member ...] */
+    private void zmscore(Call c) {
+        ZSetValue z = read(c, c.arg(1));
+        c.reply().array(c.argCount() - 2);
+        for (int j = 2; j < c.argCount(); j++) {
+            double s = z == null ? Double.NaN : z.score(c.arg(j));
+            if (Double.isNaN(s)) c.reply().nullBulk(); else c.reply().doubleValue(s);
+        }
+    }
+
+    /** ZRANK key member; ZREVRANK key member */
+    private void zrank(Call c, boolean reverse) {
+        ZSetValue z = read(c, c.arg(1));
+        long r = z == null ? -1 : z.rank(c.arg(2), reverse);
+        if (r < 0) c.reply().nullBulk(); else c.reply().integer(r);
+    }
+
+    /**
+     * ZRANGE key min max [BYSCORE|BYLEX] [REV] [LIMIT offset count] [WITHSCORES], ZRANGESTORE dst
+     * src ..., and the older ZREVRANGE, Z[REV]RANGEBYSCORE, Z[REV]RANGEBYLEX (Redis's zrangeGenericCommand).
+     */
+    private void zrange(Call c, int keyIndex, boolean store, RangeType type, Direction dir) {
+        int minIdx = keyIndex + 1, maxIdx = keyIndex + 2;
+        boolean withScores = false;
+        long offset = 0, limit = -1;
+        for (int j = keyIndex + 3; j < c.argCount(); j++) {
+            int left = c.argCount() - j - 1;
+            if (!store && c.argIs(j, "WITHSCORES")) {
+                withScores = true;
+            } else if (c.argIs(j, "LIMIT") && left >= 2) {
+                offset = c.longArg(j + 1);
+                limit = c.longArg(j + 2);
+                j += 2;
+            } else if (dir == Direction.AUTO && c.argIs(j, "REV")) {
+                dir = Direction.REVERSE;
+            } else if (type == RangeType.AUTO && c.argIs(j, "BYLEX")) {
+                type = RangeType.LEX;
+            } else if (type == RangeType.AUTO && c.argIs(j, "BYSCORE")) {
+                type = RangeType.SCORE;
+            } else {
+                throw CommandError.syntax();
+            }
+        }
+        if (dir == Direction.AUTO) dir = Direction.FORWARD;
+        if (type == RangeType.AUTO) type = RangeType.RANK;
+        if (limit != -1 && type == RangeType.RANK) {
+            throw new CommandError("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX");
+        }
+        if (withScores && type == RangeType.LEX) {
+            throw new CommandError("ERR syntax error, WITHSCORES not supported in combination with BYLEX");
+        }
+        boolean reverse = dir == Direction.REVERSE;
+        if (reverse && type != RangeType.RANK) {
+            int t = minIdx;
+            minIdx = maxIdx;
+            maxIdx = t;
+        }
+        long start = 0, end = 0;
+        ScoreRange scoreRange = null;
+        LexRange lexRange = null;
+        switch (type) {
+            case SCORE -> scoreRange = ZRanges.score(c.arg(minIdx), c.arg(maxIdx));
+            case LEX -> lexRange = ZRanges.lex(c.arg(minIdx), c.arg(maxIdx));
+            default -> {
+                start = c.longArg(minIdx);
+                end = c.longArg(maxIdx);
+            }
+        }
+        ZSetValue z = read(c, c.arg(keyIndex));
+        // The span to emit: first rank visited and how many, walking backwards when reverse.
+        long from = 0, count = 0;
+        if (z != null) {
+            long size = z.size();
+            if (type == RangeType.RANK) {
+                if (start < 0) start += size;
+                if (end < 0) end += size;
+                if (start < 0) start = 0;
+                if (!(start > end || start >= size)) {
+                    if (end >= size) end = size - 1;
+                    count = end - start + 1;
+                    from = reverse ? size - 1 - start : start;
+                }
+            } else {
+                long first = scoreRange != null ? z.firstRank(scoreRange) : z.firstRank(lexRange);
+                long last = first < 0 ? -1 : scoreRange != null ? z.lastRank(scoreRange) : z.lastRank(lexRange);
+                long total = first < 0 || last < first ? 0 : last - first + 1;
+                if (offset >= 0 && total > offset) {
+                    count = total - offset;
+                    if (limit >= 0 && limit < count) count = limit;
+                    from = reverse ? last - offset : first + offset;
+                }
+            }
+        }
+        if (store) {
+            store(c, z, from, count, reverse);
+            return;
+        }
+        Reply r = c.reply();
+        if (count == 0) {
+            r.emptyArray();
+            return;
+        }
+        boolean nested = withScores && r.protocol() == 3;
+        r.array((int) (withScores && !nested ? count * 2 : count));
+        ZSetValue.Cursor cur = z.at(from);
+        for (long k = 0; k < count; k++) {
+            if (withScores) pair(r, cur.member(), cur.score(), nested); else r.bulk(cur.member());
+            if (reverse) cur.previous(); else cur.next();
+        }
+    }
+
+    private static void store(Call c, ZSetValue z, long from, long count, boolean reverse) {
+        byte[] dst = c.arg(1);
+        if (count == 0) {
+            c.db().delete(dst);
+            c.reply().integer(0);
+            return;
+        }
+        int n = (int) count;
+        byte[][] ms = new byte[n][];
+        double[] ss = new double[n];
+        ZSetValue.Cursor cur = z.at(from);
+        for (int k = 0; k < n; k++) {
+            ms[k] = cur.member();
+            ss[k] = cur.score();
+            if (reverse) cur.previous(); else cur.next();
+        }
+        c.db().set(dst, ZSetValue.build(ms, ss, n, maxEntries(c), maxValue(c)));
+        c.reply().integer(n);
+    }
+
+    /** ZREMRANGEBYRANK key start stop; ZREMRANGEBYSCORE key min max; ZREMRANGEBYLEX key min max */
+    private void zremrange(Call c, RangeType type) {
+        long start = 0, end = 0;
+        ScoreRange scoreRange = null;
+        LexRange lexRange = null;
+        switch (type) {
+            case SCORE -> scoreRange = ZRanges.score(c.arg(2), c.arg(3));
+            case LEX -> lexRange = ZRanges.lex(c.arg(2), c.arg(3));
+            default -> {
+                start = c.longArg(2);
+                end = c.longArg(3);
+            }
+        }
+        byte[] key = c.arg(1);
+        ZSetValue z = write(c, key);
+        if (z == null) {
+            c.reply().integer(0);
+            return;
+        }
+        long size = z.size();
+        if (type == RangeType.RANK) {
+            if (start < 0) start += size;
+            if (end < 0) end += size;
+            if (start < 0) start = 0;
+            if (start > end || start >= size) {
+                c.reply().integer(0);
+                return;
+            }
+            if (end >= size) end = size - 1;
+        } else {
+            start = scoreRange != null ? z.firstRank(scoreRange) : z.firstRank(lexRange);
+            end = start < 0 ? -1 : scoreRange != null ? z.lastRank(scoreRange) : z.lastRank(lexRange);
+            if (start < 0 || end < start) {
+                c.reply().integer(0);
+                return;
+            }
+        }
+        long deleted = z.removeRange(start, end);
+        if (z.size() == 0) c.db().delete(key);
+        c.reply().integer(deleted);
+    }
+
+    /** ZSCAN key cursor [MATCH pattern] [COUNT count] */
+    private void zscan(Call c) {
+        ScanArgs a = ScanArgs.parse(c, 2, false);
+        ZSetValue z = read(c, c.arg(1));
+        Reply r = c.reply();
+        if (z == null) {
+            r.array(2);
+            r.bulk(ZERO);
+            r.emptyArray();
+            return;
+        }
+        List<byte[]> items = new ArrayList<>();
+        ZSetValue.MemberScoreVisitor collect = (m, s) -> {
+            if (a.matches(m)) {
+                items.add(m);
+                items.add(DoubleFormat.reply(s).getBytes(StandardCharsets.US_ASCII));
+            }
+        };
+        long cursor = 0;
+        if (z.isListpack()) {
+            z.forEach(collect);
+        } else {
+            // Redis bounds the work per call at count*10 buckets, empty ones included.
+            cursor = a.cursor;
+            long maxIterations = a.count * 10;
+            int[] seen = new int[1];
+            ZSetValue.MemberScoreVisitor counting = (m, s) -> {
+                seen[0] += 2; // Redis counts member and score as two items
+                collect.visit(m, s);
+            };
+            do {
+                cursor = z.scanStep(cursor, counting);
+            } while (cursor != 0 && maxIterations-- > 0 && seen[0] < a.count);
+        }
+        r.array(2);
+        r.bulk(Numbers.toBytes(cursor));
+        r.array(items.size());
+        for (byte[] b : items) r.bulk(b);
+    }
+
+    private static final byte[] ZERO = {'0'};
+}

@@ -1,0 +1,376 @@
+package io.cinnabar.keyspace;
+
+import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A sorted set. Small ones are "listpack" encoded: two parallel arrays kept sorted by (score,
+ * member), searched by binary search and shifted on change, as compact as Redis's listpack for
+ * our purposes. Past zset-max-listpack-entries / -value they turn, one way, into "skiplist": a
+ * {@link ZSkipList} for order and rank plus a {@link BytesMap} from member to its skiplist node
+ * for O(1) score lookups, the node holding the score.
+ */
+public final class ZSetValue implements TypedValue {
+    // zsetAdd's input flags.
+    public static final int IN_INCR = 1, IN_NX = 1 << 1, IN_XX = 1 << 2, IN_GT = 1 << 3, IN_LT = 1 << 4;
+    // zsetAdd's outcome flags.
+    public static final int OUT_ADDED = 1, OUT_UPDATED = 1 << 1, OUT_NOP = 1 << 2, OUT_NAN = 1 << 3;
+
+    private static final byte[][] NO_MEMBERS = new byte[0][];
+    private static final double[] NO_SCORES = new double[0];
+
+    // listpack encoding (dict == null)
+    private byte[][] members;
+    private double[] scores;
+    private int size;
+    // skiplist encoding
+    private ZSkipList zsl;
+    private BytesMap<ZSkipList.Node> dict;
+
+    /** An empty listpack-encoded set. */
+    public ZSetValue() {
+        members = NO_MEMBERS;
+        scores = NO_SCORES;
+    }
+
+    private ZSetValue(int capacity, boolean skiplist) {
+        if (skiplist) {
+            zsl = new ZSkipList();
+            dict = new BytesMap<>(capacity);
+        } else {
+            members = new byte[capacity][];
+            scores = new double[capacity];
+        }
+    }
+
+    /**
+     * Builds a set from n distinct members, encoded as Redis encodes the result of ZUNIONSTORE and
+     * ZRANGESTORE: listpack when it fits the limits, skiplist otherwise.
+     */
+    public static ZSetValue build(byte[][] ms, double[] ss, int n, long maxEntries, long maxValue) {
+        int maxLen = 0;
+        for (int i = 0; i < n; i++) maxLen = Math.max(maxLen, ms[i].length);
+        boolean listpack = n <= maxEntries && maxLen <= maxValue;
+        ZSetValue z = new ZSetValue(n, !listpack);
+        if (listpack) {
+            Integer[] order = new Integer[n];
+            for (int i = 0; i < n; i++) order[i] = i;
+            Arrays.sort(order, (a, b) -> ZSkipList.compare(ss[a], ms[a], ss[b], ms[b]));
+            for (int i = 0; i < n; i++) {
+                z.members[i] = ms[order[i]];
+                z.scores[i] = ss[order[i]];
+            }
+            z.size = n;
+        } else {
+            for (int i = 0; i < n; i++) z.dict.putNode(z.zsl.insert(ss[i], ms[i]));
+        }
+        return z;
+    }
+
+    @Override
+    public ValueType type() {
+        return ValueType.ZSET;
+    }
+
+    @Override
+    public String encoding() {
+        return dict == null ? "listpack" : "skiplist";
+    }
+
+    public boolean isListpack() {
+        return dict == null;
+    }
+
+    @Override
+    public ZSetValue copy() {
+        if (dict == null) {
+            ZSetValue z = new ZSetValue(size, false);
+            System.arraycopy(members, 0, z.members, 0, size);
+            System.arraycopy(scores, 0, z.scores, 0, size);
+            z.size = size;
+            return z;
+        }
+        ZSetValue z = new ZSetValue(dict.size(), true);
+        for (ZSkipList.Node n = zsl.first(); n != null; n = n.next0) {
+            z.dict.putNode(z.zsl.insert(n.score, n.key()));
+        }
+        return z;
+    }
+
+    public int size() {
+        return dict == null ? size : zsl.length();
+    }
+
+    /** The member's score, or NaN when absent (a stored score is never NaN). */
+    public double score(byte[] member) {
+        if (dict == null) {
+            int i = indexOf(member);
+            return i < 0 ? Double.NaN : scores[i];
+        }
+        ZSkipList.Node n = dict.get(member);
+        return n == null ? Double.NaN : n.score;
+    }
+
+    /**
+     * Redis's zsetAdd: adds or updates member per the IN_* flags, converting to skiplist past the
+     * limits. out[0] gets the resulting score. Returns OUT_* flags; OUT_NAN when INCR made NaN.
+     */
+    public int add(double score, byte[] member, int flags, double[] out, long maxEntries, long maxValue) {
+        boolean incr = (flags & IN_INCR) != 0, nx = (flags & IN_NX) != 0, xx = (flags & IN_XX) != 0;
+        boolean gt = (flags & IN_GT) != 0, lt = (flags & IN_LT) != 0;
+        if (dict == null) {
+            int i = indexOf(member);
+            if (i >= 0) {
+                if (nx) return OUT_NOP;
+                double cur = scores[i];
+                if (incr) {
+                    score += cur;
+                    if (Double.isNaN(score)) return OUT_NAN;
+                }
+                if ((lt && score >= cur) || (gt && score <= cur)) return OUT_NOP;
+                if (out != null) out[0] = score;
+                if (score != cur) {
+                    removeAt(i);
+                    insertSorted(score, member);
+                    return OUT_UPDATED;
+                }
+                return 0;
+            }
+            if (xx) return OUT_NOP;
+            if (size + 1 > maxEntries || member.length > maxValue) {
+                convertToSkiplist();
+            } else {
+                insertSorted(score, member);
+                if (out != null) out[0] = score;
+                return OUT_ADDED;
+            }
+        }
+        ZSkipList.Node node = dict.get(member);
+        if (node != null) {
+            if (nx) return OUT_NOP;
+            double cur = node.score;
+            if (incr) {
+                score += cur;
+                if (Double.isNaN(score)) return OUT_NAN;
+            }
+            if ((lt && score >= cur) || (gt && score <= cur)) return OUT_NOP;
+            if (out != null) out[0] = score;
+            if (score != cur) {
+                zsl.updateScore(node, score);
+                return OUT_UPDATED;
+            }
+            return 0;
+        }
+        if (xx) return OUT_NOP;
+        dict.putNode(zsl.insert(score, member));
+        if (out != null) out[0] = score;
+        return OUT_ADDED;
+    }
+
+    /** Removes member; false if absent. */
+    public boolean remove(byte[] member) {
+        if (dict == null) {
+            int i = indexOf(member);
+            if (i < 0) return false;
+            removeAt(i);
+            return true;
+        }
+        BytesMap.Node<ZSkipList.Node> n = dict.remove(member);
+        if (n == null) return false;
+        zsl.delete(n.value().score, member);
+        return true;
+    }
+
+    /** 0-based rank of member (from the highest score when reverse), or -1 if absent. */
+    public long rank(byte[] member, boolean reverse) {
+        long r;
+        if (dict == null) {
+            r = indexOf(member);
+            if (r < 0) return -1;
+        } else {
+            ZSkipList.Node n = dict.get(member);
+            if (n == null) return -1;
+            r = zsl.rank(n.score, member) - 1;
+        }
+        return reverse ? size() - 1 - r : r;
+    }
+
+    // ---- ranges: every range maps to a span of 0-based ranks ----
+
+    public long firstRank(ScoreRange r) {
+        if (dict != null) return zsl.firstRank(r);
+        if (r.isEmpty()) return -1;
+        int lo = 0, hi = size; // first index whose score is >= min
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (r.gteMin(scores[mid])) hi = mid; else lo = mid + 1;
+        }
+        return lo < size && r.lteMax(scores[lo]) ? lo : -1;
+    }
+
+    public long lastRank(ScoreRange r) {
+        if (dict != null) return zsl.lastRank(r);
+        if (r.isEmpty()) return -1;
+        int lo = 0, hi = size; // first index whose score is above max
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (r.lteMax(scores[mid])) lo = mid + 1; else hi = mid;
+        }
+        int last = lo - 1;
+        return last >= 0 && r.gteMin(scores[last]) ? last : -1;
+    }
+
+    /** Lex ranges assume equal scores; like Redis's listpack code this scans from the front. */
+    public long firstRank(LexRange r) {
+        if (dict != null) return zsl.firstRank(r);
+        if (r.isEmpty()) return -1;
+        for (int i = 0; i < size; i++) {
+            if (r.gteMin(members[i])) return r.lteMax(members[i]) ? i : -1;
+        }
+        return -1;
+    }
+
+    public long lastRank(LexRange r) {
+        if (dict != null) return zsl.lastRank(r);
+        if (r.isEmpty()) return -1;
+        for (int i = size - 1; i >= 0; i--) {
+            if (r.lteMax(members[i])) return r.gteMin(members[i]) ? i : -1;
+        }
+        return -1;
+    }
+
+    /** Removes the members at 0-based ranks start..end inclusive (already clamped); returns how many. */
+    public long removeRange(long start, long end) {
+        if (start > end) return 0;
+        if (dict == null) {
+            int s = (int) start, e = (int) end + 1;
+            System.arraycopy(members, e, members, s, size - e);
+            System.arraycopy(scores, e, scores, s, size - e);
+            int removed = e - s;
+            Arrays.fill(members, size - removed, size, null);
+            size -= removed;
+            return removed;
+        }
+        return zsl.deleteRangeByRank(start + 1, end + 1, n -> dict.remove(n.key()));
+    }
+
+    /** A cursor at 0-based rank (which must be within 0..size-1). */
+    public Cursor at(long rank) {
+        Cursor c = new Cursor();
+        c.index = (int) rank;
+        if (dict != null) c.node = rank == 0 ? zsl.first() : rank == size() - 1 ? zsl.last() : zsl.byRank(rank + 1);
+        return c;
+    }
+
+    /** Walks the set in rank order in either direction. */
+    public final class Cursor {
+        private int index;
+        private ZSkipList.Node node;
+
+        public boolean valid() {
+            return dict == null ? index >= 0 && index < size : node != null;
+        }
+
+        public byte[] member() {
+            return dict == null ? members[index] : node.key();
+        }
+
+        public double score() {
+            return dict == null ? scores[index] : node.score;
+        }
+
+        public void next() {
+            index++;
+            if (node != null) node = node.next0;
+        }
+
+        public void previous() {
+            index--;
+            if (node != null) node = node.backward;
+        }
+    }
+
+    /** Visits every member with its score in rank order; the visitor must not modify the set. */
+    public void forEach(MemberScoreVisitor v) {
+        if (dict == null) {
+            for (int i = 0; i < size; i++) v.visit(members[i], scores[i]);
+        } else {
+            for (ZSkipList.Node n = zsl.first(); n != null; n = n.next0) v.visit(n.key(), n.score);
+        }
+    }
+
+    @FunctionalInterface
+    public interface MemberScoreVisitor {
+        void visit(byte[] member, double score);
+    }
+
+    /** One ZSCAN step over the skiplist encoding's dict; listpack sets are scanned whole by the caller. */
+    public long scanStep(long cursor, MemberScoreVisitor v) {
+        return dict.scan(cursor, (m, n) -> v.visit(m, n.score));
+    }
+
+    /**
+     * A uniformly random member. The skiplist picks by rank, O(log n) and exactly uniform, where
+     * bucket-then-chain sampling of the dict would favour members in short chains.
+     */
+    public byte[] randomMember(double[] scoreOut) {
+        if (dict == null) {
+            int i = ThreadLocalRandom.current().nextInt(size);
+            scoreOut[0] = scores[i];
+            return members[i];
+        }
+        ZSkipList.Node n = zsl.byRank(1 + ThreadLocalRandom.current().nextInt(zsl.length()));
+        scoreOut[0] = n.score;
+        return n.key();
+    }
+
+    // ---- listpack internals ----
+
+    private int indexOf(byte[] member) {
+        for (int i = 0; i < size; i++) {
+            if (Arrays.equals(members[i], member)) return i;
+        }
+        return -1;
+    }
+
+    private void removeAt(int i) {
+        System.arraycopy(members, i + 1, members, i, size - i - 1);
+        System.arraycopy(scores, i + 1, scores, i, size - i - 1);
+        members[--size] = null;
+    }
+
+    private void insertSorted(double score, byte[] member) {
+        int lo = 0, hi = size;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (ZSkipList.compare(scores[mid], members[mid], score, member) < 0) lo = mid + 1; else hi = mid;
+        }
+        if (size == members.length) {
+            int cap = Math.max(4, size + (size >> 1) + 1);
+            members = Arrays.copyOf(members, cap);
+            scores = Arrays.copyOf(scores, cap);
+        }
+        System.arraycopy(members, lo, members, lo + 1, size - lo);
+        System.arraycopy(scores, lo, scores, lo + 1, size - lo);
+        members[lo] = member;
+        scores[lo] = score;
+        size++;
+    }
+
+    private void convertToSkiplist() {
+        ZSkipList list = new ZSkipList();
+        BytesMap<ZSkipList.Node> map = new BytesMap<>(size);
+        for (int i = 0; i < size; i++) map.putNode(list.insert(scores[i], members[i]));
+        zsl = list;
+        dict = map;
+        members = null;
+        scores = null;
+        size = 0;
+    }
+
+    /** A flat estimate per member (skiplist node, dict slot, member bytes); O(1), unlike a walk. */
+    @Override
+    public long memoryUsage() {
+        return 48 + 96L * size();
+    }
+}
