@@ -51,7 +51,7 @@ public final class CommandSpec {
         this.noAuth = flags.contains(CommandFlag.NO_AUTH);
         this.fast = flags.contains(CommandFlag.FAST);
         this.admin = flags.contains(CommandFlag.ADMIN);
-        this.aclCategories = categories(b.extraCategories, !b.subs.isEmpty());
+        this.aclCategories = categories(b.extraCategories, !b.subs.isEmpty() || !b.groupCategory);
         this.tips = Collections.unmodifiableList(new ArrayList<>(b.tips));
     }
 
@@ -94,7 +94,8 @@ public final class CommandSpec {
         if (fast) out.add("@fast");
         if (flags.contains(CommandFlag.BLOCKING)) out.add("@blocking");
         if (!fast) out.add("@slow");
-        // Redis gives container commands (CLIENT, CONFIG...) only their declared categories.
+        // Redis gives container commands (CLIENT, CONFIG...), and commands whose JSON lists their
+        // categories explicitly without the group's (SORT), only their declared categories.
         String fromGroup = container ? null : switch (group == null ? "" : group) {
             case "string" -> "@string";
             case "generic" -> "@keyspace";
@@ -132,6 +133,7 @@ public final class CommandSpec {
         final List<String> extraCategories = new ArrayList<>();
         final List<String> tips = new ArrayList<>();
         final List<Object[]> subs = new ArrayList<>();
+        boolean groupCategory = true;
 
         Builder(String name, int arity, CommandFlag... flags) {
             this.name = name;
@@ -155,6 +157,15 @@ public final class CommandSpec {
 
         public Builder acl(String... categories) {
             Collections.addAll(extraCategories, categories);
+            return this;
+        }
+
+        /**
+         * Only the flag-derived and declared categories, not the group's: SORT is in group
+         * "generic" but Redis does not put it in @keyspace.
+         */
+        public Builder withoutGroupCategory() {
+            groupCategory = false;
             return this;
         }
 
