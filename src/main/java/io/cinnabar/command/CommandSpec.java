@@ -27,6 +27,7 @@ public final class CommandSpec {
     final List<String> aclCategories;
     final List<String> tips;
     final CommandHandler handler;
+    final KeyFinder keyFinder;
     final CommandSpec parent;
     final Map<String, CommandSpec> subcommands = new LinkedHashMap<>();
     final CommandStats stats = new CommandStats();
@@ -44,6 +45,7 @@ public final class CommandSpec {
         this.summary = b.summary;
         this.since = b.since;
         this.handler = handler;
+        this.keyFinder = b.keyFinder;
         this.parent = parent;
         this.write = flags.contains(CommandFlag.WRITE);
         this.readonly = flags.contains(CommandFlag.READONLY);
@@ -69,6 +71,8 @@ public final class CommandSpec {
     /** Redis's command tips as COMMAND INFO prints them, e.g. "nondeterministic_output". */
     public List<String> tips() { return tips; }
     public CommandSpec parent() { return parent; }
+    /** Null unless the key positions depend on the arguments (a movablekeys command). */
+    public KeyFinder keyFinder() { return keyFinder; }
     public Map<String, CommandSpec> subcommands() { return Collections.unmodifiableMap(subcommands); }
     public CommandStats stats() { return stats; }
     public boolean isWrite() { return write; }
@@ -118,6 +122,22 @@ public final class CommandSpec {
         return Collections.unmodifiableList(out);
     }
 
+    /**
+     * Redis's getkeys_proc: finds the keys of a command whose key positions depend on its
+     * arguments, for COMMAND GETKEYS / GETKEYSANDFLAGS.
+     */
+    @FunctionalInterface
+    public interface KeyFinder {
+        /** Calls sink once per key with its position in argv (argv[0] is the command name). */
+        void find(byte[][] argv, KeySink sink);
+    }
+
+    @FunctionalInterface
+    public interface KeySink {
+        /** flags as COMMAND GETKEYSANDFLAGS prints them, e.g. "RO", "access". */
+        void key(int position, String... flags);
+    }
+
     /** Starts a spec: {@code spec("GET", 2, READONLY, FAST).keys(1, 1, 1)}. */
     public static Builder spec(String name, int arity, CommandFlag... flags) {
         return new Builder(name, arity, flags);
@@ -134,6 +154,7 @@ public final class CommandSpec {
         final List<String> tips = new ArrayList<>();
         final List<Object[]> subs = new ArrayList<>();
         boolean groupCategory = true;
+        KeyFinder keyFinder;
 
         Builder(String name, int arity, CommandFlag... flags) {
             this.name = name;
@@ -146,6 +167,12 @@ public final class CommandSpec {
             firstKey = first;
             lastKey = last;
             keyStep = step;
+            return this;
+        }
+
+        /** How to find the keys when the triple cannot say (movablekeys commands). */
+        public Builder keyFinder(KeyFinder finder) {
+            keyFinder = finder;
             return this;
         }
 

@@ -3,6 +3,7 @@ package io.cinnabar.command.sort;
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
@@ -38,13 +39,33 @@ public final class SortCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("SORT", -2, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1).withoutGroupCategory()
+        t.add(spec("SORT", -2, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1).keyFinder(SortCommands::sortKeys).withoutGroupCategory()
                 .acl("@set", "@sortedset", "@list", "@dangerous")
                 .doc("1.0.0", "Sort the elements in a list, set or sorted set"), c -> sort(c, false));
-        t.add(spec("SORT_RO", -2, READONLY, MOVABLEKEYS).keys(1, 1, 1).withoutGroupCategory()
+        t.add(spec("SORT_RO", -2, READONLY, MOVABLEKEYS).keys(1, 1, 1)
+                .keyFinder((argv, sink) -> sink.key(1, "RO", "access")).withoutGroupCategory()
                 .acl("@set", "@sortedset", "@list", "@dangerous")
                 .doc("7.0.0", "Sort the elements in a list, set or sorted set. Read-only variant of SORT."),
                 c -> sort(c, true));
+    }
+
+    /**
+     * Redis's sortGetKeys: the sorted key, and the destination of the last STORE. Options are
+     * skipped by their argument counts; STORE itself skips nothing, as in Redis.
+     */
+    private static void sortKeys(byte[][] argv, CommandSpec.KeySink sink) {
+        sink.key(1, "RO", "access");
+        int store = -1;
+        for (int i = 2; i < argv.length; i++) {
+            if (is(argv[i], "LIMIT")) i += 2;
+            else if (is(argv[i], "GET") || is(argv[i], "BY")) i += 1;
+            else if (is(argv[i], "STORE") && i + 1 < argv.length) store = i + 1;
+        }
+        if (store > 0) sink.key(store, "OW", "update");
+    }
+
+    private static boolean is(byte[] arg, String word) {
+        return new String(arg, java.nio.charset.StandardCharsets.ISO_8859_1).equalsIgnoreCase(word);
     }
 
     /** One element being sorted with its sort weight: a score, or the BY value for ALPHA. */
