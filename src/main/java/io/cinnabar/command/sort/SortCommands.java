@@ -119,7 +119,8 @@ public final class SortCommands implements CommandFamily {
         if (type != ValueType.LIST && type != ValueType.SET && type != ValueType.ZSET) throw WrongTypeException.INSTANCE;
 
         // An unsorted set would come out in hash order, which replicas and the AOF could not
-        // reproduce: Redis sorts it byte-wise when storing (and in scripts, once we have them).
+        // reproduce: Redis sorts it byte-wise when storing and in scripts.
+        // TODO(scripting): also when the caller is a script (Redis checks CLIENT_SCRIPT).
         if (dontSort && type == ValueType.SET && store != null) {
             dontSort = false;
             alpha = true;
