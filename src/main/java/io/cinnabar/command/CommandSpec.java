@@ -27,6 +27,7 @@ public final class CommandSpec {
     final List<String> aclCategories;
     final List<String> tips;
     final CommandHandler handler;
+    final KeyFinder keyFinder;
     final CommandSpec parent;
     final Map<String, CommandSpec> subcommands = new LinkedHashMap<>();
     final CommandStats stats = new CommandStats();
@@ -44,6 +45,7 @@ public final class CommandSpec {
         this.summary = b.summary;
         this.since = b.since;
         this.handler = handler;
+        this.keyFinder = b.keyFinder;
         this.parent = parent;
         this.write = flags.contains(CommandFlag.WRITE);
         this.readonly = flags.contains(CommandFlag.READONLY);
@@ -51,7 +53,7 @@ public final class CommandSpec {
         this.noAuth = flags.contains(CommandFlag.NO_AUTH);
         this.fast = flags.contains(CommandFlag.FAST);
         this.admin = flags.contains(CommandFlag.ADMIN);
-        this.aclCategories = categories(b.extraCategories, !b.subs.isEmpty());
+        this.aclCategories = categories(b.extraCategories, !b.subs.isEmpty() || !b.groupCategory);
         this.tips = Collections.unmodifiableList(new ArrayList<>(b.tips));
     }
 
@@ -69,6 +71,8 @@ public final class CommandSpec {
     /** Redis's command tips as COMMAND INFO prints them, e.g. "nondeterministic_output". */
     public List<String> tips() { return tips; }
     public CommandSpec parent() { return parent; }
+    /** Null unless the key positions depend on the arguments (a movablekeys command). */
+    public KeyFinder keyFinder() { return keyFinder; }
     public Map<String, CommandSpec> subcommands() { return Collections.unmodifiableMap(subcommands); }
     public CommandStats stats() { return stats; }
     public boolean isWrite() { return write; }
@@ -94,7 +98,8 @@ public final class CommandSpec {
         if (fast) out.add("@fast");
         if (flags.contains(CommandFlag.BLOCKING)) out.add("@blocking");
         if (!fast) out.add("@slow");
-        // Redis gives container commands (CLIENT, CONFIG...) only their declared categories.
+        // Redis gives container commands (CLIENT, CONFIG...), and commands whose JSON lists their
+        // categories explicitly without the group's (SORT), only their declared categories.
         String fromGroup = container ? null : switch (group == null ? "" : group) {
             case "string" -> "@string";
             case "generic" -> "@keyspace";
@@ -117,6 +122,22 @@ public final class CommandSpec {
         return Collections.unmodifiableList(out);
     }
 
+    /**
+     * Redis's getkeys_proc: finds the keys of a command whose key positions depend on its
+     * arguments, for COMMAND GETKEYS / GETKEYSANDFLAGS.
+     */
+    @FunctionalInterface
+    public interface KeyFinder {
+        /** Calls sink once per key with its position in argv (argv[0] is the command name). */
+        void find(byte[][] argv, KeySink sink);
+    }
+
+    @FunctionalInterface
+    public interface KeySink {
+        /** flags as COMMAND GETKEYSANDFLAGS prints them, e.g. "RO", "access". */
+        void key(int position, String... flags);
+    }
+
     /** Starts a spec: {@code spec("GET", 2, READONLY, FAST).keys(1, 1, 1)}. */
     public static Builder spec(String name, int arity, CommandFlag... flags) {
         return new Builder(name, arity, flags);
@@ -132,6 +153,8 @@ public final class CommandSpec {
         final List<String> extraCategories = new ArrayList<>();
         final List<String> tips = new ArrayList<>();
         final List<Object[]> subs = new ArrayList<>();
+        boolean groupCategory = true;
+        KeyFinder keyFinder;
 
         Builder(String name, int arity, CommandFlag... flags) {
             this.name = name;
@@ -147,6 +170,12 @@ public final class CommandSpec {
             return this;
         }
 
+        /** How to find the keys when the triple cannot say (movablekeys commands). */
+        public Builder keyFinder(KeyFinder finder) {
+            keyFinder = finder;
+            return this;
+        }
+
         public Builder doc(String since, String summary) {
             this.since = since;
             this.summary = summary;
@@ -155,6 +184,15 @@ public final class CommandSpec {
 
         public Builder acl(String... categories) {
             Collections.addAll(extraCategories, categories);
+            return this;
+        }
+
+        /**
+         * Only the flag-derived and declared categories, not the group's: SORT is in group
+         * "generic" but Redis does not put it in @keyspace.
+         */
+        public Builder withoutGroupCategory() {
+            groupCategory = false;
             return this;
         }
 

@@ -33,6 +33,7 @@ public final class CommandTable {
         t.register(new io.cinnabar.command.lists.ListCommands());
         t.register(new io.cinnabar.command.keys.KeyCommands());
         t.register(new io.cinnabar.command.keys.ExpireCommands());
+        t.register(new io.cinnabar.command.sort.SortCommands());
         t.register(new io.cinnabar.command.sets.SetCommands());
         t.register(new io.cinnabar.command.tx.TransactionCommands());
         t.register(new io.cinnabar.command.zsets.ZSetCommands());

@@ -150,6 +150,10 @@ public final class CommandCommands implements CommandFamily {
         if ((s.arity() > 0 && s.arity() != argc) || argc < -s.arity()) {
             throw new CommandError("ERR Invalid number of arguments specified for command");
         }
+        if (s.keyFinder() != null) {
+            getKeysFound(c, s, withFlags);
+            return;
+        }
         int last = s.lastKey() < 0 ? argc + s.lastKey() : s.lastKey();
         List<Integer> positions = new ArrayList<>();
         for (int i = s.firstKey(); i <= last && i < argc; i += Math.max(1, s.keyStep())) positions.add(i);
@@ -168,6 +172,35 @@ public final class CommandCommands implements CommandFamily {
                 keyFlags(c.reply(), s);
             } else {
                 c.reply().bulk(c.arg(pos + 2));
+            }
+        }
+    }
+
+    /** COMMAND GETKEYS for a command that finds its keys itself (Redis's getkeys_proc). */
+    private static void getKeysFound(Call c, CommandSpec s, boolean withFlags) {
+        byte[][] argv = java.util.Arrays.copyOfRange(c.args(), 2, c.argCount());
+        List<Integer> positions = new ArrayList<>();
+        List<String[]> flags = new ArrayList<>();
+        s.keyFinder().find(argv, (pos, f) -> {
+            positions.add(pos);
+            flags.add(f);
+        });
+        if (positions.isEmpty()) {
+            if (s.hasFlag(CommandFlag.NO_MANDATORY_KEYS)) {
+                c.reply().emptyArray();
+                return;
+            }
+            throw new CommandError("ERR Invalid arguments specified for command");
+        }
+        c.reply().array(positions.size());
+        for (int i = 0; i < positions.size(); i++) {
+            if (withFlags) {
+                c.reply().array(2);
+                c.reply().bulk(argv[positions.get(i)]);
+                c.reply().set(flags.get(i).length);
+                for (String f : flags.get(i)) c.reply().simple(f);
+            } else {
+                c.reply().bulk(argv[positions.get(i)]);
             }
         }
     }

@@ -1,0 +1,218 @@
+package io.cinnabar.command;
+
+import io.cinnabar.CinnabarServer;
+import io.cinnabar.junit.CinnabarTest;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.params.SortingParams;
+
+import java.util.Arrays;
+import java.util.List;
+
+import static io.cinnabar.command.Raw.cmd;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+@CinnabarTest
+class SortCommandsIT {
+    private static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
+    private static final String NOT_DOUBLE = "ERR One or more scores can't be converted into double";
+
+    private static String error(Runnable r) {
+        return assertThrows(JedisDataException.class, r::run).getMessage();
+    }
+
+    private static SortingParams p() {
+        return new SortingParams();
+    }
+
+    // ---- ordering ----
+
+    @Test
+    void numericSortWithTiesBrokenByBytes(Jedis jedis) {
+        jedis.rpush("l", "3", "1", "10", "-5", "1.5", " 7", "", "0", "-0");
+        // "" counts as 0 and a leading blank is fine for strtod; equal scores order by bytes.
+        assertEquals(List.of("-5", "", "-0", "0", "1", "1.5", "3", " 7", "10"), jedis.sort("l"));
+        assertEquals(List.of("10", " 7", "3", "1.5", "1", "0", "-0", "", "-5"), jedis.sort("l", p().desc()));
+    }
+
+    @Test
+    void alphaSortIsByteWise(Jedis jedis) {
+        jedis.sadd("s", "b", "a", "B", "10", "9", "\u00e9");
+        assertEquals(List.of("10", "9", "B", "a", "b", "\u00e9"), jedis.sort("s", p().alpha()));
+        assertEquals(List.of("\u00e9", "b", "a", "B", "9", "10"), jedis.sort("s", p().alpha().desc()));
+    }
+
+    @Test
+    void sortsIntsetSetsAndMissingKeys(Jedis jedis) {
+        jedis.sadd("s", "5", "-3", "100", "7");
+        assertEquals(List.of("-3", "5", "7", "100"), jedis.sort("s"));
+        assertEquals(List.of(), jedis.sort("missing"));
+        assertEquals(List.of(), jedis.sortReadonly("missing", p().desc()));
+    }
+
+    @Test
+    void limitClampsLikeRedis(Jedis jedis) {
+        jedis.rpush("l", "5", "4", "3", "2", "1");
+        assertEquals(List.of("2", "3"), jedis.sort("l", p().limit(1, 2)));
+        assertEquals(List.of("1", "2"), jedis.sort("l", p().limit(-10, 2)));
+        assertEquals(List.of("3", "4", "5"), jedis.sort("l", p().limit(2, -1)));
+        assertEquals(List.of(), jedis.sort("l", p().limit(5, 2)));
+        assertEquals(List.of(), jedis.sort("l", p().limit(0, 0)));
+        assertEquals(List.of("4", "3"), jedis.sort("l", p().desc().limit(1, 2)));
+    }
+
+    @Test
+    void notANumberIsAnError(Jedis jedis) {
+        jedis.rpush("l", "1", "x", "2");
+        assertEquals(NOT_DOUBLE, error(() -> jedis.sort("l")));
+        assertEquals(List.of("1", "2", "x"), jedis.sort("l", p().alpha()));
+        jedis.rpush("n", "1", "nan");
+        assertEquals(NOT_DOUBLE, error(() -> jedis.sort("n")));
+        jedis.rpush("t", "1 ");
+        assertEquals(NOT_DOUBLE, error(() -> jedis.sort("t")));
+        jedis.rpush("big", "1e400");
+        assertEquals(NOT_DOUBLE, error(() -> jedis.sort("big")));
+        jedis.rpush("inf", "inf", "-inf", "0x10", "3");
+        assertEquals(List.of("-inf", "3", "0x10", "inf"), jedis.sort("inf"));
+    }
+
+    // ---- BY ----
+
+    @Test
+    void byStringKeysAndHashFields(Jedis jedis) {
+        jedis.rpush("l", "a", "b", "c", "d");
+        jedis.set("w_a", "30");
+        jedis.set("w_b", "10");
+        jedis.set("w_c", "20");
+        // d has no weight: 0, first.
+        assertEquals(List.of("d", "b", "c", "a"), jedis.sort("l", p().by("w_*")));
+        jedis.hset("h_a", "f", "1");
+        jedis.hset("h_b", "f", "3");
+        jedis.hset("h_c", "f", "2");
+        jedis.hset("h_d", "other", "9");
+        assertEquals(List.of("d", "a", "c", "b"), jedis.sort("l", p().by("h_*->f")));
+        assertEquals(List.of("b", "c", "a", "d"), jedis.sort("l", p().by("h_*->f").desc()));
+        // ALPHA by pattern: elements whose key is missing come first.
+        jedis.set("z_b", "x");
+        jedis.set("z_c", "y");
+        assertEquals(List.of("a", "d", "b", "c"), jedis.sort("l", p().by("z_*").alpha()));
+    }
+
+    @Test
+    void byKeyOfWrongTypeWeighsNothing(Jedis jedis) {
+        jedis.rpush("l", "1", "2");
+        jedis.set("w_1", "5");
+        jedis.rpush("w_2", "x");
+        assertEquals(List.of("2", "1"), jedis.sort("l", p().by("w_*")));
+    }
+
+    @Test
+    void nosortKeepsListOrderAndReversesOnDesc(Jedis jedis) {
+        jedis.rpush("l", "c", "a", "b", "d");
+        assertEquals(List.of("c", "a", "b", "d"), jedis.sort("l", p().nosort()));
+        assertEquals(List.of("d", "b", "a", "c"), jedis.sort("l", p().nosort().desc()));
+        assertEquals(List.of("a", "b"), jedis.sort("l", p().nosort().limit(1, 2)));
+        assertEquals(List.of("b", "a"), jedis.sort("l", p().nosort().desc().limit(1, 2)));
+        // Any constant pattern (no '*') means no sorting, even with bad numbers.
+        jedis.rpush("bad", "x", "1");
+        assertEquals(List.of("x", "1"), jedis.sort("bad", p().by("constant")));
+    }
+
+    @Test
+    void nosortOnSetStoreSortsAlpha(Jedis jedis) {
+        jedis.sadd("s", "b", "10", "a", "9");
+        assertEquals(4, jedis.sort("s", p().nosort(), "dst"));
+        assertEquals(List.of("10", "9", "a", "b"), jedis.lrange("dst", 0, -1));
+    }
+
+    // ---- GET ----
+
+    @Test
+    void getPatternsAndHash(Jedis jedis) {
+        jedis.rpush("l", "2", "1", "3");
+        jedis.set("name_1", "one");
+        jedis.set("name_2", "two");
+        jedis.hset("obj_1", "f", "F1");
+        jedis.hset("obj_3", "f", "F3");
+        assertEquals(Arrays.asList("1", "one", "F1", "2", "two", null, "3", null, "F3"),
+                jedis.sort("l", p().get("#", "name_*", "obj_*->f")));
+        // No '*': nothing to look up; "->" with no field name is part of the key.
+        jedis.set("k_1->", "arrow");
+        assertEquals(Arrays.asList(null, "arrow"), jedis.sort("l", p().limit(0, 1).get("fixed", "k_*->")));
+    }
+
+    @Test
+    void sortReadonlyAcceptsEverythingButStore(Jedis jedis) {
+        jedis.rpush("l", "b", "a");
+        assertEquals(List.of("b", "a"), jedis.sortReadonly("l", p().alpha().desc()));
+        assertEquals("ERR syntax error", error(() -> cmd(jedis, "SORT_RO", "l", "STORE", "d")));
+    }
+
+    // ---- STORE ----
+
+    @Test
+    void storeWritesAListAndDeletesOnEmpty(Jedis jedis) {
+        jedis.rpush("l", "3", "1", "2");
+        jedis.set("dst", "old");
+        jedis.expire("dst", 100);
+        assertEquals(3, jedis.sort("l", p(), "dst"));
+        assertEquals("list", jedis.type("dst"));
+        assertEquals(-1, jedis.ttl("dst"));
+        assertEquals(List.of("1", "2", "3"), jedis.lrange("dst", 0, -1));
+        // With GET, missing values are stored as empty strings.
+        jedis.set("v_2", "two");
+        assertEquals(6, jedis.sort("l", p().get("#", "v_*"), "dst"));
+        assertEquals(List.of("1", "", "2", "two", "3", ""), jedis.lrange("dst", 0, -1));
+        assertEquals(0, jedis.sort("missing", p(), "dst"));
+        assertFalse(jedis.exists("dst"));
+        // The last STORE wins.
+        assertEquals(3L, cmd(jedis, "SORT", "l", "STORE", "a", "STORE", "b"));
+        assertFalse(jedis.exists("a"));
+        assertEquals(List.of("1", "2", "3"), jedis.lrange("b", 0, -1));
+    }
+
+    @Test
+    void storeWakesBlockedClient(CinnabarServer server, Jedis jedis) throws Exception {
+        jedis.rpush("src", "2", "1");
+        try (ListCommandsIT.Conn b = new ListCommandsIT.Conn(server.port())) {
+            b.send("BLPOP", "dst", "0");
+            for (int i = 0; i < 500 && !jedis.info("clients").contains("blocked_clients:1\r"); i++) Thread.sleep(5);
+            assertEquals("", b.read(100, 0), "still blocked");
+            assertEquals(2, jedis.sort("src", p(), "dst"));
+            String reply = "*2\r\n$3\r\ndst\r\n$1\r\n1\r\n";
+            assertEquals(reply, b.expect(reply, 2000));
+            assertEquals(List.of("2"), jedis.lrange("dst", 0, -1));
+        }
+    }
+
+    // ---- errors and introspection ----
+
+    @Test
+    void errors(Jedis jedis) {
+        jedis.set("str", "x");
+        assertEquals(WRONGTYPE, error(() -> jedis.sort("str")));
+        jedis.hset("h", "f", "v");
+        assertEquals(WRONGTYPE, error(() -> jedis.sort("h")));
+        jedis.rpush("l", "1");
+        assertEquals("ERR syntax error", error(() -> cmd(jedis, "SORT", "l", "FOO")));
+        assertEquals("ERR syntax error", error(() -> cmd(jedis, "SORT", "l", "LIMIT", "1")));
+        assertEquals("ERR syntax error", error(() -> cmd(jedis, "SORT", "l", "BY")));
+        assertEquals("ERR value is not an integer or out of range",
+                error(() -> cmd(jedis, "SORT", "l", "LIMIT", "a", "1")));
+        // Options are parsed before the key is looked at.
+        assertEquals("ERR syntax error", error(() -> cmd(jedis, "SORT", "str", "FOO")));
+        assertEquals("ERR wrong number of arguments for 'sort' command", error(() -> cmd(jedis, "SORT")));
+    }
+
+    @Test
+    void getKeysFindsTheLastStore(Jedis jedis) {
+        assertEquals(List.of("abc", "def"), cmd(jedis, "COMMAND", "GETKEYS", "SORT", "abc", "STORE", "x", "STORE", "def"));
+        assertEquals(List.of("abc", "y"), cmd(jedis, "COMMAND", "GETKEYS", "SORT", "abc", "LIMIT", "STORE", "x", "STORE", "y"));
+        assertEquals(List.of("abc"), cmd(jedis, "COMMAND", "GETKEYS", "SORT_RO", "abc", "STORE", "x"));
+        assertEquals(List.of(List.of("k1", List.of("RO", "access")), List.of("k2", List.of("OW", "update"))),
+                cmd(jedis, "COMMAND", "GETKEYSANDFLAGS", "SORT", "k1", "STORE", "k2"));
+    }
+}
