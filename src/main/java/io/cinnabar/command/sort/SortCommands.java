@@ -11,6 +11,7 @@ import io.cinnabar.keyspace.HashValue;
 import io.cinnabar.keyspace.ListValue;
 import io.cinnabar.keyspace.SetValue;
 import io.cinnabar.keyspace.TypedValue;
+import io.cinnabar.keyspace.ZSetValue;
 import io.cinnabar.keyspace.ValueType;
 import io.cinnabar.keyspace.WrongTypeException;
 import io.cinnabar.protocol.Reply;
@@ -241,41 +242,32 @@ public final class SortCommands implements CommandFamily {
     }
 
     // ---- sorted sets ----
-    // TODO(zsets): keyspace.ZSetValue lives on the zsets branch, not merged here yet; no value of
-    // type ZSET can exist on this branch, so these are unreachable. Redis's behaviour to wire in
-    // (ZSetValue API as on that branch: size(), at(rank) -> Cursor member()/next()/previous(), forEach):
-    //  - size: zset cardinality.
-    //  - zsetRange (BY constant pattern such as "nosort", i.e. not sorting): elements in score order
-    //    (ZRANGE order), from rank start for count elements; with DESC from the highest score down
-    //    (ZREVRANGE semantics: first element is rank size-1-start). Never forced to ALPHA, unlike sets.
-    //  - zsetAll (sorting): every member once (Redis walks the dict; any order, the sort decides).
-    //    Redis converts a listpack-encoded zset to skiplist for good before sorting it; OBJECT
-    //    ENCODING after SORT on a small zset therefore reports "skiplist" in Redis 7.0.15.
+    // Not sorting ("BY nosort"): score order, ranks as ZRANGE/ZREVRANGE. Sorting: every member once.
+    // Redis also converts a small zset to skiplist for good when SORT reads it; we leave the
+    // encoding alone, so OBJECT ENCODING after SORT can differ.
 
     private static long zsetSize(TypedValue zset) {
-        // TODO(zsets): return ((ZSetValue) zset).size();
-        throw new IllegalStateException("SORT of a sorted set needs ZSetValue");
+        return ((ZSetValue) zset).size();
     }
 
     private static Item[] zsetRange(TypedValue zset, long start, int count, boolean reverse) {
-        // TODO(zsets):
-        //   ZSetValue z = (ZSetValue) zset;
-        //   Item[] items = new Item[count];
-        //   if (count == 0) return items;
-        //   ZSetValue.Cursor cur = z.at(reverse ? z.size() - 1 - start : start);
-        //   for (int i = 0; i < count; i++) { items[i] = new Item(cur.member()); if (reverse) cur.previous(); else cur.next(); }
-        //   return items;
-        throw new IllegalStateException("SORT of a sorted set needs ZSetValue");
+        ZSetValue z = (ZSetValue) zset;
+        Item[] items = new Item[count];
+        if (count == 0) return items;
+        ZSetValue.Cursor cur = z.at(reverse ? z.size() - 1 - start : start);
+        for (int i = 0; i < count; i++) {
+            items[i] = new Item(cur.member());
+            if (reverse) cur.previous(); else cur.next();
+        }
+        return items;
     }
 
     private static Item[] zsetAll(TypedValue zset) {
-        // TODO(zsets):
-        //   ZSetValue z = (ZSetValue) zset;
-        //   Item[] items = new Item[z.size()];
-        //   int[] i = {0};
-        //   z.forEach((member, score) -> items[i[0]++] = new Item(member));
-        //   return items;
-        throw new IllegalStateException("SORT of a sorted set needs ZSetValue");
+        ZSetValue z = (ZSetValue) zset;
+        Item[] items = new Item[z.size()];
+        int[] i = {0};
+        z.forEach((member, score) -> items[i[0]++] = new Item(member));
+        return items;
     }
 
     // ---- patterns ----
