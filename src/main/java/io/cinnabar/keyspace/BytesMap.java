@@ -150,10 +150,7 @@ public final class BytesMap<V> {
         if (size == 0) return 0;
         long mask = table.length - 1;
         for (Node<V> n = table[(int) (cursor & mask)]; n != null; n = n.next) visitor.accept(n.key, n.value);
-        cursor |= ~mask;
-        cursor = Long.reverse(cursor);
-        cursor++;
-        return Long.reverse(cursor);
+        return ScanCursor.next(cursor, mask);
     }
 
     /** A random element (uniform over buckets, then within the chain, as Redis's dictGetRandomKey). */

@@ -97,10 +97,7 @@ public final class BytesSet {
         if (size == 0) return 0;
         long mask = table.length - 1;
         for (Node n = table[(int) (cursor & mask)]; n != null; n = n.next) visitor.accept(n.key);
-        cursor |= ~mask;
-        cursor = Long.reverse(cursor);
-        cursor++;
-        return Long.reverse(cursor);
+        return ScanCursor.next(cursor, mask);
     }
 
     /**

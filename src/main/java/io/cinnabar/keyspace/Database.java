@@ -326,10 +326,7 @@ public final class Database {
             visitor.accept(e);
             e = next;
         }
-        cursor |= ~mask;
-        cursor = Long.reverse(cursor);
-        cursor++;
-        return Long.reverse(cursor);
+        return ScanCursor.next(cursor, mask);
     }
 
     /** Visits every entry, expired or not; the visitor must not modify the database. */
