@@ -49,6 +49,22 @@ class StartupIT {
     }
 
     @Test
+    void sigtermStopsTheServerWithClientsConnected() throws Exception {
+        int port = freePort();
+        Process p = launch("--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1");
+        try {
+            awaitPong(port);
+            try (Jedis idle = new Jedis("127.0.0.1", port)) {
+                idle.set("k", "v");
+                p.destroy(); // SIGTERM
+                assertTrue(p.waitFor(20, TimeUnit.SECONDS), "server did not exit after SIGTERM");
+            }
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
     void embeddedPortConflictFailsFastAndCloseFreesThePort() {
         CinnabarServer first = CinnabarServer.builder().port(0).build().start();
         int port = first.port();

@@ -94,11 +94,15 @@ public final class NettyServer implements AutoCloseable {
         return port;
     }
 
+    /**
+     * Closes the listeners and stops the event loops. Every wait is bounded: a loop that died
+     * (e.g. the jar was replaced under a running server) must not hang SIGTERM forever.
+     */
     @Override
     public void close() {
-        for (Channel ch : listeners) ch.close().syncUninterruptibly();
+        for (Channel ch : listeners) ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         listeners.clear();
-        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 }
