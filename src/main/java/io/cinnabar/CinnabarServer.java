@@ -54,9 +54,10 @@ public final class CinnabarServer implements AutoCloseable {
         context = new ServerContext(config, CommandTable.standard(), thread);
         context.onShutdown(this::close);
         Dispatcher dispatcher = new Dispatcher(context);
+        // The network layer first: with one io thread the keyspace work runs on its event loop.
+        network = new NettyServer(dispatcher);
         thread.start();
         thread.execute(context::startCron);
-        network = new NettyServer(dispatcher);
         try {
             port = network.bind();
         } catch (IOException e) {

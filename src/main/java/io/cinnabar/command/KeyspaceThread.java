@@ -7,6 +7,7 @@ import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -24,6 +25,8 @@ public final class KeyspaceThread implements Executor {
         final Runnable task;
         final long seq;
         boolean cancelled;
+        /** Set when the timer runs on a borrowed event loop. */
+        java.util.concurrent.Future<?> future;
 
         Timer(long dueNanos, Runnable task, long seq) {
             this.dueNanos = dueNanos;
@@ -33,6 +36,7 @@ public final class KeyspaceThread implements Executor {
 
         public void cancel() {
             cancelled = true;
+            if (future != null) future.cancel(false);
         }
 
         @Override
@@ -50,24 +54,50 @@ public final class KeyspaceThread implements Executor {
     private volatile boolean parked;
     private long timerSeq;
     private volatile Runnable afterWork = () -> { };
+    /** Non-null when keyspace work runs on an event loop instead of this class's own thread. */
+    private ScheduledExecutorService borrowed;
+    private java.util.function.BooleanSupplier inBorrowed;
 
     public KeyspaceThread(String name) {
         thread = new Thread(this::loop, name);
         thread.setDaemon(false);
     }
 
+    /**
+     * Runs all keyspace work on the given event loop instead of a thread of its own. With a
+     * single io thread on a small machine this removes every cross-thread hand-off, as Redis's
+     * single thread does; the keyspace is still owned by exactly one thread. Call before start().
+     */
+    public void runOn(ScheduledExecutorService loop, java.util.function.BooleanSupplier inLoop) {
+        borrowed = loop;
+        inBorrowed = inLoop;
+    }
+
     public void start() {
-        thread.start();
+        if (borrowed == null) thread.start();
     }
 
     public boolean inThread() {
-        return Thread.currentThread() == thread;
+        return borrowed != null ? inBorrowed.getAsBoolean() : Thread.currentThread() == thread;
     }
 
     @Override
     public void execute(Runnable task) {
+        if (borrowed != null) {
+            try {
+                borrowed.execute(() -> runThenAfterWork(task));
+            } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                // the event loop is shutting down with the server: nothing is left to run
+            }
+            return;
+        }
         queue.offer(task);
         if (parked) LockSupport.unpark(thread);
+    }
+
+    private void runThenAfterWork(Runnable task) {
+        run(task);
+        run(afterWork);
     }
 
     /**
@@ -81,12 +111,21 @@ public final class KeyspaceThread implements Executor {
     /** Runs task after delayMs on this thread. Must be called on the keyspace thread. */
     public Timer schedule(long delayMs, Runnable task) {
         Timer t = new Timer(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMs), task, timerSeq++);
+        if (borrowed != null) {
+            try {
+                t.future = borrowed.schedule(() -> runThenAfterWork(task), delayMs, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                t.cancelled = true;
+            }
+            return t;
+        }
         timers.add(t);
         return t;
     }
 
     /** Stops after the tasks already queued; waits for the thread to end. */
     public void shutdown() {
+        if (borrowed != null) return; // the event loop stops with the network layer
         running = false;
         LockSupport.unpark(thread);
         if (!inThread()) {

@@ -24,9 +24,14 @@ final class ReplyRouter {
         if (pending.isEmpty()) return;
         for (Map.Entry<EventLoop, List<Runnable>> e : pending.entrySet()) {
             List<Runnable> deliveries = e.getValue();
-            e.getKey().execute(() -> {
+            if (e.getKey().inEventLoop()) {
+                // Commands run on this very loop (io-threads 1): deliver now, no extra task.
                 for (int i = 0, n = deliveries.size(); i < n; i++) deliveries.get(i).run();
-            });
+            } else {
+                e.getKey().execute(() -> {
+                    for (int i = 0, n = deliveries.size(); i < n; i++) deliveries.get(i).run();
+                });
+            }
         }
         pending.clear();
     }
