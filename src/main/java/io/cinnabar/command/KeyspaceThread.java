@@ -12,9 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The one thread that owns the keyspace and all mutable server state. Event loops hand it one
- * task per client batch through a lock-free queue and wake it only when it sleeps; timers
- * (active expiry, blocking timeouts) run on the same thread, so nothing it owns needs a lock.
+ * The one thread that owns the keyspace and all mutable server state: either a thread of its own,
+ * which event loops hand work to through a lock-free queue and wake only when it sleeps, or
+ * (see {@link #runOn}) the single event loop itself. Timers (active expiry, blocking timeouts) run
+ * on the same thread, so nothing it owns needs a lock.
  */
 public final class KeyspaceThread implements Executor {
     private static final Logger log = LoggerFactory.getLogger(KeyspaceThread.class);
