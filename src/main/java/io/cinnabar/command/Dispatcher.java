@@ -2,6 +2,7 @@ package io.cinnabar.command;
 
 import io.cinnabar.keyspace.Keyspace;
 import io.cinnabar.keyspace.WrongTypeException;
+import io.cinnabar.protocol.Reply;
 import io.cinnabar.protocol.Request;
 import io.cinnabar.protocol.RespConstants;
 import io.cinnabar.protocol.RespWriter;
@@ -12,12 +13,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
-import io.cinnabar.protocol.Reply;
 
 /**
  * Runs batches of requests on the keyspace thread: looks each command up, checks arity, auth and
  * MULTI state once, centrally, with Redis's exact messages, runs the handler and hands the whole
- * batch's replies back to the connection in one piece.
+ * batch's replies back to the connection in one piece. Also owns blocking: clients blocked on
+ * keys are retried when a key is created, answered at their deadline, or by CLIENT UNBLOCK.
  */
 public final class Dispatcher {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
