@@ -19,13 +19,9 @@ runs="${BENCH_RUNS:-c50 p16 c2000}"
 work="$(mktemp -d)"
 redis_pid="" cinnabar_pid=""
 
-cleanup() {
-    [[ -n $redis_pid ]] && kill "$redis_pid" 2>/dev/null || true
-    [[ -n $cinnabar_pid ]] && kill "$cinnabar_pid" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=lib/servers.sh
+source "$repo/scripts/lib/servers.sh"
+trap stop_servers EXIT
 
 if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
     echo "installing redis-server and redis-tools" >&2
@@ -44,18 +40,7 @@ if [[ $(ulimit -n) != unlimited && $(ulimit -n) -lt 4200 ]]; then
     echo "warning: open files limit is $(ulimit -n); the -c 2000 run may fail" >&2
 fi
 
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
-}
 
-wait_ready() { # port name
-    for _ in $(seq 1 200); do
-        if [[ $(redis-cli -p "$1" ping 2>/dev/null) == PONG ]]; then return 0; fi
-        sleep 0.1
-    done
-    echo "$2 did not start on port $1" >&2
-    return 1
-}
 
 redis_port="$(free_port)"
 redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --maxclients 10000 \

@@ -16,28 +16,13 @@ n="${MEM_N:-1000000}"
 work="$(mktemp -d)"
 redis_pid="" cinnabar_pid=""
 
-cleanup() {
-    [[ -n $redis_pid ]] && kill "$redis_pid" 2>/dev/null || true
-    [[ -n $cinnabar_pid ]] && kill "$cinnabar_pid" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=lib/servers.sh
+source "$repo/scripts/lib/servers.sh"
+trap stop_servers EXIT
 
 command -v redis-server >/dev/null || { echo "needs redis-server (apt-get install redis-server redis-tools)" >&2; exit 2; }
 [[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
 
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
-}
-wait_ready() {
-    for _ in $(seq 1 300); do
-        [[ $(redis-cli -p "$1" ping 2>/dev/null) == PONG ]] && return 0
-        sleep 0.1
-    done
-    echo "server on $1 did not start" >&2
-    return 1
-}
 
 # RESP command streams, generated once and fed to both servers with redis-cli --pipe.
 gen() { # kind

@@ -83,6 +83,8 @@ public final class Numbers {
      * gives infinity or zero (what zslParseRange accepts). NaN when not a valid double.
      */
     public static double strtod(byte[] b) {
+        double fast = plainDecimal(b);
+        if (!Double.isNaN(fast)) return fast;
         int n = b.length;
         if (n == 0 || n > 5000) return Double.NaN;
         if (isSpace(b[0]) || isSpace(b[n - 1])) return Double.NaN;
@@ -109,6 +111,41 @@ public final class Numbers {
         } catch (NumberFormatException e) {
             return Double.NaN;
         }
+    }
+
+    private static final double[] POW10 = {
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+    };
+
+    /**
+     * Scores like "12", "-3.25" or "0.5" without building a String: with at most 15 significant
+     * digits the digits are exact in a double and one division by an exact power of ten is
+     * correctly rounded, so this equals strtod. NaN when the text is of any other form.
+     */
+    private static double plainDecimal(byte[] b) {
+        int n = b.length, i = 0;
+        if (n == 0 || n > 24) return Double.NaN;
+        boolean negative = b[0] == '-';
+        if (negative || b[0] == '+') i++;
+        long mantissa = 0;
+        int digits = 0, fraction = -1;
+        for (; i < n; i++) {
+            int c = b[i];
+            if (c == '.' && fraction < 0) {
+                fraction = 0;
+                continue;
+            }
+            if (c < '0' || c > '9') return Double.NaN;
+            if (mantissa != 0 || c != '0') digits++;
+            if (digits > 15) return Double.NaN;
+            mantissa = mantissa * 10 + (c - '0');
+            if (fraction >= 0) fraction++;
+        }
+        boolean anyDigit = n - (negative || b[0] == '+' ? 1 : 0) - (fraction >= 0 ? 1 : 0) > 0;
+        if (!anyDigit || fraction > 22) return Double.NaN;
+        double v = fraction > 0 ? mantissa / POW10[fraction] : mantissa;
+        return negative ? -v : v;
     }
 
     private static boolean isSpace(byte c) {

@@ -12,27 +12,16 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.args.ExpiryOption;
-import redis.clients.jedis.exceptions.JedisDataException;
-import redis.clients.jedis.util.SafeEncoder;
 
+import static io.cinnabar.command.Raw.error;
+import static io.cinnabar.command.Raw.raw;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @CinnabarTest
 class ExpireCommandsIT {
-    private static String error(Runnable r) {
-        return assertThrows(JedisDataException.class, r::run).getMessage();
-    }
-
-    private static Object raw(Jedis jedis, String... args) {
-        String[] rest = new String[args.length - 1];
-        System.arraycopy(args, 1, rest, 0, rest.length);
-        return jedis.sendCommand(() -> SafeEncoder.encode(args[0]), rest);
-    }
-
     private static void assertBetween(long lo, long hi, long v) {
         assertTrue(v >= lo && v <= hi, v + " not in [" + lo + ", " + hi + "]");
     }

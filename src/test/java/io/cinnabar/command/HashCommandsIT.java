@@ -4,7 +4,6 @@ import io.cinnabar.CinnabarServer;
 import io.cinnabar.junit.CinnabarTest;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
@@ -22,18 +21,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import static io.cinnabar.command.Raw.error;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @CinnabarTest
 class HashCommandsIT {
-    private static String error(Runnable r) {
-        return assertThrows(JedisDataException.class, r::run).getMessage();
-    }
-
     private static String encoding(Jedis jedis, String key) {
         return jedis.objectEncoding(key);
     }

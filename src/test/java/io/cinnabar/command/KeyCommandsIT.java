@@ -12,7 +12,6 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisProtocol;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.util.SafeEncoder;
@@ -22,25 +21,16 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
+import static io.cinnabar.command.Raw.error;
+import static io.cinnabar.command.Raw.raw;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @CinnabarTest
 class KeyCommandsIT {
-    private static String error(Runnable r) {
-        return assertThrows(JedisDataException.class, r::run).getMessage();
-    }
-
-    private static Object raw(Jedis jedis, String... args) {
-        String[] rest = new String[args.length - 1];
-        System.arraycopy(args, 1, rest, 0, rest.length);
-        return jedis.sendCommand(() -> SafeEncoder.encode(args[0]), rest);
-    }
-
     @Test
     void delUnlinkExistsCountOnlyLiveKeys(Jedis jedis) {
         jedis.set("a", "1");

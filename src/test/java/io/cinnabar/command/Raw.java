@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Sends any command through Jedis and turns byte[] replies into Strings for assertions. */
+/** Test helpers: any command through Jedis, byte[] replies as Strings, error texts. */
 final class Raw {
     private Raw() {}
 
@@ -17,6 +17,19 @@ final class Raw {
 
     static String str(Jedis jedis, String name, String... args) {
         return (String) cmd(jedis, name, args);
+    }
+
+    /** The raw reply of args[0] called with the rest, as Jedis returns it (byte[] undecoded). */
+    static Object raw(Jedis jedis, String... args) {
+        String[] rest = new String[args.length - 1];
+        System.arraycopy(args, 1, rest, 0, rest.length);
+        return jedis.sendCommand(() -> SafeEncoder.encode(args[0]), rest);
+    }
+
+    /** The error text the server replied to whatever r sent; fails if r did not fail. */
+    static String error(Runnable r) {
+        return org.junit.jupiter.api.Assertions.assertThrows(
+                redis.clients.jedis.exceptions.JedisDataException.class, r::run).getMessage();
     }
 
     static Object decode(Object o) {

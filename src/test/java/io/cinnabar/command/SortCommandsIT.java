@@ -4,25 +4,20 @@ import io.cinnabar.CinnabarServer;
 import io.cinnabar.junit.CinnabarTest;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.SortingParams;
 
 import java.util.Arrays;
 import java.util.List;
 
 import static io.cinnabar.command.Raw.cmd;
+import static io.cinnabar.command.Raw.error;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 @CinnabarTest
 class SortCommandsIT {
     private static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
     private static final String NOT_DOUBLE = "ERR One or more scores can't be converted into double";
-
-    private static String error(Runnable r) {
-        return assertThrows(JedisDataException.class, r::run).getMessage();
-    }
 
     private static SortingParams p() {
         return new SortingParams();
