@@ -58,7 +58,7 @@ public final class ZSetValue implements TypedValue {
             Arrays.sort(order, (a, b) -> ZSkipList.compare(ss[a], ms[a], ss[b], ms[b]));
             for (int i = 0; i < n; i++) {
                 z.members[i] = ms[order[i]];
-                z.scores[i] = ss[order[i]];
+                z.scores[i] = listpackScore(ss[order[i]]);
             }
             z.size = n;
         } else {
@@ -353,8 +353,16 @@ public final class ZSetValue implements TypedValue {
         System.arraycopy(members, lo, members, lo + 1, size - lo);
         System.arraycopy(scores, lo, scores, lo + 1, size - lo);
         members[lo] = member;
-        scores[lo] = score;
+        scores[lo] = listpackScore(score);
         size++;
+    }
+
+    /**
+     * Redis's listpack keeps scores as text and reads "-0" back as 0, so a small sorted set
+     * never reports -0 (a skiplist one does). Adding +0.0 turns -0.0 into 0.0 and nothing else.
+     */
+    private static double listpackScore(double score) {
+        return score + 0.0;
     }
 
     private void convertToSkiplist() {
