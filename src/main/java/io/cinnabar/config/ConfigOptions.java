@@ -70,7 +70,8 @@ public final class ConfigOptions {
     // ---- persistence ----
     public static final ConfigOption DIR = add(custom("dir", ConfigOptions::parseDir, v -> (String) v,
             new File("").getAbsolutePath()));
-    public static final ConfigOption DBFILENAME = add(string("dbfilename", "dump.rdb"));
+    public static final ConfigOption DBFILENAME = add(custom("dbfilename", ConfigOptions::parseDbFilename,
+            v -> (String) v, "dump.rdb"));
     public static final ConfigOption SAVE = add(custom("save", SavePoints::parse, v -> (String) v,
             "3600 1 300 100 60 10000").multiArg());
     public static final ConfigOption APPENDONLY = add(bool("appendonly", false));
@@ -81,6 +82,32 @@ public final class ConfigOptions {
     public static final ConfigOption RDBCOMPRESSION = add(bool("rdbcompression", true));
     public static final ConfigOption RDBCHECKSUM = add(bool("rdbchecksum", true));
     public static final ConfigOption STOP_WRITES_ON_BGSAVE_ERROR = add(bool("stop-writes-on-bgsave-error", true));
+    public static final ConfigOption RDB_DEL_SYNC_FILES = add(bool("rdb-del-sync-files", false));
+    public static final ConfigOption RDB_SAVE_INCREMENTAL_FSYNC = add(bool("rdb-save-incremental-fsync", true));
+    public static final ConfigOption AOF_REWRITE_INCREMENTAL_FSYNC = add(bool("aof-rewrite-incremental-fsync", true));
+    public static final ConfigOption NO_APPENDFSYNC_ON_REWRITE = add(bool("no-appendfsync-on-rewrite", false));
+    public static final ConfigOption AOF_LOAD_TRUNCATED = add(bool("aof-load-truncated", true));
+    public static final ConfigOption AOF_USE_RDB_PREAMBLE = add(bool("aof-use-rdb-preamble", true));
+    public static final ConfigOption AOF_TIMESTAMP_ENABLED = add(bool("aof-timestamp-enabled", false));
+    public static final ConfigOption AOF_DISABLE_AUTO_GC = add(bool("aof-disable-auto-gc", false));
+    public static final ConfigOption AUTO_AOF_REWRITE_PERCENTAGE = add(integer("auto-aof-rewrite-percentage",
+            0, INT_MAX, 100));
+    public static final ConfigOption AUTO_AOF_REWRITE_MIN_SIZE = add(memory("auto-aof-rewrite-min-size",
+            0, LONG_MAX, 64L * 1024 * 1024));
+    /** Hidden in Redis: microseconds to sleep per key saved, so tests can catch a save in progress. */
+    public static final ConfigOption RDB_KEY_SAVE_DELAY = add(integer("rdb-key-save-delay",
+            Integer.MIN_VALUE, INT_MAX, 0));
+    /** Hidden in Redis: microseconds to sleep per key loaded. */
+    public static final ConfigOption KEY_LOAD_DELAY = add(integer("key-load-delay", Integer.MIN_VALUE, INT_MAX, 0));
+    public static final ConfigOption LOADING_PROCESS_EVENTS_INTERVAL_BYTES = add(integer(
+            "loading-process-events-interval-bytes", 1024, INT_MAX, 2L * 1024 * 1024));
+    public static final ConfigOption SANITIZE_DUMP_PAYLOAD = add(enumeration("sanitize-dump-payload", "no",
+            "no", "yes", "clients"));
+    public static final ConfigOption SHUTDOWN_TIMEOUT = add(integer("shutdown-timeout", 0, INT_MAX, 10));
+    public static final ConfigOption SHUTDOWN_ON_SIGTERM = add(custom("shutdown-on-sigterm",
+            ConfigOptions::parseShutdownFlags, v -> (String) v, "default").multiArg());
+    public static final ConfigOption SHUTDOWN_ON_SIGINT = add(custom("shutdown-on-sigint",
+            ConfigOptions::parseShutdownFlags, v -> (String) v, "default").multiArg());
 
     // ---- encodings (used by the collection types) ----
     public static final ConfigOption HASH_MAX_LISTPACK_ENTRIES = add(integer("hash-max-listpack-entries",
@@ -119,6 +146,31 @@ public final class ConfigOptions {
 
     public static List<ConfigOption> all() {
         return Collections.unmodifiableList(ALL);
+    }
+
+    private static Object parseDbFilename(String[] words) throws ConfigException {
+        String name = ConfigOption.single(words);
+        if (name.contains("/")) throw new ConfigException("dbfilename can't be a path, just a filename");
+        return name;
+    }
+
+    /** shutdown-on-sigterm/sigint: "default", or any of save, nosave, now, force (save and nosave exclusive). */
+    private static Object parseShutdownFlags(String[] words) throws ConfigException {
+        java.util.List<String> flags = new ArrayList<>();
+        for (String w : words) {
+            for (String f : w.trim().split("\\s+")) {
+                String flag = f.toLowerCase(java.util.Locale.ROOT);
+                if (!java.util.List.of("default", "save", "nosave", "now", "force").contains(flag)) {
+                    throw new ConfigException("argument(s) must be one of the following: default, save, nosave, now, force");
+                }
+                if (!flags.contains(flag)) flags.add(flag);
+            }
+        }
+        if (flags.contains("save") && flags.contains("nosave")) {
+            throw new ConfigException("shutdown can't have both 'save' and 'nosave' flags");
+        }
+        if (flags.size() > 1) flags.remove("default");
+        return flags.isEmpty() ? "default" : String.join(" ", flags);
     }
 
     private static Object parseDir(String[] words) throws ConfigException {
