@@ -64,10 +64,12 @@ public final class Database {
         return e.value;
     }
 
-    /** Lookup for a write command: no hit/miss accounting. */
+    /** Lookup for a write command: no hit/miss accounting. The caller may change the value in place. */
     public Object write(byte[] key) {
         Entry e = lookup(key);
         if (e == null) return null;
+        beforeChange(e);
+        keyspace.dirty(1);
         keyspace.touch(e);
         // Write commands may mutate the value in place: count that as a modification for WATCH.
         if (!watched.isEmpty()) watched.touched(key, true);
@@ -84,10 +86,17 @@ public final class Database {
         return e;
     }
 
-    /** Lookup for a write command that needs the entry itself (its TTL): touches, no accounting. */
+    /**
+     * Lookup for a write command that needs the entry itself (its TTL): touches, no accounting.
+     * The caller may change the value in place.
+     */
     public Entry lookupForWrite(byte[] key) {
         Entry e = lookup(key);
-        if (e != null) keyspace.touch(e);
+        if (e != null) {
+            beforeChange(e);
+            keyspace.dirty(1);
+            keyspace.touch(e);
+        }
         return e;
     }
 
@@ -123,19 +132,21 @@ public final class Database {
     private void put(byte[] key, Object value, boolean keepTtl) {
         int h = hash(key);
         Entry e = find(key, h);
+        keyspace.dirty(1);
         if (e != null) {
             if (e instanceof VolatileEntry && !keepTtl) {
-                replace(e, new Entry(e.key, h, value, keyspace.lruClock()));
+                replace(e, new Entry(e.key, h, value, keyspace.freshLru()));
             } else {
+                beforeChange(e);
                 e.value = value;
-                e.lru = keyspace.lruClock();
+                e.lru = keyspace.freshLru();
             }
             if (!watched.isEmpty()) watched.touched(key, true);
             return;
         }
         if (size >= table.length) resize(table.length * 2);
         int i = h & (table.length - 1);
-        Entry added = new Entry(key, h, value, keyspace.lruClock());
+        Entry added = new Entry(key, h, value, keyspace.freshLru());
         added.next = table[i];
         table[i] = added;
         size++;
@@ -161,6 +172,9 @@ public final class Database {
         Entry old = find(key, hash(key));
         if (old != null) unlink(old);
         int lru = keepAccessTime ? source.lru : (source.lru & ~Entry.LRU_MASK) | keyspace.lruClock();
+        // The new entry did not exist when a running snapshot began: it owes it nothing.
+        lru = (lru & ~Entry.SNAPSHOT_MARK) | keyspace.snapshotMark();
+        keyspace.dirty(1);
         long expireAt = source.expireAt();
         int h = hash(key);
         Entry added = expireAt < 0 ? new Entry(key, h, value, lru) : new VolatileEntry(key, h, value, lru, expireAt);
@@ -190,6 +204,7 @@ public final class Database {
             return false;
         }
         unlink(e);
+        keyspace.dirty(1);
         if (!watched.isEmpty()) watched.touched(key, false);
         return true;
     }
@@ -199,6 +214,7 @@ public final class Database {
         unlink(e);
         keyspace.stats().expiredKeys++;
         if (!watched.isEmpty()) watched.touched(e.key, false);
+        keyspace.keyExpired(id, e.key);
     }
 
     // ---- expiry ----
@@ -214,7 +230,9 @@ public final class Database {
     public boolean setExpire(byte[] key, long whenMs) {
         Entry e = lookup(key);
         if (e == null) return false;
+        keyspace.dirty(1);
         if (e instanceof VolatileEntry) {
+            beforeChange(e);
             ((VolatileEntry) e).expireAt = whenMs;
         } else {
             VolatileEntry v = new VolatileEntry(e.key, e.hash, e.value, e.lru, whenMs);
@@ -228,6 +246,7 @@ public final class Database {
     public boolean persist(byte[] key) {
         Entry e = lookup(key);
         if (!(e instanceof VolatileEntry)) return false;
+        keyspace.dirty(1);
         replace(e, new Entry(e.key, e.hash, e.value, e.lru));
         if (!watched.isEmpty()) watched.touched(key, true);
         return true;
@@ -262,12 +281,18 @@ public final class Database {
 
     // ---- whole-database operations ----
 
-    public void clear() {
+    /** Drops every key; returns how many there were. */
+    public long clear() {
+        long dropped = size;
         if (!watched.isEmpty()) watched.touchedAll(this, null);
+        KeyspaceSnapshot s = keyspace.snapshot();
+        if (s != null && size > 0) s.beforeClear(this, table);
+        keyspace.dirty(dropped);
         table = new Entry[MIN_BUCKETS];
         size = 0;
         volatiles = new VolatileEntry[16];
         volatileCount = 0;
+        return dropped;
     }
 
     /** Swaps contents with other (SWAPDB); ids stay. */
@@ -407,6 +432,8 @@ public final class Database {
 
     /** Puts {@code replacement} where {@code old} is in its chain and in the volatile index. */
     private void replace(Entry old, Entry replacement) {
+        beforeChange(old);
+        replacement.lru = (replacement.lru & ~Entry.SNAPSHOT_MARK) | keyspace.snapshotMark();
         int i = old.hash & (table.length - 1);
         replacement.next = old.next;
         if (table[i] == old) {
@@ -421,6 +448,7 @@ public final class Database {
     }
 
     private void unlink(Entry e) {
+        beforeChange(e);
         int i = e.hash & (table.length - 1);
         if (table[i] == e) {
             table[i] = e.next;
@@ -432,6 +460,17 @@ public final class Database {
         e.next = null;
         size--;
         if (e instanceof VolatileEntry) removeVolatile((VolatileEntry) e);
+    }
+
+    /** Hands e to a running snapshot before it changes or goes, if the snapshot still owes it. */
+    private void beforeChange(Entry e) {
+        KeyspaceSnapshot s = keyspace.snapshot();
+        if (s != null) s.beforeChange(this, e);
+    }
+
+    /** The bucket array, for a snapshot's walk. */
+    Entry[] table() {
+        return table;
     }
 
     private void addVolatile(VolatileEntry v) {

@@ -18,6 +18,12 @@ public class Entry {
     static final int LRU_MASK = (1 << 24) - 1;
     /** The string was last written by APPEND/SETRANGE/SETBIT: OBJECT ENCODING says "raw". */
     static final int RAW = 1 << 24;
+    /**
+     * Which snapshot generation has seen this entry: while a snapshot runs, an entry whose mark
+     * differs from {@link Keyspace#snapshotMark()} has not been handed to it yet (see
+     * {@link KeyspaceSnapshot}).
+     */
+    static final int SNAPSHOT_MARK = 1 << 25;
 
     Entry(byte[] key, int hash, Object value, int lru) {
         this.key = key;

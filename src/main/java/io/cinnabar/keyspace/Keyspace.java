@@ -16,6 +16,13 @@ public final class Keyspace {
     private boolean touchEnabled = true;
     private int expireCursorDb;
     private KeyAddedListener keyAdded;
+    private KeyExpiredListener keyExpired;
+    /** Redis's server.dirty: changes since start-up; save points and propagation read it. */
+    private long dirty;
+    /** While loading, nothing expires (Redis's keyIsExpired returns 0 while loading). */
+    private boolean loading;
+    private int snapshotMark;
+    private KeyspaceSnapshot snapshot;
 
     /** Told when a key is created (blocked clients wait for that). */
     @FunctionalInterface
@@ -29,6 +36,79 @@ public final class Keyspace {
 
     void keyAdded(int db, byte[] key) {
         if (keyAdded != null) keyAdded.keyAdded(db, key);
+    }
+
+    /** Told when a key is reclaimed because its TTL passed (lazily or by the active cycle). */
+    @FunctionalInterface
+    public interface KeyExpiredListener {
+        void keyExpired(int db, byte[] key);
+    }
+
+    public void onKeyExpired(KeyExpiredListener listener) {
+        keyExpired = listener;
+    }
+
+    void keyExpired(int db, byte[] key) {
+        if (keyExpired != null) keyExpired.keyExpired(db, key);
+    }
+
+    /** Changes made since start-up (Redis's server.dirty). */
+    public long dirty() {
+        return dirty;
+    }
+
+    /** Counts n changes; the database counts its own, handlers add what it cannot see. */
+    public void dirty(long n) {
+        dirty += n;
+    }
+
+    public boolean isLoading() {
+        return loading;
+    }
+
+    public void loading(boolean on) {
+        loading = on;
+    }
+
+    // ---- snapshots ----
+
+    /**
+     * Begins a point-in-time snapshot that sink receives as the returned walk is stepped. Only
+     * one runs at a time: an aborted one still walking is finished (silently) first.
+     */
+    public KeyspaceSnapshot beginSnapshot(KeyspaceSnapshot.Sink sink) {
+        if (snapshot != null) {
+            if (!snapshot.isAborted()) throw new IllegalStateException("a snapshot is already running");
+            snapshot.finish();
+        }
+        snapshotMark ^= Entry.SNAPSHOT_MARK;
+        KeyspaceSnapshot s = new KeyspaceSnapshot(this, sink);
+        // With every database empty the walk is complete from the start and tracks nothing.
+        snapshot = s.isDone() ? null : s;
+        return s;
+    }
+
+    void snapshotFinished(KeyspaceSnapshot s) {
+        if (snapshot == s) snapshot = null;
+    }
+
+    /** The running snapshot, or null. */
+    KeyspaceSnapshot snapshot() {
+        return snapshot;
+    }
+
+    int snapshotMark() {
+        return snapshotMark;
+    }
+
+    /** True when a running snapshot has not yet been handed e. */
+    boolean owedToSnapshot(Entry e) {
+        return snapshot != null && (e.lru & Entry.SNAPSHOT_MARK) != snapshotMark;
+    }
+
+    /** The lru word of an entry created or rewritten now: clock plus the current snapshot mark. */
+    int freshLru() {
+        return lruClock() | snapshotMark;
     }
 
     public Keyspace(int databaseCount) {
@@ -64,7 +144,7 @@ public final class Keyspace {
     }
 
     boolean isExpired(long expireAt) {
-        return expireAt <= now();
+        return !loading && expireAt <= now();
     }
 
     /** Redis's 24-bit LRU clock in seconds; wraps every 194 days, which idleSeconds allows for. */
@@ -93,12 +173,16 @@ public final class Keyspace {
         return n;
     }
 
-    public void flushAll() {
-        for (Database db : databases) db.clear();
+    /** Empties every database; returns how many keys were dropped. */
+    public long flushAll() {
+        long dropped = 0;
+        for (Database db : databases) dropped += db.clear();
+        return dropped;
     }
 
     public void swap(int a, int b) {
         databases[a].swapContents(databases[b]);
+        if (snapshot != null) snapshot.onSwap(a, b);
     }
 
     /** Average TTL of a database's volatile keys, for INFO keyspace. */
