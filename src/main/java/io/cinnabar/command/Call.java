@@ -21,6 +21,9 @@ public final class Call {
     Client client;
     Reply reply;
     CommandSpec spec;
+    /** What the command asked to propagate instead of its argv (Redis's rewriteClientCommandVector). */
+    byte[][] propagateAs;
+    boolean propagationPrevented, propagationForced;
 
     Call(ServerContext server, Dispatcher dispatcher) {
         this.server = server;
@@ -34,6 +37,11 @@ public final class Call {
     /** False inside MULTI/EXEC (and scripts): blocking commands then act as their non-blocking twins. */
     public boolean mayBlock() {
         return dispatcher.mayBlock();
+    }
+
+    /** True inside EXEC: Redis's server.in_exec (background saves are then scheduled, not started). */
+    public boolean inExec() {
+        return !dispatcher.mayBlock();
     }
 
     /** True when this run is a blocked client's retry after one of its keys got data. */
@@ -80,6 +88,31 @@ public final class Call {
     /** Replies from here on use RESP version p (HELLO). */
     public void switchProtocol(int p) {
         dispatcher.switchProtocol(client, p);
+    }
+
+    // ---- propagation (AOF, later replication): what this command's execution amounts to ----
+
+    /**
+     * Propagates argv instead of the command as it was sent, when the command changed the data:
+     * EXPIRE as PEXPIREAT, SETEX as SET ... PXAT, INCRBYFLOAT as SET with the result...
+     */
+    public void propagateAs(byte[]... argv) {
+        propagateAs = argv;
+    }
+
+    /** Propagates argv (run in the client's database) before the command itself (Redis's alsoPropagate). */
+    public void alsoPropagate(byte[]... argv) {
+        dispatcher.alsoPropagate(client.db, argv);
+    }
+
+    /** The command's own argv is not propagated, even if it changed the data (it said so with alsoPropagate). */
+    public void preventPropagation() {
+        propagationPrevented = true;
+    }
+
+    /** Propagates the command even though it changed nothing (FLUSHALL of an empty server). */
+    public void forcePropagation() {
+        propagationForced = true;
     }
 
     public byte[] arg(int i) {

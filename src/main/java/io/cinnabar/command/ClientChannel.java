@@ -8,6 +8,12 @@ public interface ClientChannel {
     /** Hands encoded replies back to the connection's event loop, then closes it if asked. */
     void send(byte[] replies, boolean closeAfterReply);
 
+    /**
+     * The same delivery as {@link #send}, as a task any thread may run later: replies that wait
+     * for their writes to be fsynced (appendfsync always) are released by the persistence thread.
+     */
+    Runnable delivery(byte[] replies, boolean closeAfterReply);
+
     /** Closes the connection without replying (CLIENT KILL). */
     void close();
 

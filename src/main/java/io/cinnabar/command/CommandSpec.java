@@ -32,6 +32,12 @@ public final class CommandSpec {
     final Map<String, CommandSpec> subcommands = new LinkedHashMap<>();
     final CommandStats stats = new CommandStats();
     final boolean write, readonly, denyOom, noAuth, fast, admin;
+    /** Redis's hidden CMD_TOUCHES_ARBITRARY_KEYS: lazy expiry it causes is not wrapped in MULTI/EXEC. */
+    final boolean touchesArbitraryKeys;
+    /** Never propagated as itself: what it runs propagates (EXEC). */
+    final boolean propagatesInnerCommands;
+    /** Refused with MISCONF like a write while the disk fails, so monitors notice (PING). */
+    final boolean refusedOnDiskError;
 
     private CommandSpec(Builder b, String group, CommandHandler handler, CommandSpec parent) {
         this.name = b.name.toLowerCase(Locale.ROOT);
@@ -53,6 +59,9 @@ public final class CommandSpec {
         this.noAuth = flags.contains(CommandFlag.NO_AUTH);
         this.fast = flags.contains(CommandFlag.FAST);
         this.admin = flags.contains(CommandFlag.ADMIN);
+        this.touchesArbitraryKeys = b.touchesArbitraryKeys;
+        this.propagatesInnerCommands = b.propagatesInnerCommands;
+        this.refusedOnDiskError = b.refusedOnDiskError;
         this.aclCategories = categories(b.extraCategories, !b.subs.isEmpty() || !b.groupCategory);
         this.tips = Collections.unmodifiableList(new ArrayList<>(b.tips));
     }
@@ -155,6 +164,7 @@ public final class CommandSpec {
         final List<Object[]> subs = new ArrayList<>();
         boolean groupCategory = true;
         KeyFinder keyFinder;
+        boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError;
 
         Builder(String name, int arity, CommandFlag... flags) {
             this.name = name;
@@ -193,6 +203,24 @@ public final class CommandSpec {
          */
         public Builder withoutGroupCategory() {
             groupCategory = false;
+            return this;
+        }
+
+        /** The command may reach (and lazily expire) any key: SCAN, RANDOMKEY. */
+        public Builder touchesArbitraryKeys() {
+            touchesArbitraryKeys = true;
+            return this;
+        }
+
+        /** The command runs others and propagates what they do, never itself (EXEC). */
+        public Builder propagatesInnerCommands() {
+            propagatesInnerCommands = true;
+            return this;
+        }
+
+        /** Refused with MISCONF while the disk fails, though it writes nothing (PING, as in Redis). */
+        public Builder refusedOnDiskError() {
+            refusedOnDiskError = true;
             return this;
         }
 

@@ -32,6 +32,7 @@ public final class Dispatcher {
     private RespWriter writer = primary;
     private final Call call;
     private final BlockingRegistry blocking;
+    private final Propagation propagation;
     /** Nesting of run(): above 1 inside EXEC, where blocking commands must not block. */
     private int depth;
     private boolean serving;
@@ -46,7 +47,19 @@ public final class Dispatcher {
         this.call = new Call(server, this);
         this.call.reply = writer;
         this.blocking = server.blocking();
+        this.propagation = server.propagation();
         keyspace.onKeyAdded(blocking::signal);
+        keyspace.onKeyExpired(this::propagateExpiry);
+    }
+
+    /** A key reclaimed for its TTL goes to the feed as DEL (UNLINK with lazyfree-lazy-expire). */
+    private void propagateExpiry(int db, byte[] key) {
+        boolean lazy = server.config().getBool(io.cinnabar.config.ConfigOptions.LAZYFREE_LAZY_EXPIRE);
+        propagation.also(db, new byte[][] {PropagatedCommands.deletion(lazy), key});
+    }
+
+    void alsoPropagate(int db, byte[][] argv) {
+        propagation.also(db, argv);
     }
 
     public ServerContext server() {
@@ -62,6 +75,7 @@ public final class Dispatcher {
             return;
         }
         writer.protocol(client.protocol);
+        long feedMark = server.feed().offset();
         for (int i = 0, n = batch.size(); i < n; i++) {
             if (!runRequest(client, batch.get(i))) break;
             if (client.blocked != null) {
@@ -70,7 +84,7 @@ public final class Dispatcher {
             }
             if (blocking.hasReady()) serveReadyKeys();
         }
-        flush(client);
+        flush(client, feedMark);
     }
 
     /** Runs one request; false when the client must not run more (closing, protocol error). */
@@ -85,13 +99,21 @@ public final class Dispatcher {
         return !(client.closeAfterReply || client.closing);
     }
 
-    /** Hands what the client's commands replied to its connection. */
-    private void flush(Client client) {
+    /**
+     * Hands what the client's commands replied to its connection. With appendfsync always, the
+     * replies of commands that wrote (the feed grew past feedMark) leave once that is fsynced.
+     */
+    private void flush(Client client, long feedMark) {
         byte[] out = writer.takeBytes();
         server.stats().netOutputBytes += out.length;
         if (client.closing) return;
         // A client blocked before replying anything keeps its connection waiting for this batch.
         if (client.blocked != null && out.length == 0) return;
+        long fed = server.feed().offset();
+        if (fed > feedMark && server.persistence().holdsWriteReplies()) {
+            server.persistence().whenDurable(fed, client.channel().delivery(out, client.closeAfterReply));
+            return;
+        }
         client.channel().send(out, client.closeAfterReply);
     }
 
@@ -136,6 +158,17 @@ public final class Dispatcher {
             reject(client, spec, "NOAUTH Authentication required.");
             return;
         }
+        if (spec.refusedOnDiskError || isWrite(client, spec)) {
+            String diskError = server.persistence().writeDeniedError();
+            if (diskError != null) {
+                reject(client, spec, diskError);
+                return;
+            }
+        }
+        if (keyspace.isLoading() && !spec.hasFlag(CommandFlag.LOADING)) {
+            reject(client, spec, "LOADING Redis is loading the dataset in memory");
+            return;
+        }
         if (client.multi != null && spec.hasFlag(CommandFlag.NO_MULTI)) {
             reject(client, spec, "ERR Command not allowed inside a transaction");
             return;
@@ -149,18 +182,32 @@ public final class Dispatcher {
         run(client, spec, args);
     }
 
-    /** Runs an already-validated command (also used by EXEC for queued commands). */
+    /**
+     * Runs an already-validated command (also used by EXEC for queued commands). Nested runs
+     * leave the Call as they found it, and what a top-level run changed is propagated as one unit.
+     */
     public void run(Client client, CommandSpec spec, byte[][] args) {
+        // Deletions of expired keys met outside any command go out on their own first.
+        if (depth == 0) propagation.endUnit(false);
         depth++;
+        byte[][] outerArgs = call.args, outerPropagateAs = call.propagateAs;
+        Client outerClient = call.client;
+        CommandSpec outerSpec = call.spec;
+        boolean outerPrevented = call.propagationPrevented, outerForced = call.propagationForced;
         call.args = args;
         call.client = client;
         call.spec = spec;
+        call.propagateAs = null;
+        call.propagationPrevented = call.propagationForced = false;
+        long dirtyBefore = keyspace.dirty();
+        boolean failed = true;
         keyspace.beginCommand();
         keyspace.touchEnabled(!client.noTouch);
         long start = System.nanoTime();
         int mark = writer.size();
         try {
             spec.handler().execute(call);
+            failed = false;
         } catch (CommandError e) {
             writer.truncate(mark);
             writer.error(e.getMessage());
@@ -178,7 +225,18 @@ public final class Dispatcher {
             spec.stats.failedCalls++;
             server.stats().errorReply("ERR");
         } finally {
+            if (!failed && !spec.propagatesInnerCommands && !call.propagationPrevented
+                    && (call.propagationForced || keyspace.dirty() != dirtyBefore)) {
+                propagation.also(client.db, call.propagateAs != null ? call.propagateAs : args);
+            }
+            call.args = outerArgs;
+            call.client = outerClient;
+            call.spec = outerSpec;
+            call.propagateAs = outerPropagateAs;
+            call.propagationPrevented = outerPrevented;
+            call.propagationForced = outerForced;
             depth--;
+            if (depth == 0) propagation.endUnit(!spec.touchesArbitraryKeys);
             keyspace.endCommand();
             keyspace.touchEnabled(true);
         }
@@ -299,13 +357,14 @@ public final class Dispatcher {
         depth = 0;
         try {
             int mark = w.size();
+            long feedMark = server.feed().offset();
             firstStep.run();
             // CLIENT REPLY OFF also silences the late answer of a command that was blocked.
             if (c.replyOff) w.truncate(mark);
             while (c.blocked == null && c.pending != null && !c.pending.isEmpty()) {
                 if (!runRequest(c, c.pending.poll())) break;
             }
-            flush(c);
+            flush(c, feedMark);
         } finally {
             depth = savedDepth;
             if (ownsSecondary) secondaryInUse = false;
@@ -351,6 +410,14 @@ public final class Dispatcher {
         server.stats().errorReply(error);
         if (spec != null) spec.stats.rejectedCalls++;
         if (client.multi != null) client.multi.dirty = true;
+    }
+
+    /** A write command, or an EXEC whose transaction holds one. */
+    private static boolean isWrite(Client client, CommandSpec spec) {
+        if (spec.write) return true;
+        if (!spec.propagatesInnerCommands || client.multi == null) return false;
+        for (CommandSpec queued : client.multi.specs) if (queued.write) return true;
+        return false;
     }
 
     private static CommandSpec lookupSub(CommandSpec container, byte[] name) {

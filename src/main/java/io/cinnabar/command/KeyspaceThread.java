@@ -102,11 +102,16 @@ public final class KeyspaceThread implements Executor {
     }
 
     /**
-     * Runs hook on this thread after each round of tasks and timers, before the thread sleeps:
-     * the network side uses it to hand replies back to each event loop in one piece.
+     * Runs hook on this thread after each round of tasks and timers, before the thread sleeps,
+     * after the hooks added before it: persistence hands the round's writes to its thread, the
+     * network side hands replies back to each event loop in one piece.
      */
-    public void afterWork(Runnable hook) {
-        afterWork = hook;
+    public synchronized void afterWork(Runnable hook) {
+        Runnable before = afterWork;
+        afterWork = () -> {
+            before.run();
+            hook.run();
+        };
     }
 
     /** Runs task after delayMs on this thread. Must be called on the keyspace thread. */

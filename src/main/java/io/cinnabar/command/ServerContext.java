@@ -3,6 +3,10 @@ package io.cinnabar.command;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Keyspace;
+import io.cinnabar.persistence.OwnerThread;
+import io.cinnabar.persistence.Persistence;
+import io.cinnabar.persistence.PersistenceFormats;
+import io.cinnabar.persistence.WriteFeed;
 
 import java.security.SecureRandom;
 import java.util.Collection;
@@ -18,12 +22,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * through {@link Call#server()}.
  */
 public final class ServerContext {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ServerContext.class);
     private final Config config;
     private final Keyspace keyspace;
     private final CommandTable commands;
     private final KeyspaceThread thread;
     private final ServerStats stats = new ServerStats();
     private final BlockingRegistry blocking = new BlockingRegistry();
+    private final WriteFeed feed = new WriteFeed();
+    private final Propagation propagation = new Propagation(feed);
+    private final Persistence persistence;
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final long startTimeMs = System.currentTimeMillis();
@@ -31,14 +39,32 @@ public final class ServerContext {
     private volatile int port;
     private Runnable shutdownHook = () -> { };
     private boolean activeExpireEnabled = true;
-    private long lastSaveSeconds = System.currentTimeMillis() / 1000;
     private KeyspaceThread.Timer cronTimer;
+    private volatile boolean shutdownStarted;
 
     public ServerContext(Config config, CommandTable commands, KeyspaceThread thread) {
         this.config = config;
         this.commands = commands;
         this.thread = thread;
         this.keyspace = new Keyspace(config.getInt(ConfigOptions.DATABASES));
+        this.persistence = new Persistence(config, keyspace, feed, new OwnerThread() {
+            @Override
+            public void execute(Runnable task) {
+                thread.execute(task);
+            }
+
+            @Override
+            public void schedule(long delayMs, Runnable task) {
+                if (thread.inThread()) thread.schedule(delayMs, task);
+                else thread.execute(() -> thread.schedule(delayMs, task));
+            }
+
+            @Override
+            public boolean inThread() {
+                return thread.inThread();
+            }
+        }, PersistenceFormats.rdb(config), PersistenceFormats.aof(config));
+        thread.afterWork(persistence::endOfRound);
         byte[] id = new byte[20];
         new SecureRandom().nextBytes(id);
         this.runId = HexFormat.of().formatHex(id);
@@ -50,14 +76,16 @@ public final class ServerContext {
     public KeyspaceThread thread() { return thread; }
     public ServerStats stats() { return stats; }
     BlockingRegistry blocking() { return blocking; }
+    /** Executed writes as Redis propagates them; the AOF consumes it. */
+    public WriteFeed feed() { return feed; }
+    Propagation propagation() { return propagation; }
+    public Persistence persistence() { return persistence; }
     /** Clients blocked on keys right now (INFO blocked_clients). */
     public int blockedClients() { return blocking.blockedClients(); }
     public long startTimeMs() { return startTimeMs; }
     public String runId() { return runId; }
     public int port() { return port; }
     public void port(int p) { port = p; }
-    public long lastSaveSeconds() { return lastSaveSeconds; }
-    public void lastSaveSeconds(long s) { lastSaveSeconds = s; }
     public boolean activeExpireEnabled() { return activeExpireEnabled; }
     public void activeExpireEnabled(boolean e) { activeExpireEnabled = e; }
 
@@ -87,11 +115,26 @@ public final class ServerContext {
         shutdownHook = hook;
     }
 
-    /** SHUTDOWN: hands the stop request to the embedding server (off the keyspace thread). */
-    public void requestShutdown() {
+    /**
+     * Redis's prepareForShutdown: persistence first (final AOF fsync, final RDB unless nosave);
+     * if that succeeds (or force) the embedding server is asked to stop, off this thread, and
+     * null returned; else the reason, and the server goes on. Keyspace thread.
+     */
+    public String shutdown(boolean save, boolean nosave, boolean force) {
+        if (shutdownStarted) return null;
+        log.warn("User requested shutdown...");
+        String error = persistence.prepareShutdown(save, nosave, force);
+        if (error != null) return error;
+        shutdownStarted = true;
         Thread t = new Thread(shutdownHook, "cinnabar-shutdown");
         t.setDaemon(false);
         t.start();
+        return null;
+    }
+
+    /** True once a shutdown passed its persistence steps: closing must not save again. */
+    public boolean shutdownStarted() {
+        return shutdownStarted;
     }
 
     /** Starts serverCron on the keyspace thread: active expiry at hz. Call on the keyspace thread. */
@@ -108,12 +151,15 @@ public final class ServerContext {
     }
 
     private void cron() {
+        persistence.cron();
         if (!activeExpireEnabled) return;
         long hz = config.getLong(ConfigOptions.HZ);
         long effort = config.getLong(ConfigOptions.ACTIVE_EXPIRE_EFFORT) - 1;
         // Redis: 25% of each cron tick's time, a bit more with higher effort.
         long budgetMicros = (25 + 2 * effort) * 1_000_000L / hz / 100;
         keyspace.activeExpireCycle(budgetMicros);
+        // Redis propagates the active cycle's deletions one by one, never as a transaction.
+        propagation.endUnit(false);
     }
 
     public void stopCron() {

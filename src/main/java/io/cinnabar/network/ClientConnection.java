@@ -111,6 +111,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         replies.post(channel.eventLoop(), () -> deliver(encoded, closeAfterReply));
     }
 
+    @Override
+    public Runnable delivery(byte[] encoded, boolean closeAfterReply) {
+        return () -> channel.eventLoop().execute(() -> deliver(encoded, closeAfterReply));
+    }
+
     /** On the event loop: writes one batch's replies and starts the next batch if one waits. */
     private void deliver(byte[] replies, boolean closeAfterReply) {
         if (overOutputLimit(replies.length)) {

@@ -33,7 +33,7 @@ public final class ConnectionCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("PING", -1, FAST).tips("request_policy:all_shards", "response_policy:all_succeeded").doc("1.0.0", "Ping the server"), this::ping);
+        t.add(spec("PING", -1, FAST).refusedOnDiskError().tips("request_policy:all_shards", "response_policy:all_succeeded").doc("1.0.0", "Ping the server"), this::ping);
         t.add(spec("ECHO", 2, LOADING, STALE, FAST).doc("1.0.0", "Echo the given string"), this::echo);
         t.add(spec("HELLO", -1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).doc("6.0.0", "Handshake with Redis"), this::hello);
         t.add(spec("AUTH", -2, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).doc("1.0.0", "Authenticate to the server"), this::auth);

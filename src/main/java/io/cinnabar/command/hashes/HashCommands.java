@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.command.keys.ScanArgs;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
@@ -186,6 +187,8 @@ public final class HashCommands implements CommandFamily {
         byte[] result = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
         store(c, db, key, h, field, result);
         c.reply().bulk(result);
+        // The result, not the increment: float formatting must not differ on replay.
+        c.propagateAs(PropagatedCommands.HSET, key, field, result);
     }
 
     private static void store(Call c, Database db, byte[] key, HashValue h, byte[] field, byte[] value) {

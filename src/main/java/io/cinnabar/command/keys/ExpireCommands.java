@@ -4,6 +4,8 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.PropagatedCommands;
+import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
 import io.cinnabar.keyspace.Entry;
 
@@ -65,15 +67,28 @@ public final class ExpireCommands implements CommandFamily {
             return;
         }
         if (flags != 0 && !conditionHolds(flags, when, e.expireAt())) {
+            // Replayed later, a relative time would compare differently: propagate nothing.
+            c.preventPropagation();
             c.reply().integer(0);
             return;
         }
-        if (when <= c.now()) {
+        // While loading (AOF replay) a past time is set, not acted on, as Redis's checkAlreadyExpired.
+        if (when <= c.now() && !c.keyspace().isLoading()) {
             db.delete(key);
+            c.propagateAs(PropagatedCommands.deletion(lazyExpire(c)), key);
         } else {
             db.setExpire(key, when);
+            // As Redis: PEXPIREAT with the absolute time, the condition flags kept.
+            byte[][] argv = c.args().clone();
+            argv[0] = PropagatedCommands.PEXPIREAT;
+            argv[2] = PropagatedCommands.number(when);
+            c.propagateAs(argv);
         }
         c.reply().integer(1);
+    }
+
+    static boolean lazyExpire(Call c) {
+        return c.config().getBool(ConfigOptions.LAZYFREE_LAZY_EXPIRE);
     }
 
     /** NX / XX / GT / LT against the current expiry (-1 = none, which GT treats as infinite). */

@@ -51,8 +51,8 @@ public final class KeyCommands implements CommandFamily {
         t.add(spec("EXISTS", -2, READONLY, FAST).keys(1, -1, 1).doc("1.0.0", "Determine if a key exists"), this::exists);
         t.add(spec("TYPE", 2, READONLY, FAST).keys(1, 1, 1).doc("1.0.0", "Determine the type stored at key"), this::type);
         t.add(spec("KEYS", 2, READONLY).acl("@dangerous").doc("1.0.0", "Find all keys matching the given pattern"), this::keys);
-        t.add(spec("SCAN", -2, READONLY).doc("2.8.0", "Incrementally iterate the keys space"), this::scan);
-        t.add(spec("RANDOMKEY", 1, READONLY).doc("1.0.0", "Return a random key from the keyspace"), this::randomKey);
+        t.add(spec("SCAN", -2, READONLY).touchesArbitraryKeys().doc("2.8.0", "Incrementally iterate the keys space"), this::scan);
+        t.add(spec("RANDOMKEY", 1, READONLY).touchesArbitraryKeys().doc("1.0.0", "Return a random key from the keyspace"), this::randomKey);
         t.add(spec("RENAME", 3, WRITE).keys(1, 2, 1).doc("1.0.0", "Rename a key"), c -> rename(c, false));
         t.add(spec("RENAMENX", 3, WRITE, FAST).keys(1, 2, 1)
                 .doc("1.0.0", "Rename a key, only if the new key does not exist"), c -> rename(c, true));

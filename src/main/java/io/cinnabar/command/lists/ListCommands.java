@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
 import io.cinnabar.keyspace.ListValue;
@@ -177,12 +178,18 @@ public final class ListCommands implements CommandFamily {
         }
     }
 
-    /** [key, [elements]] as LMPOP and BLMPOP reply. */
+    /** [key, [elements]] as LMPOP and BLMPOP reply; propagated as LPOP|RPOP key count. */
     private static void popRangeWithKey(Call c, byte[] key, ListValue list, boolean atHead, long count) {
+        long popped = Math.min(count, list.size());
         c.reply().array(2);
         c.reply().bulk(key);
         popRange(c.reply(), list, atHead, count);
         deleteIfEmpty(c, key, list);
+        c.propagateAs(popName(atHead), key, PropagatedCommands.number(popped));
+    }
+
+    private static byte[] popName(boolean atHead) {
+        return atHead ? PropagatedCommands.LPOP : PropagatedCommands.RPOP;
     }
 
     /** LMPOP numkeys key [key ...] LEFT|RIGHT [COUNT count] / BLMPOP timeout numkeys key ... */
@@ -239,11 +246,13 @@ public final class ListCommands implements CommandFamily {
                 c.reply().bulk(key);
                 c.reply().bulk(list.pop(atHead));
                 deleteIfEmpty(c, key, list);
+                c.propagateAs(popName(atHead), key);
             } else {
                 popRangeWithKey(c, key, list, atHead, count);
             }
             return;
         }
+        c.preventPropagation();
         if (!c.mayBlock()) {
             c.reply().nullArray();
             return;
@@ -269,6 +278,7 @@ public final class ListCommands implements CommandFamily {
         if (timeoutIdx >= 0 && c.isRetry() && v != null && !(v instanceof ListValue)) v = null;
         ListValue source = asList(v);
         if (source == null || source.isEmpty()) {
+            c.preventPropagation();
             if (timeoutIdx < 0 || !c.mayBlock()) {
                 c.reply().nullBulk();
                 return;
@@ -287,6 +297,12 @@ public final class ListCommands implements CommandFamily {
         }
         deleteIfEmpty(c, src, source);
         c.reply().bulk(value);
+        if (timeoutIdx >= 0) {
+            // BLMOVE as LMOVE, BRPOPLPUSH as RPOPLPUSH.
+            c.propagateAs(c.argCount() == 6
+                    ? new byte[][] {PropagatedCommands.LMOVE, src, dst, c.arg(3), c.arg(4)}
+                    : new byte[][] {PropagatedCommands.RPOPLPUSH, src, dst});
+        }
     }
 
     // ---- reads ----

@@ -8,6 +8,10 @@ import io.cinnabar.command.CommandStats;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.command.ServerStats;
+import io.cinnabar.persistence.AppendOnly;
+import io.cinnabar.persistence.Loading;
+import io.cinnabar.persistence.Persistence;
+import io.cinnabar.persistence.RdbSaves;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Keyspace;
@@ -41,8 +45,6 @@ public final class InfoCommand implements CommandFamily {
     private long lastOpsSampleCount;
     private long lastOpsPerSec;
     /** Writes counted (from commandstats) at the last save, for rdb_changes_since_last_save. */
-    private long writesAtLastSave;
-    private long lastSaveSecondsSeen = -1;
 
     @Override
     public String group() {
@@ -185,52 +187,60 @@ public final class InfoCommand implements CommandFamily {
     }
 
     private void persistence(Section s, ServerContext server) {
-        Config cfg = server.config();
-        long writes = successfulWrites(server.commands());
-        if (lastSaveSecondsSeen != server.lastSaveSeconds()) {
-            // A save happened since we last looked (or this is the first look): start counting anew.
-            if (lastSaveSecondsSeen != -1) writesAtLastSave = writes;
-            lastSaveSecondsSeen = server.lastSaveSeconds();
-        }
-        s.field("loading", 0);
+        Persistence p = server.persistence();
+        RdbSaves rdb = p.rdb();
+        AppendOnly aof = p.aof();
+        Loading loading = p.loading();
+        s.field("loading", loading.inProgress() ? 1 : 0);
         s.field("async_loading", 0);
         s.field("current_cow_peak", 0);
         s.field("current_cow_size", 0);
         s.field("current_cow_size_age", 0);
         s.field("current_fork_perc", "0.00");
         s.field("current_save_keys_processed", 0);
-        s.field("current_save_keys_total", 0);
-        s.field("rdb_changes_since_last_save", Math.max(0, writes - writesAtLastSave));
-        s.field("rdb_bgsave_in_progress", 0);
-        s.field("rdb_last_save_time", server.lastSaveSeconds());
-        s.field("rdb_last_bgsave_status", "ok");
-        s.field("rdb_last_bgsave_time_sec", -1);
-        s.field("rdb_current_bgsave_time_sec", -1);
-        s.field("rdb_saves", 0);
+        s.field("current_save_keys_total", rdb.keysInCurrentSave());
+        s.field("rdb_changes_since_last_save", rdb.changesSinceLastSave());
+        s.field("rdb_bgsave_in_progress", rdb.bgsaveInProgress() ? 1 : 0);
+        s.field("rdb_last_save_time", rdb.lastSaveSeconds());
+        s.field("rdb_last_bgsave_status", rdb.lastBgsaveOk() ? "ok" : "err");
+        s.field("rdb_last_bgsave_time_sec", rdb.lastBgsaveSeconds());
+        s.field("rdb_current_bgsave_time_sec", rdb.currentBgsaveSeconds());
+        s.field("rdb_saves", rdb.saves());
         s.field("rdb_last_cow_size", 0);
-        s.field("rdb_last_load_keys_expired", 0);
-        s.field("rdb_last_load_keys_loaded", 0);
-        s.field("aof_enabled", cfg.getBool(ConfigOptions.APPENDONLY) ? 1 : 0);
-        s.field("aof_rewrite_in_progress", 0);
-        s.field("aof_rewrite_scheduled", 0);
-        s.field("aof_last_rewrite_time_sec", -1);
-        s.field("aof_current_rewrite_time_sec", -1);
-        s.field("aof_last_bgrewrite_status", "ok");
-        s.field("aof_rewrites", 0);
-        s.field("aof_rewrites_consecutive_failures", 0);
-        s.field("aof_last_write_status", "ok");
+        s.field("rdb_last_load_keys_expired", rdb.lastLoadKeysExpired());
+        s.field("rdb_last_load_keys_loaded", rdb.lastLoadKeysLoaded());
+        s.field("aof_enabled", aof.enabled() ? 1 : 0);
+        s.field("aof_rewrite_in_progress", aof.rewriteInProgress() ? 1 : 0);
+        s.field("aof_rewrite_scheduled", aof.rewriteScheduled() ? 1 : 0);
+        s.field("aof_last_rewrite_time_sec", aof.lastRewriteSeconds());
+        s.field("aof_current_rewrite_time_sec", aof.currentRewriteSeconds());
+        s.field("aof_last_bgrewrite_status", aof.lastRewriteOk() ? "ok" : "err");
+        s.field("aof_rewrites", aof.rewrites());
+        s.field("aof_rewrites_consecutive_failures", aof.consecutiveFailures());
+        s.field("aof_last_write_status", aof.lastWriteOk() ? "ok" : "err");
         s.field("aof_last_cow_size", 0);
         s.field("module_fork_in_progress", 0);
         s.field("module_fork_last_cow_size", 0);
-    }
-
-    /** Successful calls of write commands: our stand-in for Redis's dirty counter. */
-    private static long successfulWrites(CommandTable table) {
-        long n = 0;
-        for (CommandSpec spec : table.allWithSubcommands()) {
-            if (spec.isWrite()) n += spec.stats().calls - spec.stats().failedCalls;
+        if (aof.enabled()) {
+            s.field("aof_current_size", aof.currentSize());
+            s.field("aof_base_size", aof.baseSize());
+            s.field("aof_pending_rewrite", aof.rewriteScheduled() ? 1 : 0);
+            s.field("aof_buffer_length", aof.pendingBytes());
+            s.field("aof_pending_bio_fsync", 0);
+            s.field("aof_delayed_fsync", 0);
         }
-        return n;
+        if (loading.inProgress()) {
+            long elapsed = System.currentTimeMillis() / 1000 - loading.startSeconds();
+            long total = loading.totalBytes(), loaded = loading.loadedBytes();
+            double perc = total == 0 ? 0 : (double) loaded / total * 100;
+            long eta = elapsed == 0 ? 1 : elapsed * Math.max(1, total - loaded) / (loaded + 1);
+            s.field("loading_start_time", loading.startSeconds());
+            s.field("loading_total_bytes", total);
+            s.field("loading_rdb_used_mem", 0);
+            s.field("loading_loaded_bytes", loaded);
+            s.field("loading_loaded_perc", String.format(Locale.ROOT, "%.2f", perc));
+            s.field("loading_eta_seconds", eta);
+        }
     }
 
     private void stats(Section s, ServerContext server) {

@@ -4,7 +4,9 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Keyspace;
+import io.cinnabar.persistence.Persistence;
 
 import static io.cinnabar.command.CommandFlag.ADMIN;
 import static io.cinnabar.command.CommandFlag.FAST;
@@ -32,7 +34,6 @@ public final class ServerCommands implements CommandFamily {
         t.add(spec("FLUSHALL", -1, WRITE).acl("@keyspace", "@dangerous").tips("request_policy:all_shards", "response_policy:all_succeeded").doc("1.0.0", "Remove all keys from all databases"), this::flushall);
         t.add(spec("SWAPDB", 3, WRITE, FAST).acl("@keyspace", "@dangerous").doc("4.0.0", "Swaps two Redis databases"), this::swapdb);
         t.add(spec("TIME", 1, LOADING, STALE, FAST).tips("nondeterministic_output").doc("2.6.0", "Return the current server time"), this::time);
-        t.add(spec("LASTSAVE", 1, LOADING, STALE, FAST).acl("@admin", "@dangerous").tips("nondeterministic_output").doc("1.0.0", "Get the UNIX time stamp of the last successful save to disk"), this::lastsave);
         t.add(spec("DEBUG", -2, ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED).doc("1.0.0", "A container for debugging commands"), new DebugCommand()::debug);
         t.add(spec("SHUTDOWN", -1, ADMIN, NOSCRIPT, LOADING, STALE, NO_MULTI, ALLOW_BUSY)
                 .doc("1.0.0", "Synchronously save the dataset to disk and then shut down the server"), this::shutdown);
@@ -49,13 +50,22 @@ public final class ServerCommands implements CommandFamily {
     private void flushdb(Call c) {
         checkFlushOption(c);
         c.db().clear();
+        // Propagated even when the database was empty already, as Redis does.
+        c.forcePropagation();
         c.reply().ok();
     }
 
-    /** FLUSHALL [ASYNC|SYNC] */
+    /**
+     * FLUSHALL [ASYNC|SYNC]: as Redis's flushAllDataAndResetRDB, a running BGSAVE is stopped and,
+     * with save points set, the empty data set is saved at once (so the dirty counter is 0).
+     */
     private void flushall(Call c) {
         checkFlushOption(c);
         c.keyspace().flushAll();
+        Persistence p = c.server().persistence();
+        p.rdb().killBgsave();
+        if (!c.config().getString(ConfigOptions.SAVE).isEmpty()) p.rdb().save();
+        c.forcePropagation();
         c.reply().ok();
     }
 
@@ -74,6 +84,7 @@ public final class ServerCommands implements CommandFamily {
         }
         if (a != b) {
             ks.swap((int) a, (int) b);
+            ks.dirty(1);
             // Clients blocked on keys that now exist in either database get served.
             c.signalDatabase((int) a);
             c.signalDatabase((int) b);
@@ -89,23 +100,24 @@ public final class ServerCommands implements CommandFamily {
         c.reply().bulk(micros % 1_000_000);
     }
 
-    /** LASTSAVE */
-    private void lastsave(Call c) {
-        c.reply().integer(c.server().lastSaveSeconds());
-    }
-
     /** SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT] */
     private void shutdown(Call c) {
+        boolean nosave = false, save = false, force = false, abort = false, flags = false;
         for (int i = 1; i < c.argCount(); i++) {
-            if (!(c.argIs(i, "NOSAVE") || c.argIs(i, "SAVE") || c.argIs(i, "NOW") || c.argIs(i, "FORCE")
-                    || c.argIs(i, "ABORT"))) {
-                throw CommandError.syntax();
-            }
-            if (c.argIs(i, "ABORT")) throw new CommandError("ERR No shutdown in progress.");
+            if (c.argIs(i, "NOSAVE")) nosave = flags = true;
+            else if (c.argIs(i, "SAVE")) save = flags = true;
+            else if (c.argIs(i, "NOW")) flags = true;
+            else if (c.argIs(i, "FORCE")) force = flags = true;
+            else if (c.argIs(i, "ABORT")) abort = true;
+            else throw CommandError.syntax();
         }
+        if ((abort && flags) || (nosave && save)) throw CommandError.syntax();
+        // No shutdown ever waits here (there are no replicas to wait for), so none can be aborted.
+        if (abort) throw new CommandError("ERR No shutdown in progress.");
+        String error = c.server().shutdown(save, nosave, force);
+        if (error != null) throw new CommandError("ERR " + error);
         // Redis replies nothing on success: the connection just closes.
         c.client().closeAfterReply();
-        c.server().requestShutdown();
     }
 
     /** FUNCTION FLUSH [ASYNC|SYNC]: there are no functions yet, so there is nothing to drop. */

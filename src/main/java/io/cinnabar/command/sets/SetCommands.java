@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.command.keys.ScanArgs;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.BytesSet;
@@ -207,16 +208,19 @@ public final class SetCommands implements CommandFamily {
             c.reply().nullBulk();
             return;
         }
+        byte[] popped;
         if (set.isIntset()) {
             long v = set.randomInt();
             set.remove(v);
             c.reply().bulk(v);
+            popped = PropagatedCommands.number(v);
         } else {
-            byte[] m = set.randomMember();
-            set.remove(m);
-            c.reply().bulk(m);
+            popped = set.randomMember();
+            set.remove(popped);
+            c.reply().bulk(popped);
         }
         if (set.size() == 0) db.delete(key); else modified(db, key);
+        c.propagateAs(PropagatedCommands.SREM, key, popped);
     }
 
     /** SPOP key count: Redis's three cases (whole set / pop one by one / rebuild the rest). */
@@ -235,21 +239,27 @@ public final class SetCommands implements CommandFamily {
         if (count >= size) {
             replyMembers(r, set);
             db.delete(key);
+            c.propagateAs(PropagatedCommands.DEL, key);
             return;
         }
+        // Propagated as one SREM per member popped, as Redis does (a random pick must not be replayed).
+        c.preventPropagation();
         r.set((int) count);
         long remaining = size - count;
         if (remaining * SPOP_MOVE_STRATEGY_MUL > count) {
             for (long i = 0; i < count; i++) {
+                byte[] m;
                 if (set.isIntset()) {
                     long v = set.randomInt();
                     set.remove(v);
                     r.bulk(v);
+                    m = PropagatedCommands.number(v);
                 } else {
-                    byte[] m = set.randomMember();
+                    m = set.randomMember();
                     set.remove(m);
                     r.bulk(m);
                 }
+                c.alsoPropagate(PropagatedCommands.SREM, key, m);
             }
             modified(db, key);
         } else {
@@ -263,6 +273,7 @@ public final class SetCommands implements CommandFamily {
                 set.remove(m);
             }
             replyElements(r, set);
+            set.forEach(m -> c.alsoPropagate(PropagatedCommands.SREM, key, m));
             db.setKeepTtl(key, survivors);
         }
     }

@@ -4,6 +4,8 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.PropagatedCommands;
+import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.protocol.RespConstants;
@@ -118,6 +120,7 @@ public final class StringCommands implements CommandFamily {
         }
         boolean found = db.write(key) != null;
         if (((flags & NX) != 0 && found) || ((flags & XX) != 0 && !found)) {
+            c.preventPropagation();
             if ((flags & GET) == 0) {
                 if (abortReply != null) r.raw(abortReply); else r.nullBulk();
             }
@@ -128,12 +131,26 @@ public final class StringCommands implements CommandFamily {
         } else if (expireIndex > 0) {
             // A time already past still stores the key; it is expired on next access, as in Redis.
             db.set(key, value, when);
+            c.propagateAs(PropagatedCommands.SET, key, value, PropagatedCommands.PXAT, PropagatedCommands.number(when));
         } else {
             db.set(key, value);
         }
+        if ((flags & GET) != 0 && expireIndex == 0) c.propagateAs(withoutGet(c.args()));
         if ((flags & GET) == 0) {
             if (okReply != null) r.raw(okReply); else r.ok();
         }
+    }
+
+    /** SET's argv without its GET option, which a replay has no use for. */
+    private static byte[][] withoutGet(byte[][] argv) {
+        byte[][] out = new byte[argv.length - 1][];
+        int n = 0;
+        for (int i = 0; i < argv.length; i++) {
+            boolean get = i >= 3 && argv[i].length == 3 && (argv[i][0] | 32) == 'g' && (argv[i][1] | 32) == 'e'
+                    && (argv[i][2] | 32) == 't';
+            if (!get && n < out.length) out[n++] = argv[i];
+        }
+        return out;
     }
 
     /**
@@ -210,12 +227,16 @@ public final class StringCommands implements CommandFamily {
         }
         long when = expireIndex > 0 ? expireAt(c, expireIndex, flags) : 0;
         c.reply().bulk(value);
-        if ((flags & (EXAT | PXAT)) != 0 && when <= c.now()) {
+        // Never propagated as sent: as DEL/UNLINK, PEXPIREAT or PERSIST, like Redis.
+        if ((flags & (EXAT | PXAT)) != 0 && when <= c.now() && !c.keyspace().isLoading()) {
             db.delete(key);
+            c.propagateAs(PropagatedCommands.deletion(lazy(c, ConfigOptions.LAZYFREE_LAZY_EXPIRE)), key);
         } else if (expireIndex > 0) {
             db.setExpire(key, when);
+            c.propagateAs(PropagatedCommands.PEXPIREAT, key, PropagatedCommands.number(when));
         } else if ((flags & PERSIST) != 0) {
             db.persist(key);
+            c.propagateAs(PropagatedCommands.PERSIST, key);
         }
     }
 
@@ -228,6 +249,11 @@ public final class StringCommands implements CommandFamily {
         }
         c.reply().bulk(value);
         c.db().delete(c.arg(1));
+        c.propagateAs(PropagatedCommands.deletion(lazy(c, ConfigOptions.LAZYFREE_LAZY_USER_DEL)), c.arg(1));
+    }
+
+    private static boolean lazy(Call c, io.cinnabar.config.ConfigOption option) {
+        return c.config().getBool(option);
     }
 
     /** GETSET key value */
@@ -236,6 +262,7 @@ public final class StringCommands implements CommandFamily {
         byte[] old = db.getString(c.arg(1));
         if (old == null) c.reply().nullBulk(); else c.reply().bulk(old);
         db.set(c.arg(1), c.arg(2));
+        c.propagateAs(PropagatedCommands.SET, c.arg(1), c.arg(2));
     }
 
     /** MGET key [key ...]: keys of other types read as nil, not WRONGTYPE. */
@@ -380,6 +407,8 @@ public final class StringCommands implements CommandFamily {
         byte[] result = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
         db.setKeepTtl(key, result);
         c.reply().bulk(result);
+        // The result, not the increment: float formatting must not differ on replay.
+        c.propagateAs(PropagatedCommands.SET, key, result, PropagatedCommands.KEEPTTL);
     }
 
     // ---- LCS ----

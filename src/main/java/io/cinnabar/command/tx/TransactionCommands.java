@@ -36,7 +36,7 @@ public final class TransactionCommands implements CommandFamily {
     public void register(CommandTable t) {
         t.add(spec("MULTI", 1, NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY)
                 .doc("1.2.0", "Mark the start of a transaction block"), this::multi);
-        t.add(spec("EXEC", 1, NOSCRIPT, LOADING, STALE, SKIP_SLOWLOG)
+        t.add(spec("EXEC", 1, NOSCRIPT, LOADING, STALE, SKIP_SLOWLOG).propagatesInnerCommands()
                 .doc("1.2.0", "Execute all commands issued after MULTI"), this::exec);
         t.add(spec("DISCARD", 1, NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY)
                 .doc("2.0.0", "Discard all commands issued after MULTI"), this::discard);
@@ -70,7 +70,6 @@ public final class TransactionCommands implements CommandFamily {
         List<byte[][]> queued = tx.queued();
         List<CommandSpec> specs = tx.specs();
         c.reply().array(queued.size());
-        // Dispatcher.run reuses the Call: nothing below may read c after the loop starts.
         var dispatcher = c.dispatcher();
         for (int i = 0; i < queued.size(); i++) {
             dispatcher.run(client, specs.get(i), queued.get(i));

@@ -2,6 +2,7 @@ package io.cinnabar.command.zsets;
 
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
+import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.keyspace.ZSetValue;
 import io.cinnabar.protocol.Reply;
 
@@ -103,6 +104,7 @@ final class ZSetPops {
             replyKeyed(c, key, z, max, count, multi);
             return;
         }
+        c.preventPropagation();
         if (!c.mayBlock()) {
             c.reply().nullArray();
             return;
@@ -126,5 +128,8 @@ final class ZSetPops {
             r.bulk(key);
         }
         pop(c, key, z, max, n, multi);
+        // As Redis: ZPOPMIN|ZPOPMAX key for BZPOP*, with the count popped for [B]ZMPOP.
+        byte[] name = max ? PropagatedCommands.ZPOPMAX : PropagatedCommands.ZPOPMIN;
+        if (count == -1) c.propagateAs(name, key); else c.propagateAs(name, key, PropagatedCommands.number(n));
     }
 }

@@ -1,0 +1,454 @@
+package io.cinnabar.persistence;
+
+import io.cinnabar.config.Config;
+import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.keyspace.Keyspace;
+import io.cinnabar.persistence.aof.AofFiles;
+import io.cinnabar.persistence.aof.AofLayout;
+import io.cinnabar.persistence.aof.AofManifest;
+import io.cinnabar.persistence.aof.IoErrors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The append-only file as the keyspace thread sees it: Redis's aof_state, BGREWRITEAOF and
+ * automatic rewrites, CONFIG SET appendonly, the MISCONF state after a failed write, and group
+ * commit for appendfsync always. The files themselves ({@link AofFiles}) are only touched on the
+ * persistence thread; this class hands it the write feed's bytes once per round of work and
+ * learns back, through volatile fields, how far they are written and fsynced.
+ */
+public final class AppendOnly {
+    private static final Logger log = LoggerFactory.getLogger(AppendOnly.class);
+
+    /** The snapshot formats a rewrite can produce. */
+    public interface Formats {
+        /** An RDB that says it is an AOF base (aof-use-rdb-preamble yes). */
+        SnapshotFormat rdbBase();
+
+        /** Commands rebuilding the data set (aof-use-rdb-preamble no). */
+        SnapshotFormat commandsBase();
+    }
+
+    /** Why BGREWRITEAOF did what it did, as the command replies it. */
+    public enum Start { STARTED, ALREADY_RUNNING, SCHEDULED }
+
+    private record Waiter(long offset, Runnable delivery) { }
+
+    private final Config config;
+    private final Keyspace keyspace;
+    private final WriteFeed feed;
+    private final PersistenceThread thread;
+    private final OwnerThread owner;
+    private final Formats formats;
+    private final Writer writer = new Writer();
+    private final ConcurrentLinkedQueue<Waiter> waiters = new ConcurrentLinkedQueue<>();
+    private AofFiles files;
+
+    // keyspace thread state
+    private boolean on;
+    private boolean waitingForRewrite;
+    private SnapshotPump rewrite;
+    private boolean rewriteScheduled;
+    private long rewriteStartedMs;
+    private long lastRewriteSeconds = -1;
+    private boolean lastRewriteOk = true;
+    private long rewrites;
+    private long consecutiveFailures;
+    private Runnable onRewriteEnd = () -> { };
+
+    AppendOnly(Config config, Keyspace keyspace, WriteFeed feed, PersistenceThread thread, OwnerThread owner,
+               Formats formats) {
+        this.config = config;
+        this.keyspace = keyspace;
+        this.feed = feed;
+        this.thread = thread;
+        this.owner = owner;
+        this.formats = formats;
+    }
+
+    AofLayout layout() {
+        return new AofLayout(Path.of(config.getString(ConfigOptions.DIR)),
+                config.getString(ConfigOptions.APPENDDIRNAME), config.getString(ConfigOptions.APPENDFILENAME));
+    }
+
+    // ---- state for INFO and the dispatcher ----
+
+    public boolean enabled() {
+        return on;
+    }
+
+    public boolean rewriteInProgress() {
+        return rewrite != null;
+    }
+
+    public boolean rewriteScheduled() {
+        return rewriteScheduled;
+    }
+
+    public boolean lastRewriteOk() {
+        return lastRewriteOk;
+    }
+
+    public long lastRewriteSeconds() {
+        return lastRewriteSeconds;
+    }
+
+    public long currentRewriteSeconds() {
+        return rewrite == null ? -1 : (System.currentTimeMillis() - rewriteStartedMs) / 1000;
+    }
+
+    public long rewrites() {
+        return rewrites;
+    }
+
+    public long consecutiveFailures() {
+        return consecutiveFailures;
+    }
+
+    public long currentSize() {
+        return files == null ? 0 : files.currentSize();
+    }
+
+    public long baseSize() {
+        return files == null ? 0 : files.baseSize();
+    }
+
+    public boolean lastWriteOk() {
+        return files == null || files.lastError() == null;
+    }
+
+    /** aof_delayed_fsync-like: bytes waiting for a retry after a failed write. */
+    public long pendingBytes() {
+        return files == null ? 0 : files.pendingBytes();
+    }
+
+    void onRewriteEnd(Runnable hook) {
+        onRewriteEnd = hook;
+    }
+
+    /** The MISCONF text while the AOF cannot be written, else null. */
+    String writeError() {
+        if (!on || files == null) return null;
+        IOException e = files.lastError();
+        return e == null ? null : "MISCONF Errors writing to the AOF file: " + IoErrors.strerror(e);
+    }
+
+    boolean syncsEveryWrite() {
+        return on && "always".equals(config.getString(ConfigOptions.APPENDFSYNC));
+    }
+
+    // ---- start-up ----
+
+    /**
+     * After loading, with appendonly yes: opens (or creates) the AOF directory, writing a base of
+     * the empty data set when there is none, and starts feeding it. Runs the file work on the
+     * persistence thread and waits for it. Throws when the AOF cannot be opened (start-up fails).
+     */
+    public void openAtStartup(AofManifest manifest) throws IOException {
+        if (!config.getBool(ConfigOptions.APPENDONLY)) return;
+        AofLayout layout = layout();
+        boolean rdbBase = config.getBool(ConfigOptions.AOF_USE_RDB_PREAMBLE);
+        files = new AofFiles(layout, manifest, () -> System.currentTimeMillis() / 1000);
+        files.setTimestampsEnabled(config.getBool(ConfigOptions.AOF_TIMESTAMP_ENABLED));
+        files.setAutoGc(!config.getBool(ConfigOptions.AOF_DISABLE_AUTO_GC));
+        SnapshotFormat empty = rdbBase ? formats.rdbBase() : formats.commandsBase();
+        files.openOnStartup(rdbBase, out -> {
+            empty.begin(out);
+            empty.end();
+        });
+        on = true;
+        feed.enabled(true);
+        thread.addDuty(writer);
+    }
+
+    // ---- each round ----
+
+    /** The round's feed bytes, ending at feed offset end, go to the persistence thread. */
+    void hand(byte[] bytes, long end) {
+        thread.execute(() -> writer.append(bytes, end));
+    }
+
+    /** Runs delivery once the feed is fsynced up to offset (any thread may run it). */
+    void whenDurable(long offset, Runnable delivery) {
+        if (writer.durable >= offset) {
+            delivery.run();
+            return;
+        }
+        waiters.add(new Waiter(offset, delivery));
+        // The persistence thread may have fsynced past offset before the waiter was queued.
+        thread.wake();
+    }
+
+    // ---- BGREWRITEAOF ----
+
+    /** BGREWRITEAOF; bgsaveRunning when a BGSAVE holds the snapshot (the rewrite is scheduled). */
+    public Start bgrewrite(boolean bgsaveRunning) {
+        if (rewrite != null) return Start.ALREADY_RUNNING;
+        if (bgsaveRunning) {
+            rewriteScheduled = true;
+            return Start.SCHEDULED;
+        }
+        startRewrite();
+        return Start.STARTED;
+    }
+
+    private void startRewrite() {
+        rewriteScheduled = false;
+        if (files == null) files = new AofFiles(layout(), loadManifestQuietly(), () -> System.currentTimeMillis() / 1000);
+        // The point in time: what the feed holds so far belongs to the files before it.
+        if (feed.hasPending()) hand(feed.takePending(), feed.offset());
+        feed.forceSelect();
+        boolean rdbBase = config.getBool(ConfigOptions.AOF_USE_RDB_PREAMBLE);
+        SnapshotFormat format = rdbBase ? formats.rdbBase() : formats.commandsBase();
+        AofFiles f = files;
+        SnapshotPump[] self = new SnapshotPump[1];
+        Path temp = layout().dir().resolve("temp-rewriteaof-bg-" + ProcessHandle.current().pid() + ".aof");
+        SnapshotJob job = new SnapshotJob(thread, temp, format, written -> f.finishRewrite(written, rdbBase),
+                () -> config.getLong(ConfigOptions.RDB_KEY_SAVE_DELAY),
+                outcome -> owner.execute(() -> rewriteDone(self[0], outcome)));
+        thread.execute(() -> {
+            try {
+                f.startRewrite();
+            } catch (IOException e) {
+                log.warn("Can't open new incr AOF file for rewrite: {}", IoErrors.strerror(e));
+                job.cancel();
+            }
+        });
+        self[0] = new SnapshotPump(keyspace, job, owner);
+        rewrite = self[0];
+        rewriteStartedMs = System.currentTimeMillis();
+        log.info("Background append only file rewriting started by pid {}", ProcessHandle.current().pid());
+        rewrite.startInBackground();
+    }
+
+    private void rewriteDone(SnapshotPump pump, SnapshotJob.Outcome outcome) {
+        if (rewrite != pump) return;
+        rewrite = null;
+        lastRewriteSeconds = (System.currentTimeMillis() - rewriteStartedMs) / 1000;
+        if (outcome.ok()) {
+            rewrites++;
+            consecutiveFailures = 0;
+            lastRewriteOk = true;
+            log.info("Background AOF rewrite terminated with success");
+            log.info("Background AOF rewrite finished successfully");
+            if (waitingForRewrite) {
+                waitingForRewrite = false;
+                on = true;
+            }
+        } else {
+            if (!outcome.cancelled()) {
+                lastRewriteOk = false;
+                consecutiveFailures++;
+                log.warn("Background AOF rewrite terminated with error");
+            }
+            AofFiles f = files;
+            thread.execute(f::abortRewrite);
+        }
+        onRewriteEnd.run();
+    }
+
+    /** Stops a running rewrite (appendonly no, SHUTDOWN): Redis's killAppendOnlyChild. */
+    void killRewrite() {
+        if (rewrite == null) return;
+        SnapshotPump pump = rewrite;
+        rewrite = null;
+        pump.cancel();
+        log.info("Killing running AOF rewrite child");
+    }
+
+    // ---- CONFIG SET appendonly ----
+
+    /** appendonly yes at run time: writes collect in a temporary file until the first rewrite makes a base. */
+    public void enable(boolean bgsaveRunning) {
+        if (on || waitingForRewrite) return;
+        if (files == null) files = new AofFiles(layout(), loadManifestQuietly(), () -> System.currentTimeMillis() / 1000);
+        AofFiles f = files;
+        thread.execute(f::startAppendOnly);
+        thread.addDuty(writer);
+        waitingForRewrite = true;
+        on = true;
+        feed.enabled(true);
+        if (rewrite != null) killRewrite();
+        bgrewrite(bgsaveRunning);
+    }
+
+    /** appendonly no: the feed stops, the file is flushed, fsynced and closed. */
+    public void disable() {
+        if (!on) return;
+        killRewrite();
+        rewriteScheduled = false;
+        on = false;
+        waitingForRewrite = false;
+        if (feed.hasPending()) hand(feed.takePending(), feed.offset());
+        feed.enabled(false);
+        AofFiles f = files;
+        thread.execute(() -> {
+            try {
+                f.stopAppendOnly();
+            } catch (IOException e) {
+                log.warn("Error stopping the append only file: {}", IoErrors.strerror(e));
+            }
+            writer.releaseAll();
+        });
+        thread.removeDuty(writer);
+    }
+
+    /** True while appendonly was switched on and its first rewrite has not finished. */
+    public boolean waitingForRewrite() {
+        return waitingForRewrite;
+    }
+
+    /**
+     * SHUTDOWN: writes and fsyncs everything fed so far, on the persistence thread, and waits for
+     * it; the file stays open (a refused shutdown goes on serving). Null, or why it failed.
+     */
+    String syncForShutdown() {
+        if (!on || files == null) return null;
+        if (feed.hasPending()) hand(feed.takePending(), feed.offset());
+        AofFiles f = files;
+        java.util.concurrent.CompletableFuture<String> done = new java.util.concurrent.CompletableFuture<>();
+        thread.execute(() -> {
+            try {
+                f.flushPending();
+                f.fsync();
+                done.complete(null);
+            } catch (IOException e) {
+                done.complete(IoErrors.strerror(e));
+            }
+        });
+        try {
+            return done.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return e.toString();
+        }
+    }
+
+    /** The server stops: the file is closed after what was queued for it. */
+    void close() {
+        killRewrite();
+        if (files == null) return;
+        if (feed.hasPending()) hand(feed.takePending(), feed.offset());
+        AofFiles f = files;
+        thread.execute(() -> {
+            try {
+                f.stopAppendOnly();
+            } catch (IOException e) {
+                log.warn("Error closing the append only file: {}", IoErrors.strerror(e));
+            }
+            writer.releaseAll();
+        });
+    }
+
+    // ---- cron ----
+
+    void cron(boolean bgsaveRunning) {
+        if (rewrite != null || bgsaveRunning) return;
+        if (rewriteScheduled) {
+            startRewrite();
+            return;
+        }
+        if (!on || waitingForRewrite || files == null) return;
+        long perc = config.getLong(ConfigOptions.AUTO_AOF_REWRITE_PERCENTAGE);
+        long minSize = config.getLong(ConfigOptions.AUTO_AOF_REWRITE_MIN_SIZE);
+        long size = files.currentSize();
+        if (perc == 0 || size <= minSize) return;
+        long base = Math.max(1, files.baseSize());
+        long growth = (size * 100 / base) - 100;
+        if (growth >= perc && (consecutiveFailures == 0 || lastRewriteOk)) {
+            log.info("Starting automatic rewriting of AOF on {}% growth", growth);
+            startRewrite();
+        }
+    }
+
+    /** A snapshot slot freed up (a BGSAVE ended): a scheduled rewrite may start. */
+    void snapshotSlotFreed() {
+        if (rewriteScheduled && rewrite == null) startRewrite();
+    }
+
+    private AofManifest loadManifestQuietly() {
+        try {
+            return AofManifest.loadFromDisk(layout());
+        } catch (IOException e) {
+            return AofManifest.empty();
+        }
+    }
+
+    /**
+     * The persistence thread's side: writes what the rounds hand over, fsyncs per appendfsync
+     * (one fsync for everything written since the last one: group commit), retries after write
+     * errors once a second, and releases replies waiting for their fsync.
+     */
+    private final class Writer implements PersistenceThread.Duty {
+        /** Feed offset written out completely / fsynced; volatile for the keyspace thread. */
+        private volatile long written, durable;
+        /** Feed offset of the last bytes handed over, written or still pending after an error. */
+        private long handed;
+        private long lastFsyncNanos = System.nanoTime();
+        private long retryAtNanos;
+
+        void append(byte[] bytes, long end) {
+            handed = end;
+            try {
+                files.append(bytes, -1);
+                written = end;
+            } catch (IOException e) {
+                retryAtNanos = System.nanoTime() + 1_000_000_000L;
+            }
+        }
+
+        @Override
+        public long run(long now) {
+            if (files.pendingBytes() > 0) {
+                if (now < retryAtNanos) return retryAtNanos;
+                try {
+                    files.flushPending();
+                } catch (IOException e) {
+                    retryAtNanos = now + 1_000_000_000L;
+                    return retryAtNanos;
+                }
+                written = handed;
+            }
+            String policy = config.getString(ConfigOptions.APPENDFSYNC);
+            boolean skipForRewrite = config.getBool(ConfigOptions.NO_APPENDFSYNC_ON_REWRITE) && files.isRewriting()
+                    && !"always".equals(policy);
+            if (!skipForRewrite && written > durable
+                    && ("always".equals(policy) || !waiters.isEmpty()
+                    || ("everysec".equals(policy) && now - lastFsyncNanos >= 1_000_000_000L))) {
+                long upTo = written;
+                try {
+                    files.fsync();
+                } catch (IOException e) {
+                    retryAtNanos = now + 1_000_000_000L;
+                    return retryAtNanos;
+                }
+                lastFsyncNanos = now;
+                durable = upTo;
+            }
+            release();
+            if (written > durable && "everysec".equals(policy)) return lastFsyncNanos + 1_000_000_000L;
+            return Long.MAX_VALUE;
+        }
+
+        private void release() {
+            Waiter w;
+            while ((w = waiters.peek()) != null && w.offset <= durable) {
+                waiters.poll();
+                w.delivery.run();
+            }
+        }
+
+        /** The AOF is off: nothing will be fsynced for waiting replies, so they go now. */
+        void releaseAll() {
+            durable = Math.max(durable, written);
+            Waiter w;
+            while ((w = waiters.poll()) != null) w.delivery.run();
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package io.cinnabar.persistence;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Writing one snapshot to a temp file on the persistence thread, a slice at a time: records
+ * arrive from the keyspace thread through a lock-free queue ({@link #offer}), are serialised by
+ * a {@link SnapshotFormat}, and once the producer says it is done the file is flushed, fsynced
+ * and handed to a {@link Completion} (rename over dump.rdb, or install as the new AOF base).
+ * A per-key delay (rdb-key-save-delay, for tests) is honoured by scheduling, never by sleeping,
+ * so AOF work goes on meanwhile.
+ */
+public final class SnapshotJob implements PersistenceThread.Duty {
+    /** Finishes a written, fsynced temp file; runs on the persistence thread. */
+    @FunctionalInterface
+    public interface Completion {
+        void complete(Path temp) throws IOException;
+    }
+
+    /** How the job ended; delivered on the persistence thread. */
+    public record Outcome(boolean ok, boolean cancelled, String error, long keys, long bytes) { }
+
+    private record Record(int db, byte[] key, Object value, long expireAt, int idle, long keys, long expires) { }
+
+    private static final long SLICE_NANOS = 2_000_000;
+
+    private final Path temp;
+    private final SnapshotFormat format;
+    private final Completion completion;
+    private final LongSupplier keyDelayMicros;
+    private final Consumer<Outcome> onDone;
+    private final PersistenceThread thread;
+    private final ConcurrentLinkedQueue<Record> records = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger backlog = new AtomicInteger();
+    private volatile boolean producerDone;
+    private volatile boolean cancelled;
+    private FileChannel channel;
+    private CountingOutputStream out;
+    private long notBefore;
+    private long keys;
+    private boolean finished;
+
+    public SnapshotJob(PersistenceThread thread, Path temp, SnapshotFormat format, Completion completion,
+                       LongSupplier keyDelayMicros, Consumer<Outcome> onDone) {
+        this.thread = thread;
+        this.temp = temp;
+        this.format = format;
+        this.completion = completion;
+        this.keyDelayMicros = keyDelayMicros;
+        this.onDone = onDone;
+    }
+
+    /** Starts writing; any thread. */
+    public void start() {
+        thread.addDuty(this);
+    }
+
+    // ---- producer side (keyspace thread) ----
+
+    public void beginDatabase(int db, long keys, long expires) {
+        records.offer(new Record(db, null, null, 0, 0, keys, expires));
+        backlog.incrementAndGet();
+    }
+
+    public void offer(int db, byte[] key, Object value, long expireAt, int idle) {
+        records.offer(new Record(db, key, value, expireAt, idle, 0, 0));
+        backlog.incrementAndGet();
+    }
+
+    /** Records offered but not yet written: the producer slows down when this grows. */
+    public int backlog() {
+        return backlog.get();
+    }
+
+    /** Every record was offered; the job finishes once they are written. */
+    public void producerDone() {
+        producerDone = true;
+        thread.wake();
+    }
+
+    /** Stops the job and deletes its temp file (FLUSHALL, SHUTDOWN, a failed producer). */
+    public void cancel() {
+        cancelled = true;
+        thread.wake();
+    }
+
+    // ---- persistence thread ----
+
+    @Override
+    public long run(long now) {
+        if (finished) return Long.MAX_VALUE;
+        if (cancelled) {
+            end(new Outcome(false, true, "cancelled", keys, 0));
+            return Long.MAX_VALUE;
+        }
+        try {
+            if (out == null) open();
+            if (now < notBefore) return notBefore;
+            long deadline = now + SLICE_NANOS;
+            long delay = keyDelayMicros.getAsLong();
+            while (true) {
+                boolean lastBatch = producerDone;
+                Record r = records.poll();
+                if (r == null) {
+                    if (!lastBatch) return Long.MAX_VALUE;
+                    finish();
+                    return Long.MAX_VALUE;
+                }
+                backlog.decrementAndGet();
+                write(r);
+                if (r.key != null && delay > 0) {
+                    notBefore = System.nanoTime() + delay * 1000;
+                    return notBefore;
+                }
+                if (System.nanoTime() > deadline) return 0;
+            }
+        } catch (IOException | RuntimeException e) {
+            end(new Outcome(false, false, e.getMessage() == null ? e.toString() : e.getMessage(), keys, 0));
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private void open() throws IOException {
+        channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        out = new CountingOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), 64 * 1024));
+        format.begin(out);
+    }
+
+    private void write(Record r) throws IOException {
+        if (r.key == null) {
+            format.beginDatabase(r.db, r.keys, r.expires);
+        } else {
+            format.entry(r.key, r.value, r.expireAt, r.idle);
+            keys++;
+        }
+    }
+
+    private void finish() throws IOException {
+        format.end();
+        out.flush();
+        channel.force(true);
+        channel.close();
+        channel = null;
+        completion.complete(temp);
+        end(new Outcome(true, false, null, keys, out.count));
+    }
+
+    private void end(Outcome outcome) {
+        finished = true;
+        thread.removeDuty(this);
+        records.clear();
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // the temp file is deleted below either way
+            }
+        }
+        if (!outcome.ok()) {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException ignored) {
+                // nothing more to do about a temp file we cannot delete
+            }
+        }
+        onDone.accept(outcome);
+    }
+
+    /** Counts what the format wrote (INFO's sizes, the log line). */
+    private static final class CountingOutputStream extends java.io.FilterOutputStream {
+        long count;
+
+        CountingOutputStream(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            count += len;
+        }
+    }
+}
