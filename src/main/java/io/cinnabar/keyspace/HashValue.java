@@ -33,6 +33,25 @@ public final class HashValue implements TypedValue {
     public HashValue() {
     }
 
+    /**
+     * A hash built in one go from loaded pairs (RDB, RESTORE): items[0, n) alternate field and
+     * value. compact keeps the listpack encoding whatever the sizes, as Redis keeps a loaded
+     * listpack. Fields are expected distinct; a repeated one leaves the hashtable smaller than
+     * n / 2, which is how the loader detects it.
+     */
+    public static HashValue loaded(byte[][] items, int n, boolean compact) {
+        HashValue h = new HashValue();
+        if (compact) {
+            h.pack = PairPack.build(items, n);
+            h.count = n / 2;
+        } else {
+            h.pack = null;
+            h.table = new BytesMap<>(n / 2);
+            for (int i = 0; i + 1 < n; i += 2) h.table.put(items[i], items[i + 1]);
+        }
+        return h;
+    }
+
     @Override
     public ValueType type() {
         return ValueType.HASH;

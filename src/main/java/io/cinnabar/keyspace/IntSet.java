@@ -29,6 +29,16 @@ public final class IntSet {
         this.data = data;
     }
 
+    /**
+     * An intset over size values stored little endian, width bytes each, at b[off...]: Redis's own
+     * layout, so an RDB intset blob loads with one copy and keeps its width. The caller vouches
+     * for the order (RDB loading checks it when sanitizing, as Redis does).
+     */
+    public static IntSet fromLittleEndian(int width, int size, byte[] b, int off) {
+        if (width != 2 && width != 4 && width != 8) throw new IllegalArgumentException("width " + width);
+        return new IntSet(width, size, Arrays.copyOfRange(b, off, off + size * width));
+    }
+
     public int size() {
         return size;
     }

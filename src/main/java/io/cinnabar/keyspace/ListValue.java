@@ -87,6 +87,29 @@ public final class ListValue implements TypedValue {
         return nodeCount;
     }
 
+    /**
+     * Receives the list node by node: RDB files hold one listpack per quicklist node, so the
+     * writer needs the node boundaries, not only the elements.
+     */
+    public interface NodeVisitor<E extends Exception> {
+        void node(int count) throws E;
+
+        void element(byte[] buf, int off, int len) throws E;
+    }
+
+    /** Walks every node head to tail: node(count), then element(...) for each of its elements. */
+    public <E extends Exception> void forEachNode(NodeVisitor<E> v) throws E {
+        for (Node n = head; n != null; n = n.next) {
+            v.node(n.count);
+            for (int p = n.start; p < n.end; ) {
+                int len = lengthAt(n.buf, p);
+                int data = p + varintSize(len);
+                v.element(n.buf, data, len);
+                p = data + len + varintSize(len);
+            }
+        }
+    }
+
     // ---- element encoding ----
 
     static int varintSize(int len) {

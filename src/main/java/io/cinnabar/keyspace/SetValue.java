@@ -29,6 +29,21 @@ public final class SetValue implements TypedValue, MemberSet {
         return new SetValue(new IntSet(), null);
     }
 
+    /** An empty hashtable set sized for about n members (RDB loading of large sets). */
+    public static SetValue hashtable(int n) {
+        return new SetValue(null, new BytesSet(n));
+    }
+
+    /**
+     * A loaded intset, kept as it is (width included) unless it holds more than maxIntsetEntries
+     * members, as rdbLoadObject converts it then.
+     */
+    public static SetValue loadedIntset(IntSet ints, long maxIntsetEntries) {
+        SetValue s = new SetValue(ints, null);
+        if (ints.size() > maxIntsetEntries) s.toHashtable();
+        return s;
+    }
+
     /** An empty set in the encoding that can hold first (Redis's setTypeCreate). */
     public static SetValue forMember(byte[] first) {
         return Numbers.isLong(first) ? empty() : new SetValue(null, new BytesSet());

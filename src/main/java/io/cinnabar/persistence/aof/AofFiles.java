@@ -1,0 +1,663 @@
+package io.cinnabar.persistence.aof;
+
+import io.cinnabar.persistence.RespCommandBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.function.LongSupplier;
+
+/**
+ * The append-only files on disk as a state machine, driven by the persistence thread the way
+ * Redis 7.0's aof.c drives them: opening at start-up, appending and fsyncing the INCR file,
+ * switching to a new INCR file when a rewrite starts, and swapping in the rewritten BASE (old
+ * files become HISTORY, then are deleted) when it ends.
+ * <p>
+ * Not thread-safe: call every method from one thread. The size and status getters may be read
+ * from any thread (INFO); they are published as volatile fields.
+ */
+public final class AofFiles implements Closeable {
+    private static final Logger log = LoggerFactory.getLogger(AofFiles.class);
+    /** AOF_WRITE_LOG_ERROR_RATE: at most one write-error log line per this many seconds. */
+    private static final long WRITE_ERROR_LOG_INTERVAL = 30;
+
+    /** Redis's aof_state. */
+    public enum State {
+        /** appendonly no: nothing is written, though a rewrite may still produce a new BASE. */
+        OFF,
+        /** appendonly yes: writes go to the last INCR file. */
+        ON,
+        /**
+         * Switched on at run time and waiting for the first rewrite: while it runs, writes go to a
+         * temporary INCR file that becomes a real one when the rewrite succeeds.
+         */
+        WAIT_REWRITE
+    }
+
+    /** What a started rewrite must produce: a complete BASE file at {@code tempFile}. */
+    public record RewriteTarget(Path tempFile) {}
+
+    /** Opens the file appends go to; tests substitute one that fails on demand. */
+    @FunctionalInterface
+    interface ChannelOpener {
+        FileChannel open(Path path) throws IOException;
+    }
+
+    private final AofLayout layout;
+    private final LongSupplier clockSeconds;
+    private final ChannelOpener opener;
+
+    private volatile AofManifest manifest;
+    private volatile State state = State.OFF;
+    private volatile boolean rewriting;
+    private RewriteTarget rewriteTarget;
+
+    private FileChannel channel;
+    private String channelName;
+    /** A newly opened file is read with a fresh client in db 0, so it must begin with a SELECT. */
+    private boolean selectNeeded;
+    /** Bytes that a failed write left unwritten: Redis's aof_buf after an error. */
+    private byte[] pending = new byte[0];
+
+    private boolean timestamps;
+    private boolean autoGc = true;
+    /** aof_cur_timestamp: the second of the last #TS annotation. */
+    private long lastTimestamp;
+
+    private volatile long currentSize, baseSize, incrSize, fsyncedIncrSize;
+    private volatile IOException lastWriteError, lastFsyncError;
+    private long lastWriteErrorLog = Long.MIN_VALUE / 2;
+
+    /**
+     * @param manifest     from {@link AofManifest#loadFromDisk} or {@link AofLoader.Result#manifest()}
+     * @param clockSeconds unix time in seconds, for #TS annotations and log rate limits
+     */
+    public AofFiles(AofLayout layout, AofManifest manifest, LongSupplier clockSeconds) {
+        this(layout, manifest, clockSeconds, AofFiles::openForAppend);
+    }
+
+    AofFiles(AofLayout layout, AofManifest manifest, LongSupplier clockSeconds, ChannelOpener opener) {
+        this.layout = layout;
+        this.manifest = manifest;
+        this.clockSeconds = clockSeconds;
+        this.opener = opener;
+    }
+
+    private static FileChannel openForAppend(Path path) throws IOException {
+        return FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    }
+
+    // ---- options ----
+
+    /** aof-timestamp-enabled: a {@code #TS:<unix seconds>} line before writes of a new second. */
+    public void setTimestampsEnabled(boolean enabled) {
+        timestamps = enabled;
+    }
+
+    /** The inverse of aof-disable-auto-gc; switching it back on deletes the HISTORY files now. */
+    public void setAutoGc(boolean enabled) throws IOException {
+        autoGc = enabled;
+        if (enabled) deleteHistoryFiles();
+    }
+
+    // ---- start and stop ----
+
+    /**
+     * aofOpenIfNeededOnServerStart, after loading: creates the directory; with no BASE and no INCR
+     * file (an empty data set) writes a BASE with {@code initialBase}; opens the last INCR file for
+     * appending, or creates the first; writes the manifest if it changed; deletes HISTORY files.
+     *
+     * @param rdbBase whether {@code initialBase} writes an RDB (aof-use-rdb-preamble) or commands
+     */
+    public void openOnStartup(boolean rdbBase, BaseWriter initialBase) throws IOException {
+        requireState(State.OFF);
+        createDirIfMissing(layout);
+        AofManifest next = manifest;
+        if (next.hasNoData()) {
+            next = next.withNewBase(layout, rdbBase);
+            writeBaseFile(layout.file(next.base().fileName()), initialBase);
+            log.info("Creating AOF base file {} on server start", next.base().fileName());
+        }
+        boolean existingIncr = !next.incrs().isEmpty();
+        if (!existingIncr) next = next.withNewIncr(layout);
+        String name = next.lastIncr().fileName();
+        FileChannel ch = openLogged(name);
+        try {
+            if (next != manifest) next.persist(layout);
+        } catch (IOException e) {
+            closeQuietly(ch);
+            throw e;
+        }
+        manifest = next;
+        useChannel(ch, name, ch.size());
+        baseSize = sizeOrZero(next.base());
+        long total = baseSize;
+        for (AofManifest.FileInfo f : next.incrs()) total += sizeOrZero(f);
+        currentSize = total;
+        state = State.ON;
+        log.info(existingIncr ? "Opening AOF incr file {} on server start" : "Creating AOF incr file {} on server start", name);
+        deleteHistoryFilesLogged();
+    }
+
+    /**
+     * startAppendOnly (CONFIG SET appendonly yes): waits for a rewrite; call {@link #startRewrite()}
+     * next. Until that rewrite succeeds, nothing changes on disk but the temporary INCR file.
+     */
+    public void startAppendOnly() {
+        requireState(State.OFF);
+        state = State.WAIT_REWRITE;
+        if (lastWriteError != null || lastFsyncError != null) {
+            log.warn("AOF reopen, just ignore the last error.");
+            lastWriteError = null;
+            lastFsyncError = null;
+        }
+    }
+
+    /**
+     * stopAppendOnly (CONFIG SET appendonly no) and shutdown: abandons a rewrite in progress (stop
+     * its writer first), writes what is pending, fsyncs and closes. The state is OFF afterwards
+     * even when the final write or fsync failed; that failure is then thrown for the caller to log.
+     */
+    public void stopAppendOnly() throws IOException {
+        if (state == State.OFF) return;
+        if (rewriting) abortRewrite();
+        IOException failure = null;
+        if (channel != null) {
+            try {
+                if (pending.length > 0) flushPending();
+                channel.force(false);
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+        dropChannel();
+        state = State.OFF;
+        if (failure != null) throw failure;
+    }
+
+    @Override
+    public void close() throws IOException {
+        stopAppendOnly();
+    }
+
+    // ---- writing ----
+
+    /** {@link #append(byte[], int)} for bytes that select their own database when they need to. */
+    public void append(byte[] bytes) throws AofWriteException {
+        append(bytes, -1);
+    }
+
+    /**
+     * Writes a batch of RESP commands from the write feed in one write call (Redis's single write
+     * per event loop turn). With timestamps on, a {@code #TS:} line precedes it when the second
+     * changed. Ignored, as in Redis, while the AOF is off or waits for its rewrite to start.
+     *
+     * @param dbBefore the database the feed had selected before these bytes, or -1 if none. The
+     *                 first write to a newly opened INCR file gets a SELECT of it, since loading
+     *                 starts every file in db 0 and the feed cannot know when the file changed.
+     * @throws AofWriteException when the write failed; the unwritten bytes (after truncating a
+     *                           partial write away) stay pending and go first on the next call
+     */
+    public void append(byte[] bytes, int dbBefore) throws AofWriteException {
+        if (channel == null) return;
+        RespCommandBuffer prefix = null;
+        if (timestamps) {
+            long now = clockSeconds.getAsLong();
+            if (now > lastTimestamp) {
+                lastTimestamp = now;
+                prefix = new RespCommandBuffer(32).raw(timestampLine(now));
+            }
+        }
+        if (selectNeeded) {
+            selectNeeded = false;
+            if (dbBefore >= 0) prefix = (prefix != null ? prefix : new RespCommandBuffer(32)).select(dbBefore);
+        }
+        write(pending, prefix != null ? prefix.toByteArray() : null, bytes);
+    }
+
+    /** Retries the bytes a failed write left pending (Redis retries from serverCron every second). */
+    public void flushPending() throws AofWriteException {
+        if (channel == null || pending.length == 0) return;
+        write(pending, null, null);
+    }
+
+    private void write(byte[] first, byte[] second, byte[] third) throws AofWriteException {
+        ByteBuffer[] parts = {wrap(first), wrap(second), wrap(third)};
+        long expected = 0;
+        for (ByteBuffer b : parts) expected += b.remaining();
+        if (expected == 0) return;
+        long written = 0;
+        IOException error = null;
+        try {
+            while (written < expected) {
+                long n = channel.write(parts);
+                if (n <= 0) break;
+                written += n;
+            }
+        } catch (IOException e) {
+            error = e;
+        }
+        if (written == expected) {
+            pending = new byte[0];
+            accountWritten(written);
+            if (lastWriteError != null) {
+                log.warn("AOF write error looks solved, Redis can write again.");
+                lastWriteError = null;
+            }
+            return;
+        }
+        throw writeFailed(concat(first, second, third), written, expected, error);
+    }
+
+    /**
+     * flushAppendOnlyFile's error path: a partial write is truncated away so the file never ends
+     * in half a command; only if that fails does the partial part count as written.
+     */
+    private AofWriteException writeFailed(byte[] all, long written, long expected, IOException error) {
+        boolean canLog = logWriteErrorNow();
+        long kept = 0;
+        String reason;
+        if (written == 0) {
+            reason = error != null ? IoErrors.strerror(error) : "No space left on device";
+            if (canLog) log.warn("Error writing to the AOF file: {}", reason);
+        } else {
+            if (canLog) log.warn("Short write while writing to the AOF file: (nwritten={}, expected={})", written, expected);
+            try {
+                channel.truncate(incrSize);
+            } catch (IOException e) {
+                if (canLog) {
+                    log.warn("Could not remove short write from the append-only file.  Redis may refuse to load "
+                            + "the AOF the next time it starts.  ftruncate: {}", IoErrors.strerror(e));
+                }
+                kept = written;
+            }
+            // Redis reports a short write as ENOSPC, the usual reason a write stops half way.
+            reason = "No space left on device";
+        }
+        accountWritten(kept);
+        pending = java.util.Arrays.copyOfRange(all, (int) kept, all.length);
+        AofWriteException failure = new AofWriteException(reason, error);
+        lastWriteError = failure;
+        return failure;
+    }
+
+    private boolean logWriteErrorNow() {
+        long now = clockSeconds.getAsLong();
+        if (now - lastWriteErrorLog > WRITE_ERROR_LOG_INTERVAL) {
+            lastWriteErrorLog = now;
+            return true;
+        }
+        return false;
+    }
+
+    private void accountWritten(long n) {
+        incrSize += n;
+        currentSize += n;
+    }
+
+    /**
+     * fsync (fdatasync) of the INCR file when it has bytes not yet synced. A failure is kept for
+     * {@link #lastError()} until an fsync succeeds, and thrown: Redis exits under appendfsync always
+     * and refuses writes with MISCONF otherwise.
+     */
+    public void fsync() throws IOException {
+        if (channel == null || fsyncedIncrSize == incrSize) return;
+        long size = incrSize;
+        try {
+            channel.force(false);
+        } catch (IOException e) {
+            lastFsyncError = e;
+            throw e;
+        }
+        fsyncedIncrSize = size;
+        lastFsyncError = null;
+    }
+
+    // ---- rewrite ----
+
+    /**
+     * The start of BGREWRITEAOF (rewriteAppendOnlyFileBackground + openNewIncrAofForAppend). When ON:
+     * writes what is pending, fsyncs and closes the INCR file, opens the next one and records it in
+     * the manifest, so the rewrite covers exactly what came before. When waiting after
+     * {@link #startAppendOnly()}: opens the temporary INCR file. When OFF: changes no file. On
+     * failure nothing changed. The snapshot handed to the rewrite must be taken at this point.
+     */
+    public RewriteTarget startRewrite() throws IOException {
+        if (rewriting) throw new IllegalStateException("an AOF rewrite is already in progress");
+        createDirIfMissing(layout);
+        RewriteTarget target = new RewriteTarget(layout.rewriteTempFile());
+        Files.deleteIfExists(target.tempFile());
+        if (state == State.ON) {
+            // Redis would carry unwritten bytes over into the new file, where they would replay in
+            // db 0 without their SELECT; while writes fail, a rewrite is refused instead.
+            flushPending();
+            channel.force(false);
+            AofManifest next = manifest.withNewIncr(layout);
+            String name = next.lastIncr().fileName();
+            FileChannel ch = openLogged(name);
+            try {
+                ch.truncate(0);
+                next.persist(layout);
+            } catch (IOException e) {
+                closeQuietly(ch);
+                throw e;
+            }
+            log.info("Creating AOF incr file {} on background rewrite", name);
+            closeQuietly(channel);
+            manifest = next;
+            useChannel(ch, name, 0);
+        } else if (state == State.WAIT_REWRITE) {
+            String name = layout.tempIncrName();
+            FileChannel ch = openLogged(name);
+            try {
+                ch.truncate(0);
+            } catch (IOException e) {
+                closeQuietly(ch);
+                throw e;
+            }
+            log.info("Creating AOF incr file {} on background rewrite", name);
+            useChannel(ch, name, 0);
+        }
+        rewriteTarget = target;
+        rewriting = true;
+        return target;
+    }
+
+    /**
+     * backgroundRewriteDoneHandler on success: fsyncs {@code tempBase} and renames it in as the next
+     * BASE (the old BASE and the INCR files it covers become HISTORY), turns the temporary INCR
+     * file into a real one when the AOF was waiting for this rewrite, writes the manifest, then
+     * deletes HISTORY files unless auto gc is off. On failure the rewrite is aborted (its files
+     * removed, the manifest in use unchanged) and the error thrown.
+     *
+     * @param rdb whether the BASE is an RDB (named .base.rdb) or commands (.base.aof)
+     */
+    public void finishRewrite(Path tempBase, boolean rdb) throws IOException {
+        if (!rewriting) throw new IllegalStateException("no AOF rewrite in progress");
+        AofManifest next = manifest.withNewBase(layout, rdb);
+        String baseName = next.base().fileName();
+        Path basePath = layout.file(baseName);
+        try {
+            fsyncFile(tempBase);
+            Files.move(tempBase, basePath, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            log.warn("Error trying to rename the temporary AOF base file {} into {}: {}",
+                    tempBase.getFileName(), basePath, IoErrors.strerror(e));
+            abortRewrite();
+            throw e;
+        }
+        log.info("Successfully renamed the temporary AOF base file {} into {}", tempBase.getFileName(), baseName);
+
+        Path incrPath = null;
+        if (state == State.WAIT_REWRITE) {
+            next = next.withNewIncr(layout);
+            String incrName = next.lastIncr().fileName();
+            incrPath = layout.file(incrName);
+            try {
+                Files.move(layout.file(layout.tempIncrName()), incrPath, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                log.warn("Error trying to rename the temporary AOF incr file {} into {}: {}",
+                        layout.tempIncrName(), incrPath, IoErrors.strerror(e));
+                deleteQuietly(basePath);
+                abortRewrite();
+                throw e;
+            }
+            log.info("Successfully renamed the temporary AOF incr file {} into {}", layout.tempIncrName(), incrName);
+            channelName = incrName;
+        }
+
+        next = next.withRewrittenIncrsAsHistory(channel != null);
+        try {
+            next.persist(layout);
+        } catch (IOException e) {
+            deleteQuietly(basePath);
+            if (incrPath != null) {
+                // The temporary INCR file now has its final name; the abort below must find it.
+                moveQuietly(incrPath, layout.file(layout.tempIncrName()));
+            }
+            abortRewrite();
+            throw e;
+        }
+        manifest = next;
+        rewriting = false;
+        rewriteTarget = null;
+        if (state != State.OFF) {
+            currentSize = sizeOrZero(next.base()) + incrSize;
+            baseSize = currentSize;
+        }
+        deleteHistoryFilesLogged();
+        if (state == State.WAIT_REWRITE) state = State.ON;
+        log.info("Background AOF rewrite finished successfully");
+    }
+
+    /**
+     * A rewrite failed or was cancelled: removes its temporary BASE, and when the AOF was waiting
+     * for it, the temporary INCR file and what was written there (the next rewrite starts over).
+     * The INCR file opened by {@link #startRewrite()} stays, as in Redis.
+     */
+    public void abortRewrite() {
+        if (!rewriting) return;
+        rewriting = false;
+        if (rewriteTarget != null) deleteQuietly(rewriteTarget.tempFile());
+        rewriteTarget = null;
+        if (state == State.WAIT_REWRITE) {
+            dropChannel();
+            log.info("Removing the temp incr aof file {} in the background", layout.tempIncrName());
+            deleteQuietly(layout.file(layout.tempIncrName()));
+        }
+    }
+
+    /**
+     * aofDelHistoryFiles: deletes the HISTORY files and writes the manifest without them, unless
+     * auto gc is off. Deleting is synchronous here (Redis hands it to a background thread).
+     */
+    public void deleteHistoryFiles() throws IOException {
+        AofManifest m = manifest;
+        if (!autoGc || m.history().isEmpty()) return;
+        for (AofManifest.FileInfo f : m.history()) {
+            log.info("Removing the history file {} in the background", f.fileName());
+            deleteQuietly(layout.file(f.fileName()));
+        }
+        manifest = m.withoutHistory();
+        manifest.persist(layout);
+    }
+
+    /** Deleting history is housekeeping: a failure (already logged) does not fail the caller, as in Redis. */
+    private void deleteHistoryFilesLogged() {
+        try {
+            deleteHistoryFiles();
+        } catch (IOException e) {
+            log.debug("History files not deleted: {}", IoErrors.strerror(e));
+        }
+    }
+
+    // ---- state for INFO and the persistence thread ----
+
+    public State state() {
+        return state;
+    }
+
+    public boolean isRewriting() {
+        return rewriting;
+    }
+
+    public AofManifest manifest() {
+        return manifest;
+    }
+
+    /** Name of the file appends go to, or null. */
+    public String currentFileName() {
+        return channelName;
+    }
+
+    /** aof_current_size: BASE plus INCR bytes, grown by each write. */
+    public long currentSize() {
+        return currentSize;
+    }
+
+    /** aof_base_size: the size right after the last rewrite (at start-up, the BASE file's size). */
+    public long baseSize() {
+        return baseSize;
+    }
+
+    /** Bytes in the INCR file being appended to. */
+    public long incrSize() {
+        return incrSize;
+    }
+
+    /** True when the INCR file has bytes an fsync has not covered yet. */
+    public boolean hasUnsyncedBytes() {
+        return channel != null && fsyncedIncrSize != incrSize;
+    }
+
+    /** aof_buffer_length after a failed write: bytes waiting for the next attempt. */
+    public int pendingBytes() {
+        return pending.length;
+    }
+
+    /**
+     * The write or fsync failure still in effect (aof_last_write_status is err), or null. While it
+     * is set Redis refuses writes with {@code MISCONF Errors writing to the AOF file: <strerror>};
+     * {@link IoErrors#strerror} gives that text.
+     */
+    public IOException lastError() {
+        IOException w = lastWriteError;
+        return w != null ? w : lastFsyncError;
+    }
+
+    // ---- helpers ----
+
+    static void createDirIfMissing(AofLayout layout) throws IOException {
+        try {
+            Files.createDirectories(layout.aofDir());
+        } catch (IOException e) {
+            log.warn("Can't open or create append-only dir {}: {}", layout.dirName(), IoErrors.strerror(e));
+            throw e;
+        }
+    }
+
+    /** rewriteAppendOnlyFile: written to a temp file, fsynced, then renamed to its final name. */
+    private void writeBaseFile(Path target, BaseWriter writer) throws IOException {
+        Path tmp = layout.syncRewriteTempFile();
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
+            writer.writeTo(out);
+            out.flush();
+            ch.force(true);
+        } catch (IOException e) {
+            log.warn("Write error writing append only file on disk: {}", IoErrors.strerror(e));
+            deleteQuietly(tmp);
+            throw e;
+        }
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            log.warn("Error moving temp append only file on the final destination: {}", IoErrors.strerror(e));
+            deleteQuietly(tmp);
+            throw e;
+        }
+    }
+
+    private FileChannel openLogged(String name) throws IOException {
+        try {
+            return opener.open(layout.file(name));
+        } catch (IOException e) {
+            log.warn("Can't open the append-only file {}: {}", name, IoErrors.strerror(e));
+            throw e;
+        }
+    }
+
+    private void useChannel(FileChannel ch, String name, long size) {
+        channel = ch;
+        channelName = name;
+        incrSize = size;
+        fsyncedIncrSize = size;
+        selectNeeded = true;
+    }
+
+    /** Closes the file appends went to and forgets what was pending for it. */
+    private void dropChannel() {
+        closeQuietly(channel);
+        channel = null;
+        channelName = null;
+        pending = new byte[0];
+        incrSize = 0;
+        fsyncedIncrSize = 0;
+    }
+
+    private long sizeOrZero(AofManifest.FileInfo f) {
+        if (f == null) return 0;
+        try {
+            return Files.size(layout.file(f.fileName()));
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private static void fsyncFile(Path p) throws IOException {
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+    }
+
+    private static byte[] timestampLine(long seconds) {
+        return ("#TS:" + seconds + "\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private void requireState(State expected) {
+        if (state != expected) throw new IllegalStateException("AOF is " + state + ", expected " + expected);
+    }
+
+    private static ByteBuffer wrap(byte[] b) {
+        return ByteBuffer.wrap(b != null ? b : new byte[0]);
+    }
+
+    private static byte[] concat(byte[] a, byte[] b, byte[] c) {
+        int n = (a != null ? a.length : 0) + (b != null ? b.length : 0) + (c != null ? c.length : 0);
+        byte[] out = new byte[n];
+        int p = 0;
+        for (byte[] x : new byte[][] {a, b, c}) {
+            if (x == null) continue;
+            System.arraycopy(x, 0, out, p, x.length);
+            p += x.length;
+        }
+        return out;
+    }
+
+    private static void closeQuietly(FileChannel ch) {
+        if (ch == null) return;
+        try {
+            ch.close();
+        } catch (IOException e) {
+            log.warn("Error closing an AOF file: {}", IoErrors.strerror(e));
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException e) {
+            log.warn("Can't delete {}: {}", p, IoErrors.strerror(e));
+        }
+    }
+
+    private static void moveQuietly(Path from, Path to) {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            log.warn("Can't rename {} to {}: {}", from, to, IoErrors.strerror(e));
+        }
+    }
+}
