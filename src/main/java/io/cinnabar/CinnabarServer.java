@@ -13,7 +13,11 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -35,6 +39,7 @@ public final class CinnabarServer implements AutoCloseable {
     private ServerContext context;
     private NettyServer network;
     private int port = -1;
+    private volatile boolean dataLoaded;
 
     public CinnabarServer(Config config) {
         this.config = config;
@@ -45,8 +50,11 @@ public final class CinnabarServer implements AutoCloseable {
     }
 
     /**
-     * Starts the keyspace thread and binds the port. Fails fast with an {@link IllegalStateException}
-     * naming the address when the port cannot be bound; nothing is left running then.
+     * Starts the keyspace and persistence threads, binds the port and loads the data set on disk
+     * (the AOF with appendonly yes, else the dump), serving clients with LOADING meanwhile;
+     * returns once loaded. Fails with an {@link IllegalStateException} naming the address when
+     * the port cannot be bound, or the reason when the data on disk cannot be loaded; nothing is
+     * left running then.
      */
     public synchronized CinnabarServer start() {
         if (thread != null) throw new IllegalStateException("already started");
@@ -57,16 +65,27 @@ public final class CinnabarServer implements AutoCloseable {
         // The network layer first: with one io thread the keyspace work runs on its event loop.
         network = new NettyServer(dispatcher);
         thread.start();
+        context.persistence().start();
         thread.execute(context::startCron);
         try {
             port = network.bind();
         } catch (IOException e) {
             thread.shutdown();
+            context.persistence().close();
             closed.set(true);
             stopped.countDown();
             throw new IllegalStateException(e.getMessage(), e);
         }
         context.port(port);
+        CompletableFuture<String> loaded = new CompletableFuture<>();
+        thread.execute(() -> context.dataSets().loadAtStartup(loaded::complete));
+        String error = loaded.join();
+        if (error != null) {
+            // Nothing may be saved over the files that failed to load.
+            stop();
+            throw new IllegalStateException(error);
+        }
+        dataLoaded = true;
         return this;
     }
 
@@ -110,9 +129,30 @@ public final class CinnabarServer implements AutoCloseable {
         return thread != null && !closed.get();
     }
 
-    /** Stops accepting, closes every connection and ends all threads; the port is free on return. */
+    /**
+     * Shuts down as SIGTERM does a redis-server: a BGSAVE or AOF rewrite is stopped, the AOF
+     * fsynced and, with save points set, a final dump written (failures are logged, the server
+     * stops anyway); then it stops accepting, closes every connection and ends all threads. The
+     * port is free on return.
+     */
     @Override
     public void close() {
+        if (closed.get()) return;
+        if (dataLoaded && !context.shutdownStarted()) {
+            CompletableFuture<String> prepared = new CompletableFuture<>();
+            thread.execute(() -> prepared.complete(context.persistence().prepareShutdown(false, false, true)));
+            try {
+                prepared.get(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                log.warn("Final save before exiting failed: {}", e.toString());
+            }
+        }
+        stop();
+    }
+
+    private void stop() {
         if (!closed.compareAndSet(false, true)) return;
         try {
             if (network != null) network.close();
@@ -120,6 +160,7 @@ public final class CinnabarServer implements AutoCloseable {
                 thread.execute(context::stopCron);
                 thread.shutdown();
             }
+            if (context != null) context.persistence().close();
         } finally {
             stopped.countDown();
         }

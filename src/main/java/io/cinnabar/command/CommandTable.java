@@ -34,6 +34,7 @@ public final class CommandTable {
         t.register(new io.cinnabar.command.lists.ListCommands());
         t.register(new io.cinnabar.command.keys.KeyCommands());
         t.register(new io.cinnabar.command.keys.ExpireCommands());
+        t.register(new io.cinnabar.command.keys.DumpCommands());
         t.register(new io.cinnabar.command.sort.SortCommands());
         t.register(new io.cinnabar.command.sets.SetCommands());
         t.register(new io.cinnabar.command.tx.TransactionCommands());

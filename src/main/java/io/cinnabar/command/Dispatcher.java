@@ -36,6 +36,7 @@ public final class Dispatcher {
     /** Nesting of run(): above 1 inside EXEC, where blocking commands must not block. */
     private int depth;
     private boolean serving;
+    private boolean replaying;
     private boolean secondaryInUse;
     private Client retrying;
     private boolean blockedAgain;
@@ -50,6 +51,7 @@ public final class Dispatcher {
         this.propagation = server.propagation();
         keyspace.onKeyAdded(blocking::signal);
         keyspace.onKeyExpired(this::propagateExpiry);
+        server.dataSets(new DataSets(server, this));
     }
 
     /** A key reclaimed for its TTL goes to the feed as DEL (UNLINK with lazyfree-lazy-expire). */
@@ -225,7 +227,7 @@ public final class Dispatcher {
             spec.stats.failedCalls++;
             server.stats().errorReply("ERR");
         } finally {
-            if (!failed && !spec.propagatesInnerCommands && !call.propagationPrevented
+            if (!failed && !replaying && !spec.propagatesInnerCommands && !call.propagationPrevented
                     && (call.propagationForced || keyspace.dirty() != dirtyBefore)) {
                 propagation.also(client.db, call.propagateAs != null ? call.propagateAs : args);
             }
@@ -247,9 +249,36 @@ public final class Dispatcher {
 
     // ---- blocking (BLPOP & co.) ----
 
-    /** False inside EXEC (and scripts): there a blocking command acts as its non-blocking twin. */
+    /** False inside EXEC (and scripts) and while replaying an AOF: blocking commands act as their non-blocking twins. */
     boolean mayBlock() {
-        return depth <= 1;
+        return depth <= 1 && !replaying;
+    }
+
+    /**
+     * Runs a command read from an AOF as Redis's loader does: found by name, queued while its
+     * client is in MULTI, run without the client checks, its reply dropped. Unknown commands
+     * fail the load.
+     */
+    public void replay(Client client, byte[][] argv) {
+        CommandSpec spec = commands.lookup(argv[0]);
+        if (spec == null) throw io.cinnabar.persistence.aof.AofReplayException.unknownCommand(argv[0]);
+        if (!spec.subcommands.isEmpty() && argv.length >= 2) {
+            CommandSpec sub = lookupSub(spec, argv[1]);
+            if (sub != null) spec = sub;
+        }
+        int mark = writer.size();
+        replaying = true;
+        try {
+            if (client.multi != null && !spec.propagatesInnerCommands) {
+                client.multi.queued.add(argv);
+                client.multi.specs.add(spec);
+            } else {
+                run(client, spec, argv);
+            }
+        } finally {
+            replaying = false;
+            writer.truncate(mark);
+        }
     }
 
     /** True while the current command is a blocked client's retry after one of its keys got data. */

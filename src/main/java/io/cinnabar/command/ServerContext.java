@@ -41,6 +41,8 @@ public final class ServerContext {
     private boolean activeExpireEnabled = true;
     private KeyspaceThread.Timer cronTimer;
     private volatile boolean shutdownStarted;
+    private DataSets dataSets;
+    private boolean skipChecksumValidation;
 
     public ServerContext(Config config, CommandTable commands, KeyspaceThread thread) {
         this.config = config;
@@ -80,6 +82,12 @@ public final class ServerContext {
     public WriteFeed feed() { return feed; }
     Propagation propagation() { return propagation; }
     public Persistence persistence() { return persistence; }
+    /** Loading whole data sets: start-up, DEBUG RELOAD, DEBUG LOADAOF. */
+    public DataSets dataSets() { return dataSets; }
+    void dataSets(DataSets d) { dataSets = d; }
+    /** DEBUG SET-SKIP-CHECKSUM-VALIDATION: RESTORE then accepts payloads whose CRC64 is wrong. */
+    public boolean skipChecksumValidation() { return skipChecksumValidation; }
+    public void skipChecksumValidation(boolean skip) { skipChecksumValidation = skip; }
     /** Clients blocked on keys right now (INFO blocked_clients). */
     public int blockedClients() { return blocking.blockedClients(); }
     public long startTimeMs() { return startTimeMs; }

@@ -380,6 +380,16 @@ public final class Database {
         return e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt);
     }
 
+    /** Makes key look idle for that many seconds (RESTORE IDLETIME, OBJECT IDLETIME reads it). */
+    public void setIdleSeconds(byte[] key, long seconds) {
+        Entry e = find(key, hash(key));
+        if (e == null) return;
+        long clock = keyspace.lruClock();
+        long at = clock - Math.min(seconds, Entry.LRU_MASK);
+        if (at < 0) at += Entry.LRU_MASK + 1;
+        e.lru = (e.lru & ~Entry.LRU_MASK) | (int) at;
+    }
+
     /** Removes the entry for key if it is expired; true if it was. */
     public boolean reclaimIfExpired(Entry e) {
         if (!isExpired(e)) return false;

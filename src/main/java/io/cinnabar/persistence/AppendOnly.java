@@ -70,7 +70,7 @@ public final class AppendOnly {
         this.formats = formats;
     }
 
-    AofLayout layout() {
+    public AofLayout layout() {
         return new AofLayout(Path.of(config.getString(ConfigOptions.DIR)),
                 config.getString(ConfigOptions.APPENDDIRNAME), config.getString(ConfigOptions.APPENDFILENAME));
     }
@@ -156,10 +156,22 @@ public final class AppendOnly {
         files.setTimestampsEnabled(config.getBool(ConfigOptions.AOF_TIMESTAMP_ENABLED));
         files.setAutoGc(!config.getBool(ConfigOptions.AOF_DISABLE_AUTO_GC));
         SnapshotFormat empty = rdbBase ? formats.rdbBase() : formats.commandsBase();
-        files.openOnStartup(rdbBase, out -> {
-            empty.begin(out);
-            empty.end();
+        AofFiles f = files;
+        java.util.concurrent.CompletableFuture<IOException> opened = new java.util.concurrent.CompletableFuture<>();
+        thread.execute(() -> {
+            try {
+                // Only an empty data set gets a new base here, so the empty snapshot is the right one.
+                f.openOnStartup(rdbBase, out -> {
+                    empty.begin(out);
+                    empty.end();
+                });
+                opened.complete(null);
+            } catch (IOException | RuntimeException e) {
+                opened.complete(e instanceof IOException io ? io : new IOException(e));
+            }
         });
+        IOException failure = opened.join();
+        if (failure != null) throw failure;
         on = true;
         feed.enabled(true);
         thread.addDuty(writer);
@@ -234,7 +246,6 @@ public final class AppendOnly {
             consecutiveFailures = 0;
             lastRewriteOk = true;
             log.info("Background AOF rewrite terminated with success");
-            log.info("Background AOF rewrite finished successfully");
             if (waitingForRewrite) {
                 waitingForRewrite = false;
                 on = true;
@@ -330,6 +341,12 @@ public final class AppendOnly {
         }
     }
 
+    /** DEBUG LOADAOF: what was fed so far is written and fsynced before the file is read back. */
+    public void syncNow() {
+        String error = syncForShutdown();
+        if (error != null) log.warn("Error syncing the append only file: {}", error);
+    }
+
     /** The server stops: the file is closed after what was queued for it. */
     void close() {
         killRewrite();
@@ -349,7 +366,7 @@ public final class AppendOnly {
     // ---- cron ----
 
     void cron(boolean bgsaveRunning) {
-        if (rewrite != null || bgsaveRunning) return;
+        if (rewrite != null || bgsaveRunning || keyspace.isLoading()) return;
         if (rewriteScheduled) {
             startRewrite();
             return;

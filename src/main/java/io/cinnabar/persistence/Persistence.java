@@ -28,12 +28,14 @@ public final class Persistence {
     private final RdbSaves rdb;
     private final AppendOnly aof;
     private final Loading loading = new Loading();
+    private final OwnerThread owner;
 
     public Persistence(Config config, Keyspace keyspace, WriteFeed feed, OwnerThread owner,
                        Supplier<SnapshotFormat> rdbFormat, AppendOnly.Formats aofFormats) {
         this.config = config;
         this.keyspace = keyspace;
         this.feed = feed;
+        this.owner = owner;
         this.rdb = new RdbSaves(config, keyspace, thread, owner, rdbFormat);
         this.aof = new AppendOnly(config, keyspace, feed, thread, owner, aofFormats);
         rdb.onBgsaveEnd(aof::snapshotSlotFreed);
@@ -50,6 +52,10 @@ public final class Persistence {
 
     public AppendOnly aof() {
         return aof;
+    }
+
+    public OwnerThread ownerThread() {
+        return owner;
     }
 
     public Loading loading() {

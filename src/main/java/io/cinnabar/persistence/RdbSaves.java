@@ -222,7 +222,7 @@ public final class RdbSaves {
      * save point is reached (after a failed one, only once CONFIG_BGSAVE_RETRY_DELAY passed).
      */
     public void cron(boolean otherBusy) {
-        if (running != null || otherBusy) return;
+        if (running != null || otherBusy || keyspace.isLoading()) return;
         if (scheduled) {
             startBgsave();
             return;

@@ -26,6 +26,13 @@ final class DebugCommand {
         "QUICKLIST-PACKED-THRESHOLD <size>",
         "    Sets the threshold for elements to be inserted as plain vs packed nodes",
         "    Default value is 1GB, allows values up to 4GB. Setting to 0 restores to default.",
+        "RELOAD [option ...]",
+        "    Save the RDB on disk and reload it back to memory. Available options:",
+        "    * MERGE: Merge the content of the RDB with the current data set.",
+        "    * NOFLUSH: Do not empty the current data set before loading the RDB.",
+        "    * NOSAVE: Do not save the RDB, just load it back.",
+        "LOADAOF",
+        "    Flush the AOF buffers on disk and reload the AOF in memory.",
         "SLEEP <seconds>",
         "    Stop the server for <seconds>. Decimals allowed."
     };
@@ -58,12 +65,37 @@ final class DebugCommand {
                 throw new CommandError("ERR argument must be a memory value bigger than 1 and smaller than 4gb");
             }
             c.reply().ok();
+        } else if (c.argIs(1, "SET-SKIP-CHECKSUM-VALIDATION") && c.argCount() == 3) {
+            c.server().skipChecksumValidation(c.longArg(2) != 0);
+            c.reply().ok();
+        } else if (c.argIs(1, "RELOAD")) {
+            reload(c);
+        } else if (c.argIs(1, "LOADAOF") && c.argCount() == 2) {
+            c.preventPropagation();
+            c.server().dataSets().loadAof();
+            c.reply().ok();
         } else if (c.argIs(1, "HELP") && c.argCount() == 2) {
             HelpReply.reply(c, HELP);
         } else {
             throw new CommandError("ERR unknown subcommand or wrong number of arguments for '"
                     + c.argString(1) + "'. Try DEBUG HELP.");
         }
+    }
+
+    /** DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: save the dump, empty the keyspace, load the dump back. */
+    private static void reload(Call c) {
+        boolean merge = false, flush = true, save = true;
+        for (int j = 2; j < c.argCount(); j++) {
+            if (c.argIs(j, "MERGE")) merge = true;
+            else if (c.argIs(j, "NOFLUSH")) flush = false;
+            else if (c.argIs(j, "NOSAVE")) save = false;
+            else throw new CommandError("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
+        }
+        // The data set comes back as it was: nothing to propagate.
+        c.preventPropagation();
+        String error = c.server().dataSets().reload(merge, flush, save);
+        if (error != null) throw new CommandError(error);
+        c.reply().ok();
     }
 
     /** DEBUG DIGEST-VALUE key [key ...]: 40 hex digits per key, zeros for a missing one. */

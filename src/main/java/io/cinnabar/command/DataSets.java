@@ -1,0 +1,100 @@
+package io.cinnabar.command;
+
+import io.cinnabar.config.Config;
+import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.keyspace.Keyspace;
+import io.cinnabar.persistence.AppendOnly;
+import io.cinnabar.persistence.LoadSources;
+import io.cinnabar.persistence.Loading;
+import io.cinnabar.persistence.Persistence;
+import io.cinnabar.persistence.aof.AofManifest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.function.Consumer;
+
+/**
+ * Whole data sets coming into the keyspace: at start-up (the AOF when appendonly is on, else the
+ * dump), DEBUG RELOAD and DEBUG LOADAOF. The keyspace is in loading state meanwhile: nothing
+ * expires, and clients' commands other than LOADING-flagged ones get Redis's LOADING error.
+ */
+public final class DataSets {
+    private static final Logger log = LoggerFactory.getLogger(DataSets.class);
+
+    private final ServerContext server;
+    private final Dispatcher dispatcher;
+
+    DataSets(ServerContext server, Dispatcher dispatcher) {
+        this.server = server;
+        this.dispatcher = dispatcher;
+    }
+
+    /**
+     * Loads what is on disk while clients are already served (with LOADING), then opens the AOF
+     * for appending; done gets null or the reason start-up must fail. Keyspace thread.
+     */
+    public void loadAtStartup(Consumer<String> done) {
+        Config config = server.config();
+        Keyspace keyspace = server.keyspace();
+        Persistence p = server.persistence();
+        boolean aof = config.getBool(ConfigOptions.APPENDONLY);
+        LoadSources.LoadStats stats = new LoadSources.LoadStats();
+        AofManifest[] manifest = new AofManifest[1];
+        Loading.Source source = aof ? LoadSources.aof(config, p.aof().layout(), stats, manifest)
+                : LoadSources.rdb(config, p.rdb().dumpFile(), stats);
+        keyspace.loading(true);
+        p.loading().loadInBackground(source, new DataLoader(server, dispatcher), p.ownerThread(), error -> {
+            try {
+                if (error == null && aof) p.aof().openAtStartup(manifest[0] == null ? AofManifest.empty() : manifest[0]);
+            } catch (IOException e) {
+                error = "Can't open the append-only file: " + e.getMessage();
+            }
+            finishLoading(stats);
+            done.accept(error);
+        });
+    }
+
+    /** DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: null, or the error to reply. */
+    public String reload(boolean merge, boolean flush, boolean save) {
+        Persistence p = server.persistence();
+        if (save && p.rdb().save() != null) return "ERR";
+        if (flush) server.keyspace().flushAll();
+        LoadSources.LoadStats stats = new LoadSources.LoadStats();
+        String error = loadNow(LoadSources.rdb(server.config(), p.rdb().dumpFile(), stats), merge, stats);
+        if (error != null) return "ERR Error trying to load the RDB dump, check server logs.";
+        log.warn("DB reloaded by DEBUG RELOAD");
+        return null;
+    }
+
+    /** DEBUG LOADAOF: the AOF fsynced, the keyspace emptied and loaded back from it. */
+    public String loadAof() {
+        Persistence p = server.persistence();
+        AppendOnly aof = p.aof();
+        aof.syncNow();
+        server.keyspace().flushAll();
+        LoadSources.LoadStats stats = new LoadSources.LoadStats();
+        String error = loadNow(LoadSources.aof(server.config(), aof.layout(), stats, new AofManifest[1]), false, stats);
+        if (error != null) {
+            // Redis exits here: a data set half loaded from a bad AOF must not be served.
+            log.warn("Fatal error loading the AOF by DEBUG LOADAOF: {}. Exiting.", error);
+            Runtime.getRuntime().halt(1);
+        }
+        log.warn("Append Only File loaded by DEBUG LOADAOF");
+        return null;
+    }
+
+    private String loadNow(Loading.Source source, boolean merge, LoadSources.LoadStats stats) {
+        Keyspace keyspace = server.keyspace();
+        keyspace.loading(true);
+        DataLoader loader = new DataLoader(server, dispatcher).allowDuplicates(merge);
+        String error = server.persistence().loading().loadNow(source, loader);
+        finishLoading(stats);
+        return error;
+    }
+
+    private void finishLoading(LoadSources.LoadStats stats) {
+        server.keyspace().loading(false);
+        server.persistence().rdb().loaded(stats.loaded(), stats.expired());
+    }
+}

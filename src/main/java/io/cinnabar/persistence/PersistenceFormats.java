@@ -1,0 +1,99 @@
+package io.cinnabar.persistence;
+
+import io.cinnabar.config.Config;
+import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.persistence.aof.AofRewriteEmitter;
+import io.cinnabar.persistence.rdb.RdbWriter;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.function.Supplier;
+
+/** The snapshot formats: RDB files (dumps and AOF bases) and AOF command bases, with the config's settings. */
+public final class PersistenceFormats {
+    private PersistenceFormats() {}
+
+    /** dump.rdb as SAVE/BGSAVE write it. */
+    public static Supplier<SnapshotFormat> rdb(Config config) {
+        return () -> new Rdb(config, false);
+    }
+
+    /** What an AOF rewrite writes: an RDB marked as AOF base, or commands. */
+    public static AppendOnly.Formats aof(Config config) {
+        return new AppendOnly.Formats() {
+            @Override
+            public SnapshotFormat rdbBase() {
+                return new Rdb(config, true);
+            }
+
+            @Override
+            public SnapshotFormat commandsBase() {
+                return new Commands(config);
+            }
+        };
+    }
+
+    private static final class Rdb implements SnapshotFormat {
+        private final Config config;
+        private final boolean aofBase;
+        private RdbWriter writer;
+
+        Rdb(Config config, boolean aofBase) {
+            this.config = config;
+            this.aofBase = aofBase;
+        }
+
+        @Override
+        public void begin(OutputStream out) throws IOException {
+            writer = new RdbWriter(out, config.getBool(ConfigOptions.RDBCOMPRESSION), config.getBool(ConfigOptions.RDBCHECKSUM));
+            Runtime rt = Runtime.getRuntime();
+            writer.begin(RdbWriter.standardAux(System.currentTimeMillis() / 1000, rt.totalMemory() - rt.freeMemory(), aofBase));
+        }
+
+        @Override
+        public void beginDatabase(int db, long keys, long expires) throws IOException {
+            writer.selectDb(db, keys, expires);
+        }
+
+        @Override
+        public void entry(byte[] key, Object value, long expireAtMs, int lruIdleSeconds) throws IOException {
+            writer.key(key, value, expireAtMs);
+        }
+
+        @Override
+        public void end() throws IOException {
+            writer.end();
+        }
+    }
+
+    private static final class Commands implements SnapshotFormat {
+        private final Config config;
+        private AofRewriteEmitter emitter;
+        private int db;
+
+        Commands(Config config) {
+            this.config = config;
+        }
+
+        @Override
+        public void begin(OutputStream out) throws IOException {
+            emitter = new AofRewriteEmitter(out);
+            if (config.getBool(ConfigOptions.AOF_TIMESTAMP_ENABLED)) emitter.timestamp(System.currentTimeMillis() / 1000);
+        }
+
+        @Override
+        public void beginDatabase(int db, long keys, long expires) {
+            this.db = db;
+        }
+
+        @Override
+        public void entry(byte[] key, Object value, long expireAtMs, int lruIdleSeconds) throws IOException {
+            emitter.key(db, key, value, expireAtMs);
+        }
+
+        @Override
+        public void end() throws IOException {
+            emitter.finish();
+        }
+    }
+}
