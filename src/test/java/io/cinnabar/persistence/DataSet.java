@@ -1,0 +1,74 @@
+package io.cinnabar.persistence;
+
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Test helpers: fill a server with every type in both encodings, and read back all of it comparably. */
+final class DataSet {
+    private DataSet() {}
+
+    /**
+     * Every key of every database as "db:key" → DUMP payload (hex, so encodings count) and absolute
+     * expiry. Works the same against real Redis.
+     */
+    static Map<String, String> of(Jedis j, int databases) {
+        Map<String, String> out = new TreeMap<>();
+        for (int db = 0; db < databases; db++) {
+            j.select(db);
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<byte[]> page = j.scan(cursor.getBytes(StandardCharsets.UTF_8), new ScanParams().count(1000));
+                for (byte[] key : page.getResult()) {
+                    byte[] dump = j.dump(key);
+                    long at = j.pexpireTime(key);
+                    out.put(db + ":" + new String(key, StandardCharsets.UTF_8), HexFormat.of().formatHex(dump) + "@" + at);
+                }
+                cursor = page.getCursor();
+            } while (!cursor.equals("0"));
+        }
+        j.select(0);
+        return out;
+    }
+
+    /**
+     * Strings (int, short, long and compressible), lists of one and several nodes, hashes, sets
+     * and sorted sets in their compact and large encodings, keys with TTLs, in databases 0, 1 and 9.
+     */
+    static void fill(Jedis j) {
+        j.select(0);
+        j.set("int", "12345");
+        j.set("negative", "-9000000000");
+        j.set("short", "hello");
+        j.set("compressible", "a".repeat(500));
+        j.set("binary", new String(new byte[] {0, 1, (byte) 0xff}, StandardCharsets.ISO_8859_1));
+        j.rpush("list-small", "a", "b", "1", "2");
+        for (int i = 0; i < 2000; i++) j.rpush("list-big", "element-" + i);
+        j.hset("hash-small", Map.of("f1", "v1", "f2", "2"));
+        for (int i = 0; i < 300; i++) j.hset("hash-big", "field" + i, "value" + i);
+        j.sadd("set-ints", "1", "2", "3", "-5");
+        j.sadd("set-strings", "a", "b", "c");
+        for (int i = 0; i < 600; i++) j.sadd("set-big-ints", Integer.toString(i));
+        j.zadd("zset-small", Map.of("a", 1.0, "b", 2.5, "c", -3.0));
+        for (int i = 0; i < 200; i++) j.zadd("zset-big", i / 3.0, "member" + i);
+        j.set("ttl-string", "x");
+        j.pexpire("ttl-string", 500_000);
+        j.rpush("ttl-list", "x");
+        j.expire("ttl-list", 1000);
+        j.select(1);
+        j.set("db1-key", "one");
+        j.hset("db1-hash", "f", "v");
+        j.select(9);
+        j.sadd("db9-set", "x", "y");
+        j.select(0);
+    }
+
+    /** The keys fill() writes, for tests that check a few by value. */
+    static final List<String> STRINGS = List.of("int", "negative", "short", "compressible");
+}
