@@ -187,7 +187,6 @@ public final class AofLoader {
             if (transaction != null) {
                 // Protocol-wise the file is fine, but a MULTI without EXEC is a write cut short.
                 log.warn("Revert incomplete MULTI/EXEC transaction in AOF file {}", name);
-                validUpTo = validBeforeMulti;
                 return unexpectedEof();
             }
             return AofLoadStatus.OK;
@@ -249,6 +248,9 @@ public final class AofLoader {
         }
 
         private AofLoadStatus unexpectedEof() {
+            // redis-server would cut after the last queued command, leaving a MULTI that the next
+            // start reverts anyway; cutting at the MULTI at once is what redis-check-aof --fix does.
+            if (transaction != null) validUpTo = validBeforeMulti;
             if (loadTruncated) {
                 log.warn("!!! Warning: short read while loading the AOF file {}!!!", name);
                 if (!lastFile) {

@@ -147,6 +147,17 @@ class AofLoaderTest {
     }
 
     @Test
+    void aShortReadInsideMultiCutsAtTheMulti() throws Exception {
+        byte[] first = cmd("set", "foo", "hello");
+        byte[] set = cmd("set", "bar", "world");
+        Path file = write(layout, INCR1, first, cmd("multi"), cmd("incr", "x"), java.util.Arrays.copyOf(set, 7));
+        manifest(layout, "file " + INCR1 + " seq 1 type i");
+        assertEquals(AofLoadStatus.TRUNCATED, loadAll(true).status());
+        assertEquals(List.of("set foo hello"), seen.seen);
+        assertEquals(first.length, Files.size(file));
+    }
+
+    @Test
     void unfinishedMultiFailsWithoutLoadTruncated() throws Exception {
         write(layout, INCR1, cmd("set", "foo", "hello"), cmd("multi"), cmd("set", "bar", "world"));
         manifest(layout, "file " + INCR1 + " seq 1 type i");
