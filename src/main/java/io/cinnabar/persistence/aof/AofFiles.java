@@ -152,10 +152,13 @@ public final class AofFiles implements Closeable {
 
     /**
      * startAppendOnly (CONFIG SET appendonly yes): waits for a rewrite; call {@link #startRewrite()}
-     * next. Until that rewrite succeeds, nothing changes on disk but the temporary INCR file.
+     * next. Until that rewrite succeeds, nothing changes on disk but the temporary INCR file. A
+     * rewrite already running (BGREWRITEAOF while off) is abandoned: stop its writer first.
      */
     public void startAppendOnly() {
         requireState(State.OFF);
+        // A rewrite started while off writes no INCR file; Redis kills it and starts over.
+        if (rewriting) abortRewrite();
         state = State.WAIT_REWRITE;
         if (lastWriteError != null || lastFsyncError != null) {
             log.warn("AOF reopen, just ignore the last error.");
@@ -331,7 +334,8 @@ public final class AofFiles implements Closeable {
      * writes what is pending, fsyncs and closes the INCR file, opens the next one and records it in
      * the manifest, so the rewrite covers exactly what came before. When waiting after
      * {@link #startAppendOnly()}: opens the temporary INCR file. When OFF: changes no file. On
-     * failure nothing changed. The snapshot handed to the rewrite must be taken at this point.
+     * failure nothing changed; while a failed write is still pending this throws its
+     * {@link AofWriteException}. The snapshot handed to the rewrite must be taken at this point.
      */
     public RewriteTarget startRewrite() throws IOException {
         if (rewriting) throw new IllegalStateException("an AOF rewrite is already in progress");
@@ -342,7 +346,7 @@ public final class AofFiles implements Closeable {
             // Redis would carry unwritten bytes over into the new file, where they would replay in
             // db 0 without their SELECT; while writes fail, a rewrite is refused instead.
             flushPending();
-            channel.force(false);
+            fsync();
             AofManifest next = manifest.withNewIncr(layout);
             String name = next.lastIncr().fileName();
             FileChannel ch = openLogged(name);
@@ -509,6 +513,23 @@ public final class AofFiles implements Closeable {
     /** aof_base_size: the size right after the last rewrite (at start-up, the BASE file's size). */
     public long baseSize() {
         return baseSize;
+    }
+
+    /**
+     * serverCron's automatic rewrite rule: the growth in percent over {@link #baseSize()} when the
+     * AOF is on, larger than {@code minSize} and grown by at least {@code percentage}; -1 otherwise
+     * (also when {@code percentage} is 0, which disables it). Redis then logs "Starting automatic
+     * rewriting of AOF on N% growth".
+     *
+     * @param percentage auto-aof-rewrite-percentage
+     * @param minSize    auto-aof-rewrite-min-size
+     */
+    public long autoRewriteGrowth(long percentage, long minSize) {
+        long current = currentSize;
+        if (state != State.ON || rewriting || percentage <= 0 || current <= minSize) return -1;
+        long base = Math.max(1, baseSize);
+        long growth = current * 100 / base - 100;
+        return growth >= percentage ? growth : -1;
     }
 
     /** Bytes in the INCR file being appended to. */

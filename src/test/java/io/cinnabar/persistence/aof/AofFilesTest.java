@@ -132,6 +132,38 @@ class AofFilesTest {
     }
 
     @Test
+    void autoRewriteIsDueOnceTheAofGrewByThePercentageOverItsBase() throws IOException {
+        try (AofFiles f = started()) {
+            long base = f.baseSize();
+            assertEquals(-1, f.autoRewriteGrowth(100, 0));
+            f.append(new byte[(int) base - 1]);
+            assertEquals(-1, f.autoRewriteGrowth(100, 0));
+            f.append(new byte[1]);
+            assertEquals(100, f.autoRewriteGrowth(100, 0));
+            assertEquals(-1, f.autoRewriteGrowth(100, 1024), "below auto-aof-rewrite-min-size");
+            assertEquals(-1, f.autoRewriteGrowth(0, 0), "percentage 0 disables it");
+            f.startRewrite();
+            assertEquals(-1, f.autoRewriteGrowth(100, 0), "not while a rewrite runs");
+            f.abortRewrite();
+        }
+    }
+
+    @Test
+    void switchingOnAbandonsARewriteStartedWhileOff() throws IOException {
+        try (AofFiles f = files(AofManifest.empty())) {
+            AofFiles.RewriteTarget t = f.startRewrite();
+            writeBase(t, "partial");
+            f.startAppendOnly();
+            assertFalse(f.isRewriting());
+            assertFalse(Files.exists(t.tempFile()));
+            rewriteOk(f);
+            assertEquals(AofFiles.State.ON, f.state());
+            assertEquals("file appendonly.aof.1.base.rdb seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n",
+                    manifestText());
+        }
+    }
+
+    @Test
     void timestampAnnotationsPrecedeTheFirstWriteOfEachSecond() throws IOException {
         try (AofFiles f = started()) {
             f.setTimestampsEnabled(true);

@@ -323,6 +323,23 @@ class AofLoaderTest {
         assertTrue(seen.seen.isEmpty(), "nothing is loaded when a file is missing");
     }
 
+    @Test
+    void damagedFilesNeverThrowNorHang() throws Exception {
+        java.util.Random random = new java.util.Random(42);
+        byte[] valid = AofTestFiles.bytes("#TS:1\r\n", cmd("set", "a", "1"), cmd("multi"), cmd("rpush", "l", "x", "y"),
+                cmd("exec"), "REDIS", cmd("hset", "h", "f", "v"));
+        for (int round = 0; round < 200; round++) {
+            byte[] damaged = java.util.Arrays.copyOf(valid, random.nextInt(valid.length + 1));
+            for (int flips = random.nextInt(4); flips > 0 && damaged.length > 0; flips--) {
+                damaged[random.nextInt(damaged.length)] = (byte) random.nextInt(256);
+            }
+            write(layout, INCR1, damaged);
+            manifest(layout, "file " + INCR1 + " seq 1 type i");
+            AofLoadStatus status = loader(random.nextBoolean()).loadAll(AofManifest.loadFromDisk(layout)).status();
+            assertTrue(status != AofLoadStatus.OPEN_ERR && status != AofLoadStatus.NOT_EXIST, status.toString());
+        }
+    }
+
     // ---- Redis 6 single file (aof-multi-part.tcl's upgrade tests) ----
 
     @Test
