@@ -205,7 +205,8 @@ public final class AofLoader {
                     log.warn("Error reading the RDB base file {}, AOF loading aborted", name);
                 }
                 if (in.atEof() || e instanceof EOFException) return unexpectedEof();
-                log.warn("Unrecoverable error reading the append only file {}: {}", name, e.getMessage());
+                String reason = e instanceof IOException ? IoErrors.strerror((IOException) e) : String.valueOf(e.getMessage());
+                log.warn("Unrecoverable error reading the append only file {}: {}", name, reason);
                 return AofLoadStatus.FAILED;
             }
             // Redis leaves the cut point at 0 here, so a short AOF tail would truncate the RDB away too.
