@@ -8,7 +8,6 @@ import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
@@ -29,8 +29,6 @@ import java.util.function.LongSupplier;
  */
 public final class AofFiles implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(AofFiles.class);
-    /** AOF_WRITE_LOG_ERROR_RATE: at most one write-error log line per this many seconds. */
-    private static final long WRITE_ERROR_LOG_INTERVAL = 30;
 
     /** Redis's aof_state. */
     public enum State {
@@ -63,21 +61,18 @@ public final class AofFiles implements Closeable {
     private volatile boolean rewriting;
     private RewriteTarget rewriteTarget;
 
-    private FileChannel channel;
-    private String channelName;
-    /** A newly opened file is read with a fresh client in db 0, so it must begin with a SELECT. */
-    private boolean selectNeeded;
-    /** Bytes that a failed write left unwritten: Redis's aof_buf after an error. */
-    private byte[] pending = new byte[0];
+    /** The INCR file appends go to (the temporary one while waiting for a rewrite), or null. */
+    private volatile IncrFileWriter incr;
+    /** Bytes of the BASE and INCR files not being appended to any more: aof_current_size without incr. */
+    private volatile long closedBytes;
+    private volatile long baseSize;
+    /** startAppendOnly forgets the error of the writer it stopped, as Redis does. */
+    private IOException stoppedWithError;
 
     private boolean timestamps;
     private boolean autoGc = true;
     /** aof_cur_timestamp: the second of the last #TS annotation. */
     private long lastTimestamp;
-
-    private volatile long currentSize, baseSize, incrSize, fsyncedIncrSize;
-    private volatile IOException lastWriteError, lastFsyncError;
-    private long lastWriteErrorLog = Long.MIN_VALUE / 2;
 
     /**
      * @param manifest     from {@link AofManifest#loadFromDisk} or {@link AofLoader.Result#manifest()}
@@ -132,19 +127,20 @@ public final class AofFiles implements Closeable {
         boolean existingIncr = !next.incrs().isEmpty();
         if (!existingIncr) next = next.withNewIncr(layout);
         String name = next.lastIncr().fileName();
-        FileChannel ch = openLogged(name);
+        IncrFileWriter w = openLogged(name, false);
         try {
             if (next != manifest) next.persist(layout);
         } catch (IOException e) {
-            closeQuietly(ch);
+            w.closeQuietly();
             throw e;
         }
         manifest = next;
-        useChannel(ch, name, ch.size());
         baseSize = sizeOrZero(next.base());
-        long total = baseSize;
-        for (AofManifest.FileInfo f : next.incrs()) total += sizeOrZero(f);
-        currentSize = total;
+        long closed = baseSize;
+        List<AofManifest.FileInfo> incrs = next.incrs();
+        for (AofManifest.FileInfo f : incrs.subList(0, incrs.size() - 1)) closed += sizeOrZero(f);
+        closedBytes = closed;
+        incr = w;
         state = State.ON;
         log.info(existingIncr ? "Opening AOF incr file {} on server start" : "Creating AOF incr file {} on server start", name);
         deleteHistoryFilesLogged();
@@ -152,15 +148,17 @@ public final class AofFiles implements Closeable {
 
     /**
      * startAppendOnly (CONFIG SET appendonly yes): waits for a rewrite; call {@link #startRewrite()}
-     * next. Until that rewrite succeeds, nothing changes on disk but the temporary INCR file.
+     * next. Until that rewrite succeeds, nothing changes on disk but the temporary INCR file. A
+     * rewrite already running (BGREWRITEAOF while off) is abandoned: stop its writer first.
      */
     public void startAppendOnly() {
         requireState(State.OFF);
+        // A rewrite started while off writes no INCR file; Redis kills it and starts over.
+        if (rewriting) abortRewrite();
         state = State.WAIT_REWRITE;
-        if (lastWriteError != null || lastFsyncError != null) {
+        if (stoppedWithError != null) {
             log.warn("AOF reopen, just ignore the last error.");
-            lastWriteError = null;
-            lastFsyncError = null;
+            stoppedWithError = null;
         }
     }
 
@@ -172,17 +170,12 @@ public final class AofFiles implements Closeable {
     public void stopAppendOnly() throws IOException {
         if (state == State.OFF) return;
         if (rewriting) abortRewrite();
-        IOException failure = null;
-        if (channel != null) {
-            try {
-                if (pending.length > 0) flushPending();
-                channel.force(false);
-            } catch (IOException e) {
-                failure = e;
-            }
-        }
-        dropChannel();
+        IncrFileWriter w = incr;
+        incr = null;
         state = State.OFF;
+        if (w == null) return;
+        IOException failure = w.closeDurably();
+        stoppedWithError = failure != null ? failure : w.lastError();
         if (failure != null) throw failure;
     }
 
@@ -210,7 +203,8 @@ public final class AofFiles implements Closeable {
      *                           partial write away) stay pending and go first on the next call
      */
     public void append(byte[] bytes, int dbBefore) throws AofWriteException {
-        if (channel == null) return;
+        IncrFileWriter w = incr;
+        if (w == null) return;
         RespCommandBuffer prefix = null;
         if (timestamps) {
             long now = clockSeconds.getAsLong();
@@ -219,91 +213,14 @@ public final class AofFiles implements Closeable {
                 prefix = new RespCommandBuffer(32).raw(timestampLine(now));
             }
         }
-        if (selectNeeded) {
-            selectNeeded = false;
-            if (dbBefore >= 0) prefix = (prefix != null ? prefix : new RespCommandBuffer(32)).select(dbBefore);
-        }
-        write(pending, prefix != null ? prefix.toByteArray() : null, bytes);
+        if (w.takeFresh() && dbBefore >= 0) prefix = (prefix != null ? prefix : new RespCommandBuffer(32)).select(dbBefore);
+        w.write(prefix != null ? prefix.toByteArray() : null, bytes);
     }
 
     /** Retries the bytes a failed write left pending (Redis retries from serverCron every second). */
     public void flushPending() throws AofWriteException {
-        if (channel == null || pending.length == 0) return;
-        write(pending, null, null);
-    }
-
-    private void write(byte[] first, byte[] second, byte[] third) throws AofWriteException {
-        ByteBuffer[] parts = {wrap(first), wrap(second), wrap(third)};
-        long expected = 0;
-        for (ByteBuffer b : parts) expected += b.remaining();
-        if (expected == 0) return;
-        long written = 0;
-        IOException error = null;
-        try {
-            while (written < expected) {
-                long n = channel.write(parts);
-                if (n <= 0) break;
-                written += n;
-            }
-        } catch (IOException e) {
-            error = e;
-        }
-        if (written == expected) {
-            pending = new byte[0];
-            accountWritten(written);
-            if (lastWriteError != null) {
-                log.warn("AOF write error looks solved, Redis can write again.");
-                lastWriteError = null;
-            }
-            return;
-        }
-        throw writeFailed(concat(first, second, third), written, expected, error);
-    }
-
-    /**
-     * flushAppendOnlyFile's error path: a partial write is truncated away so the file never ends
-     * in half a command; only if that fails does the partial part count as written.
-     */
-    private AofWriteException writeFailed(byte[] all, long written, long expected, IOException error) {
-        boolean canLog = logWriteErrorNow();
-        long kept = 0;
-        String reason;
-        if (written == 0) {
-            reason = error != null ? IoErrors.strerror(error) : "No space left on device";
-            if (canLog) log.warn("Error writing to the AOF file: {}", reason);
-        } else {
-            if (canLog) log.warn("Short write while writing to the AOF file: (nwritten={}, expected={})", written, expected);
-            try {
-                channel.truncate(incrSize);
-            } catch (IOException e) {
-                if (canLog) {
-                    log.warn("Could not remove short write from the append-only file.  Redis may refuse to load "
-                            + "the AOF the next time it starts.  ftruncate: {}", IoErrors.strerror(e));
-                }
-                kept = written;
-            }
-            // Redis reports a short write as ENOSPC, the usual reason a write stops half way.
-            reason = "No space left on device";
-        }
-        accountWritten(kept);
-        pending = java.util.Arrays.copyOfRange(all, (int) kept, all.length);
-        AofWriteException failure = new AofWriteException(reason, error);
-        lastWriteError = failure;
-        return failure;
-    }
-
-    private boolean logWriteErrorNow() {
-        long now = clockSeconds.getAsLong();
-        if (now - lastWriteErrorLog > WRITE_ERROR_LOG_INTERVAL) {
-            lastWriteErrorLog = now;
-            return true;
-        }
-        return false;
-    }
-
-    private void accountWritten(long n) {
-        incrSize += n;
-        currentSize += n;
+        IncrFileWriter w = incr;
+        if (w != null && w.pendingBytes() > 0) w.write(null, null);
     }
 
     /**
@@ -312,16 +229,8 @@ public final class AofFiles implements Closeable {
      * and refuses writes with MISCONF otherwise.
      */
     public void fsync() throws IOException {
-        if (channel == null || fsyncedIncrSize == incrSize) return;
-        long size = incrSize;
-        try {
-            channel.force(false);
-        } catch (IOException e) {
-            lastFsyncError = e;
-            throw e;
-        }
-        fsyncedIncrSize = size;
-        lastFsyncError = null;
+        IncrFileWriter w = incr;
+        if (w != null) w.fsync();
     }
 
     // ---- rewrite ----
@@ -331,7 +240,8 @@ public final class AofFiles implements Closeable {
      * writes what is pending, fsyncs and closes the INCR file, opens the next one and records it in
      * the manifest, so the rewrite covers exactly what came before. When waiting after
      * {@link #startAppendOnly()}: opens the temporary INCR file. When OFF: changes no file. On
-     * failure nothing changed. The snapshot handed to the rewrite must be taken at this point.
+     * failure nothing changed; while a failed write is still pending this throws its
+     * {@link AofWriteException}. The snapshot handed to the rewrite must be taken at this point.
      */
     public RewriteTarget startRewrite() throws IOException {
         if (rewriting) throw new IllegalStateException("an AOF rewrite is already in progress");
@@ -342,32 +252,26 @@ public final class AofFiles implements Closeable {
             // Redis would carry unwritten bytes over into the new file, where they would replay in
             // db 0 without their SELECT; while writes fail, a rewrite is refused instead.
             flushPending();
-            channel.force(false);
+            fsync();
             AofManifest next = manifest.withNewIncr(layout);
             String name = next.lastIncr().fileName();
-            FileChannel ch = openLogged(name);
+            IncrFileWriter w = openLogged(name, true);
             try {
-                ch.truncate(0);
                 next.persist(layout);
             } catch (IOException e) {
-                closeQuietly(ch);
+                w.closeQuietly();
                 throw e;
             }
             log.info("Creating AOF incr file {} on background rewrite", name);
-            closeQuietly(channel);
+            IncrFileWriter old = incr;
+            old.closeQuietly();
+            closedBytes += old.size();
             manifest = next;
-            useChannel(ch, name, 0);
+            incr = w;
         } else if (state == State.WAIT_REWRITE) {
             String name = layout.tempIncrName();
-            FileChannel ch = openLogged(name);
-            try {
-                ch.truncate(0);
-            } catch (IOException e) {
-                closeQuietly(ch);
-                throw e;
-            }
+            incr = openLogged(name, true);
             log.info("Creating AOF incr file {} on background rewrite", name);
-            useChannel(ch, name, 0);
         }
         rewriteTarget = target;
         rewriting = true;
@@ -390,6 +294,12 @@ public final class AofFiles implements Closeable {
         Path basePath = layout.file(baseName);
         try {
             fsyncFile(tempBase);
+        } catch (IOException e) {
+            log.warn("Can't fsync the temporary AOF base file {}: {}", tempBase.getFileName(), IoErrors.strerror(e));
+            abortRewrite();
+            throw e;
+        }
+        try {
             Files.move(tempBase, basePath, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             log.warn("Error trying to rename the temporary AOF base file {} into {}: {}",
@@ -414,10 +324,10 @@ public final class AofFiles implements Closeable {
                 throw e;
             }
             log.info("Successfully renamed the temporary AOF incr file {} into {}", layout.tempIncrName(), incrName);
-            channelName = incrName;
+            incr.renamed(incrName);
         }
 
-        next = next.withRewrittenIncrsAsHistory(channel != null);
+        next = next.withRewrittenIncrsAsHistory(incr != null);
         try {
             next.persist(layout);
         } catch (IOException e) {
@@ -433,8 +343,8 @@ public final class AofFiles implements Closeable {
         rewriting = false;
         rewriteTarget = null;
         if (state != State.OFF) {
-            currentSize = sizeOrZero(next.base()) + incrSize;
-            baseSize = currentSize;
+            closedBytes = sizeOrZero(next.base());
+            baseSize = currentSize();
         }
         deleteHistoryFilesLogged();
         if (state == State.WAIT_REWRITE) state = State.ON;
@@ -452,7 +362,8 @@ public final class AofFiles implements Closeable {
         if (rewriteTarget != null) deleteQuietly(rewriteTarget.tempFile());
         rewriteTarget = null;
         if (state == State.WAIT_REWRITE) {
-            dropChannel();
+            if (incr != null) incr.closeQuietly();
+            incr = null;
             log.info("Removing the temp incr aof file {} in the background", layout.tempIncrName());
             deleteQuietly(layout.file(layout.tempIncrName()));
         }
@@ -498,12 +409,14 @@ public final class AofFiles implements Closeable {
 
     /** Name of the file appends go to, or null. */
     public String currentFileName() {
-        return channelName;
+        IncrFileWriter w = incr;
+        return w != null ? w.name() : null;
     }
 
     /** aof_current_size: BASE plus INCR bytes, grown by each write. */
     public long currentSize() {
-        return currentSize;
+        IncrFileWriter w = incr;
+        return closedBytes + (w != null ? w.size() : 0);
     }
 
     /** aof_base_size: the size right after the last rewrite (at start-up, the BASE file's size). */
@@ -511,19 +424,39 @@ public final class AofFiles implements Closeable {
         return baseSize;
     }
 
+    /**
+     * serverCron's automatic rewrite rule: the growth in percent over {@link #baseSize()} when the
+     * AOF is on, larger than {@code minSize} and grown by at least {@code percentage}; -1 otherwise
+     * (also when {@code percentage} is 0, which disables it). Redis then logs "Starting automatic
+     * rewriting of AOF on N% growth".
+     *
+     * @param percentage auto-aof-rewrite-percentage
+     * @param minSize    auto-aof-rewrite-min-size
+     */
+    public long autoRewriteGrowth(long percentage, long minSize) {
+        long current = currentSize();
+        if (state != State.ON || rewriting || percentage <= 0 || current <= minSize) return -1;
+        long base = Math.max(1, baseSize);
+        long growth = current * 100 / base - 100;
+        return growth >= percentage ? growth : -1;
+    }
+
     /** Bytes in the INCR file being appended to. */
     public long incrSize() {
-        return incrSize;
+        IncrFileWriter w = incr;
+        return w != null ? w.size() : 0;
     }
 
     /** True when the INCR file has bytes an fsync has not covered yet. */
     public boolean hasUnsyncedBytes() {
-        return channel != null && fsyncedIncrSize != incrSize;
+        IncrFileWriter w = incr;
+        return w != null && w.hasUnsyncedBytes();
     }
 
     /** aof_buffer_length after a failed write: bytes waiting for the next attempt. */
     public int pendingBytes() {
-        return pending.length;
+        IncrFileWriter w = incr;
+        return w != null ? w.pendingBytes() : 0;
     }
 
     /**
@@ -532,8 +465,8 @@ public final class AofFiles implements Closeable {
      * {@link IoErrors#strerror} gives that text.
      */
     public IOException lastError() {
-        IOException w = lastWriteError;
-        return w != null ? w : lastFsyncError;
+        IncrFileWriter w = incr;
+        return w != null ? w.lastError() : null;
     }
 
     // ---- helpers ----
@@ -570,31 +503,22 @@ public final class AofFiles implements Closeable {
         }
     }
 
-    private FileChannel openLogged(String name) throws IOException {
+    /** Opens an INCR file for appending; {@code empty} truncates it (O_TRUNC) for a new one. */
+    private IncrFileWriter openLogged(String name, boolean empty) throws IOException {
+        FileChannel ch;
         try {
-            return opener.open(layout.file(name));
+            ch = opener.open(layout.file(name));
         } catch (IOException e) {
             log.warn("Can't open the append-only file {}: {}", name, IoErrors.strerror(e));
             throw e;
         }
-    }
-
-    private void useChannel(FileChannel ch, String name, long size) {
-        channel = ch;
-        channelName = name;
-        incrSize = size;
-        fsyncedIncrSize = size;
-        selectNeeded = true;
-    }
-
-    /** Closes the file appends went to and forgets what was pending for it. */
-    private void dropChannel() {
-        closeQuietly(channel);
-        channel = null;
-        channelName = null;
-        pending = new byte[0];
-        incrSize = 0;
-        fsyncedIncrSize = 0;
+        try {
+            if (empty) ch.truncate(0);
+            return new IncrFileWriter(ch, name, clockSeconds);
+        } catch (IOException e) {
+            ch.close();
+            throw e;
+        }
     }
 
     private long sizeOrZero(AofManifest.FileInfo f) {
@@ -618,31 +542,6 @@ public final class AofFiles implements Closeable {
 
     private void requireState(State expected) {
         if (state != expected) throw new IllegalStateException("AOF is " + state + ", expected " + expected);
-    }
-
-    private static ByteBuffer wrap(byte[] b) {
-        return ByteBuffer.wrap(b != null ? b : new byte[0]);
-    }
-
-    private static byte[] concat(byte[] a, byte[] b, byte[] c) {
-        int n = (a != null ? a.length : 0) + (b != null ? b.length : 0) + (c != null ? c.length : 0);
-        byte[] out = new byte[n];
-        int p = 0;
-        for (byte[] x : new byte[][] {a, b, c}) {
-            if (x == null) continue;
-            System.arraycopy(x, 0, out, p, x.length);
-            p += x.length;
-        }
-        return out;
-    }
-
-    private static void closeQuietly(FileChannel ch) {
-        if (ch == null) return;
-        try {
-            ch.close();
-        } catch (IOException e) {
-            log.warn("Error closing an AOF file: {}", IoErrors.strerror(e));
-        }
     }
 
     private static void deleteQuietly(Path p) {

@@ -187,7 +187,6 @@ public final class AofLoader {
             if (transaction != null) {
                 // Protocol-wise the file is fine, but a MULTI without EXEC is a write cut short.
                 log.warn("Revert incomplete MULTI/EXEC transaction in AOF file {}", name);
-                validUpTo = validBeforeMulti;
                 return unexpectedEof();
             }
             return AofLoadStatus.OK;
@@ -206,7 +205,8 @@ public final class AofLoader {
                     log.warn("Error reading the RDB base file {}, AOF loading aborted", name);
                 }
                 if (in.atEof() || e instanceof EOFException) return unexpectedEof();
-                log.warn("Unrecoverable error reading the append only file {}: {}", name, e.getMessage());
+                String reason = e instanceof IOException ? IoErrors.strerror((IOException) e) : String.valueOf(e.getMessage());
+                log.warn("Unrecoverable error reading the append only file {}: {}", name, reason);
                 return AofLoadStatus.FAILED;
             }
             // Redis leaves the cut point at 0 here, so a short AOF tail would truncate the RDB away too.
@@ -249,6 +249,9 @@ public final class AofLoader {
         }
 
         private AofLoadStatus unexpectedEof() {
+            // redis-server would cut after the last queued command, leaving a MULTI that the next
+            // start reverts anyway; cutting at the MULTI at once is what redis-check-aof --fix does.
+            if (transaction != null) validUpTo = validBeforeMulti;
             if (loadTruncated) {
                 log.warn("!!! Warning: short read while loading the AOF file {}!!!", name);
                 if (!lastFile) {

@@ -147,6 +147,17 @@ class AofLoaderTest {
     }
 
     @Test
+    void aShortReadInsideMultiCutsAtTheMulti() throws Exception {
+        byte[] first = cmd("set", "foo", "hello");
+        byte[] set = cmd("set", "bar", "world");
+        Path file = write(layout, INCR1, first, cmd("multi"), cmd("incr", "x"), java.util.Arrays.copyOf(set, 7));
+        manifest(layout, "file " + INCR1 + " seq 1 type i");
+        assertEquals(AofLoadStatus.TRUNCATED, loadAll(true).status());
+        assertEquals(List.of("set foo hello"), seen.seen);
+        assertEquals(first.length, Files.size(file));
+    }
+
+    @Test
     void unfinishedMultiFailsWithoutLoadTruncated() throws Exception {
         write(layout, INCR1, cmd("set", "foo", "hello"), cmd("multi"), cmd("set", "bar", "world"));
         manifest(layout, "file " + INCR1 + " seq 1 type i");
@@ -310,6 +321,23 @@ class AofLoaderTest {
             assertTrue(logs.lines().stream().anyMatch(l -> l.matches(".*appendonly.aof.1.incr.aof .*No such file or directory")));
         }
         assertTrue(seen.seen.isEmpty(), "nothing is loaded when a file is missing");
+    }
+
+    @Test
+    void damagedFilesNeverThrowNorHang() throws Exception {
+        java.util.Random random = new java.util.Random(42);
+        byte[] valid = AofTestFiles.bytes("#TS:1\r\n", cmd("set", "a", "1"), cmd("multi"), cmd("rpush", "l", "x", "y"),
+                cmd("exec"), "REDIS", cmd("hset", "h", "f", "v"));
+        for (int round = 0; round < 200; round++) {
+            byte[] damaged = java.util.Arrays.copyOf(valid, random.nextInt(valid.length + 1));
+            for (int flips = random.nextInt(4); flips > 0 && damaged.length > 0; flips--) {
+                damaged[random.nextInt(damaged.length)] = (byte) random.nextInt(256);
+            }
+            write(layout, INCR1, damaged);
+            manifest(layout, "file " + INCR1 + " seq 1 type i");
+            AofLoadStatus status = loader(random.nextBoolean()).loadAll(AofManifest.loadFromDisk(layout)).status();
+            assertTrue(status != AofLoadStatus.OPEN_ERR && status != AofLoadStatus.NOT_EXIST, status.toString());
+        }
     }
 
     // ---- Redis 6 single file (aof-multi-part.tcl's upgrade tests) ----
