@@ -67,6 +67,7 @@ public final class ServerContext {
             }
         }, PersistenceFormats.rdb(config), PersistenceFormats.aof(config));
         thread.afterWork(persistence::endOfRound);
+        config.onChange(persistence::configChanged);
         byte[] id = new byte[20];
         new SecureRandom().nextBytes(id);
         this.runId = HexFormat.of().formatHex(id);

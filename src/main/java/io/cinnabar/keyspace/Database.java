@@ -64,7 +64,10 @@ public final class Database {
         return e.value;
     }
 
-    /** Lookup for a write command: no hit/miss accounting. The caller may change the value in place. */
+    /**
+     * Lookup for a write command: no hit/miss accounting. The caller may change the value in
+     * place, so this counts as a change (dirty) when the key exists.
+     */
     public Object write(byte[] key) {
         Entry e = lookup(key);
         if (e == null) return null;
@@ -88,13 +91,13 @@ public final class Database {
 
     /**
      * Lookup for a write command that needs the entry itself (its TTL): touches, no accounting.
-     * The caller may change the value in place.
+     * The caller may change the value in place and then says so with {@link #write} (Redis's
+     * signalModifiedKey), which counts the change.
      */
     public Entry lookupForWrite(byte[] key) {
         Entry e = lookup(key);
         if (e != null) {
             beforeChange(e);
-            keyspace.dirty(1);
             keyspace.touch(e);
         }
         return e;

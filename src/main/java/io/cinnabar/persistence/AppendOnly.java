@@ -277,6 +277,7 @@ public final class AppendOnly {
     public void enable(boolean bgsaveRunning) {
         if (on || waitingForRewrite) return;
         if (files == null) files = new AofFiles(layout(), loadManifestQuietly(), () -> System.currentTimeMillis() / 1000);
+        settingsChanged();
         AofFiles f = files;
         thread.execute(f::startAppendOnly);
         thread.addDuty(writer);
@@ -306,6 +307,22 @@ public final class AppendOnly {
             writer.releaseAll();
         });
         thread.removeDuty(writer);
+    }
+
+    /** aof-timestamp-enabled or aof-disable-auto-gc changed: the files follow, on the persistence thread. */
+    void settingsChanged() {
+        if (files == null) return;
+        AofFiles f = files;
+        boolean timestamps = config.getBool(ConfigOptions.AOF_TIMESTAMP_ENABLED);
+        boolean autoGc = !config.getBool(ConfigOptions.AOF_DISABLE_AUTO_GC);
+        thread.execute(() -> {
+            f.setTimestampsEnabled(timestamps);
+            try {
+                f.setAutoGc(autoGc);
+            } catch (IOException e) {
+                log.warn("Error deleting AOF history files: {}", IoErrors.strerror(e));
+            }
+        });
     }
 
     /** True while appendonly was switched on and its first rewrite has not finished. */

@@ -77,6 +77,15 @@ public final class Persistence {
         return aof.writeError();
     }
 
+    /** CONFIG SET of a persistence option (keyspace thread): appendonly switches the AOF on or off. */
+    public void configChanged(io.cinnabar.config.ConfigOption option) {
+        if (option == ConfigOptions.APPENDONLY) {
+            if (config.getBool(ConfigOptions.APPENDONLY)) aof.enable(rdb.bgsaveInProgress()); else aof.disable();
+        } else if (option == ConfigOptions.AOF_TIMESTAMP_ENABLED || option == ConfigOptions.AOF_DISABLE_AUTO_GC) {
+            aof.settingsChanged();
+        }
+    }
+
     /** End of a round of keyspace work: the round's writes go to the persistence thread. */
     public void endOfRound() {
         if (feed.hasPending()) aof.hand(feed.takePending(), feed.offset());

@@ -1,8 +1,5 @@
 package io.cinnabar.persistence;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-
 /**
  * The stream of executed writes, in the form Redis propagates them: RESP arrays of commands, a
  * SELECT whenever the database changes, transactions wrapped in MULTI/EXEC by the caller. The
@@ -11,15 +8,9 @@ import java.util.Arrays;
  * consumes it. Keyspace thread only.
  */
 public final class WriteFeed {
-    private static final byte[] SELECT = "SELECT".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[][] DB_NAMES = new byte[16][];
+    private static final int SHRINK_ABOVE = 1024 * 1024;
 
-    static {
-        for (int i = 0; i < DB_NAMES.length; i++) DB_NAMES[i] = Integer.toString(i).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    private byte[] buf = new byte[16 * 1024];
-    private int len;
+    private RespCommandBuffer buf = new RespCommandBuffer(16 * 1024);
     /** Bytes ever appended: the position consumers acknowledge (fsynced up to here...). */
     private long offset;
     private int selectedDb = -1;
@@ -33,7 +24,7 @@ public final class WriteFeed {
     public void enabled(boolean on) {
         enabled = on;
         selectedDb = -1;
-        if (!on) len = 0;
+        if (!on) buf.clear();
     }
 
     /** The next command is preceded by a SELECT, whatever database the last one used (new AOF file). */
@@ -47,59 +38,25 @@ public final class WriteFeed {
     }
 
     public boolean hasPending() {
-        return len > 0;
+        return !buf.isEmpty();
     }
 
     /** The bytes appended since the last call, for the consumers; the feed starts empty again. */
     public byte[] takePending() {
-        byte[] out = Arrays.copyOf(buf, len);
-        len = 0;
-        if (buf.length > 1024 * 1024) buf = new byte[16 * 1024];
+        byte[] out = buf.toByteArray();
+        if (buf.size() > SHRINK_ABOVE) buf = new RespCommandBuffer(16 * 1024); else buf.clear();
         return out;
     }
 
     /** Appends argv as executed in database db. */
     public void append(int db, byte[][] argv) {
         if (!enabled) return;
+        int before = buf.size();
         if (db != selectedDb) {
             selectedDb = db;
-            byte[] name = db < DB_NAMES.length ? DB_NAMES[db] : Integer.toString(db).getBytes(StandardCharsets.US_ASCII);
-            writeCommand(new byte[][] {SELECT, name});
+            buf.select(db);
         }
-        writeCommand(argv);
-    }
-
-    private void writeCommand(byte[][] argv) {
-        int size = 16;
-        for (byte[] a : argv) size += a.length + 16;
-        ensure(size);
-        int start = len;
-        header('*', argv.length);
-        for (byte[] a : argv) {
-            header('$', a.length);
-            System.arraycopy(a, 0, buf, len, a.length);
-            len += a.length;
-            buf[len++] = '\r';
-            buf[len++] = '\n';
-        }
-        offset += len - start;
-    }
-
-    private void header(char type, int n) {
-        buf[len++] = (byte) type;
-        if (n == 0) {
-            buf[len++] = '0';
-        } else {
-            int digits = 0;
-            for (int x = n; x > 0; x /= 10) digits++;
-            for (int i = len + digits - 1, x = n; i >= len; i--, x /= 10) buf[i] = (byte) ('0' + x % 10);
-            len += digits;
-        }
-        buf[len++] = '\r';
-        buf[len++] = '\n';
-    }
-
-    private void ensure(int extra) {
-        if (len + extra > buf.length) buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + extra));
+        buf.command(argv);
+        offset += buf.size() - before;
     }
 }

@@ -5,8 +5,6 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -15,8 +13,9 @@ final class DataSet {
     private DataSet() {}
 
     /**
-     * Every key of every database as "db:key" → DUMP payload (hex, so encodings count) and absolute
-     * expiry. Works the same against real Redis.
+     * Every key of every database as "db:key" → type, encoding, contents (sorted where the type has
+     * no order, since hashtables iterate in insertion order) and absolute expiry. Works the same
+     * against real Redis.
      */
     static Map<String, String> of(Jedis j, int databases) {
         Map<String, String> out = new TreeMap<>();
@@ -24,17 +23,26 @@ final class DataSet {
             j.select(db);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
-                ScanResult<byte[]> page = j.scan(cursor.getBytes(StandardCharsets.UTF_8), new ScanParams().count(1000));
-                for (byte[] key : page.getResult()) {
-                    byte[] dump = j.dump(key);
-                    long at = j.pexpireTime(key);
-                    out.put(db + ":" + new String(key, StandardCharsets.UTF_8), HexFormat.of().formatHex(dump) + "@" + at);
-                }
+                ScanResult<String> page = j.scan(cursor, new ScanParams().count(1000));
+                for (String key : page.getResult()) out.put(db + ":" + key, describe(j, key));
                 cursor = page.getCursor();
             } while (!cursor.equals("0"));
         }
         j.select(0);
         return out;
+    }
+
+    private static String describe(Jedis j, String key) {
+        String type = j.type(key);
+        String contents = switch (type) {
+            case "string" -> j.get(key);
+            case "list" -> j.lrange(key, 0, -1).toString();
+            case "set" -> new java.util.TreeSet<>(j.smembers(key)).toString();
+            case "zset" -> j.zrangeWithScores(key, 0, -1).toString();
+            case "hash" -> new TreeMap<>(j.hgetAll(key)).toString();
+            default -> "?";
+        };
+        return type + "/" + j.objectEncoding(key) + "/" + contents + "@" + j.pexpireTime(key);
     }
 
     /**
@@ -69,6 +77,20 @@ final class DataSet {
         j.select(0);
     }
 
-    /** The keys fill() writes, for tests that check a few by value. */
-    static final List<String> STRINGS = List.of("int", "negative", "short", "compressible");
+    /** Fails naming the keys that differ, rather than printing both data sets whole. */
+    static void assertSame(Map<String, String> expected, Map<String, String> actual, String what) {
+        java.util.Set<String> keys = new java.util.TreeSet<>(expected.keySet());
+        keys.addAll(actual.keySet());
+        StringBuilder diff = new StringBuilder();
+        for (String k : keys) {
+            String e = expected.get(k), a = actual.get(k);
+            if (java.util.Objects.equals(e, a)) continue;
+            diff.append("\n  ").append(k).append(": expected ").append(clip(e)).append(" but was ").append(clip(a));
+        }
+        if (diff.length() > 0) throw new AssertionError(what + ": data sets differ" + diff);
+    }
+
+    private static String clip(String s) {
+        return s == null ? "<absent>" : s.length() > 80 ? s.substring(0, 60) + "..." + s.substring(s.length() - 20) : s;
+    }
 }

@@ -1,0 +1,314 @@
+package io.cinnabar.persistence;
+
+import io.cinnabar.CinnabarServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Data survives restarts through RDB and AOF; saves and rewrites behave as Redis's do. */
+class PersistenceIT {
+    @TempDir
+    Path dir;
+
+    private CinnabarServer start(String... options) {
+        CinnabarServer.Builder b = CinnabarServer.builder().port(0).option("dir", dir.toString());
+        for (int i = 0; i < options.length; i += 2) b.option(options[i], options[i + 1]);
+        return b.build().start();
+    }
+
+    private static Jedis client(CinnabarServer s) {
+        return new Jedis("127.0.0.1", s.port());
+    }
+
+    private static String debug(Jedis j, String... args) {
+        return new String((byte[]) j.sendCommand(() -> "DEBUG".getBytes(StandardCharsets.US_ASCII), args),
+                StandardCharsets.UTF_8);
+    }
+
+    private static String info(Jedis j, String field) {
+        for (String line : j.info("persistence").split("\r\n")) {
+            if (line.startsWith(field + ":")) return line.substring(field.length() + 1);
+        }
+        return null;
+    }
+
+    private static void awaitInfo(Jedis j, String field, String value) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!value.equals(info(j, field))) {
+            if (System.nanoTime() > deadline) throw new AssertionError(field + " never became " + value);
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void saveThenRestartRestoresEveryTypeEncodingTtlAndDatabase() {
+        Map<String, String> before;
+        try (CinnabarServer s = start(); Jedis j = client(s)) {
+            DataSet.fill(j);
+            before = DataSet.of(j, 16);
+            assertEquals("OK", j.save());
+            assertEquals("0", info(j, "rdb_changes_since_last_save"));
+        }
+        try (CinnabarServer s = start(); Jedis j = client(s)) {
+            DataSet.assertSame(before, DataSet.of(j, 16), "after restart");
+            assertEquals("quicklist", j.objectEncoding("list-big"));
+            assertEquals("listpack", j.objectEncoding("hash-small"));
+            assertEquals("intset", j.objectEncoding("set-ints"));
+            assertEquals("skiplist", j.objectEncoding("zset-big"));
+            assertEquals(Long.toString(before.size()), info(j, "rdb_last_load_keys_loaded"));
+        }
+    }
+
+    @Test
+    void savePointsAndSigtermStyleCloseWriteTheDump() throws Exception {
+        try (CinnabarServer s = start("save", "3600 1"); Jedis j = client(s)) {
+            j.set("k", "v");
+        }
+        assertTrue(Files.exists(dir.resolve("dump.rdb")), "close() saves when save points are set");
+        try (CinnabarServer s = start("save", "1 1"); Jedis j = client(s)) {
+            assertEquals("v", j.get("k"));
+            long last = Long.parseLong(info(j, "rdb_last_save_time"));
+            j.set("k2", "v2");
+            // The save point "1 1" fires from the cron once a second has passed since the last save.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (Long.parseLong(info(j, "rdb_last_save_time")) == last || !"0".equals(info(j, "rdb_bgsave_in_progress"))) {
+                assertTrue(System.nanoTime() < deadline, "save point never fired");
+                Thread.sleep(20);
+            }
+            assertEquals("0", info(j, "rdb_changes_since_last_save"));
+        }
+    }
+
+    @Test
+    void bgsaveWritesThePointInTimeWhileWritesGoOn() throws Exception {
+        Map<String, String> atSnapshot;
+        try (CinnabarServer s = start("rdb-key-save-delay", "20"); Jedis j = client(s)) {
+            for (int i = 0; i < 3000; i++) j.set("k" + i, "old" + i);
+            j.sadd("set", "a", "b");
+            atSnapshot = DataSet.of(j, 1);
+            assertEquals("Background saving started", j.bgsave());
+            assertEquals("1", info(j, "rdb_bgsave_in_progress"));
+            assertThrows(JedisDataException.class, j::bgsave, "ERR Background save already in progress");
+            for (int i = 0; i < 3000; i += 3) j.set("k" + i, "new" + i);
+            for (int i = 1; i < 3000; i += 3) j.del("k" + i);
+            j.sadd("set", "c");
+            j.set("added-later", "x");
+            j.flushDB();
+            awaitInfo(j, "rdb_bgsave_in_progress", "0");
+            assertEquals("ok", info(j, "rdb_last_bgsave_status"));
+            assertTrue(Long.parseLong(info(j, "rdb_changes_since_last_save")) > 0, "writes after the snapshot stay unsaved");
+            j.configSet("rdb-key-save-delay", "0");
+            j.configSet("save", "");
+        }
+        try (CinnabarServer s = start(); Jedis j = client(s)) {
+            DataSet.assertSame(atSnapshot, DataSet.of(j, 1), "after restart");
+        }
+    }
+
+    @Test
+    void flushallStopsABgsaveAndSavesTheEmptyDataSetWithSavePoints() throws Exception {
+        try (CinnabarServer s = start("rdb-key-save-delay", "1000000", "save", "3600 1"); Jedis j = client(s)) {
+            j.set("a", "1");
+            j.set("b", "2");
+            j.bgsave();
+            assertEquals("1", info(j, "rdb_bgsave_in_progress"));
+            j.flushAll();
+            assertEquals("0", info(j, "rdb_bgsave_in_progress"));
+            assertEquals("ok", info(j, "rdb_last_bgsave_status"));
+            assertEquals("0", info(j, "rdb_changes_since_last_save"));
+            j.configSet("rdb-key-save-delay", "0");
+        }
+        try (CinnabarServer s = start(); Jedis j = client(s)) {
+            assertEquals(0, j.dbSize());
+        }
+    }
+
+    @Test
+    void appendOnlyFileSurvivesRestartWithEveryFsyncPolicy() {
+        for (String policy : List.of("always", "everysec", "no")) {
+            Path sub = dir.resolve(policy);
+            sub.toFile().mkdirs();
+            Map<String, String> before;
+            try (CinnabarServer s = CinnabarServer.builder().port(0).option("dir", sub.toString())
+                    .option("appendonly", "yes").option("appendfsync", policy).build().start(); Jedis j = client(s)) {
+                DataSet.fill(j);
+                j.incrByFloat("float", 1.5);
+                j.spop("set-strings");
+                j.lpush("queue", "job");
+                assertEquals(List.of("queue", "job"), j.blpop(1, "queue"));
+                before = DataSet.of(j, 16);
+            }
+            assertTrue(Files.exists(sub.resolve("appendonlydir/appendonly.aof.manifest")));
+            assertFalse(Files.exists(sub.resolve("dump.rdb")));
+            try (CinnabarServer s = CinnabarServer.builder().port(0).option("dir", sub.toString())
+                    .option("appendonly", "yes").build().start(); Jedis j = client(s)) {
+                DataSet.assertSame(before, DataSet.of(j, 16), policy);
+            }
+        }
+    }
+
+    @Test
+    void writesArePropagatedAsRedisPropagatesThem() throws IOException {
+        try (CinnabarServer s = start("appendonly", "yes", "appendfsync", "always"); Jedis j = client(s)) {
+            j.set("a", "1");
+            j.expire("a", 100);
+            j.setex("b", 100, "2");
+            j.incrByFloat("f", 0.5);
+            j.sadd("s", "only");
+            j.spop("s");
+            j.rpush("l", "x");
+            j.blpop(0, "l");
+            redis.clients.jedis.Transaction tx = j.multi();
+            tx.set("t1", "1");
+            tx.set("t2", "2");
+            tx.exec();
+            j.set("gone", "x");
+            j.pexpire("gone", 1);
+            j.sadd("nothing-changed", "m");
+            j.sadd("nothing-changed", "m");
+        }
+        Path incr = dir.resolve("appendonlydir/appendonly.aof.1.incr.aof");
+        String aof = new String(Files.readAllBytes(incr), StandardCharsets.UTF_8).replace("\r\n", " ");
+        assertTrue(aof.startsWith("*2 $6 SELECT $1 0 *3 $3 SET $1 a $1 1 *3 $9 PEXPIREAT $1 a $13 "), aof);
+        assertTrue(aof.contains("$3 SET $1 b $1 2 $4 PXAT $13 "), aof);
+        assertTrue(aof.contains("*4 $3 SET $1 f $3 0.5 $7 KEEPTTL "), aof);
+        assertTrue(aof.contains("*3 $4 SREM $1 s $4 only "), aof);
+        assertTrue(aof.contains("*2 $4 LPOP $1 l "), aof);
+        assertTrue(aof.contains("*1 $5 MULTI *3 $3 SET $2 t1 $1 1 *3 $3 SET $2 t2 $1 2 *1 $4 EXEC "), aof);
+        assertFalse(aof.contains("SPOP") || aof.contains("BLPOP") || aof.contains("INCRBYFLOAT")
+                || aof.contains("SETEX") || aof.contains(" EXPIRE "), aof);
+        assertEquals(1, aof.split("nothing-changed", -1).length - 1, "a SADD that added nothing is not propagated");
+    }
+
+    @Test
+    void bgrewriteaofWhileWritingKeepsEveryWrite() throws Exception {
+        for (String preamble : List.of("yes", "no")) {
+            Path sub = dir.resolve("preamble-" + preamble);
+            sub.toFile().mkdirs();
+            Map<String, String> before;
+            try (CinnabarServer s = CinnabarServer.builder().port(0).option("dir", sub.toString())
+                    .option("appendonly", "yes").option("aof-use-rdb-preamble", preamble)
+                    .option("rdb-key-save-delay", "50").build().start(); Jedis j = client(s)) {
+                DataSet.fill(j);
+                for (int i = 0; i < 500; i++) j.set("k" + i, "v" + i);
+                assertEquals("Background append only file rewriting started", j.bgrewriteaof());
+                assertEquals("1", info(j, "aof_rewrite_in_progress"));
+                for (int i = 0; i < 500; i += 2) j.set("k" + i, "changed" + i);
+                j.del("list-big");
+                j.select(3);
+                j.set("db3", "x");
+                j.select(0);
+                awaitInfo(j, "aof_rewrite_in_progress", "0");
+                assertEquals("ok", info(j, "aof_last_bgrewrite_status"));
+                j.set("after", "rewrite");
+                before = DataSet.of(j, 16);
+            }
+            String manifest = Files.readString(sub.resolve("appendonlydir/appendonly.aof.manifest"));
+            String base = "yes".equals(preamble) ? "appendonly.aof.2.base.rdb" : "appendonly.aof.2.base.aof";
+            assertEquals("file " + base + " seq 2 type b\nfile appendonly.aof.2.incr.aof seq 2 type i\n", manifest);
+            try (CinnabarServer s = CinnabarServer.builder().port(0).option("dir", sub.toString())
+                    .option("appendonly", "yes").build().start(); Jedis j = client(s)) {
+                DataSet.assertSame(before, DataSet.of(j, 16), "preamble " + preamble);
+            }
+        }
+    }
+
+    @Test
+    void appendonlyCanBeSwitchedOnAndOffAtRunTime() throws Exception {
+        Map<String, String> before;
+        try (CinnabarServer s = start(); Jedis j = client(s)) {
+            DataSet.fill(j);
+            j.configSet("appendonly", "yes");
+            awaitInfo(j, "aof_rewrite_in_progress", "0");
+            assertEquals("1", info(j, "aof_enabled"));
+            j.set("after-switch", "1");
+            before = DataSet.of(j, 16);
+        }
+        try (CinnabarServer s = start("appendonly", "yes"); Jedis j = client(s)) {
+            DataSet.assertSame(before, DataSet.of(j, 16), "after restart");
+            j.configSet("appendonly", "no");
+            assertEquals("0", info(j, "aof_enabled"));
+            j.set("not-in-aof", "1");
+        }
+        try (CinnabarServer s = start("appendonly", "yes"); Jedis j = client(s)) {
+            assertNull(j.get("not-in-aof"));
+        }
+    }
+
+    @Test
+    void debugReloadAndLoadaofKeepTheDataSet() {
+        try (CinnabarServer s = start("appendonly", "yes"); Jedis j = client(s)) {
+            DataSet.fill(j);
+            Map<String, String> before = DataSet.of(j, 16);
+            assertEquals("OK", debug(j, "RELOAD"));
+            DataSet.assertSame(before, DataSet.of(j, 16), "after restart");
+            assertEquals("OK", debug(j, "LOADAOF"));
+            DataSet.assertSame(before, DataSet.of(j, 16), "after restart");
+        }
+    }
+
+    @Test
+    void failedBgsaveRefusesWritesWithMisconfUntilASaveSucceeds() throws Exception {
+        try (CinnabarServer s = start("save", "3600 1"); Jedis j = client(s)) {
+            j.set("a", "1");
+            Files.createDirectory(dir.resolve("blocked.rdb"));
+            j.configSet("dbfilename", "blocked.rdb");
+            j.bgsave();
+            awaitInfo(j, "rdb_bgsave_in_progress", "0");
+            assertEquals("err", info(j, "rdb_last_bgsave_status"));
+            JedisDataException e = assertThrows(JedisDataException.class, () -> j.set("b", "2"));
+            assertTrue(e.getMessage().startsWith("MISCONF Redis is configured to save RDB snapshots"), e.getMessage());
+            assertEquals("1", j.get("a"), "reads go on");
+            j.configSet("dbfilename", "dump.rdb");
+            j.bgsave();
+            awaitInfo(j, "rdb_bgsave_in_progress", "0");
+            assertEquals("OK", j.set("b", "2"));
+        }
+    }
+
+    @Test
+    void dumpAndRestoreOptionsAndErrors() {
+        try (CinnabarServer s = start(); Jedis j = client(s)) {
+            j.rpush("l", "a", "b");
+            byte[] payload = j.dump("l");
+            assertNull(j.dump("missing"));
+            assertEquals("BUSYKEY Target key name already exists.",
+                    assertThrows(JedisDataException.class, () -> j.restore("l", 0, payload)).getMessage());
+            assertEquals("OK", j.restore("l2", 0, payload));
+            assertEquals(List.of("a", "b"), j.lrange("l2", 0, -1));
+            long at = System.currentTimeMillis() + 100_000;
+            assertEquals("OK", j.restore("l3".getBytes(), at, payload,
+                    redis.clients.jedis.params.RestoreParams.restoreParams().absTtl()));
+            assertEquals(at, j.pexpireTime("l3"));
+            byte[] corrupt = payload.clone();
+            corrupt[1] ^= 0x55;
+            assertEquals("ERR DUMP payload version or checksum are wrong",
+                    assertThrows(JedisDataException.class, () -> j.restore("x", 0, corrupt)).getMessage());
+            assertEquals("ERR Invalid TTL value, must be >= 0",
+                    assertThrows(JedisDataException.class, () -> j.restore("x", -1, payload)).getMessage());
+            debug(j, "SET-SKIP-CHECKSUM-VALIDATION", "1");
+            byte[] garbage = payload.clone();
+            garbage[2] = (byte) 0xff;
+            String err = assertThrows(JedisDataException.class, () -> j.restore("x", 0, garbage)).getMessage();
+            assertEquals("ERR Bad data format", err);
+            assertEquals("PONG", j.ping());
+            j.restore("idle".getBytes(), 0, payload, redis.clients.jedis.params.RestoreParams.restoreParams().idleTime(1000));
+            assertTrue(j.objectIdletime("idle") >= 1000);
+        }
+    }
+}
