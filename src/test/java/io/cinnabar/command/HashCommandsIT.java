@@ -137,29 +137,30 @@ class HashCommandsIT {
         assertEquals("hashtable", encoding(jedis, "long"));
         jedis.hset("longfield", "f".repeat(65), "1");
         assertEquals("hashtable", encoding(jedis, "longfield"));
-        for (int i = 0; i < 128; i++) jedis.hset("many", "f" + i, "v");
+        // Redis 7.0's built-in hash-max-listpack-entries is 512 (redis.conf sets 128).
+        for (int i = 0; i < 512; i++) jedis.hset("many", "f" + i, "v");
         assertEquals("listpack", encoding(jedis, "many"));
-        jedis.hset("many", "f128", "v");
+        jedis.hset("many", "f512", "v");
         assertEquals("hashtable", encoding(jedis, "many"));
         // One-way: shrinking does not convert back.
-        for (int i = 0; i < 120; i++) jedis.hdel("many", "f" + i);
+        for (int i = 0; i < 504; i++) jedis.hdel("many", "f" + i);
         assertEquals("hashtable", encoding(jedis, "many"));
         assertEquals(9, jedis.hlen("many"));
-        assertEquals("v", jedis.hget("many", "f128"));
+        assertEquals("v", jedis.hget("many", "f512"));
     }
 
     @Test
     void multiFieldHsetConvertsOnce(Jedis jedis) {
-        String[] args = new String[1 + 2 * 300];
+        String[] args = new String[1 + 2 * 900];
         args[0] = "h";
-        for (int i = 0; i < 300; i++) {
-            args[1 + 2 * i] = "f" + (i % 200);
+        for (int i = 0; i < 900; i++) {
+            args[1 + 2 * i] = "f" + (i % 600);
             args[2 + 2 * i] = "v" + i;
         }
-        assertEquals(200L, Raw.cmd(jedis, "HSET", args));
+        assertEquals(600L, Raw.cmd(jedis, "HSET", args));
         assertEquals("hashtable", encoding(jedis, "h"));
-        assertEquals("v299", jedis.hget("h", "f99"));
-        assertEquals("v150", jedis.hget("h", "f150"));
+        assertEquals("v699", jedis.hget("h", "f99"));
+        assertEquals("v550", jedis.hget("h", "f550"));
         String[] small = Arrays.copyOf(args, 1 + 2 * 100);
         small[0] = "s";
         for (int i = 0; i < 100; i++) small[1 + 2 * i] = "f" + (i % 40);
@@ -175,7 +176,7 @@ class HashCommandsIT {
         assertEquals("listpack", encoding(jedis, "h"));
         jedis.hset("h", "f0", "again");
         assertEquals("hashtable", encoding(jedis, "h"));
-        jedis.configSet("hash-max-listpack-entries", "128");
+        jedis.configSet("hash-max-listpack-entries", "512");
         jedis.configSet("hash-max-ziplist-value", "3");
         jedis.hset("v", "a", "123");
         assertEquals("listpack", encoding(jedis, "v"));
@@ -185,7 +186,7 @@ class HashCommandsIT {
         jedis.configSet("hash-max-listpack-entries", "0");
         jedis.hset("z", "a", "1");
         assertEquals("hashtable", encoding(jedis, "z"));
-        jedis.configSet("hash-max-listpack-entries", "128");
+        jedis.configSet("hash-max-listpack-entries", "512");
     }
 
     @Test
@@ -193,7 +194,7 @@ class HashCommandsIT {
         jedis.hset("src", Map.of("a", "1", "b", "2"));
         jedis.configSet("hash-max-listpack-entries", "0");
         jedis.hset("big", Map.of("a", "1", "b", "2"));
-        jedis.configSet("hash-max-listpack-entries", "128");
+        jedis.configSet("hash-max-listpack-entries", "512");
         for (String key : List.of("src", "big")) {
             assertTrue(jedis.copy(key, key + "2", false));
             assertEquals(encoding(jedis, key), encoding(jedis, key + "2"));
@@ -231,7 +232,7 @@ class HashCommandsIT {
     void hrandfieldIsUniformOverHashtable(Jedis jedis) {
         jedis.configSet("hash-max-listpack-entries", "0");
         for (int i = 0; i < 10; i++) jedis.hset("h", "f" + i, "v");
-        jedis.configSet("hash-max-listpack-entries", "128");
+        jedis.configSet("hash-max-listpack-entries", "512");
         assertEquals("hashtable", encoding(jedis, "h"));
         Map<String, Integer> seen = new HashMap<>();
         for (String f : jedis.hrandfield("h", -10000)) seen.merge(f, 1, Integer::sum);

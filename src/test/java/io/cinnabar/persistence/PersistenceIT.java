@@ -4,6 +4,7 @@ import io.cinnabar.CinnabarServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.RestoreParams;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 import java.io.IOException;
@@ -293,7 +294,7 @@ class PersistenceIT {
             assertEquals(List.of("a", "b"), j.lrange("l2", 0, -1));
             long at = System.currentTimeMillis() + 100_000;
             assertEquals("OK", j.restore("l3".getBytes(), at, payload,
-                    redis.clients.jedis.params.RestoreParams.restoreParams().absTtl()));
+                    RestoreParams.restoreParams().absTtl()));
             assertEquals(at, j.pexpireTime("l3"));
             byte[] corrupt = payload.clone();
             corrupt[1] ^= 0x55;
@@ -307,7 +308,7 @@ class PersistenceIT {
             String err = assertThrows(JedisDataException.class, () -> j.restore("x", 0, garbage)).getMessage();
             assertEquals("ERR Bad data format", err);
             assertEquals("PONG", j.ping());
-            j.restore("idle".getBytes(), 0, payload, redis.clients.jedis.params.RestoreParams.restoreParams().idleTime(1000));
+            j.restore("idle".getBytes(), 0, payload, RestoreParams.restoreParams().idleTime(1000));
             assertTrue(j.objectIdletime("idle") >= 1000);
         }
     }
