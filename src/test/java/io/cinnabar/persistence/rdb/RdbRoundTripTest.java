@@ -62,6 +62,37 @@ class RdbRoundTripTest {
         Files.writeString(OUT.resolve("all-types.dumps"), dumps);
     }
 
+    /**
+     * Values built through the keyspace API (not read from Redis), written with a TTL in several
+     * databases, with the description of what a loader must see beside them (the .expected
+     * format of the Redis fixtures), for loading into a real Redis by hand.
+     */
+    @Test
+    void everyEncodingFileWithItsExpectation() throws IOException {
+        java.util.Map<String, Object> values = RdbWriterReaderTest.everyEncoding();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        RdbWriter w = new RdbWriter(out, true, true);
+        w.begin(RdbWriter.standardAux(1700000000L, 1 << 20, false));
+        StringBuilder expected = new StringBuilder();
+        for (int db : new int[] {0, 2, 9}) {
+            w.selectDb(db, values.size(), 1);
+            for (java.util.Map.Entry<String, Object> e : values.entrySet()) {
+                byte[] key = (e.getKey() + "@" + db).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+                long ttl = e.getKey().equals("zset:skiplist") ? 4102444800000L + db : -1;
+                w.key(key, e.getValue(), ttl);
+                expected.append(db).append('\t').append(java.util.HexFormat.of().formatHex(key)).append('\t')
+                        .append(Rendered.type(e.getValue())).append('\t').append(Rendered.encoding(e.getValue()))
+                        .append('\t').append(ttl).append('\t').append(Rendered.itemsText(e.getValue())).append('\n');
+            }
+        }
+        w.end();
+        Loaded back = Loaded.read(out.toByteArray(), RdbLoadOptions.DEFAULTS);
+        assertEquals(3 * values.size(), back.keys.size());
+        Files.createDirectories(OUT);
+        Files.write(OUT.resolve("every-encoding.rdb"), out.toByteArray());
+        Files.writeString(OUT.resolve("every-encoding.expected"), expected);
+    }
+
     @Test
     void evictionDataRoundTrips() throws IOException {
         for (String name : new String[] {"redis-7.0.15-lfu.rdb", "redis-7.0.15-lru.rdb"}) {
