@@ -135,10 +135,31 @@ class RdbWriterReaderTest {
         RdbWriter w = new RdbWriter(out, true, true).afterEachKey(hooks::incrementAndGet);
         w.begin(RdbWriter.standardAux(1, 2, false));
         w.selectDb(0, values.size(), 1);
-        for (Map.Entry<String, Object> e : values.entrySet()) w.encodedKey(RdbWriter.encodeKey(b(e.getKey()), e.getValue(), 99, 5, -1, true));
+        RdbWriter.KeyEncoder encoder = new RdbWriter.KeyEncoder(true);
+        for (Map.Entry<String, Object> e : values.entrySet()) w.encodedKey(encoder.encode(b(e.getKey()), e.getValue(), 99, 5, -1));
         w.end();
         assertArrayEquals(direct, out.toByteArray());
         assertEquals(values.size(), hooks.get());
+    }
+
+    @Test
+    void aWriterMadeOnOneThreadIsFedFromAnother() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RdbWriter w = new RdbWriter(out, true, true);
+        w.begin(RdbWriter.standardAux(1, 2, false));
+        java.util.concurrent.ExecutorService feeder = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            feeder.submit(() -> {
+                w.selectDb(0, 2, 0);
+                w.key(b("a"), Values.list(100, 5), -1);
+                w.key(b("b"), Values.hash(10, 5), -1);
+                return null;
+            }).get();
+        } finally {
+            feeder.shutdown();
+        }
+        w.end();
+        assertEquals(2, Loaded.read(out.toByteArray(), RdbLoadOptions.DEFAULTS).keys.size());
     }
 
     @Test
