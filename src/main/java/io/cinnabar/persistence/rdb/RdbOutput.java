@@ -19,7 +19,8 @@ final class RdbOutput {
     private final OutputStream out;
     private final boolean compress;
     private final boolean checksum;
-    private final Lzf lzf = new Lzf();
+    /** Made on first use: its table is 64 KB and many outputs never compress anything. */
+    private Lzf lzf;
     private final long[] parsed = new long[1];
     private byte[] buf;
     private int len;
@@ -61,6 +62,12 @@ final class RdbOutput {
 
     byte[] toByteArray() {
         return Arrays.copyOf(buf, len);
+    }
+
+    /** Empties an in-memory output for reuse (its buffer and compressor are kept). */
+    void reset() {
+        len = crcCovered = 0;
+        crc = 0;
     }
 
     /** Hands everything buffered to the stream and flushes it. */
@@ -142,6 +149,7 @@ final class RdbOutput {
     void writeString(byte[] s, int off, int n) throws IOException {
         if (n <= 11 && Numbers.parseLong(s, off, n, parsed) && writeIntegerForm(parsed[0])) return;
         if (compress && n > 20) {
+            if (lzf == null) lzf = new Lzf();
             byte[] c = lzf.compress(s, off, n, n - 4);
             if (c != null) {
                 writeByte(0xc0 | RdbInput.ENC_LZF);

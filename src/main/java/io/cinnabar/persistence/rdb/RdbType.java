@@ -21,7 +21,10 @@ public final class RdbType {
     public static final int ZSET_LISTPACK = 17;
     public static final int LIST_QUICKLIST_2 = 18;
     public static final int STREAM_LISTPACKS_2 = 19;
-    /** Written by Redis 7.2+ only (RDB 11), named here for the error message. */
+    /**
+     * Written by Redis 7.2+ only (RDB 11, which is refused first), named here for the error
+     * message; 20, 7.2's listpack set, stays an unknown type as it is for Redis 7.0.
+     */
     public static final int STREAM_LISTPACKS_3 = 21;
 
     public static final int OPCODE_FUNCTION2 = 245;

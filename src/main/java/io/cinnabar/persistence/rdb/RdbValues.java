@@ -189,7 +189,6 @@ public final class RdbValues {
                 return readBlobValue(in, type, in.readString(), o);
             case STREAM_LISTPACKS:
             case STREAM_LISTPACKS_2:
-            case 20:
             case STREAM_LISTPACKS_3:
                 throw new RdbFormatException(Kind.UNSUPPORTED_TYPE, in.offset(),
                         "Stream values (RDB type " + type + ") are not supported by Cinnabar yet");

@@ -11,7 +11,7 @@ import java.util.Map;
  * {@link #function}s, then per non-empty database {@link #selectDb} and its {@link #key}s, then
  * {@link #end}. The writer holds no reference to any database and no thread affinity: one thread
  * may prepare it and another feed it, one call at a time. Keys can also be encoded to bytes on
- * the thread that owns the data ({@link #encodeKey}) and appended here later ({@link #encodedKey}).
+ * the thread that owns the data ({@link KeyEncoder}) and appended here later ({@link #encodedKey}).
  */
 public final class RdbWriter {
     /** What the aux field "redis-ver" says; clients and tools compare it with the format version. */
@@ -102,15 +102,26 @@ public final class RdbWriter {
         keyDone();
     }
 
-    /** The bytes {@link #key} would write, prepared wherever the value is safe to read. */
-    public static byte[] encodeKey(byte[] key, Object value, long expireAtMs, long idleSeconds, int freq,
-                                   boolean compression) throws IOException {
-        RdbOutput record = new RdbOutput(compression);
-        writeKey(record, key, value, expireAtMs, idleSeconds, freq);
-        return record.toByteArray();
+    /**
+     * Makes the bytes {@link #key} would write, wherever the value is safe to read (the thread that
+     * owns the data, say), for {@link #encodedKey} to append later. Reuses its buffer and
+     * compressor across keys; one thread at a time.
+     */
+    public static final class KeyEncoder {
+        private final RdbOutput record;
+
+        public KeyEncoder(boolean compression) {
+            record = new RdbOutput(compression);
+        }
+
+        public byte[] encode(byte[] key, Object value, long expireAtMs, long idleSeconds, int freq) throws IOException {
+            record.reset();
+            writeKey(record, key, value, expireAtMs, idleSeconds, freq);
+            return record.toByteArray();
+        }
     }
 
-    /** Appends a record made by {@link #encodeKey}. */
+    /** Appends a record made by a {@link KeyEncoder} (made with this writer's compression setting). */
     public void encodedKey(byte[] record) throws IOException {
         out.write(record, 0, record.length);
         keyDone();
@@ -155,7 +166,7 @@ public final class RdbWriter {
         return keys;
     }
 
-    /** Whether LZF is on: records from {@link #encodeKey} should be made with the same setting. */
+    /** Whether LZF is on: a {@link KeyEncoder} feeding this writer should use the same setting. */
     public boolean compression() {
         return compression;
     }

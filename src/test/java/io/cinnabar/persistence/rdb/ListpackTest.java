@@ -11,23 +11,16 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class ListpackTest {
-    /** Entries as strings; integers formatted, so a round trip compares as text. */
+    /** Entries as strings (integers formatted), null when the listpack is invalid. */
     static List<String> entries(byte[] lp) {
-        List<String> out = new ArrayList<>();
-        int n = Listpack.walk(lp, new Listpack.EntryVisitor() {
-            @Override
-            public boolean string(byte[] buf, int off, int len) {
-                out.add(new String(buf, off, len, java.nio.charset.StandardCharsets.ISO_8859_1));
-                return true;
-            }
+        EntryCollector c = new EntryCollector(1, false);
+        return Listpack.walk(lp, c) < 0 ? null : texts(c);
+    }
 
-            @Override
-            public boolean integer(long value) {
-                out.add(Long.toString(value));
-                return true;
-            }
-        });
-        return n < 0 ? null : out;
+    static List<String> texts(EntryCollector c) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < c.size(); i++) out.add(new String(c.items()[i], java.nio.charset.StandardCharsets.ISO_8859_1));
+        return out;
     }
 
     private static byte[] build(String... items) {

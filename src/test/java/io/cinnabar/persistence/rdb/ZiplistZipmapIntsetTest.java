@@ -74,21 +74,8 @@ class ZiplistZipmapIntsetTest {
     }
 
     static List<String> ziplistEntries(byte[] zl) {
-        List<String> out = new ArrayList<>();
-        int n = Ziplist.walk(zl, new Listpack.EntryVisitor() {
-            @Override
-            public boolean string(byte[] buf, int off, int len) {
-                out.add(new String(buf, off, len, StandardCharsets.ISO_8859_1));
-                return true;
-            }
-
-            @Override
-            public boolean integer(long value) {
-                out.add(Long.toString(value));
-                return true;
-            }
-        });
-        return n < 0 ? null : out;
+        EntryCollector c = new EntryCollector(1, false);
+        return Ziplist.walk(zl, c) < 0 ? null : ListpackTest.texts(c);
     }
 
     @Test
