@@ -38,7 +38,7 @@ public final class CinnabarServer implements AutoCloseable {
     private KeyspaceThread thread;
     private ServerContext context;
     private NettyServer network;
-    private int port = -1;
+    private volatile int port = -1;
     private volatile boolean dataLoaded;
 
     public CinnabarServer(Config config) {
@@ -77,6 +77,7 @@ public final class CinnabarServer implements AutoCloseable {
             throw new IllegalStateException(e.getMessage(), e);
         }
         context.port(port);
+        log.debug("Cinnabar listening on port {}, loading the data set", port);
         CompletableFuture<String> loaded = new CompletableFuture<>();
         thread.execute(() -> context.dataSets().loadAtStartup(loaded::complete));
         String error = loaded.join();

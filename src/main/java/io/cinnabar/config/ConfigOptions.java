@@ -75,8 +75,10 @@ public final class ConfigOptions {
     public static final ConfigOption SAVE = add(custom("save", SavePoints::parse, v -> (String) v,
             "3600 1 300 100 60 10000").multiArg());
     public static final ConfigOption APPENDONLY = add(bool("appendonly", false));
-    public static final ConfigOption APPENDFILENAME = add(string("appendfilename", "appendonly.aof").immutable());
-    public static final ConfigOption APPENDDIRNAME = add(string("appenddirname", "appendonlydir").immutable());
+    public static final ConfigOption APPENDFILENAME = add(custom("appendfilename",
+            words -> plainName(words, "appendfilename", "filename"), v -> (String) v, "appendonly.aof").immutable());
+    public static final ConfigOption APPENDDIRNAME = add(custom("appenddirname",
+            words -> plainName(words, "appenddirname", "dirname"), v -> (String) v, "appendonlydir").immutable());
     public static final ConfigOption APPENDFSYNC = add(enumeration("appendfsync", "everysec",
             "always", "everysec", "no"));
     public static final ConfigOption RDBCOMPRESSION = add(bool("rdbcompression", true));
@@ -146,6 +148,14 @@ public final class ConfigOptions {
 
     public static List<ConfigOption> all() {
         return Collections.unmodifiableList(ALL);
+    }
+
+    /** appendfilename / appenddirname: a plain name inside dir, as Redis's isValidAOFfilename checks. */
+    private static Object plainName(String[] words, String option, String kind) throws ConfigException {
+        String name = ConfigOption.single(words);
+        if (name.isEmpty()) throw new ConfigException(option + " can't be empty");
+        if (name.contains("/")) throw new ConfigException(option + " can't be a path, just a " + kind);
+        return name;
     }
 
     private static Object parseDbFilename(String[] words) throws ConfigException {

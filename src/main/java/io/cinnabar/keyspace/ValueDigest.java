@@ -13,8 +13,32 @@ public final class ValueDigest {
 
     /** The 20-byte digest of value (mixing in whether it has a TTL), or null for an unsupported type. */
     public static byte[] of(Object value, boolean hasExpire) {
-        byte[] digest = new byte[20];
+        return of(new byte[20], sha1(), value, hasExpire);
+    }
+
+    /**
+     * DEBUG DIGEST: every database's id mixed in, then each key/value pair's digest (the key mixed
+     * in before the value) XORed in, so the result does not depend on iteration order. 40 zeros
+     * for an empty data set, as in Redis.
+     */
+    public static byte[] dataset(Keyspace keyspace) {
+        byte[] result = new byte[20];
         MessageDigest sha = sha1();
+        for (int i = 0; i < keyspace.databaseCount(); i++) {
+            Database db = keyspace.db(i);
+            if (db.size() == 0) continue;
+            mix(sha, result, new byte[] {(byte) (i >>> 24), (byte) (i >>> 16), (byte) (i >>> 8), (byte) i});
+            db.forEach(e -> {
+                byte[] pair = new byte[20];
+                mix(sha, pair, e.key());
+                byte[] d = of(pair, sha, e.value(), e.expireAt() >= 0);
+                if (d != null) xor(sha, result, d);
+            });
+        }
+        return result;
+    }
+
+    private static byte[] of(byte[] digest, MessageDigest sha, Object value, boolean hasExpire) {
         int typeCode;
         if (value instanceof byte[]) typeCode = 0;
         else if (value instanceof ListValue) typeCode = 1;

@@ -53,7 +53,10 @@ public final class LoadSources {
                 RdbReader reader = new RdbReader(in, rdbOptions(config));
                 reader.read(visitor(config, sink, stats, reader, progress, true));
             } catch (RdbFormatException e) {
-                return reportRdbError(e);
+                reportRdbError(e);
+                String where = "Error loading " + file + " at offset " + e.offset() + ": " + e.reason();
+                log.warn("{}", where);
+                return where;
             }
             doneLoading(stats);
             log.info("DB loaded from disk: {} seconds", seconds(start));
@@ -172,8 +175,8 @@ public final class LoadSources {
         }
     }
 
-    /** Logs a bad RDB as Redis does and returns the reason. */
-    private static String reportRdbError(RdbFormatException e) {
+    /** Logs a bad RDB as Redis does. */
+    private static void reportRdbError(RdbFormatException e) {
         switch (e.kind()) {
             case SHORT_READ -> {
                 log.warn("Short read or OOM loading DB. Unrecoverable error, aborting now.");
@@ -188,7 +191,6 @@ public final class LoadSources {
                     e.reason());
         }
         log.warn("Terminating server after rdb file reading failure.");
-        return e.reason();
     }
 
     private static String seconds(long startNanos) {

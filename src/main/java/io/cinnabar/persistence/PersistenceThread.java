@@ -34,6 +34,8 @@ public final class PersistenceThread {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean running = true;
     private volatile boolean parked;
+    /** Set by wake(); cleared before each round of duties, checked again before sleeping. */
+    private volatile boolean woken;
 
     public PersistenceThread(String name) {
         thread = new Thread(this::loop, name);
@@ -56,6 +58,7 @@ public final class PersistenceThread {
 
     /** Lets the duties run again soon (new snapshot records, a changed setting). */
     public void wake() {
+        woken = true;
         if (parked) LockSupport.unpark(thread);
     }
 
@@ -83,11 +86,13 @@ public final class PersistenceThread {
     private void loop() {
         try {
             while (running) {
+                woken = false;
                 runTasks();
                 long next = runDuties();
                 if (!tasks.isEmpty() || !running) continue;
                 parked = true;
-                if (tasks.isEmpty() && running) {
+                // A wake() after the duties ran either sees parked and unparks, or is seen here.
+                if (tasks.isEmpty() && running && !woken) {
                     long wait = next - System.nanoTime();
                     if (next == Long.MAX_VALUE) LockSupport.park(this);
                     else if (wait > 0) LockSupport.parkNanos(this, wait);

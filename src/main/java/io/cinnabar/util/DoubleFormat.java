@@ -16,8 +16,10 @@ public final class DoubleFormat {
         return g17(d);
     }
 
+    /** C's %.17g: "inf", "-inf" and "nan" as glibc prints them. */
     public static String g17(double d) {
         if (Double.isNaN(d)) return "nan";
+        if (Double.isInfinite(d)) return d > 0 ? "inf" : "-inf";
         if (d == 0) return (1 / d < 0) ? "-0" : "0";
         // Integral values below 2^53 print exactly as their digits under %.17g (sorted set scores).
         if (Math.abs(d) < 0x1p53 && d == Math.rint(d)) return Long.toString((long) d);

@@ -312,4 +312,91 @@ class PersistenceIT {
             assertTrue(j.objectIdletime("idle") >= 1000);
         }
     }
+
+    @Test
+    void clientsGetLoadingWhileTheDataSetLoads() throws Exception {
+        try (CinnabarServer s = start(); Jedis j = client(s)) {
+            for (int i = 0; i < 2000; i++) j.set("k" + i, "v");
+            j.save();
+        }
+        CinnabarServer slow = CinnabarServer.builder().port(0).option("dir", dir.toString())
+                .option("key-load-delay", "1000").build();
+        Thread starter = new Thread(slow::start);
+        starter.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (slow.port() <= 0) {
+                assertTrue(System.nanoTime() < deadline, "never bound");
+                Thread.sleep(5);
+            }
+            try (Jedis j = new Jedis("127.0.0.1", slow.port())) {
+                assertEquals("LOADING Redis is loading the dataset in memory",
+                        assertThrows(JedisDataException.class, () -> j.get("k1")).getMessage());
+                assertEquals("1", info(j, "loading"), "INFO answers while loading");
+                assertTrue(Long.parseLong(info(j, "loading_total_bytes")) > 0);
+                j.configSet("key-load-delay", "0");
+                starter.join(30_000);
+                assertEquals("v", j.get("k1"));
+                assertEquals("0", info(j, "loading"));
+                assertEquals("2000", info(j, "rdb_last_load_keys_loaded"));
+            }
+        } finally {
+            starter.join(30_000);
+            slow.close();
+        }
+    }
+
+    @Test
+    void corruptDumpStopsStartupNamingFileAndOffset() throws Exception {
+        try (CinnabarServer s = start(); Jedis j = client(s)) {
+            for (int i = 0; i < 100; i++) j.set("key" + i, "value" + i);
+            j.save();
+        }
+        Path dump = dir.resolve("dump.rdb");
+        byte[] bytes = Files.readAllBytes(dump);
+        Files.write(dump, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> start().close());
+        assertTrue(e.getMessage().contains(dump.toString()) && e.getMessage().contains("at offset "), e.getMessage());
+        // Nothing was saved over the damaged file.
+        assertEquals(bytes.length / 2, Files.size(dump));
+    }
+
+    @Test
+    void agedKeysInADumpAreDroppedOnLoadButKeptInAnAofBase() throws Exception {
+        try (CinnabarServer s = start(); Jedis j = client(s)) {
+            j.set("short-lived", "x");
+            j.pexpire("short-lived", 50);
+            j.set("stays", "y");
+            j.save();
+        }
+        Thread.sleep(100);
+        try (CinnabarServer s = start(); Jedis j = client(s)) {
+            assertEquals("1", info(j, "rdb_last_load_keys_loaded"));
+            assertEquals("1", info(j, "rdb_last_load_keys_expired"));
+            assertEquals(1, j.dbSize());
+        }
+    }
+
+    @Test
+    void failingAofWritesRefuseWritesWithMisconfWhileReadsGoOn() throws Exception {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(full), "needs /dev/full");
+        try (CinnabarServer s = start("appendonly", "yes", "appendfsync", "everysec"); Jedis j = client(s)) {
+            j.set("before", "1");
+            // The next incr file is a disk that is always full.
+            Files.createSymbolicLink(dir.resolve("appendonlydir/appendonly.aof.2.incr.aof"), full);
+            j.bgrewriteaof();
+            awaitInfo(j, "aof_rewrite_in_progress", "0");
+            j.set("lost-to-the-full-disk", "x");
+            awaitInfo(j, "aof_last_write_status", "err");
+            JedisDataException e = assertThrows(JedisDataException.class, () -> j.set("refused", "1"));
+            assertEquals("MISCONF Errors writing to the AOF file: No space left on device", e.getMessage());
+            assertEquals("1", j.get("before"));
+            assertEquals("MISCONF Errors writing to the AOF file: No space left on device",
+                    assertThrows(JedisDataException.class, j::ping).getMessage());
+            // Switching the AOF off and on again starts over with fresh files.
+            j.configSet("appendonly", "no");
+            assertEquals("OK", j.set("works-again", "1"));
+        }
+    }
 }

@@ -41,6 +41,8 @@ class DoubleFormatTest {
     void infinitiesAreSpelledLikeRedis() {
         assertEquals("inf", DoubleFormat.reply(Double.POSITIVE_INFINITY));
         assertEquals("-inf", DoubleFormat.reply(Double.NEGATIVE_INFINITY));
+        assertEquals("inf", DoubleFormat.g17(Double.POSITIVE_INFINITY));
+        assertEquals("-inf", DoubleFormat.g17(Double.NEGATIVE_INFINITY));
         assertEquals("nan", DoubleFormat.g17(Double.NaN));
     }
 }

@@ -15,6 +15,10 @@ import io.cinnabar.util.Numbers;
  */
 final class DebugCommand {
     private static final String[] HELP = {
+        "DIGEST",
+        "    Output a hex signature representing the current DB content.",
+        "DIGEST-VALUE <key> [<key> ...]",
+        "    Output a hex signature of the values of all the specified keys.",
         "OBJECT <key>",
         "    Show low level info about the `key` and associated value.",
         "PROTOCOL <type>",
@@ -55,6 +59,8 @@ final class DebugCommand {
             protocol(c);
         } else if (c.argIs(1, "OBJECT") && c.argCount() == 3) {
             object(c);
+        } else if (c.argIs(1, "DIGEST") && c.argCount() == 2) {
+            c.reply().simple(hex(io.cinnabar.keyspace.ValueDigest.dataset(c.keyspace())));
         } else if (c.argIs(1, "DIGEST-VALUE")) {
             digestValue(c);
         } else if (c.argIs(1, "QUICKLIST-PACKED-THRESHOLD") && c.argCount() == 3) {
@@ -105,10 +111,14 @@ final class DebugCommand {
             Entry e = c.db().lookup(c.arg(i));
             byte[] d = e == null ? new byte[20] : io.cinnabar.keyspace.ValueDigest.of(e.value(), e.expireAt() >= 0);
             if (d == null) throw new CommandError("ERR DEBUG DIGEST-VALUE does not support this type yet");
-            StringBuilder hex = new StringBuilder(40);
-            for (byte b : d) hex.append(Character.forDigit((b >> 4) & 15, 16)).append(Character.forDigit(b & 15, 16));
-            c.reply().simple(hex.toString());
+            c.reply().simple(hex(d));
         }
+    }
+
+    private static String hex(byte[] digest) {
+        StringBuilder hex = new StringBuilder(40);
+        for (byte b : digest) hex.append(Character.forDigit((b >> 4) & 15, 16)).append(Character.forDigit(b & 15, 16));
+        return hex.toString();
     }
 
     /** DEBUG PROTOCOL type: one sample reply of each RESP type (protocol.tcl reads them). */
