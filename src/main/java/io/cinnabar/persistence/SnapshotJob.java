@@ -70,12 +70,21 @@ public final class SnapshotJob implements PersistenceThread.Duty {
 
     public void beginDatabase(int db, long keys, long expires) {
         records.offer(new Record(db, null, null, 0, 0, keys, expires));
-        backlog.incrementAndGet();
+        offered();
     }
 
     public void offer(int db, byte[] key, Object value, long expireAt, int idle) {
         records.offer(new Record(db, key, value, expireAt, idle, 0, 0));
-        backlog.incrementAndGet();
+        offered();
+    }
+
+    /**
+     * The persistence thread sleeps once it finds the queue empty (run returns Long.MAX_VALUE):
+     * the first record after that must wake it, or it sleeps until the next AOF write while the
+     * producer waits for the backlog to shrink (a BGSAVE with appendonly no never ended).
+     */
+    private void offered() {
+        if (backlog.incrementAndGet() == 1) thread.wake();
     }
 
     /** Records offered but not yet written: the producer slows down when this grows. */
