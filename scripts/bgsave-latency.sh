@@ -19,7 +19,7 @@
 #
 # Targets (issue 6): with snapshots, p99 within 2x of the baseline's; RSS growth below the data
 # set's size. The script reports, it does not fail on them; it exits non-zero only when a
-# benchmark or a snapshot fails.
+# benchmark or a snapshot fails, or redis-check-rdb/-aof rejects the last snapshot's files.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
@@ -88,6 +88,15 @@ wait_persistence_idle() { # port
     return 1
 }
 
+# The last snapshot's files must pass Redis's own checker.
+check() { # server tool file
+    if ! "$2" "$3" >"$work/$1.$2.out" 2>&1; then
+        echo "$1: $2 rejects $3:" >&2
+        tail -5 "$work/$1.$2.out" >&2
+        failed=1
+    fi
+}
+
 failed=0
 for server in $servers; do
     port="$(free_port)"
@@ -113,6 +122,7 @@ for server in $servers; do
     phase "$server" "$pid" "$port" rdb-base
     phase "$server" "$pid" "$port" rdb-snap BGSAVE
     stat -c %s "$dir/dump.rdb" >"$work/$server.rdb-snap.size" 2>/dev/null || echo 0 >"$work/$server.rdb-snap.size"
+    check "$server" redis-check-rdb "$dir/dump.rdb"
     if [[ $aof == yes ]]; then
         redis-cli -p "$port" config set appendonly yes >/dev/null
         sleep 0.5
@@ -120,6 +130,7 @@ for server in $servers; do
         phase "$server" "$pid" "$port" aof-base
         phase "$server" "$pid" "$port" aof-snap BGREWRITEAOF
         du -sb "$dir/appendonlydir" | cut -f1 >"$work/$server.aof-snap.size"
+        check "$server" redis-check-aof "$dir/appendonlydir/appendonly.aof.manifest"
     fi
     redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true
     wait "$pid" 2>/dev/null || true
