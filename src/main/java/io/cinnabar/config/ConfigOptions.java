@@ -118,7 +118,7 @@ public final class ConfigOptions {
 
     // ---- encodings (used by the collection types) ----
     public static final ConfigOption HASH_MAX_LISTPACK_ENTRIES = add(integer("hash-max-listpack-entries",
-            0, LONG_MAX, 512).alias("hash-max-ziplist-entries"));
+            0, LONG_MAX, 128).alias("hash-max-ziplist-entries"));
     public static final ConfigOption HASH_MAX_LISTPACK_VALUE = add(integer("hash-max-listpack-value",
             0, LONG_MAX, 64).alias("hash-max-ziplist-value"));
     public static final ConfigOption SET_MAX_INTSET_ENTRIES = add(integer("set-max-intset-entries",
