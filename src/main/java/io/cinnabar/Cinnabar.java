@@ -62,7 +62,7 @@ public final class Cinnabar {
 
         CinnabarServer server = new CinnabarServer(config);
         try {
-            server.start();
+            server.listen();
         } catch (IllegalStateException e) {
             failedListening(config, e);
             return;
@@ -71,8 +71,16 @@ public final class Cinnabar {
         showBanner(config, server.port(), pid);
         log.warn("Server initialized");
         refuseModules(config.directives());
-        // Loading the dataset (AOF, else RDB) goes here: after the PID line the test suite waits
-        // for, and before "Ready to accept connections", while clients already get -LOADING.
+        // After the PID line the test suite waits for, and before "Ready to accept connections",
+        // while clients already get -LOADING.
+        try {
+            server.loadData();
+        } catch (IllegalStateException e) {
+            // The loaders logged Redis's lines for what went wrong, the one tests look for last.
+            if (pidFile != null) pidFile.remove();
+            System.exit(1);
+            return;
+        }
         log.info("Ready to accept connections");
         long maxmemory = config.getLong(ConfigOptions.MAXMEMORY);
         if (maxmemory > 0 && maxmemory < 1024 * 1024) {

@@ -105,11 +105,12 @@ public final class ConfigOptions {
             0, LONG_MAX, 64L * 1024 * 1024));
     /** Hidden in Redis: microseconds to sleep per key saved, so tests can catch a save in progress. */
     public static final ConfigOption RDB_KEY_SAVE_DELAY = add(integer("rdb-key-save-delay",
-            Integer.MIN_VALUE, INT_MAX, 0));
+            Integer.MIN_VALUE, INT_MAX, 0).hidden());
     /** Hidden in Redis: microseconds to sleep per key loaded. */
-    public static final ConfigOption KEY_LOAD_DELAY = add(integer("key-load-delay", Integer.MIN_VALUE, INT_MAX, 0));
+    public static final ConfigOption KEY_LOAD_DELAY = add(integer("key-load-delay", Integer.MIN_VALUE, INT_MAX, 0)
+            .hidden());
     public static final ConfigOption LOADING_PROCESS_EVENTS_INTERVAL_BYTES = add(integer(
-            "loading-process-events-interval-bytes", 1024, INT_MAX, 2L * 1024 * 1024));
+            "loading-process-events-interval-bytes", 1024, INT_MAX, 2L * 1024 * 1024).hidden());
     public static final ConfigOption SANITIZE_DUMP_PAYLOAD = add(enumeration("sanitize-dump-payload", "no",
             "no", "yes", "clients"));
     public static final ConfigOption SHUTDOWN_TIMEOUT = add(integer("shutdown-timeout", 0, INT_MAX, 10));
@@ -289,20 +290,23 @@ public final class ConfigOptions {
 
     /** shutdown-on-sigterm/sigint: "default", or any of save, nosave, now, force (save and nosave exclusive). */
     private static Object parseShutdownFlags(String[] words) throws ConfigException {
-        java.util.List<String> flags = new ArrayList<>();
+        java.util.List<String> known = java.util.List.of("default", "save", "nosave", "now", "force");
+        java.util.Set<String> given = new java.util.HashSet<>();
         for (String w : words) {
             for (String f : w.trim().split("\\s+")) {
                 String flag = f.toLowerCase(java.util.Locale.ROOT);
-                if (!java.util.List.of("default", "save", "nosave", "now", "force").contains(flag)) {
+                if (!known.contains(flag)) {
                     throw new ConfigException("argument(s) must be one of the following: default, save, nosave, now, force");
                 }
-                if (!flags.contains(flag)) flags.add(flag);
+                given.add(flag);
             }
         }
-        if (flags.contains("save") && flags.contains("nosave")) {
+        if (given.contains("save") && given.contains("nosave")) {
             throw new ConfigException("shutdown can't have both 'save' and 'nosave' flags");
         }
-        if (flags.size() > 1) flags.remove("default");
+        // Printed in Redis's enum order, whatever order they were given in.
+        java.util.List<String> flags = new ArrayList<>();
+        for (String k : known) if (!k.equals("default") && given.contains(k)) flags.add(k);
         return flags.isEmpty() ? "default" : String.join(" ", flags);
     }
 

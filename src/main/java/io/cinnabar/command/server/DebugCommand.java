@@ -14,6 +14,8 @@ import io.cinnabar.util.Numbers;
  * drives it, and nothing it offers here can corrupt data.
  */
 final class DebugCommand {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DebugCommand.class);
+
     private static final String[] HELP = {
         "DIGEST",
         "    Output a hex signature representing the current DB content.",
@@ -37,6 +39,8 @@ final class DebugCommand {
         "    * NOSAVE: Do not save the RDB, just load it back.",
         "LOADAOF",
         "    Flush the AOF buffers on disk and reload the AOF in memory.",
+        "LOG <message>",
+        "    Write <message> to the server log.",
         "SLEEP <seconds>",
         "    Stop the server for <seconds>. Decimals allowed."
     };
@@ -70,6 +74,9 @@ final class DebugCommand {
             if (sz < 0 || sz > (1L << 32) - (1 << 20)) {
                 throw new CommandError("ERR argument must be a memory value bigger than 1 and smaller than 4gb");
             }
+            c.reply().ok();
+        } else if (c.argIs(1, "LOG") && c.argCount() == 3) {
+            log.warn("DEBUG LOG: {}", c.argString(2));
             c.reply().ok();
         } else if (c.argIs(1, "SET-SKIP-CHECKSUM-VALIDATION") && c.argCount() == 3) {
             c.server().skipChecksumValidation(c.longArg(2) != 0);
