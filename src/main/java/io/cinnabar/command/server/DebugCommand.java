@@ -39,6 +39,8 @@ final class DebugCommand {
         "    * NOSAVE: Do not save the RDB, just load it back.",
         "LOADAOF",
         "    Flush the AOF buffers on disk and reload the AOF in memory.",
+        "AOF-FLUSH-SLEEP <microsec>",
+        "    Server will sleep before flushing the AOF, this is used for testing.",
         "LOG <message>",
         "    Write <message> to the server log.",
         "SLEEP <seconds>",
@@ -74,6 +76,9 @@ final class DebugCommand {
             if (sz < 0 || sz > (1L << 32) - (1 << 20)) {
                 throw new CommandError("ERR argument must be a memory value bigger than 1 and smaller than 4gb");
             }
+            c.reply().ok();
+        } else if (c.argIs(1, "AOF-FLUSH-SLEEP") && c.argCount() == 3) {
+            c.server().persistence().aof().flushSleepMicros(c.longArg(2));
             c.reply().ok();
         } else if (c.argIs(1, "LOG") && c.argCount() == 3) {
             log.warn("DEBUG LOG: {}", c.argString(2));
