@@ -58,6 +58,7 @@ public final class AppendOnly {
     private boolean lastRewriteOk = true;
     private long rewrites;
     private long consecutiveFailures;
+    private long lastCopiedBytes;
     private Runnable onRewriteEnd = () -> { };
 
     AppendOnly(Config config, Keyspace keyspace, WriteFeed feed, PersistenceThread thread, OwnerThread owner,
@@ -103,6 +104,23 @@ public final class AppendOnly {
 
     public long rewrites() {
         return rewrites;
+    }
+
+    /** aof_last_cow_size: bytes the last rewrite held because writes changed keys before it saw them. */
+    public long lastCopiedBytes() {
+        return lastCopiedBytes;
+    }
+
+    public long currentCopiedBytes() {
+        return rewrite == null ? 0 : rewrite.copiedBytes();
+    }
+
+    public long keysInCurrentRewrite() {
+        return rewrite == null ? 0 : rewrite.totalKeys();
+    }
+
+    public long keysRewrittenSoFar() {
+        return rewrite == null ? 0 : rewrite.keysWritten();
     }
 
     public long consecutiveFailures() {
@@ -253,6 +271,7 @@ public final class AppendOnly {
     private void rewriteDone(SnapshotPump pump, SnapshotJob.Outcome outcome) {
         if (rewrite != pump) return;
         rewrite = null;
+        lastCopiedBytes = pump.copiedBytes();
         lastRewriteSeconds = (System.currentTimeMillis() - rewriteStartedMs) / 1000;
         if (outcome.ok()) {
             rewrites++;

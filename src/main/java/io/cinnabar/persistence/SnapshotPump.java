@@ -16,7 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class SnapshotPump implements KeyspaceSnapshot.Sink {
     private static final int SLICE = 256;
-    private static final int MAX_BACKLOG = 16 * 1024;
+    /** Records the walk may run ahead of the writer: bounds the memory a snapshot holds. */
+    private static final int MAX_BACKLOG = 2048;
 
     private final Keyspace keyspace;
     private final SnapshotJob job;
@@ -33,6 +34,16 @@ final class SnapshotPump implements KeyspaceSnapshot.Sink {
     /** Keys present at the point in time being saved. */
     long totalKeys() {
         return snapshot == null ? 0 : snapshot.totalKeys();
+    }
+
+    /** Keys written to the file so far. */
+    long keysWritten() {
+        return job.keysWritten();
+    }
+
+    /** Bytes held for the snapshot because writes changed keys before it saw them. */
+    long copiedBytes() {
+        return snapshot == null ? 0 : snapshot.copiedBytes();
     }
 
     /** Takes the point-in-time view now and feeds the job from it in slices. Keyspace thread. */

@@ -23,6 +23,11 @@ final class DebugCommand {
         "    Output a hex signature of the values of all the specified keys.",
         "OBJECT <key>",
         "    Show low level info about the `key` and associated value.",
+        "POPULATE <count> [<prefix>] [<size>]",
+        "    Create <count> string keys named key:<num>. If <prefix> is specified then",
+        "    it is used instead of the 'key' prefix. These are not propagated to",
+        "    replicas. Cluster slots are not respected so keys not belonging to the",
+        "    current node can be created in cluster mode.",
         "PROTOCOL <type>",
         "    Reply with a test value of the specified type. <type> can be: string,",
         "    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
@@ -77,6 +82,8 @@ final class DebugCommand {
                 throw new CommandError("ERR argument must be a memory value bigger than 1 and smaller than 4gb");
             }
             c.reply().ok();
+        } else if (c.argIs(1, "POPULATE") && c.argCount() >= 3 && c.argCount() <= 5) {
+            populate(c);
         } else if (c.argIs(1, "AOF-FLUSH-SLEEP") && c.argCount() == 3) {
             c.server().persistence().aof().flushSleepMicros(c.longArg(2));
             c.reply().ok();
@@ -98,6 +105,38 @@ final class DebugCommand {
             throw new CommandError("ERR unknown subcommand or wrong number of arguments for '"
                     + c.argString(1) + "'. Try DEBUG HELP.");
         }
+    }
+
+    /**
+     * DEBUG POPULATE count [prefix] [size]: keys prefix:0.. (default "key") holding "value:N", cut
+     * or zero-padded to size; existing keys are left alone. As in Redis this is not a change:
+     * neither counted (save points) nor propagated.
+     */
+    private static void populate(Call c) {
+        long count = positive(c, 2);
+        long size = c.argCount() == 5 ? positive(c, 4) : 0;
+        byte[] prefix = c.argCount() >= 4 ? c.arg(3) : "key".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        io.cinnabar.keyspace.Database db = c.db();
+        long dirty = c.keyspace().dirty();
+        for (long j = 0; j < count; j++) {
+            byte[] n = Long.toString(j).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] key = java.util.Arrays.copyOf(prefix, prefix.length + 1 + n.length);
+            key[prefix.length] = ':';
+            System.arraycopy(n, 0, key, prefix.length + 1, n.length);
+            if (db.exists(key)) continue;
+            byte[] value = ("value:" + j).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            if (size > 0) value = java.util.Arrays.copyOf(value, (int) Math.min(size, Integer.MAX_VALUE - 8));
+            db.set(key, value);
+        }
+        c.keyspace().dirty(dirty - c.keyspace().dirty());
+        c.preventPropagation();
+        c.reply().ok();
+    }
+
+    private static long positive(Call c, int i) {
+        long v = c.longArg(i);
+        if (v < 0) throw new CommandError("ERR value is out of range, must be positive");
+        return v;
     }
 
     /** DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: save the dump, empty the keyspace, load the dump back. */
