@@ -82,6 +82,8 @@ public final class LoadSources {
                 RdbReader reader = new RdbReader(in, rdbOptions(config));
                 reader.read(visitor(config, sink, stats, reader, progress, false));
                 doneLoading(stats);
+                // The reader buffers ahead: the AOF tail starts right after the RDB, not after the buffer.
+                return reader.bytesRead();
             }, sink::command);
             AofLoader.Result result = loader.loadAll(manifest);
             loadedManifest[0] = result.manifest();
