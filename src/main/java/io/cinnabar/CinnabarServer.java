@@ -182,7 +182,7 @@ public final class CinnabarServer implements AutoCloseable {
         } finally {
             stopped.countDown();
         }
-        log.debug("Cinnabar on port {} stopped", port);
+        log.trace("Cinnabar on port {} stopped", port);
     }
 
     /** Builds a server from config options; every option name conf/cinnabar.conf documents works here. */

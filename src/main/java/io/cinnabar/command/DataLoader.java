@@ -3,6 +3,7 @@ package io.cinnabar.command;
 import io.cinnabar.keyspace.Database;
 import io.cinnabar.keyspace.Keyspace;
 import io.cinnabar.persistence.Loading;
+import io.cinnabar.persistence.aof.AofReplayException;
 
 import java.nio.charset.StandardCharsets;
 
@@ -40,12 +41,14 @@ final class DataLoader implements Loading.Sink {
     private final Keyspace keyspace;
     private final Dispatcher dispatcher;
     private final Client aofClient;
+    private final CommandTable commands;
     private boolean allowDuplicates;
 
     DataLoader(ServerContext server, Dispatcher dispatcher) {
         this.keyspace = server.keyspace();
         this.dispatcher = dispatcher;
         this.aofClient = new Client(-1, NOWHERE, true);
+        this.commands = server.commands();
     }
 
     /** DEBUG RELOAD MERGE: a key already present is replaced instead of failing the load. */
@@ -68,5 +71,11 @@ final class DataLoader implements Loading.Sink {
     @Override
     public void command(byte[][] argv) {
         dispatcher.replay(aofClient, argv);
+    }
+
+    /** Loader thread: the command table is read-only once the server runs, so the lookup is safe there. */
+    @Override
+    public void check(byte[][] argv) {
+        if (commands.lookup(argv[0]) == null) throw AofReplayException.unknownCommand(argv[0]);
     }
 }

@@ -26,6 +26,13 @@ public final class Loading {
 
         /** A command from an AOF, replayed. */
         void command(byte[][] argv);
+
+        /**
+         * Called on the loader thread before a command is queued, so that a command that cannot
+         * be replayed fails the load where the file and offset are known; throws to refuse it.
+         */
+        default void check(byte[][] argv) {
+        }
     }
 
     /** Reads a source on the loader thread, handing what it decodes to the sink. */
@@ -74,7 +81,7 @@ public final class Loading {
      * null on success, else the reason. Keyspace thread.
      */
     public String loadNow(Source source, Sink target) {
-        Run run = start(source);
+        Run run = start(source, target);
         try {
             while (true) {
                 Item item = run.queue.take();
@@ -95,7 +102,7 @@ public final class Loading {
      * owner, between serving clients; done gets null or the reason, on the keyspace thread.
      */
     public void loadInBackground(Source source, Sink target, OwnerThread owner, Consumer<String> done) {
-        Run run = start(source);
+        Run run = start(source, target);
         owner.execute(new Runnable() {
             @Override
             public void run() {
@@ -125,12 +132,12 @@ public final class Loading {
         else target.entry(item.db, item.key, item.value, item.expireAt, item.idle);
     }
 
-    private Run start(Source source) {
+    private Run start(Source source, Sink target) {
         inProgress = true;
         startSeconds = System.currentTimeMillis() / 1000;
         totalBytes = 0;
         loadedBytes = 0;
-        Run run = new Run(source);
+        Run run = new Run(source, target);
         run.thread.start();
         return run;
     }
@@ -142,7 +149,10 @@ public final class Loading {
         volatile String outcome;
         volatile boolean aborted;
 
-        Run(Source source) {
+        private final Sink target;
+
+        Run(Source source, Sink target) {
+            this.target = target;
             thread = new Thread(() -> produce(source), "cinnabar-loader");
             thread.setDaemon(true);
         }
@@ -156,6 +166,7 @@ public final class Loading {
 
                 @Override
                 public void command(byte[][] argv) {
+                    target.check(argv);
                     put(new Item(0, null, null, 0, 0, argv));
                 }
             };
