@@ -104,18 +104,19 @@ kinds="rdb"
 for server in $servers; do
     for kind in $kinds; do
         # A fresh server for each kind of snapshot: memory a BGSAVE left behind (pages Redis's
-        # fork copied, a JVM heap grown) would otherwise count in the next baseline.
+        # fork copied, a JVM heap grown) would otherwise count in the next baseline. No automatic
+        # AOF rewrites: the baseline must run without any snapshot.
         if [[ $kind == aof ]]; then appendonly=yes; command=BGREWRITEAOF; else appendonly=no; command=BGSAVE; fi
         port="$(free_port)"
         dir="$work/data.$server.$kind"
         mkdir -p "$dir"
         if [[ $server == redis ]]; then
             redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --save '' --appendonly "$appendonly" \
-                --logfile "$work/redis.log" &
+                --auto-aof-rewrite-percentage 0 --logfile "$work/redis.log" &
             pid=$!; redis_pid=$pid
         else
             "$repo/scripts/cinnabar-server" --port "$port" --bind 127.0.0.1 --dir "$dir" --save '' \
-                --appendonly "$appendonly" >>"$work/cinnabar.log" 2>&1 &
+                --appendonly "$appendonly" --auto-aof-rewrite-percentage 0 >>"$work/cinnabar.log" 2>&1 &
             pid=$!; cinnabar_pid=$pid
         fi
         wait_ready "$port" "$server"
