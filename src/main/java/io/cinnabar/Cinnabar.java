@@ -3,11 +3,22 @@ package io.cinnabar;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigLoader;
 import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.config.InertOptionWarnings;
+import io.cinnabar.config.StartupDirectives;
+import io.cinnabar.log.ServerLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** {@code java -jar cinnabar.jar [conf-file] [--name value ...]}, started like redis-server. */
+import java.io.IOException;
+
+/**
+ * {@code java -jar cinnabar.jar [conf-file] [--name value ...]}, started like redis-server and
+ * logging what redis-server logs at start-up and exit, in the same words: the Redis test suite and
+ * operators' scripts wait for those lines.
+ */
 public final class Cinnabar {
+    private static final Logger log = LoggerFactory.getLogger(Cinnabar.class);
+
     private Cinnabar() {}
 
     public static void main(String[] args) throws InterruptedException {
@@ -35,36 +46,96 @@ public final class Cinnabar {
             System.exit(1);
             return;
         }
-        Logger log = LoggerFactory.getLogger(Cinnabar.class);
-        log.info("oO0OoO0OoO0Oo Cinnabar is starting oO0OoO0OoO0Oo");
-        log.info("Cinnabar version={}, redis_version={}, java={}, pid={}, just started", Version.CINNABAR_VERSION,
-                Version.REDIS_VERSION, System.getProperty("java.version"), ProcessHandle.current().pid());
-        if (config.configFile() == null) {
+        ServerLog.apply(config);
+        long pid = ProcessHandle.current().pid();
+        log.warn("oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo");
+        log.warn("Redis version={}, bits=64, commit=00000000, modified=0, pid={}, just started",
+                Version.REDIS_VERSION, pid);
+        log.info("Cinnabar version={}, java={}", Version.CINNABAR_VERSION, System.getProperty("java.version"));
+        if (args.length == 0) {
             log.warn("Warning: no config file specified, using the default config. In order to specify a config "
-                    + "file use java -jar cinnabar.jar /path/to/cinnabar.conf");
+                    + "file use java -jar cinnabar.jar /path/to/redis.conf");
         } else {
-            log.info("Configuration loaded from {}", config.configFile());
+            log.warn("Configuration loaded");
         }
+        InertOptionWarnings.follow(config);
+
         CinnabarServer server = new CinnabarServer(config);
         try {
-            server.start();
+            server.listen();
         } catch (IllegalStateException e) {
-            log.error("{}", e.getMessage());
+            failedListening(config, e);
+            return;
+        }
+        PidFile pidFile = PidFile.write(config.getString(ConfigOptions.PIDFILE), pid);
+        showBanner(config, server.port(), pid);
+        log.warn("Server initialized");
+        refuseModules(config.directives());
+        // After the PID line the test suite waits for, and before "Ready to accept connections",
+        // while clients already get -LOADING.
+        try {
+            server.loadData();
+        } catch (IllegalStateException e) {
+            // The loaders logged Redis's lines for what went wrong, the one tests look for last
+            // (Redis exits there without removing its pid file either).
             System.exit(1);
             return;
         }
+        log.info("Ready to accept connections");
+        long maxmemory = config.getLong(ConfigOptions.MAXMEMORY);
+        if (maxmemory > 0 && maxmemory < 1024 * 1024) {
+            log.warn("WARNING: You specified a maxmemory value that is less than 1MB (current value is {} bytes). "
+                    + "Are you sure this is what you really want?", maxmemory);
+        }
+        Thread main = Thread.currentThread();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (server.isRunning()) {
-                log.info("Received SIGTERM scheduling shutdown...");
-                server.close();
-                log.info("Cinnabar is now ready to exit, bye bye...");
+            if (!server.isRunning()) return;
+            log.warn("Received SIGTERM scheduling shutdown...");
+            log.warn("User requested shutdown...");
+            server.close();
+            try {
+                main.join(5000); // the JVM halts when hooks end: let main write the last lines
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }, "cinnabar-sigterm"));
-        log.info("Cinnabar {} standalone mode, port {}, {} databases, {} io threads", Version.CINNABAR_VERSION,
-                server.port(), config.getLong(ConfigOptions.DATABASES), config.getLong(ConfigOptions.IO_THREADS));
-        log.info("Server initialized");
-        log.info("Ready to accept connections tcp");
         server.awaitTermination();
-        log.info("Cinnabar is now ready to exit, bye bye...");
+        if (pidFile != null) pidFile.remove();
+        log.warn("Redis is now ready to exit, bye bye...");
+    }
+
+    /** Redis's lines for a port it cannot listen on; the test suite retries on another port when it sees them. */
+    private static void failedListening(Config config, IllegalStateException e) {
+        String reason = e.getMessage();
+        if (!(e.getCause() instanceof IOException)) {
+            log.warn("Failed to start the server: {}", reason, e);
+        } else {
+            if (!reason.startsWith("Failed listening")) log.warn("Warning: {}", reason);
+            log.warn("Failed listening on port {} (TCP), aborting.", config.getLong(ConfigOptions.PORT));
+        }
+        System.exit(1);
+    }
+
+    /** The logo's place: Redis shows it on a terminal or with always-show-logo, else one line. */
+    private static void showBanner(Config config, int port, long pid) {
+        boolean toTerminal = config.getString(ConfigOptions.LOGFILE).isEmpty() && System.console() != null;
+        if (toTerminal || config.getBool(ConfigOptions.ALWAYS_SHOW_LOGO)) {
+            log.info(ServerLog.RAW, StartupBanner.text(port, pid));
+        } else {
+            log.info("Running mode=standalone, port={}.", port);
+        }
+    }
+
+    /** Cinnabar cannot load Redis modules: stop as Redis stops when a module fails to load. */
+    private static void refuseModules(StartupDirectives directives) {
+        for (String path : directives.modules()) {
+            log.warn("Module {} failed to load: Cinnabar does not load Redis modules", path);
+            log.warn("Can't load module from {}: server aborting", path);
+            System.exit(1);
+        }
+        if (!directives.moduleConfigs().isEmpty()) {
+            log.warn("Module Configuration detected without loadmodule directive or no ApplyConfig call: aborting");
+            System.exit(1);
+        }
     }
 }

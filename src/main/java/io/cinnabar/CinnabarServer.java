@@ -52,15 +52,26 @@ public final class CinnabarServer implements AutoCloseable {
     /**
      * Starts the keyspace and persistence threads, binds the port and loads the data set on disk
      * (the AOF with appendonly yes, else the dump), serving clients with LOADING meanwhile;
-     * returns once loaded. Fails with an {@link IllegalStateException} naming the address when
-     * the port cannot be bound, or the reason when the data on disk cannot be loaded; nothing is
-     * left running then.
+     * returns once loaded: {@link #listen()} then {@link #loadData()}. Fails with an
+     * {@link IllegalStateException} naming the address when the port cannot be bound, or the
+     * reason when the data on disk cannot be loaded; nothing is left running then.
      */
-    public synchronized CinnabarServer start() {
+    public CinnabarServer start() {
+        listen();
+        return loadData();
+    }
+
+    /**
+     * The first half of {@link #start()}: threads started and the port bound, clients answered
+     * with LOADING until {@link #loadData()} has loaded the data set (redis-server logs its
+     * banner in between).
+     */
+    public synchronized CinnabarServer listen() {
         if (thread != null) throw new IllegalStateException("already started");
         thread = new KeyspaceThread("cinnabar-keyspace");
         context = new ServerContext(config, CommandTable.standard(), thread);
         context.onShutdown(this::close);
+        context.keyspace().loading(true);
         Dispatcher dispatcher = new Dispatcher(context);
         // The network layer first: with one io thread the keyspace work runs on its event loop.
         network = new NettyServer(dispatcher);
@@ -77,7 +88,13 @@ public final class CinnabarServer implements AutoCloseable {
             throw new IllegalStateException(e.getMessage(), e);
         }
         context.port(port);
-        log.debug("Cinnabar listening on port {}, loading the data set", port);
+        return this;
+    }
+
+    /** The second half of {@link #start()}: loads the data set; on failure stops the server and throws. */
+    public synchronized CinnabarServer loadData() {
+        if (thread == null) throw new IllegalStateException("not listening");
+        if (dataLoaded) return this;
         CompletableFuture<String> loaded = new CompletableFuture<>();
         thread.execute(() -> context.dataSets().loadAtStartup(loaded::complete));
         String error = loaded.join();

@@ -1,11 +1,14 @@
 package io.cinnabar;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -65,6 +68,34 @@ class StartupIT {
     }
 
     @Test
+    void logsWhatTheRedisTestSuiteWaitsForAndFailsOnABusyPort(@TempDir Path dir) throws Exception {
+        int port = freePort();
+        Path log = dir.resolve("stdout");
+        Process p = launch(log, "--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1",
+                "--always-show-logo", "yes", "--loglevel", "verbose");
+        try {
+            awaitPong(port);
+            String text = awaitLine(log, "Ready to accept connections");
+            int banner = text.indexOf(" PID: " + p.pid() + "\n");
+            assertTrue(banner > 0 && banner < text.indexOf("Ready to accept connections"), text);
+            assertTrue(text.contains(p.pid() + ":M "), text);
+            assertTrue(text.contains("Redis version=7.0.15, bits=64, commit=00000000, modified=0, pid=" + p.pid()
+                    + ", just started"), text);
+
+            Path busyLog = dir.resolve("busy");
+            Process busy = launch(busyLog, "--port", Integer.toString(port), "--bind", "127.0.0.1");
+            assertTrue(busy.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(1, busy.exitValue());
+            assertTrue(Files.readString(busyLog).contains("# Failed listening on port " + port + " (TCP), aborting."),
+                    Files.readString(busyLog));
+        } finally {
+            p.destroy();
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS));
+        }
+        assertTrue(Files.readString(log).contains("# Redis is now ready to exit, bye bye..."), Files.readString(log));
+    }
+
+    @Test
     void embeddedPortConflictFailsFastAndCloseFreesThePort() {
         CinnabarServer first = CinnabarServer.builder().port(0).build().start();
         int port = first.port();
@@ -91,19 +122,35 @@ class StartupIT {
     }
 
     private static Process launch(String... args) throws IOException {
+        return launch(null, args);
+    }
+
+    /** Starts the server as a process; its standard output goes to stdout, or nowhere when null. */
+    private static Process launch(Path stdout, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(Cinnabar.class.getName());
         cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        return new ProcessBuilder(cmd).redirectOutput(stdout == null ? ProcessBuilder.Redirect.DISCARD
+                : ProcessBuilder.Redirect.to(stdout.toFile())).start();
     }
 
     private static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
+    }
+
+    private static String awaitLine(Path log, String text) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            String content = Files.readString(log);
+            if (content.contains(text)) return content;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no '" + text + "' in " + Files.readString(log));
     }
 
     private static void awaitPong(int port) throws InterruptedException {

@@ -102,8 +102,9 @@ public final class Dispatcher {
     }
 
     /**
-     * Hands what the client's commands replied to its connection. With appendfsync always, the
-     * replies of commands that wrote (the feed grew past feedMark) leave once that is fsynced.
+     * Hands what the client's commands replied to its connection. With the AOF on, the replies of
+     * commands that wrote (the feed grew past feedMark) leave once that is written (fsynced under
+     * appendfsync always).
      */
     private void flush(Client client, long feedMark) {
         byte[] out = writer.takeBytes();
@@ -113,7 +114,7 @@ public final class Dispatcher {
         if (client.blocked != null && out.length == 0) return;
         long fed = server.feed().offset();
         if (fed > feedMark && server.persistence().holdsWriteReplies()) {
-            server.persistence().whenDurable(fed, client.channel().delivery(out, client.closeAfterReply));
+            server.persistence().whenAcknowledged(fed, client.channel().delivery(out, client.closeAfterReply));
             return;
         }
         client.channel().send(out, client.closeAfterReply);

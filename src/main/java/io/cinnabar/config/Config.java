@@ -4,11 +4,14 @@ import io.cinnabar.util.ArgSplitter;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
@@ -28,6 +31,9 @@ public final class Config {
 
     private volatile Object[] values;
     private final List<Consumer<ConfigOption>> listeners = new CopyOnWriteArrayList<>();
+    /** Options given a value at startup or by CONFIG SET, in the order first given. */
+    private final Set<ConfigOption> given = Collections.synchronizedSet(new LinkedHashSet<>());
+    private final StartupDirectives directives = new StartupDirectives();
     /** The conf file this config was loaded from (CONFIG REWRITE target), or null. */
     private String configFile;
 
@@ -85,6 +91,18 @@ public final class Config {
         configFile = path;
     }
 
+    /** The directives read at startup that are not options (modules, renamed commands, users). */
+    public StartupDirectives directives() {
+        return directives;
+    }
+
+    /** The options that were given a value (conf file, argv, CONFIG SET), in the order first given. */
+    public List<ConfigOption> given() {
+        synchronized (given) {
+            return new ArrayList<>(given);
+        }
+    }
+
     /** Called after every change, with the option that changed. */
     public void onChange(Consumer<ConfigOption> listener) {
         listeners.add(listener);
@@ -96,6 +114,7 @@ public final class Config {
         Object[] next = values.clone();
         next[o.index] = parsed;
         values = next;
+        given.add(o);
         for (Consumer<ConfigOption> l : listeners) l.accept(o);
     }
 
@@ -141,6 +160,7 @@ public final class Config {
             }
         }
         values = next;
+        given.addAll(changes.keySet());
         for (ConfigOption o : changes.keySet()) {
             for (Consumer<ConfigOption> l : listeners) l.accept(o);
         }
@@ -158,7 +178,8 @@ public final class Config {
             for (String n : names) {
                 if (seen.containsKey(n)) continue;
                 for (String p : patterns) {
-                    if (glob.test(p, n)) {
+                    boolean exact = p.chars().noneMatch(ch -> ch == '*' || ch == '?' || ch == '[');
+                    if (exact ? p.equalsIgnoreCase(n) : !o.hidden && glob.test(p, n)) {
                         seen.put(n, true);
                         out.add(new String[] {n, print(o)});
                         break;

@@ -6,9 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
+import java.nio.file.StandardOpenOption;
 
 /**
  * Loads a {@link Config} the way redis-server does: an optional conf file (redis.conf grammar,
@@ -65,59 +63,34 @@ public final class ConfigLoader {
                 text = Files.readString(Path.of(configFile), StandardCharsets.UTF_8);
             } catch (IOException e) {
                 throw new FatalConfigError("Fatal error, can't open config file '" + configFile + "': "
-                        + (e instanceof java.nio.file.NoSuchFileException ? "No such file or directory" : e.getMessage()));
+                        + Errno.describe(e));
             }
             config.configFile(Path.of(configFile).toAbsolutePath().toString());
         }
-        load(config, text + "\n" + options, configFile == null ? null : Path.of(configFile).getParent());
+        new ConfFileReader(config).read(text + "\n" + options, configFile == null ? null : Path.of(configFile).getParent());
+        checkLogfile(config);
         return config;
     }
 
-    /** Applies conf-file text to config; includes resolve against baseDir. */
-    public static void load(Config config, String text, Path baseDir) throws FatalConfigError {
-        String[] lines = text.split("\n", -1);
-        for (int i = 0; i < lines.length; i++) {
-            String line = lines[i].strip();
-            if (line.isEmpty() || line.startsWith("#")) continue;
-            String err = applyLine(config, line, baseDir);
-            if (err != null) {
-                throw new FatalConfigError("\n*** FATAL CONFIG FILE ERROR (" + VERSION_LABEL + ") ***\n"
-                        + "Reading the configuration file, at line " + (i + 1) + "\n"
-                        + ">>> '" + line + "'\n" + err);
-            }
+    /** As Redis: a log file that cannot be opened stops start-up, rather than losing the log. */
+    private static void checkLogfile(Config config) throws FatalConfigError {
+        String logfile = config.getString(ConfigOptions.LOGFILE);
+        if (logfile.isEmpty()) return;
+        try (var out = Files.newOutputStream(Path.of(logfile), StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+            out.flush();
+        } catch (IOException e) {
+            throw fatal(null, "Can't open the log file: " + Errno.describe(e));
         }
     }
 
-    /** Returns null on success or Redis's reason text. */
-    private static String applyLine(Config config, String line, Path baseDir) throws FatalConfigError {
-        byte[][] split = ArgSplitter.split(line.getBytes(StandardCharsets.UTF_8));
-        if (split == null) return "Unbalanced quotes in configuration line";
-        if (split.length == 0) return null;
-        List<String> words = new ArrayList<>();
-        for (byte[] w : split) words.add(new String(w, StandardCharsets.UTF_8));
-        String name = words.get(0).toLowerCase(Locale.ROOT);
-        if (name.equals("include") && words.size() == 2) {
-            Path p = Path.of(words.get(1));
-            if (!p.isAbsolute() && baseDir != null && !Files.exists(p)) p = baseDir.resolve(p);
-            try {
-                load(config, Files.readString(p, StandardCharsets.UTF_8), p.getParent());
-            } catch (IOException e) {
-                throw new FatalConfigError("Fatal error, can't open config file '" + words.get(1)
-                        + "': No such file or directory");
-            }
-            return null;
+    /** Redis's fatal config error text; line is null when the error is not tied to a line. */
+    static FatalConfigError fatal(ConfFileReader.Line line, String reason) {
+        StringBuilder text = new StringBuilder("\n*** FATAL CONFIG FILE ERROR (" + VERSION_LABEL + ") ***\n");
+        if (line != null) {
+            text.append("Reading the configuration file, at line ").append(line.number()).append('\n')
+                    .append(">>> '").append(line.text()).append("'\n");
         }
-        ConfigOption o = Config.option(name);
-        if (o == null) return "Bad directive or wrong number of arguments";
-        String[] values = words.subList(1, words.size()).toArray(new String[0]);
-        if (!o.multiArg && values.length != 1) return "wrong number of arguments";
-        if (o.multiArg && values.length == 0) values = new String[] {""};
-        try {
-            config.set(o, values);
-        } catch (ConfigException e) {
-            return e.getMessage();
-        }
-        return null;
+        return new FatalConfigError(text.append(reason).toString());
     }
 
     /** sdscatrepr: quotes an argv value so the config parser reads it back verbatim. */

@@ -29,17 +29,20 @@ public final class ConfigOption {
     final String defaultText;
     final boolean mutable;
     final boolean multiArg;
+    final boolean hidden;
+    final boolean inert;
     int index = -1;
 
-    ConfigOption(String name, List<String> aliases, Parser parser, Printer printer, String defaultText,
-                 boolean mutable, boolean multiArg) {
-        this.name = name;
-        this.aliases = aliases;
-        this.parser = parser;
-        this.printer = printer;
-        this.defaultText = defaultText;
-        this.mutable = mutable;
-        this.multiArg = multiArg;
+    ConfigOption(Builder b) {
+        this.name = b.name;
+        this.aliases = Arrays.asList(b.aliases);
+        this.parser = b.parser;
+        this.printer = b.printer;
+        this.defaultText = b.defaultText;
+        this.mutable = b.mutable;
+        this.multiArg = b.multiArg;
+        this.hidden = b.hidden;
+        this.inert = b.inert;
     }
 
     public String name() {
@@ -58,6 +61,11 @@ public final class ConfigOption {
         return defaultText;
     }
 
+    /** Accepted for compatibility with Redis's configuration, but Cinnabar has no such behaviour yet. */
+    public boolean inert() {
+        return inert;
+    }
+
     String print(Object value) {
         return printer.print(value);
     }
@@ -74,16 +82,56 @@ public final class ConfigOption {
     }
 
     static Builder integer(String name, long min, long max, long def) {
+        return new Builder(name, words -> parseInteger(single(words), min, max), String::valueOf, String.valueOf(def));
+    }
+
+    static long parseInteger(String word, long min, long max) throws ConfigException {
+        long v;
+        try {
+            v = Long.parseLong(word);
+        } catch (NumberFormatException e) {
+            throw new ConfigException("argument couldn't be parsed into an integer");
+        }
+        return checkRange(v, min, max);
+    }
+
+    /** An integer written in octal, such as a file mode ("unixsocketperm 700"). */
+    static Builder octal(String name, long min, long max, long def) {
         return new Builder(name, words -> {
-            String w = single(words);
             long v;
             try {
-                v = Long.parseLong(w);
+                v = Long.parseLong(single(words), 8);
             } catch (NumberFormatException e) {
-                throw new ConfigException("argument couldn't be parsed into an integer");
+                throw new ConfigException("argument couldn't be parsed as an octal number");
             }
-            return checkRange(v, min, max);
-        }, String::valueOf, String.valueOf(def));
+            if (v < min || v > max) {
+                throw new ConfigException("argument must be between " + Long.toOctalString(min) + " and "
+                        + Long.toOctalString(max) + " inclusive");
+            }
+            return v;
+        }, v -> Long.toOctalString((Long) v), Long.toOctalString(def));
+    }
+
+    /**
+     * A byte count or a percentage ("10%", kept as -10 as Redis does); percentages may not exceed
+     * -min.
+     */
+    static Builder memoryOrPercent(String name, long min, long max, long def) {
+        return new Builder(name, words -> {
+            String w = single(words);
+            long v = MemoryUnits.parse(w);
+            if (v == Long.MIN_VALUE && w.length() > 1 && w.endsWith("%")) {
+                try {
+                    long percent = Long.parseLong(w.substring(0, w.length() - 1));
+                    if (percent >= 0) v = -percent;
+                } catch (NumberFormatException e) {
+                    v = Long.MIN_VALUE;
+                }
+            }
+            if (v == Long.MIN_VALUE) throw new ConfigException("argument must be a memory or percent value");
+            if (v < 0 && v < min) throw new ConfigException("percentage argument must be less or equal to " + -min);
+            return v < 0 ? v : checkRange(v, 0, max);
+        }, v -> (Long) v < 0 ? -(Long) v + "%" : String.valueOf(v), String.valueOf(def));
     }
 
     /** A byte count accepting Redis's units (1k, 1kb, 1m, 1mb, 1g, 1gb). */
@@ -133,6 +181,8 @@ public final class ConfigOption {
         private String[] aliases = new String[0];
         private boolean mutable = true;
         private boolean multiArg;
+        private boolean hidden;
+        private boolean inert;
 
         Builder(String name, Parser parser, Printer printer, String defaultText) {
             this.name = name;
@@ -157,8 +207,20 @@ public final class ConfigOption {
             return this;
         }
 
+        /** Left out of CONFIG GET patterns; only its exact name shows it (Redis's testing knobs). */
+        Builder hidden() {
+            hidden = true;
+            return this;
+        }
+
+        /** Accepted so Redis configurations load, but without effect in Cinnabar yet: warned about once. */
+        Builder inert() {
+            inert = true;
+            return this;
+        }
+
         ConfigOption build() {
-            return new ConfigOption(name, Arrays.asList(aliases), parser, printer, defaultText, mutable, multiArg);
+            return new ConfigOption(this);
         }
     }
 }

@@ -10,6 +10,8 @@ import static io.cinnabar.config.ConfigOption.custom;
 import static io.cinnabar.config.ConfigOption.enumeration;
 import static io.cinnabar.config.ConfigOption.integer;
 import static io.cinnabar.config.ConfigOption.memory;
+import static io.cinnabar.config.ConfigOption.memoryOrPercent;
+import static io.cinnabar.config.ConfigOption.octal;
 import static io.cinnabar.config.ConfigOption.string;
 
 /**
@@ -20,6 +22,7 @@ public final class ConfigOptions {
     private static final List<ConfigOption> ALL = new ArrayList<>();
     private static final long INT_MAX = Integer.MAX_VALUE;
     private static final long LONG_MAX = Long.MAX_VALUE;
+    private static final long UINT_MAX = 0xffffffffL;
 
     private ConfigOptions() {}
 
@@ -27,22 +30,26 @@ public final class ConfigOptions {
     public static final ConfigOption PORT = add(integer("port", 0, 65535, 6379).immutable());
     public static final ConfigOption BIND = add(custom("bind", words -> String.join(" ", words), v -> (String) v,
             "* -::*").multiArg().immutable());
-    public static final ConfigOption PROTECTED_MODE = add(bool("protected-mode", true));
+    public static final ConfigOption PROTECTED_MODE = add(bool("protected-mode", true).inert());
     public static final ConfigOption TCP_BACKLOG = add(integer("tcp-backlog", 0, INT_MAX, 511).immutable());
     public static final ConfigOption TIMEOUT = add(integer("timeout", 0, INT_MAX, 0));
-    public static final ConfigOption TCP_KEEPALIVE = add(integer("tcp-keepalive", 0, INT_MAX, 300));
+    public static final ConfigOption TCP_KEEPALIVE = add(integer("tcp-keepalive", 0, INT_MAX, 300).inert());
     public static final ConfigOption MAXCLIENTS = add(integer("maxclients", 1, INT_MAX, 10000));
     public static final ConfigOption IO_THREADS = add(integer("io-threads", 1, 128, 1).immutable());
 
     // ---- general ----
-    public static final ConfigOption DAEMONIZE = add(bool("daemonize", false).immutable());
+    public static final ConfigOption DAEMONIZE = add(bool("daemonize", false).immutable().inert());
     public static final ConfigOption PIDFILE = add(string("pidfile", "").immutable());
     public static final ConfigOption LOGLEVEL = add(enumeration("loglevel", "notice",
-            "debug", "verbose", "notice", "warning", "nothing"));
+            "debug", "verbose", "notice", "warning"));
     public static final ConfigOption LOGFILE = add(string("logfile", "").immutable());
     public static final ConfigOption DATABASES = add(integer("databases", 1, INT_MAX, 16).immutable());
-    public static final ConfigOption HZ = add(integer("hz", 1, 500, 10));
-    public static final ConfigOption DYNAMIC_HZ = add(bool("dynamic-hz", true));
+    /** Any integer is accepted and capped to 1..500: a hint, as in Redis. */
+    public static final ConfigOption HZ = add(custom("hz",
+            words -> Math.max(1L, Math.min(500L, ConfigOption.parseInteger(ConfigOption.single(words), 0, INT_MAX))),
+            String::valueOf, "10"));
+    public static final ConfigOption DYNAMIC_HZ = add(bool("dynamic-hz", true).inert());
+    public static final ConfigOption ALWAYS_SHOW_LOGO = add(bool("always-show-logo", false).immutable());
     public static final ConfigOption ENABLE_DEBUG_COMMAND = add(enumeration("enable-debug-command", "no",
             "no", "yes", "local").immutable());
     public static final ConfigOption ACTIVE_EXPIRE_EFFORT = add(integer("active-expire-effort", 1, 10, 1));
@@ -63,9 +70,9 @@ public final class ConfigOptions {
     public static final ConfigOption MAXMEMORY_POLICY = add(enumeration("maxmemory-policy", "noeviction",
             "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru", "allkeys-lfu",
             "allkeys-random", "noeviction"));
-    public static final ConfigOption MAXMEMORY_SAMPLES = add(integer("maxmemory-samples", 1, 64, 5));
-    public static final ConfigOption LFU_LOG_FACTOR = add(integer("lfu-log-factor", 0, INT_MAX, 10));
-    public static final ConfigOption LFU_DECAY_TIME = add(integer("lfu-decay-time", 0, INT_MAX, 1));
+    public static final ConfigOption MAXMEMORY_SAMPLES = add(integer("maxmemory-samples", 1, INT_MAX, 5).inert());
+    public static final ConfigOption LFU_LOG_FACTOR = add(integer("lfu-log-factor", 0, INT_MAX, 10).inert());
+    public static final ConfigOption LFU_DECAY_TIME = add(integer("lfu-decay-time", 0, INT_MAX, 1).inert());
 
     // ---- persistence ----
     public static final ConfigOption DIR = add(custom("dir", ConfigOptions::parseDir, v -> (String) v,
@@ -98,11 +105,12 @@ public final class ConfigOptions {
             0, LONG_MAX, 64L * 1024 * 1024));
     /** Hidden in Redis: microseconds to sleep per key saved, so tests can catch a save in progress. */
     public static final ConfigOption RDB_KEY_SAVE_DELAY = add(integer("rdb-key-save-delay",
-            Integer.MIN_VALUE, INT_MAX, 0));
+            Integer.MIN_VALUE, INT_MAX, 0).hidden());
     /** Hidden in Redis: microseconds to sleep per key loaded. */
-    public static final ConfigOption KEY_LOAD_DELAY = add(integer("key-load-delay", Integer.MIN_VALUE, INT_MAX, 0));
+    public static final ConfigOption KEY_LOAD_DELAY = add(integer("key-load-delay", Integer.MIN_VALUE, INT_MAX, 0)
+            .hidden());
     public static final ConfigOption LOADING_PROCESS_EVENTS_INTERVAL_BYTES = add(integer(
-            "loading-process-events-interval-bytes", 1024, INT_MAX, 2L * 1024 * 1024));
+            "loading-process-events-interval-bytes", 1024, INT_MAX, 2L * 1024 * 1024).hidden());
     public static final ConfigOption SANITIZE_DUMP_PAYLOAD = add(enumeration("sanitize-dump-payload", "no",
             "no", "yes", "clients"));
     public static final ConfigOption SHUTDOWN_TIMEOUT = add(integer("shutdown-timeout", 0, INT_MAX, 10));
@@ -124,20 +132,136 @@ public final class ConfigOptions {
             0, LONG_MAX, 64).alias("zset-max-ziplist-value"));
     public static final ConfigOption LIST_MAX_LISTPACK_SIZE = add(integer("list-max-listpack-size",
             Integer.MIN_VALUE, INT_MAX, -2).alias("list-max-ziplist-size"));
-    public static final ConfigOption LIST_COMPRESS_DEPTH = add(integer("list-compress-depth", 0, INT_MAX, 0));
+    public static final ConfigOption LIST_COMPRESS_DEPTH = add(integer("list-compress-depth", 0, INT_MAX, 0).inert());
 
     // ---- diagnostics and events ----
     public static final ConfigOption SLOWLOG_LOG_SLOWER_THAN = add(integer("slowlog-log-slower-than",
-            -1, LONG_MAX, 10000));
-    public static final ConfigOption SLOWLOG_MAX_LEN = add(integer("slowlog-max-len", 0, LONG_MAX, 128));
+            -1, LONG_MAX, 10000).inert());
+    public static final ConfigOption SLOWLOG_MAX_LEN = add(integer("slowlog-max-len", 0, LONG_MAX, 128).inert());
     public static final ConfigOption LATENCY_MONITOR_THRESHOLD = add(integer("latency-monitor-threshold",
-            0, LONG_MAX, 0));
-    public static final ConfigOption NOTIFY_KEYSPACE_EVENTS = add(string("notify-keyspace-events", ""));
+            0, LONG_MAX, 0).inert());
+    public static final ConfigOption NOTIFY_KEYSPACE_EVENTS = add(custom("notify-keyspace-events",
+            KeyspaceEventFlags::parse, v -> (String) v, "").inert());
     public static final ConfigOption LAZYFREE_LAZY_USER_DEL = add(bool("lazyfree-lazy-user-del", false));
     public static final ConfigOption LAZYFREE_LAZY_USER_FLUSH = add(bool("lazyfree-lazy-user-flush", false));
     public static final ConfigOption LAZYFREE_LAZY_EXPIRE = add(bool("lazyfree-lazy-expire", false));
     public static final ConfigOption BUSY_REPLY_THRESHOLD = add(integer("busy-reply-threshold", 0, LONG_MAX,
-            5000).alias("lua-time-limit"));
+            5000).alias("lua-time-limit").inert());
+
+    // ---- accepted for compatibility, without effect in Cinnabar yet (warned about once when given) ----
+    static {
+        // general
+        add(bool("set-proc-title", true).immutable().inert());
+        add(custom("proc-title-template", ProcTitleTemplate::parse, v -> (String) v,
+                "{title} {listen-addr} {server-mode}").inert());
+        add(enumeration("supervised", "no", "upstart", "systemd", "auto", "no").immutable().inert());
+        add(bool("syslog-enabled", false).immutable().inert());
+        add(string("syslog-ident", "redis").immutable().inert());
+        add(enumeration("syslog-facility", "local0", "user", "local0", "local1", "local2", "local3", "local4",
+                "local5", "local6", "local7").immutable().inert());
+        add(bool("crash-log-enabled", true).inert());
+        add(bool("crash-memcheck-enabled", true).inert());
+        add(bool("use-exit-on-panic", false).hidden().inert());
+        add(integer("watchdog-period", 0, INT_MAX, 0).hidden().inert());
+        add(bool("disable-thp", true).immutable().inert());
+        add(bool("jemalloc-bg-thread", true).inert());
+        add(string("ignore-warnings", "").inert());
+        for (String cpulist : new String[] {"server_cpulist", "bio_cpulist", "aof_rewrite_cpulist", "bgsave_cpulist"}) {
+            add(string(cpulist, "").immutable().inert());
+        }
+        add(enumeration("oom-score-adj", "no", "no", "yes", "relative", "absolute").inert());
+        add(custom("oom-score-adj-values", OomScoreAdjValues::parse, v -> (String) v, "0 200 800").multiArg().inert());
+        add(bool("activerehashing", true).inert());
+        add(bool("latency-tracking", true).inert());
+        add(custom("latency-tracking-info-percentiles", LatencyPercentiles::parse, v -> (String) v, "50 99 99.9")
+                .multiArg().inert());
+        add(enumeration("enable-protected-configs", "no", "no", "yes", "local").immutable().inert());
+        add(enumeration("enable-module-command", "no", "no", "yes", "local").immutable().inert());
+        add(bool("io-threads-do-reads", false).immutable().inert());
+        add(integer("tracking-table-max-keys", 0, LONG_MAX, 1000000).inert());
+        // network and security
+        add(string("unixsocket", "").immutable().inert());
+        add(octal("unixsocketperm", 0, 0777, 0).immutable().inert());
+        add(integer("socket-mark-id", 0, UINT_MAX, 0).immutable().inert());
+        add(string("bind-source-addr", "").inert());
+        add(string("aclfile", "").immutable().inert());
+        add(integer("acllog-max-len", 0, LONG_MAX, 128).inert());
+        add(enumeration("acl-pubsub-default", "resetchannels", "allchannels", "resetchannels").inert());
+        // memory
+        add(memoryOrPercent("maxmemory-clients", -100, LONG_MAX, 0).inert());
+        add(integer("maxmemory-eviction-tenacity", 0, 100, 10).inert());
+        add(bool("lazyfree-lazy-eviction", false).inert());
+        add(bool("lazyfree-lazy-server-del", false).inert());
+        add(bool("activedefrag", false).inert());
+        add(memory("active-defrag-ignore-bytes", 1, LONG_MAX, 100L << 20).inert());
+        add(integer("active-defrag-threshold-lower", 0, 1000, 10).inert());
+        add(integer("active-defrag-threshold-upper", 0, 1000, 100).inert());
+        add(integer("active-defrag-cycle-min", 1, 99, 1).inert());
+        add(integer("active-defrag-cycle-max", 1, 99, 25).inert());
+        add(integer("active-defrag-max-scan-fields", 1, LONG_MAX, 1000).inert());
+        // data types Cinnabar does not serve yet
+        add(memory("stream-node-max-bytes", 0, LONG_MAX, 4096).inert());
+        add(integer("stream-node-max-entries", 0, LONG_MAX, 100).inert());
+        add(memory("hll-sparse-max-bytes", 0, LONG_MAX, 3000).inert());
+        // replication
+        add(custom("replicaof", ReplicaOf::parse, v -> (String) v, "").alias("slaveof").multiArg().immutable().inert());
+        add(string("masteruser", "").inert());
+        add(string("masterauth", "").inert());
+        add(bool("replica-serve-stale-data", true).alias("slave-serve-stale-data").inert());
+        add(bool("replica-read-only", true).alias("slave-read-only").inert());
+        add(bool("replica-ignore-maxmemory", true).alias("slave-ignore-maxmemory").inert());
+        add(bool("replica-lazy-flush", false).alias("slave-lazy-flush").inert());
+        add(bool("replica-announced", true).inert());
+        add(integer("replica-priority", 0, INT_MAX, 100).alias("slave-priority").inert());
+        add(string("replica-announce-ip", "").alias("slave-announce-ip").inert());
+        add(integer("replica-announce-port", 0, 65535, 0).alias("slave-announce-port").inert());
+        add(bool("replica-ignore-disk-write-errors", false).inert());
+        add(bool("repl-diskless-sync", true).inert());
+        add(integer("repl-diskless-sync-delay", 0, INT_MAX, 5).inert());
+        add(integer("repl-diskless-sync-max-replicas", 0, INT_MAX, 0).inert());
+        add(enumeration("repl-diskless-load", "disabled", "disabled", "on-empty-db", "swapdb").inert());
+        add(integer("repl-ping-replica-period", 1, INT_MAX, 10).alias("repl-ping-slave-period").inert());
+        add(integer("repl-timeout", 1, INT_MAX, 60).inert());
+        add(bool("repl-disable-tcp-nodelay", false).inert());
+        add(memory("repl-backlog-size", 1, LONG_MAX, 1024 * 1024).inert());
+        add(integer("repl-backlog-ttl", 0, LONG_MAX, 3600).inert());
+        add(integer("min-replicas-to-write", 0, INT_MAX, 0).alias("min-slaves-to-write").inert());
+        add(integer("min-replicas-max-lag", 0, INT_MAX, 10).alias("min-slaves-max-lag").inert());
+        add(enumeration("propagation-error-behavior", "ignore", "ignore", "panic", "panic-on-replicas").inert());
+        // cluster
+        add(bool("cluster-enabled", false).immutable().inert());
+        add(string("cluster-config-file", "nodes.conf").immutable().inert());
+        add(integer("cluster-port", 0, 65535, 0).immutable().inert());
+        add(integer("cluster-node-timeout", 0, LONG_MAX, 15000).inert());
+        add(string("cluster-announce-ip", "").inert());
+        add(custom("cluster-announce-hostname", ConfigOptions::parseHostname, v -> (String) v, "").inert());
+        add(integer("cluster-announce-port", 0, 65535, 0).inert());
+        add(integer("cluster-announce-bus-port", 0, 65535, 0).inert());
+        add(integer("cluster-announce-tls-port", 0, 65535, 0).inert());
+        add(integer("cluster-replica-validity-factor", 0, INT_MAX, 10).alias("cluster-slave-validity-factor").inert());
+        add(integer("cluster-migration-barrier", 0, INT_MAX, 1).inert());
+        add(bool("cluster-allow-replica-migration", true).inert());
+        add(bool("cluster-require-full-coverage", true).inert());
+        add(bool("cluster-replica-no-failover", false).alias("cluster-slave-no-failover").inert());
+        add(bool("cluster-allow-reads-when-down", false).inert());
+        add(bool("cluster-allow-pubsubshard-when-down", true).inert());
+        add(memory("cluster-link-sendbuf-limit", 0, LONG_MAX, 0).inert());
+        add(enumeration("cluster-preferred-endpoint-type", "ip", "ip", "hostname", "unknown-endpoint").inert());
+        // TLS
+        add(integer("tls-port", 0, 65535, 0).inert());
+        for (String file : new String[] {"tls-cert-file", "tls-key-file", "tls-key-file-pass", "tls-client-cert-file",
+                "tls-client-key-file", "tls-client-key-file-pass", "tls-dh-params-file", "tls-ca-cert-file",
+                "tls-ca-cert-dir", "tls-protocols", "tls-ciphers", "tls-ciphersuites"}) {
+            add(string(file, "").inert());
+        }
+        add(enumeration("tls-auth-clients", "yes", "no", "yes", "optional").inert());
+        add(bool("tls-replication", false).inert());
+        add(bool("tls-cluster", false).inert());
+        add(bool("tls-prefer-server-ciphers", false).inert());
+        add(bool("tls-session-caching", true).inert());
+        add(integer("tls-session-cache-size", 0, INT_MAX, 20 * 1024).inert());
+        add(integer("tls-session-cache-timeout", 0, INT_MAX, 300).inert());
+    }
 
     private static ConfigOption add(ConfigOption.Builder b) {
         ConfigOption o = b.build();
@@ -166,21 +290,36 @@ public final class ConfigOptions {
 
     /** shutdown-on-sigterm/sigint: "default", or any of save, nosave, now, force (save and nosave exclusive). */
     private static Object parseShutdownFlags(String[] words) throws ConfigException {
-        java.util.List<String> flags = new ArrayList<>();
+        java.util.List<String> known = java.util.List.of("default", "save", "nosave", "now", "force");
+        java.util.Set<String> given = new java.util.HashSet<>();
         for (String w : words) {
             for (String f : w.trim().split("\\s+")) {
                 String flag = f.toLowerCase(java.util.Locale.ROOT);
-                if (!java.util.List.of("default", "save", "nosave", "now", "force").contains(flag)) {
+                if (!known.contains(flag)) {
                     throw new ConfigException("argument(s) must be one of the following: default, save, nosave, now, force");
                 }
-                if (!flags.contains(flag)) flags.add(flag);
+                given.add(flag);
             }
         }
-        if (flags.contains("save") && flags.contains("nosave")) {
+        if (given.contains("save") && given.contains("nosave")) {
             throw new ConfigException("shutdown can't have both 'save' and 'nosave' flags");
         }
-        if (flags.size() > 1) flags.remove("default");
+        // Printed in Redis's enum order, whatever order they were given in.
+        java.util.List<String> flags = new ArrayList<>();
+        for (String k : known) if (!k.equals("default") && given.contains(k)) flags.add(k);
         return flags.isEmpty() ? "default" : String.join(" ", flags);
+    }
+
+    /** cluster-announce-hostname: what Redis accepts as a hostname it announces. */
+    private static Object parseHostname(String[] words) throws ConfigException {
+        String name = ConfigOption.single(words);
+        if (name.length() >= 256) throw new ConfigException("Hostnames must be less than 256 characters");
+        for (char ch : name.toCharArray()) {
+            if (!(Character.isLetterOrDigit(ch) && ch < 128) && ch != '-' && ch != '.') {
+                throw new ConfigException("Hostnames may only contain alphanumeric characters, hyphens or dots");
+            }
+        }
+        return name;
     }
 
     private static Object parseDir(String[] words) throws ConfigException {

@@ -65,6 +65,8 @@ public final class KeyspaceSnapshot {
     private Sink sink;
     private int current;
     private long handed;
+    /** Bytes of values handed over early because a write was about to change them (INFO's COW size). */
+    private long copiedBytes;
 
     KeyspaceSnapshot(Keyspace keyspace, Sink sink) {
         this.keyspace = keyspace;
@@ -89,6 +91,14 @@ public final class KeyspaceSnapshot {
     /** Entries handed to the sink so far. */
     public long handed() {
         return handed;
+    }
+
+    /**
+     * Bytes the snapshot holds only because writes changed their keys before the walk reached
+     * them: Redis's copy-on-write size, for a snapshot taken without fork().
+     */
+    public long copiedBytes() {
+        return copiedBytes;
     }
 
     public boolean isDone() {
@@ -195,7 +205,9 @@ public final class KeyspaceSnapshot {
 
     /** db is about to change or drop e: hand it over first if it is still owed. */
     void beforeChange(Database db, Entry e) {
-        if (keyspace.owedToSnapshot(e)) hand(walkOf[db.id()], e);
+        if (!keyspace.owedToSnapshot(e)) return;
+        copiedBytes += e.value instanceof byte[] b ? b.length + 16 : ((TypedValue) e.value).memoryUsage();
+        hand(walkOf[db.id()], e);
     }
 
     /** db is being emptied (FLUSHDB/FLUSHALL): its dropped table is walked as it stands. */

@@ -58,6 +58,7 @@ public final class AppendOnly {
     private boolean lastRewriteOk = true;
     private long rewrites;
     private long consecutiveFailures;
+    private long lastCopiedBytes;
     private Runnable onRewriteEnd = () -> { };
 
     AppendOnly(Config config, Keyspace keyspace, WriteFeed feed, PersistenceThread thread, OwnerThread owner,
@@ -105,6 +106,23 @@ public final class AppendOnly {
         return rewrites;
     }
 
+    /** aof_last_cow_size: bytes the last rewrite held because writes changed keys before it saw them. */
+    public long lastCopiedBytes() {
+        return lastCopiedBytes;
+    }
+
+    public long currentCopiedBytes() {
+        return rewrite == null ? 0 : rewrite.copiedBytes();
+    }
+
+    public long keysInCurrentRewrite() {
+        return rewrite == null ? 0 : rewrite.totalKeys();
+    }
+
+    public long keysRewrittenSoFar() {
+        return rewrite == null ? 0 : rewrite.keysWritten();
+    }
+
     public long consecutiveFailures() {
         return consecutiveFailures;
     }
@@ -137,8 +155,18 @@ public final class AppendOnly {
         return e == null ? null : "MISCONF Errors writing to the AOF file: " + IoErrors.strerror(e);
     }
 
-    boolean syncsEveryWrite() {
-        return on && "always".equals(config.getString(ConfigOptions.APPENDFSYNC));
+    /**
+     * True while the AOF is on: replies of writes then leave only once their bytes are written
+     * (appendfsync everysec/no: in the OS, so a killed process loses nothing acknowledged, as with
+     * Redis, which writes the AOF before replying) or fsynced (always).
+     */
+    boolean holdsWriteReplies() {
+        return on;
+    }
+
+    /** DEBUG AOF-FLUSH-SLEEP: microseconds the persistence thread waits before each AOF write. */
+    public void flushSleepMicros(long micros) {
+        writer.flushSleepMicros = micros;
     }
 
     // ---- start-up ----
@@ -184,14 +212,17 @@ public final class AppendOnly {
         thread.execute(() -> writer.append(bytes, end));
     }
 
-    /** Runs delivery once the feed is fsynced up to offset (any thread may run it). */
-    void whenDurable(long offset, Runnable delivery) {
-        if (writer.durable >= offset) {
+    /**
+     * Runs delivery once the feed up to offset is acknowledged: written, or fsynced under
+     * appendfsync always (any thread may run it).
+     */
+    void whenAcknowledged(long offset, Runnable delivery) {
+        if (writer.acknowledged() >= offset) {
             delivery.run();
             return;
         }
         waiters.add(new Waiter(offset, delivery));
-        // The persistence thread may have fsynced past offset before the waiter was queued.
+        // The persistence thread may have passed offset before the waiter was queued.
         thread.wake();
     }
 
@@ -240,6 +271,7 @@ public final class AppendOnly {
     private void rewriteDone(SnapshotPump pump, SnapshotJob.Outcome outcome) {
         if (rewrite != pump) return;
         rewrite = null;
+        lastCopiedBytes = pump.copiedBytes();
         lastRewriteSeconds = (System.currentTimeMillis() - rewriteStartedMs) / 1000;
         if (outcome.ok()) {
             rewrites++;
@@ -426,12 +458,21 @@ public final class AppendOnly {
         private long handed;
         private long lastFsyncNanos = System.nanoTime();
         private long retryAtNanos;
+        private volatile long flushSleepMicros;
+
+        /** How far replies may go: fsynced bytes under appendfsync always, written ones otherwise. */
+        long acknowledged() {
+            return "always".equals(config.getString(ConfigOptions.APPENDFSYNC)) ? durable : written;
+        }
 
         void append(byte[] bytes, long end) {
             handed = end;
+            long sleep = flushSleepMicros;
+            if (sleep > 0) java.util.concurrent.locks.LockSupport.parkNanos(sleep * 1000);
             try {
                 files.append(bytes, -1);
                 written = end;
+                release();
             } catch (IOException e) {
                 retryAtNanos = System.nanoTime() + 1_000_000_000L;
             }
@@ -448,13 +489,13 @@ public final class AppendOnly {
                     return retryAtNanos;
                 }
                 written = handed;
+                release();
             }
             String policy = config.getString(ConfigOptions.APPENDFSYNC);
             boolean skipForRewrite = config.getBool(ConfigOptions.NO_APPENDFSYNC_ON_REWRITE) && files.isRewriting()
                     && !"always".equals(policy);
             if (!skipForRewrite && written > durable
-                    && ("always".equals(policy) || !waiters.isEmpty()
-                    || ("everysec".equals(policy) && now - lastFsyncNanos >= 1_000_000_000L))) {
+                    && ("always".equals(policy) || ("everysec".equals(policy) && now - lastFsyncNanos >= 1_000_000_000L))) {
                 long upTo = written;
                 try {
                     files.fsync();
@@ -471,8 +512,9 @@ public final class AppendOnly {
         }
 
         private void release() {
+            long upTo = acknowledged();
             Waiter w;
-            while ((w = waiters.peek()) != null && w.offset <= durable) {
+            while ((w = waiters.peek()) != null && w.offset <= upTo) {
                 waiters.poll();
                 w.delivery.run();
             }

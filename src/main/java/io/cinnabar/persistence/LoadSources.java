@@ -53,10 +53,13 @@ public final class LoadSources {
                 RdbReader reader = new RdbReader(in, rdbOptions(config));
                 reader.read(visitor(config, sink, stats, reader, progress, true));
             } catch (RdbFormatException e) {
-                reportRdbError(e);
                 String where = "Error loading " + file + " at offset " + e.offset() + ": " + e.reason();
-                log.warn("{}", where);
+                reportRdbError(e, where);
                 return where;
+            } catch (IOException e) {
+                String reason = RdbSaves.reason(e);
+                log.warn("Fatal error loading the DB: {}. Exiting.", reason);
+                return "Error loading " + file + ": " + reason;
             }
             doneLoading(stats);
             log.info("DB loaded from disk: {} seconds", seconds(start));
@@ -79,6 +82,8 @@ public final class LoadSources {
                 RdbReader reader = new RdbReader(in, rdbOptions(config));
                 reader.read(visitor(config, sink, stats, reader, progress, false));
                 doneLoading(stats);
+                // The reader buffers ahead: the AOF tail starts right after the RDB, not after the buffer.
+                return reader.bytesRead();
             }, sink::command);
             AofLoader.Result result = loader.loadAll(manifest);
             loadedManifest[0] = result.manifest();
@@ -175,8 +180,8 @@ public final class LoadSources {
         }
     }
 
-    /** Logs a bad RDB as Redis does. */
-    private static void reportRdbError(RdbFormatException e) {
+    /** Logs a bad RDB as Redis does, with where (file and offset) before Redis's last line. */
+    private static void reportRdbError(RdbFormatException e, String where) {
         switch (e.kind()) {
             case SHORT_READ -> {
                 log.warn("Short read or OOM loading DB. Unrecoverable error, aborting now.");
@@ -190,6 +195,7 @@ public final class LoadSources {
             default -> log.warn("Internal error in RDB reading offset {}, function at rdb.c:0 -> {}", e.offset(),
                     e.reason());
         }
+        log.warn("{}", where);
         log.warn("Terminating server after rdb file reading failure.");
     }
 

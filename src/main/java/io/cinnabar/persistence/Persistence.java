@@ -91,14 +91,17 @@ public final class Persistence {
         if (feed.hasPending()) aof.hand(feed.takePending(), feed.offset());
     }
 
-    /** Replies of a batch that wrote wait for their fsync (appendfsync always). */
+    /**
+     * Replies of a batch that wrote wait for the AOF: until written (fsynced with appendfsync
+     * always), so no acknowledged write is lost when the process dies.
+     */
     public boolean holdsWriteReplies() {
-        return aof.syncsEveryWrite();
+        return aof.holdsWriteReplies();
     }
 
-    /** Runs delivery (from any thread) once the feed is durable up to offset. */
-    public void whenDurable(long offset, Runnable delivery) {
-        aof.whenDurable(offset, delivery);
+    /** Runs delivery (from any thread) once the feed up to offset is written, or fsynced under always. */
+    public void whenAcknowledged(long offset, Runnable delivery) {
+        aof.whenAcknowledged(offset, delivery);
     }
 
     /** serverCron's persistence duties: save points, scheduled saves, automatic AOF rewrites. */

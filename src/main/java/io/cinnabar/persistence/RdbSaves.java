@@ -47,6 +47,7 @@ public final class RdbSaves {
     private long lastBgsaveSeconds = -1;
     private long saves;
     private long lastLoadKeysLoaded, lastLoadKeysExpired;
+    private long lastCopiedBytes;
     private Runnable onBgsaveEnd = () -> { };
 
     public RdbSaves(Config config, Keyspace keyspace, PersistenceThread thread, OwnerThread owner,
@@ -90,6 +91,20 @@ public final class RdbSaves {
 
     public long keysInCurrentSave() {
         return running == null ? 0 : running.totalKeys();
+    }
+
+    public long keysSavedSoFar() {
+        return running == null ? 0 : running.keysWritten();
+    }
+
+    /** current_cow_size: bytes the running BGSAVE holds because writes changed keys before it saw them. */
+    public long currentCopiedBytes() {
+        return running == null ? 0 : running.copiedBytes();
+    }
+
+    /** rdb_last_cow_size: the same, when the last BGSAVE ended. */
+    public long lastCopiedBytes() {
+        return lastCopiedBytes;
     }
 
     public boolean bgsaveScheduled() {
@@ -191,6 +206,7 @@ public final class RdbSaves {
     private void bgsaveDone(SnapshotPump pump, SnapshotJob.Outcome outcome) {
         if (running != pump) return;
         running = null;
+        lastCopiedBytes = pump.copiedBytes();
         lastBgsaveSeconds = (System.currentTimeMillis() - runningSinceMs) / 1000;
         if (outcome.ok()) {
             log.info("Background saving terminated with success");

@@ -48,7 +48,7 @@ public final class SnapshotJob implements PersistenceThread.Duty {
     private FileChannel channel;
     private CountingOutputStream out;
     private long notBefore;
-    private long keys;
+    private volatile long keys;
     private boolean finished;
 
     public SnapshotJob(PersistenceThread thread, Path temp, SnapshotFormat format, Completion completion,
@@ -85,6 +85,11 @@ public final class SnapshotJob implements PersistenceThread.Duty {
      */
     private void offered() {
         if (backlog.incrementAndGet() == 1) thread.wake();
+    }
+
+    /** Keys written so far; any thread (INFO). */
+    public long keysWritten() {
+        return keys;
     }
 
     /** Records offered but not yet written: the producer slows down when this grows. */

@@ -24,7 +24,8 @@ final class SnapshotPump implements KeyspaceSnapshot.Sink {
      * for a millisecond: about a fifth of it goes to the walk.
      */
     private static final long SLICE_NANOS = 250_000;
-    private static final int MAX_BACKLOG = 16 * 1024;
+    /** Records the walk may run ahead of the writer: bounds the memory a snapshot holds. */
+    private static final int MAX_BACKLOG = 2048;
 
     private final Keyspace keyspace;
     private final SnapshotJob job;
@@ -45,6 +46,16 @@ final class SnapshotPump implements KeyspaceSnapshot.Sink {
         return snapshot == null ? 0 : snapshot.totalKeys();
     }
 
+    /** Keys written to the file so far. */
+    long keysWritten() {
+        return job.keysWritten();
+    }
+
+    /** Bytes held for the snapshot because writes changed keys before it saw them. */
+    long copiedBytes() {
+        return snapshot == null ? 0 : snapshot.copiedBytes();
+    }
+
     /** Takes the point-in-time view now and feeds the job from it in slices. Keyspace thread. */
     void startInBackground() {
         snapshot = keyspace.beginSnapshot(this);
@@ -63,7 +74,7 @@ final class SnapshotPump implements KeyspaceSnapshot.Sink {
             return;
         }
         long spent = Math.max(1, System.nanoTime() - start);
-        sliceKeys = (int) Math.max(64, Math.min(16_384, sliceKeys * SLICE_NANOS / spent));
+        sliceKeys = (int) Math.max(64, Math.min(MAX_BACKLOG, sliceKeys * SLICE_NANOS / spent));
         owner.schedule(1, this::slice);
     }
 

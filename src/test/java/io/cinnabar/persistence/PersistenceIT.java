@@ -387,8 +387,13 @@ class PersistenceIT {
             Files.createSymbolicLink(dir.resolve("appendonlydir/appendonly.aof.2.incr.aof"), full);
             j.bgrewriteaof();
             awaitInfo(j, "aof_rewrite_in_progress", "0");
-            j.set("lost-to-the-full-disk", "x");
-            awaitInfo(j, "aof_last_write_status", "err");
+            // The write whose bytes cannot be written is never acknowledged: its reply is held.
+            try (java.net.Socket raw = new java.net.Socket("127.0.0.1", s.port())) {
+                raw.getOutputStream().write("SET never-acknowledged x\r\n".getBytes(StandardCharsets.US_ASCII));
+                raw.setSoTimeout(300);
+                awaitInfo(j, "aof_last_write_status", "err");
+                assertThrows(java.net.SocketTimeoutException.class, () -> raw.getInputStream().read());
+            }
             JedisDataException e = assertThrows(JedisDataException.class, () -> j.set("refused", "1"));
             assertEquals("MISCONF Errors writing to the AOF file: No space left on device", e.getMessage());
             assertEquals("1", j.get("before"));

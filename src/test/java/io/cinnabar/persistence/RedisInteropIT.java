@@ -8,7 +8,6 @@ import redis.clients.jedis.params.RestoreParams;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -110,22 +109,33 @@ class RedisInteropIT {
 
     @Test
     void redis6SingleFileAofIsUpgradedOnLoad() throws Exception {
-        Path a = sub("a");
-        Path aofDir = sub("redis");
-        Map<String, String> written;
-        try (RealRedis r = RealRedis.start(aofDir, "--appendonly", "yes", "--aof-use-rdb-preamble", "no"); Jedis j = r.client()) {
-            DataSet.fill(j);
-            written = DataSet.of(j, 16);
+        for (String preamble : List.of("no", "yes")) {
+            Path a = sub("a-" + preamble);
+            Path aofDir = sub("redis-" + preamble);
+            Map<String, String> written;
+            try (RealRedis r = RealRedis.start(aofDir, "--appendonly", "yes", "--aof-use-rdb-preamble", preamble);
+                 Jedis j = r.client()) {
+                j.set("in-the-base", "1");
+                j.bgrewriteaof();
+                awaitRewrite(j);
+                DataSet.fill(j);
+                written = DataSet.of(j, 16);
+            }
+            // A Redis 6 AOF is one file: an RDB preamble (or commands) followed by the commands
+            // since, which is exactly Redis 7's base file followed by its incr file.
+            java.io.ByteArrayOutputStream single = new java.io.ByteArrayOutputStream();
+            try (Stream<Path> files = Files.list(aofDir.resolve("appendonlydir"))) {
+                for (Path p : files.filter(p -> p.toString().contains(".base.")).toList()) single.write(Files.readAllBytes(p));
+            }
+            try (Stream<Path> files = Files.list(aofDir.resolve("appendonlydir"))) {
+                for (Path p : files.filter(p -> p.toString().endsWith(".incr.aof")).toList()) single.write(Files.readAllBytes(p));
+            }
+            Files.write(a.resolve("appendonly.aof"), single.toByteArray());
+            try (CinnabarServer s = cinnabar(a, "appendonly", "yes"); Jedis j = client(s)) {
+                DataSet.assertSame(written, DataSet.of(j, 16), "Cinnabar loading a Redis 6 style AOF, preamble " + preamble);
+            }
+            assertTrue(Files.exists(a.resolve("appendonlydir/appendonly.aof.manifest")));
         }
-        // A Redis 6 AOF is one file of commands in dir: the incr file Redis just wrote is exactly that.
-        try (Stream<Path> files = Files.list(aofDir.resolve("appendonlydir"))) {
-            Path incr = files.filter(p -> p.toString().endsWith(".incr.aof")).findFirst().orElseThrow();
-            Files.copy(incr, a.resolve("appendonly.aof"), StandardCopyOption.REPLACE_EXISTING);
-        }
-        try (CinnabarServer s = cinnabar(a, "appendonly", "yes"); Jedis j = client(s)) {
-            DataSet.assertSame(written, DataSet.of(j, 16), "Cinnabar loading a Redis 6 style AOF");
-        }
-        assertTrue(Files.exists(a.resolve("appendonlydir/appendonly.aof.manifest")));
     }
 
     @Test

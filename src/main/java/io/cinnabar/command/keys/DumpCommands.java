@@ -21,6 +21,8 @@ import static io.cinnabar.command.CommandSpec.spec;
 
 /** DUMP and RESTORE: a value in Redis's serialized form (RDB value + version + CRC64), both ways. */
 public final class DumpCommands implements CommandFamily {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DumpCommands.class);
+
     @Override
     public String group() {
         return "generic";
@@ -81,6 +83,8 @@ public final class DumpCommands implements CommandFamily {
                     .withDeepSanitize(!"no".equals(c.config().getString(ConfigOptions.SANITIZE_DUMP_PAYLOAD))),
                     !c.server().skipChecksumValidation());
         } catch (RdbFormatException e) {
+            // Redis's rdbReportError in a RESTORE: logged at verbose level, the client gets the reply.
+            log.debug("Internal error in RDB reading offset {}, function at rdb.c:0 -> {}", e.offset(), e.reason());
             throw new CommandError(DumpPayload.errorReply(e));
         }
         boolean deleted = replace && db.delete(key);

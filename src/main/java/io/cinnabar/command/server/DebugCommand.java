@@ -14,6 +14,8 @@ import io.cinnabar.util.Numbers;
  * drives it, and nothing it offers here can corrupt data.
  */
 final class DebugCommand {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DebugCommand.class);
+
     private static final String[] HELP = {
         "DIGEST",
         "    Output a hex signature representing the current DB content.",
@@ -21,6 +23,11 @@ final class DebugCommand {
         "    Output a hex signature of the values of all the specified keys.",
         "OBJECT <key>",
         "    Show low level info about the `key` and associated value.",
+        "POPULATE <count> [<prefix>] [<size>]",
+        "    Create <count> string keys named key:<num>. If <prefix> is specified then",
+        "    it is used instead of the 'key' prefix. These are not propagated to",
+        "    replicas. Cluster slots are not respected so keys not belonging to the",
+        "    current node can be created in cluster mode.",
         "PROTOCOL <type>",
         "    Reply with a test value of the specified type. <type> can be: string,",
         "    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
@@ -37,6 +44,10 @@ final class DebugCommand {
         "    * NOSAVE: Do not save the RDB, just load it back.",
         "LOADAOF",
         "    Flush the AOF buffers on disk and reload the AOF in memory.",
+        "AOF-FLUSH-SLEEP <microsec>",
+        "    Server will sleep before flushing the AOF, this is used for testing.",
+        "LOG <message>",
+        "    Write <message> to the server log.",
         "SLEEP <seconds>",
         "    Stop the server for <seconds>. Decimals allowed."
     };
@@ -71,6 +82,14 @@ final class DebugCommand {
                 throw new CommandError("ERR argument must be a memory value bigger than 1 and smaller than 4gb");
             }
             c.reply().ok();
+        } else if (c.argIs(1, "POPULATE") && c.argCount() >= 3 && c.argCount() <= 5) {
+            populate(c);
+        } else if (c.argIs(1, "AOF-FLUSH-SLEEP") && c.argCount() == 3) {
+            c.server().persistence().aof().flushSleepMicros(c.longArg(2));
+            c.reply().ok();
+        } else if (c.argIs(1, "LOG") && c.argCount() == 3) {
+            log.warn("DEBUG LOG: {}", c.argString(2));
+            c.reply().ok();
         } else if (c.argIs(1, "SET-SKIP-CHECKSUM-VALIDATION") && c.argCount() == 3) {
             c.server().skipChecksumValidation(c.longArg(2) != 0);
             c.reply().ok();
@@ -86,6 +105,38 @@ final class DebugCommand {
             throw new CommandError("ERR unknown subcommand or wrong number of arguments for '"
                     + c.argString(1) + "'. Try DEBUG HELP.");
         }
+    }
+
+    /**
+     * DEBUG POPULATE count [prefix] [size]: keys prefix:0.. (default "key") holding "value:N", cut
+     * or zero-padded to size; existing keys are left alone. As in Redis this is not a change:
+     * neither counted (save points) nor propagated.
+     */
+    private static void populate(Call c) {
+        long count = positive(c, 2);
+        long size = c.argCount() == 5 ? positive(c, 4) : 0;
+        byte[] prefix = c.argCount() >= 4 ? c.arg(3) : "key".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        io.cinnabar.keyspace.Database db = c.db();
+        long dirty = c.keyspace().dirty();
+        for (long j = 0; j < count; j++) {
+            byte[] n = Long.toString(j).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] key = java.util.Arrays.copyOf(prefix, prefix.length + 1 + n.length);
+            key[prefix.length] = ':';
+            System.arraycopy(n, 0, key, prefix.length + 1, n.length);
+            if (db.exists(key)) continue;
+            byte[] value = ("value:" + j).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            if (size > 0) value = java.util.Arrays.copyOf(value, (int) Math.min(size, Integer.MAX_VALUE - 8));
+            db.set(key, value);
+        }
+        c.keyspace().dirty(dirty - c.keyspace().dirty());
+        c.preventPropagation();
+        c.reply().ok();
+    }
+
+    private static long positive(Call c, int i) {
+        long v = c.longArg(i);
+        if (v < 0) throw new CommandError("ERR value is out of range, must be positive");
+        return v;
     }
 
     /** DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: save the dump, empty the keyspace, load the dump back. */

@@ -193,12 +193,17 @@ public final class InfoCommand implements CommandFamily {
         Loading loading = p.loading();
         s.field("loading", loading.inProgress() ? 1 : 0);
         s.field("async_loading", 0);
-        s.field("current_cow_peak", 0);
-        s.field("current_cow_size", 0);
+        // Without fork() the copy-on-write figures count what the running snapshot holds because
+        // writes changed keys before its walk reached them.
+        long cow = rdb.currentCopiedBytes() + aof.currentCopiedBytes();
+        long keysTotal = rdb.keysInCurrentSave() + aof.keysInCurrentRewrite();
+        long processed = rdb.keysSavedSoFar() + aof.keysRewrittenSoFar();
+        s.field("current_cow_peak", cow);
+        s.field("current_cow_size", cow);
         s.field("current_cow_size_age", 0);
-        s.field("current_fork_perc", "0.00");
-        s.field("current_save_keys_processed", 0);
-        s.field("current_save_keys_total", rdb.keysInCurrentSave());
+        s.field("current_fork_perc", String.format(Locale.ROOT, "%.2f", keysTotal == 0 ? 0.0 : processed * 100.0 / keysTotal));
+        s.field("current_save_keys_processed", processed);
+        s.field("current_save_keys_total", keysTotal);
         s.field("rdb_changes_since_last_save", rdb.changesSinceLastSave());
         s.field("rdb_bgsave_in_progress", rdb.bgsaveInProgress() ? 1 : 0);
         s.field("rdb_last_save_time", rdb.lastSaveSeconds());
@@ -206,7 +211,7 @@ public final class InfoCommand implements CommandFamily {
         s.field("rdb_last_bgsave_time_sec", rdb.lastBgsaveSeconds());
         s.field("rdb_current_bgsave_time_sec", rdb.currentBgsaveSeconds());
         s.field("rdb_saves", rdb.saves());
-        s.field("rdb_last_cow_size", 0);
+        s.field("rdb_last_cow_size", rdb.lastCopiedBytes());
         s.field("rdb_last_load_keys_expired", rdb.lastLoadKeysExpired());
         s.field("rdb_last_load_keys_loaded", rdb.lastLoadKeysLoaded());
         s.field("aof_enabled", aof.enabled() ? 1 : 0);
@@ -218,7 +223,7 @@ public final class InfoCommand implements CommandFamily {
         s.field("aof_rewrites", aof.rewrites());
         s.field("aof_rewrites_consecutive_failures", aof.consecutiveFailures());
         s.field("aof_last_write_status", aof.lastWriteOk() ? "ok" : "err");
-        s.field("aof_last_cow_size", 0);
+        s.field("aof_last_cow_size", aof.lastCopiedBytes());
         s.field("module_fork_in_progress", 0);
         s.field("module_fork_last_cow_size", 0);
         if (aof.enabled()) {

@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
  * the next byte, which becomes the truncation point after the last whole command.
  */
 final class AofInput {
+    private final FileChannel channel;
     private final InputStream in;
     private final long size;
     private final byte[] buf = new byte[1 << 16];
@@ -19,8 +20,17 @@ final class AofInput {
     private boolean eof;
 
     AofInput(FileChannel channel) throws IOException {
+        this.channel = channel;
         this.in = Channels.newInputStream(channel);
         this.size = channel.size();
+    }
+
+    /** Goes on reading at position, dropping what was buffered (the AOF tail after an RDB preamble). */
+    void seek(long position) throws IOException {
+        channel.position(position);
+        pos = limit = 0;
+        offset = position;
+        eof = false;
     }
 
     /** Offset of the next unread byte. */

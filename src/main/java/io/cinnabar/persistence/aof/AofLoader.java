@@ -197,7 +197,8 @@ public final class AofLoader {
             boolean oldStyle = name.equals(layout.fileName());
             log.info(oldStyle ? "Reading RDB preamble from AOF file..." : "Reading RDB base file on AOF loading...");
             try {
-                rdbLoader.load(in.asStream());
+                long length = rdbLoader.load(in.asStream());
+                if (length >= 0) in.seek(length);
             } catch (IOException | RuntimeException e) {
                 if (oldStyle) {
                     log.warn("Error reading the RDB preamble of the AOF file {}, AOF loading aborted", name);

@@ -326,7 +326,7 @@ class AofFilesTest {
     @Test
     void upgradedFilesCarryOnWithTheirNumbering() throws IOException {
         Files.write(layout.oldStyleFile(), cmd("set", "k1", "v1"));
-        AofLoader.Result r = new AofLoader(layout, false, in -> { }, argv -> { }).loadAll(AofManifest.loadFromDisk(layout));
+        AofLoader.Result r = new AofLoader(layout, false, in -> -1L, argv -> { }).loadAll(AofManifest.loadFromDisk(layout));
         try (AofFiles f = files(r.manifest())) {
             f.openOnStartup(true, out -> { });
             assertEquals("file appendonly.aof seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n", manifestText());

@@ -45,10 +45,11 @@ class AofLoaderTest {
         return new AofLoader(layout, loadTruncated, this::fakeRdb, seen);
     }
 
-    private void fakeRdb(InputStream in) throws IOException {
+    private long fakeRdb(InputStream in) throws IOException {
         byte[] b = rdbLength < 0 ? in.readAllBytes() : in.readNBytes(rdbLength);
         if (rdbLength >= 0 && b.length < rdbLength) throw new EOFException("short RDB");
         rdbPayloads.add(b);
+        return -1;
     }
 
     private AofLoader.Result loadAll(boolean loadTruncated) throws IOException {

@@ -82,7 +82,7 @@ class AofRewriteEmitterTest {
         List<Integer> sizes = new ArrayList<>();
         Path file = Files.write(dir.resolve("base.aof"), out.toByteArray());
         AofLayout layout = new AofLayout(dir, ".", "x");
-        new AofLoader(layout, false, in -> { }, argv -> sizes.add(argv.length)).loadFile(file.getFileName().toString(), true);
+        new AofLoader(layout, false, in -> -1L, argv -> sizes.add(argv.length)).loadFile(file.getFileName().toString(), true);
         // SELECT, then RPUSH l + 64, + 64, + 2, then HMSET h + 64 pairs, + 1 pair.
         assertEquals(List.of(2, 66, 66, 4, 130, 4), sizes);
     }
@@ -108,7 +108,7 @@ class AofRewriteEmitterTest {
         MiniKeyspace loaded = new MiniKeyspace();
         List<String> functions = new ArrayList<>();
         Files.write(dir.resolve("base.aof"), out.toByteArray());
-        assertEquals(AofLoadStatus.OK, new AofLoader(new AofLayout(dir, ".", "x"), false, in -> { }, argv -> {
+        assertEquals(AofLoadStatus.OK, new AofLoader(new AofLayout(dir, ".", "x"), false, in -> -1L, argv -> {
             if (new String(argv[0], StandardCharsets.US_ASCII).equals("FUNCTION")) {
                 functions.add(new String(argv[2], StandardCharsets.ISO_8859_1));
             } else {

@@ -53,7 +53,9 @@ class RealRedisCompatTest {
     void loadsTheAofRedisWroteWithACommandBase() throws Exception {
         AofLayout layout = fixture("redis-7.0-resp-base");
         MiniKeyspace ks = new MiniKeyspace();
-        AofLoader.Result r = new AofLoader(layout, false, in -> { throw new AssertionError("no RDB here"); }, ks)
+        AofLoader.Result r = new AofLoader(layout, false, in -> {
+            throw new AssertionError("no RDB here");
+        }, ks)
                 .loadAll(AofManifest.loadFromDisk(layout));
         assertEquals(AofLoadStatus.OK, r.status());
         assertEquals(Files.size(layout.file("appendonly.aof.2.base.aof")), r.baseSize());
@@ -80,7 +82,10 @@ class RealRedisCompatTest {
         AofLayout layout = fixture("redis-7.0-rdb-base");
         List<byte[]> rdb = new ArrayList<>();
         AofTestFiles.Commands seen = new AofTestFiles.Commands();
-        AofLoader.Result r = new AofLoader(layout, false, in -> rdb.add(in.readAllBytes()), seen)
+        AofLoader.Result r = new AofLoader(layout, false, in -> {
+            rdb.add(in.readAllBytes());
+            return -1L;
+        }, seen)
                 .loadAll(AofManifest.loadFromDisk(layout));
         assertEquals(AofLoadStatus.OK, r.status());
         assertArrayEquals(Files.readAllBytes(layout.file("appendonly.aof.2.base.rdb")), rdb.get(0));
@@ -165,7 +170,7 @@ class RealRedisCompatTest {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("filename=appendonly.aof.2.incr.aof.*ok_up_to=(\\d+),").matcher(out);
         assertTrue(m.find(), out);
 
-        AofLoader.Result r = new AofLoader(layout, true, in -> { }, argv -> { }).loadAll(AofManifest.loadFromDisk(layout));
+        AofLoader.Result r = new AofLoader(layout, true, in -> -1L, argv -> { }).loadAll(AofManifest.loadFromDisk(layout));
         assertEquals(AofLoadStatus.TRUNCATED, r.status());
         assertEquals(Long.parseLong(m.group(1)), Files.size(incr), "same cut point as redis-check-aof's ok_up_to");
     }

@@ -1,0 +1,122 @@
+package io.cinnabar.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Config files written for Redis 7.0 (like the Redis test suite's) load, with Redis's value rules. */
+class RedisConfCompatibilityTest {
+    @Test
+    void theTestSuitesConfigLoadsAndMarksWhatHasNoEffect(@TempDir Path dir) throws Exception {
+        Config c = load(dir, "always-show-logo yes", "notify-keyspace-events KEA", "daemonize no",
+                "pidfile /var/run/redis.pid", "bind 127.0.0.1", "loglevel verbose", "logfile ''",
+                "latency-monitor-threshold 1", "repl-diskless-sync-delay 0", "save 900 1", "dir ./",
+                "slave-serve-stale-data yes", "activerehashing yes", "enable-protected-configs yes",
+                "enable-debug-command yes", "enable-module-command yes", "propagation-error-behavior panic",
+                "unixsocket /tmp/x.sock");
+        assertTrue(c.getBool(ConfigOptions.ALWAYS_SHOW_LOGO));
+        assertEquals("AKE", c.print(ConfigOptions.NOTIFY_KEYSPACE_EVENTS));
+        assertEquals("yes", c.print(Config.option("replica-serve-stale-data")));
+        List<String> inert = c.given().stream().filter(ConfigOption::inert).map(ConfigOption::name)
+                .collect(Collectors.toList());
+        assertTrue(inert.containsAll(List.of("repl-diskless-sync-delay", "enable-module-command",
+                "propagation-error-behavior", "replica-serve-stale-data", "activerehashing", "unixsocket")), inert.toString());
+        assertFalse(inert.contains("loglevel"));
+    }
+
+    @Test
+    void saveLinesAfterTheFirstAddSavePoints(@TempDir Path dir) throws Exception {
+        Path conf = write(dir, "save 900 1");
+        assertEquals("900 1 100 100", ConfigLoader.fromArgs(new String[] {conf.toString(), "--save", "100 100"})
+                .getString(ConfigOptions.SAVE));
+        assertEquals("", ConfigLoader.fromArgs(new String[] {conf.toString(), "--save", ""})
+                .getString(ConfigOptions.SAVE));
+        assertEquals("900 1", ConfigLoader.fromArgs(new String[] {conf.toString()}).getString(ConfigOptions.SAVE));
+    }
+
+    @Test
+    void directivesThatAreNotOptions(@TempDir Path dir) throws Exception {
+        Config c = load(dir, "list-max-ziplist-entries 512", "lua-replicate-commands yes",
+                "rename-command CONFIG \"\"", "user alice on >pw ~* +@all", "loadmodule /x/mod.so a b",
+                "mymod.option 5", "sentinel");
+        assertEquals(List.of("rename-command", "user"), c.directives().ignored());
+        assertEquals(List.of("/x/mod.so"), c.directives().modules());
+        assertEquals(List.of("mymod.option"), c.directives().moduleConfigs());
+        assertReason(dir, "sentinel monitor m 127.0.0.1 6379 2", "sentinel directive while not in sentinel mode");
+        assertReason(dir, "mymod.option", "Module config specified without value");
+        assertReason(dir, "list-max-ziplist-entries 1 2", "Bad directive or wrong number of arguments");
+    }
+
+    @Test
+    void valueRulesOfRedisSpecialOptions(@TempDir Path dir) throws Exception {
+        Config c = load(dir, "hz 1000", "unixsocketperm 700", "maxmemory-clients 10%", "replicaof 10.0.0.1 6380",
+                "latency-tracking-info-percentiles \"50.0 99 99.90\"", "oom-score-adj-values 0 100 200",
+                "proc-title-template \"{title} {port}\"");
+        assertEquals(500, c.getLong(ConfigOptions.HZ));
+        assertEquals("700", c.print(Config.option("unixsocketperm")));
+        assertEquals("10%", c.print(Config.option("maxmemory-clients")));
+        assertEquals("10.0.0.1 6380", c.print(Config.option("slaveof")));
+        assertEquals("50 99 99.9", c.print(Config.option("latency-tracking-info-percentiles")));
+        assertEquals("0 100 200", c.print(Config.option("oom-score-adj-values")));
+        assertReason(dir, "notify-keyspace-events KEQ", "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
+        assertReason(dir, "unixsocketperm 800", "argument couldn't be parsed as an octal number");
+        assertReason(dir, "unixsocketperm 1000", "argument must be between 0 and 777 inclusive");
+        assertReason(dir, "maxmemory-clients 101%", "percentage argument must be less or equal to 100");
+        assertReason(dir, "replicaof localhost port", "Invalid master port");
+        assertReason(dir, "oom-score-adj-values 0 100 3000",
+                "Invalid oom-score-adj-values, elements must be between -2000 and 2000.");
+        assertReason(dir, "proc-title-template \"{title} {nosuch}\"",
+                "template format is invalid or contains unknown variables");
+        assertReason(dir, "loglevel nothing", "argument(s) must be one of the following: debug, verbose, notice, warning");
+    }
+
+    @Test
+    void hiddenOptionsNeedTheirExactName() {
+        Config c = new Config();
+        Map<String, String> all = c.matching(List.of("*"), RedisConfCompatibilityTest::glob).stream()
+                .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
+        assertFalse(all.containsKey("watchdog-period"));
+        assertTrue(all.containsKey("repl-diskless-sync-delay"));
+        assertEquals(1, c.matching(List.of("watchdog-period"), RedisConfCompatibilityTest::glob).size());
+    }
+
+    @Test
+    void anUnwritableLogFileStopsStartup() {
+        ConfigLoader.FatalConfigError e = assertThrows(ConfigLoader.FatalConfigError.class,
+                () -> ConfigLoader.fromArgs(new String[] {"--logfile", "/nonexistent-dir/redis.log"}));
+        assertEquals("\n*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***\nCan't open the log file: No such file or directory",
+                e.getMessage());
+    }
+
+    private static boolean glob(String pattern, String name) {
+        return name.matches(pattern.replace("*", ".*"));
+    }
+
+    private static Config load(Path dir, String... lines) throws Exception {
+        return ConfigLoader.fromArgs(new String[] {write(dir, lines).toString()});
+    }
+
+    private static Path write(Path dir, String... lines) throws Exception {
+        Path conf = Files.createTempFile(dir, "redis", ".conf");
+        Files.writeString(conf, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
+        return conf;
+    }
+
+    private static void assertReason(Path dir, String line, String reason) throws Exception {
+        Path conf = write(dir, line);
+        ConfigLoader.FatalConfigError e = assertThrows(ConfigLoader.FatalConfigError.class,
+                () -> ConfigLoader.fromArgs(new String[] {conf.toString()}));
+        assertTrue(e.getMessage().endsWith(">>> '" + line + "'\n" + reason), e.getMessage());
+    }
+}
