@@ -7,7 +7,8 @@
 #      starts as soon as the last one ended, until the benchmark ends); RSS is sampled every
 #      100 ms during both (for Redis, plus the memory its forked child holds privately: the pages
 #      copied on write), the peak kept;
-#   3. the same with CONFIG SET appendonly yes (everysec) and BGREWRITEAOF back to back.
+#   3. the same on a fresh server started with --appendonly yes (everysec) and loaded the same
+#      way, with BGREWRITEAOF back to back.
 # Prints p99 (and rps) of SET and GET without/with snapshots and their ratio, then RSS: after the
 # load, peak during the baseline, peak during snapshots, the growth between those two peaks, the
 # data set's size (Redis's used_memory_dataset for the same keys, and the dump file), and how many
@@ -98,44 +99,49 @@ check() { # server tool file
 }
 
 failed=0
+kinds="rdb"
+[[ $aof == yes ]] && kinds="rdb aof"
 for server in $servers; do
-    port="$(free_port)"
-    dir="$work/data.$server"
-    mkdir -p "$dir"
-    if [[ $server == redis ]]; then
-        redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --save '' --appendonly no \
-            --logfile "$work/redis.log" &
-        pid=$!; redis_pid=$pid
-    else
-        "$repo/scripts/cinnabar-server" --port "$port" --bind 127.0.0.1 --dir "$dir" --save '' --appendonly no \
-            >"$work/cinnabar.log" 2>&1 &
-        pid=$!; cinnabar_pid=$pid
-    fi
-    wait_ready "$port" "$server"
-    echo "$server: loading $keys keys ..." >&2
-    redis-cli -p "$port" --pipe <"$work/load.resp" >/dev/null
-    sleep 1
-    printf '%s\t%s\t%s\t%s\n' "$(rss_kb "$pid")" "$(info "$port" memory used_memory)" \
-        "$(info "$port" memory used_memory_dataset)" "$(redis-cli -p "$port" dbsize)" >"$work/$server.load"
-    redis-benchmark -p "$port" -t set,get -c 50 -n $((requests / 5)) -r "$keys" -d 32 -q >/dev/null 2>&1 || true
+    for kind in $kinds; do
+        # A fresh server for each kind of snapshot: memory a BGSAVE left behind (pages Redis's
+        # fork copied, a JVM heap grown) would otherwise count in the next baseline. No automatic
+        # AOF rewrites: the baseline must run without any snapshot.
+        if [[ $kind == aof ]]; then appendonly=yes; command=BGREWRITEAOF; else appendonly=no; command=BGSAVE; fi
+        port="$(free_port)"
+        dir="$work/data.$server.$kind"
+        mkdir -p "$dir"
+        if [[ $server == redis ]]; then
+            redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --save '' --appendonly "$appendonly" \
+                --auto-aof-rewrite-percentage 0 --logfile "$work/redis.log" &
+            pid=$!; redis_pid=$pid
+        else
+            "$repo/scripts/cinnabar-server" --port "$port" --bind 127.0.0.1 --dir "$dir" --save '' \
+                --appendonly "$appendonly" --auto-aof-rewrite-percentage 0 >>"$work/cinnabar.log" 2>&1 &
+            pid=$!; cinnabar_pid=$pid
+        fi
+        wait_ready "$port" "$server"
+        echo "$server: loading $keys keys (appendonly $appendonly) ..." >&2
+        redis-cli -p "$port" --pipe <"$work/load.resp" >/dev/null
+        wait_persistence_idle "$port" # an automatic AOF rewrite may have started during the load
+        sleep 1
+        printf '%s\t%s\t%s\t%s\n' "$(rss_kb "$pid")" "$(info "$port" memory used_memory)" \
+            "$(info "$port" memory used_memory_dataset)" "$(redis-cli -p "$port" dbsize)" >"$work/$server.$kind.load"
+        redis-benchmark -p "$port" -t set,get -c 50 -n $((requests / 5)) -r "$keys" -d 32 -q >/dev/null 2>&1 || true
 
-    phase "$server" "$pid" "$port" rdb-base
-    phase "$server" "$pid" "$port" rdb-snap BGSAVE
-    stat -c %s "$dir/dump.rdb" >"$work/$server.rdb-snap.size" 2>/dev/null || echo 0 >"$work/$server.rdb-snap.size"
-    check "$server" redis-check-rdb "$dir/dump.rdb"
-    if [[ $aof == yes ]]; then
-        redis-cli -p "$port" config set appendonly yes >/dev/null
-        sleep 0.5
-        wait_persistence_idle "$port"
-        phase "$server" "$pid" "$port" aof-base
-        phase "$server" "$pid" "$port" aof-snap BGREWRITEAOF
-        du -sb "$dir/appendonlydir" | cut -f1 >"$work/$server.aof-snap.size"
-        check "$server" redis-check-aof "$dir/appendonlydir/appendonly.aof.manifest"
-    fi
-    redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true
-    wait "$pid" 2>/dev/null || true
-    redis_pid="" cinnabar_pid=""
-    rm -rf "$dir"
+        phase "$server" "$pid" "$port" "$kind-base"
+        phase "$server" "$pid" "$port" "$kind-snap" "$command"
+        if [[ $kind == rdb ]]; then
+            stat -c %s "$dir/dump.rdb" >"$work/$server.rdb-snap.size" 2>/dev/null || echo 0 >"$work/$server.rdb-snap.size"
+            check "$server" redis-check-rdb "$dir/dump.rdb"
+        else
+            du -sb "$dir/appendonlydir" | cut -f1 >"$work/$server.aof-snap.size"
+            check "$server" redis-check-aof "$dir/appendonlydir/appendonly.aof.manifest"
+        fi
+        redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true
+        wait "$pid" 2>/dev/null || true
+        redis_pid="" cinnabar_pid=""
+        rm -rf "$dir"
+    done
 done
 
 python3 - "$work" "$keys" "$requests" "$aof" $servers <<'PY' || failed=1
@@ -150,9 +156,10 @@ def mon(server, name):
     return json.load(open(p)) if os.path.exists(p) else {}
 load = {}
 for s in servers:
-    rss, used, dataset, dbsize = open(f"{work}/{s}.load").read().split("\t")
-    load[s] = (int(rss), int(used), int(dataset or 0), int(dbsize))
-dataset = load["redis"][2] if "redis" in load else None
+    for kind, _ in kinds:
+        rss, used, dataset, dbsize = open(f"{work}/{s}.{kind}.load").read().split("\t")
+        load[s, kind] = (int(rss), int(used), int(dataset or 0), int(dbsize))
+dataset = load["redis", "rdb"][2] if ("redis", "rdb") in load else None
 mb = lambda kb: kb / 1024
 print(f"\nLatency: redis-benchmark -t set,get -c 50 -n {requests} -r {keys} -d 32, without and with back-to-back snapshots")
 print("| server | snapshot | test | rps without | rps with | p99 ms without | p99 ms with | p99 ratio |")
@@ -167,14 +174,14 @@ for s in servers:
                 continue
             (r0, p0), (r1, p1) = base[test], snap[test]
             print(f"| {s} | {cmd} | {test} | {r0:.0f} | {r1:.0f} | {p0:.3f} | {p1:.3f} | {p1 / p0:.2f} |")
-print(f"\nMemory (MB): {keys} keys loaded; dbsize, RSS after the load; peak RSS during the baseline run and during the")
+print(f"\nMemory (MB): {keys} keys loaded into a fresh server per kind of snapshot; dbsize, RSS after the load; peak RSS during the baseline run and during the")
 print("snapshot run (Redis: parent RSS + its child's private memory); growth = snapshot peak - baseline peak;")
 print("data set = Redis's used_memory_dataset for the same keys (used_memory: each server's own INFO)")
 print("| server | snapshot | dbsize | used_memory | RSS after load | peak RSS baseline | peak RSS snapshots | growth | data set | file | growth / data set | snapshots done | durations s (median, max) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for s in servers:
-    rss, used, _, dbsize = load[s]
     for kind, cmd in kinds:
+        rss, used, _, dbsize = load[s, kind]
         b, m = mon(s, kind + "-base"), mon(s, kind + "-snap")
         size = int(open(f"{work}/{s}.{kind}-snap.size").read().strip() or 0) if os.path.exists(f"{work}/{s}.{kind}-snap.size") else 0
         growth = m.get("peak_total_kb", 0) - b.get("peak_total_kb", 0)

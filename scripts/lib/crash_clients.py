@@ -2,7 +2,7 @@
 """Writer clients and the checker for scripts/crash-test.sh (no dependencies: raw RESP on sockets).
 
   crash_clients.py write  --port P --round R --clients K --ledger FILE --ready FILE [--seed S]
-  crash_clients.py verify --port P --kill-time FILE --mode always|everysec LEDGER...
+  crash_clients.py verify --port P LEDGER...
 
 write: K client threads write unique keys until the server goes away, each recording every write
 whose reply arrived (an acknowledged write) with the wall-clock time of the reply. Operations:
@@ -12,8 +12,8 @@ operations. Writes the ledger (JSON) when every client has stopped.
 
 verify: reads what the restarted server holds and prints one JSON line per ledger: acknowledged
 writes, those lost (a SET key or RPUSH element or HSET field missing, a counter below an
-acknowledged value, a transaction's effects missing), the earliest lost acknowledgement relative
-to the kill, and transactions that were applied only in part (atomicity, acknowledged or not).
+acknowledged value, a transaction's effects missing), the loss window (from the earliest lost
+acknowledgement to the round's last acknowledgement, in ms), and transactions that were applied only in part (atomicity, acknowledged or not).
 """
 import json
 import random
@@ -155,7 +155,7 @@ def chunks(xs, n=1000):
         yield xs[i:i + n]
 
 
-def verify_ledger(conn, ledger, kill_time):
+def verify_ledger(conn, ledger):
     r = ledger["round"]
     acked = lost = partial = 0
     lost_times = []
@@ -212,7 +212,10 @@ def verify_ledger(conn, ledger, kill_time):
                 lost += 1
                 lost_times.append(t)
         acked += len(sets) + len(a["incr"]) + len(a["rpush"]) + len(a["hset"]) + len(a["tx"])
-    window_ms = (kill_time - min(lost_times)) * 1000 if lost_times and kill_time else 0.0
+    # The loss window: from the earliest lost acknowledgement to the last acknowledgement of all.
+    last_ack = max((t for a in ledger["clients"].values() if a
+                    for kind in ("set", "incr", "rpush", "hset", "tx") for t, _ in a[kind]), default=0)
+    window_ms = (last_ack - min(lost_times)) * 1000 if lost_times else 0.0
     return {"round": r, "acked": acked, "lost": lost, "lost_window_ms": round(window_ms, 1), "partial_tx": partial,
             "errors": sum(a.get("errors", 0) for a in ledger["clients"].values() if a),
             "secs": round(ledger["end"] - ledger["start"], 2)}
@@ -220,15 +223,8 @@ def verify_ledger(conn, ledger, kill_time):
 
 def verify(args, ledgers):
     conn = Conn(int(args["--port"]))
-    kill_time = None
-    if args.get("--kill-time"):
-        try:
-            kill_time = float(open(args["--kill-time"]).read().strip())
-        except (OSError, ValueError):
-            pass
     for path in ledgers:
-        ledger = json.load(open(path))
-        print(json.dumps(verify_ledger(conn, ledger, kill_time)))
+        print(json.dumps(verify_ledger(conn, json.load(open(path)))))
 
 
 def main():

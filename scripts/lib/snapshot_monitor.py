@@ -7,7 +7,7 @@ background snapshot running, until a stop file appears.
 Every 100 ms: the RSS of PID (VmRSS) plus, for each child process (Redis's fork), the memory the
 child holds privately (Private_Clean + Private_Dirty of smaps_rollup: the pages copied on write,
 the child's own buffers), and the sum of both; the peaks are kept. With --command, the command is
-sent, INFO persistence is polled every 20 ms until the snapshot is over, its duration recorded,
+sent, INFO persistence is polled every 50 ms until the snapshot is over, its duration recorded,
 and the next one is started at once, until the stop file appears (a snapshot still running then
 is waited for). Writes JSON: peaks in kB, durations in seconds, failures.
 """
@@ -102,7 +102,7 @@ def main():
                     started = None
         if stopping and started is None:
             break
-        time.sleep(0.02)
+        time.sleep(0.05)
     json.dump({"peak_rss_kb": peak_parent, "peak_child_private_kb": peak_child, "peak_total_kb": peak_total,
                "durations": durations, "failures": failures}, open(out, "w"))
 
