@@ -9,10 +9,14 @@ public interface ClientChannel {
     void send(byte[] replies, boolean closeAfterReply);
 
     /**
-     * The same delivery as {@link #send}, as a task any thread may run later: replies that wait
-     * for their writes to be fsynced (appendfsync always) are released by the persistence thread.
+     * The same delivery as {@link #send}, as a task to run later on {@link #executor()}: replies
+     * that wait for their writes to reach the AOF are released by the persistence thread, which
+     * hands each executor the tasks due on it in one piece.
      */
     Runnable delivery(byte[] replies, boolean closeAfterReply);
+
+    /** Where {@link #delivery} tasks run (the connection's event loop). */
+    java.util.concurrent.Executor executor();
 
     /** Closes the connection without replying (CLIENT KILL). */
     void close();

@@ -24,6 +24,11 @@ final class DataLoader implements Loading.Sink {
         }
 
         @Override
+        public java.util.concurrent.Executor executor() {
+            return Runnable::run;
+        }
+
+        @Override
         public void close() {
         }
 

@@ -114,7 +114,8 @@ public final class Dispatcher {
         if (client.blocked != null && out.length == 0) return;
         long fed = server.feed().offset();
         if (fed > feedMark && server.persistence().holdsWriteReplies()) {
-            server.persistence().whenAcknowledged(fed, client.channel().delivery(out, client.closeAfterReply));
+            server.persistence().whenAcknowledged(fed, client.channel().executor(),
+                    client.channel().delivery(out, client.closeAfterReply));
             return;
         }
         client.channel().send(out, client.closeAfterReply);

@@ -113,7 +113,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public Runnable delivery(byte[] encoded, boolean closeAfterReply) {
-        return () -> channel.eventLoop().execute(() -> deliver(encoded, closeAfterReply));
+        return () -> deliver(encoded, closeAfterReply);
+    }
+
+    @Override
+    public java.util.concurrent.Executor executor() {
+        return channel.eventLoop();
     }
 
     /** On the event loop: writes one batch's replies and starts the next batch if one waits. */

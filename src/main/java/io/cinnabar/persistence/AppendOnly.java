@@ -12,7 +12,12 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
 
 /**
  * The append-only file as the keyspace thread sees it: Redis's aof_state, BGREWRITEAOF and
@@ -36,7 +41,7 @@ public final class AppendOnly {
     /** Why BGREWRITEAOF did what it did, as the command replies it. */
     public enum Start { STARTED, ALREADY_RUNNING, SCHEDULED }
 
-    private record Waiter(long offset, Runnable delivery) { }
+    private record Waiter(long offset, Executor executor, Runnable delivery) { }
 
     private final Config config;
     private final Keyspace keyspace;
@@ -50,6 +55,8 @@ public final class AppendOnly {
 
     // keyspace thread state
     private boolean on;
+    /** Feed offset of the last bytes handed to the persistence thread. */
+    private long handedEnd;
     private boolean waitingForRewrite;
     private SnapshotPump rewrite;
     private boolean rewriteScheduled;
@@ -209,21 +216,23 @@ public final class AppendOnly {
 
     /** The round's feed bytes, ending at feed offset end, go to the persistence thread. */
     void hand(byte[] bytes, long end) {
+        handedEnd = end;
         thread.execute(() -> writer.append(bytes, end));
     }
 
     /**
-     * Runs delivery once the feed up to offset is acknowledged: written, or fsynced under
-     * appendfsync always (any thread may run it).
+     * Runs delivery on executor once the feed up to offset is acknowledged: written, or fsynced
+     * under appendfsync always.
      */
-    void whenAcknowledged(long offset, Runnable delivery) {
+    void whenAcknowledged(long offset, Executor executor, Runnable delivery) {
         if (writer.acknowledged() >= offset) {
-            delivery.run();
+            executor.execute(delivery);
             return;
         }
-        waiters.add(new Waiter(offset, delivery));
-        // The persistence thread may have passed offset before the waiter was queued.
-        thread.wake();
+        waiters.add(new Waiter(offset, executor, delivery));
+        // Bytes of this round are handed over at its end, which wakes the persistence thread;
+        // bytes handed earlier may have been written before the waiter was queued.
+        if (offset <= handedEnd) thread.wake();
     }
 
     // ---- BGREWRITEAOF ----
@@ -511,20 +520,26 @@ public final class AppendOnly {
             return Long.MAX_VALUE;
         }
 
+        /** Hands each executor the replies now due on it as one task: one wake-up per event loop. */
         private void release() {
             long upTo = acknowledged();
-            Waiter w;
+            Waiter w = waiters.peek();
+            if (w == null || w.offset > upTo) return;
+            Map<Executor, List<Runnable>> due = new IdentityHashMap<>();
             while ((w = waiters.peek()) != null && w.offset <= upTo) {
                 waiters.poll();
-                w.delivery.run();
+                due.computeIfAbsent(w.executor, e -> new ArrayList<>()).add(w.delivery);
             }
+            due.forEach((executor, tasks) -> executor.execute(() -> {
+                for (int i = 0, n = tasks.size(); i < n; i++) tasks.get(i).run();
+            }));
         }
 
         /** The AOF is off: nothing will be fsynced for waiting replies, so they go now. */
         void releaseAll() {
             durable = Math.max(durable, written);
             Waiter w;
-            while ((w = waiters.poll()) != null) w.delivery.run();
+            while ((w = waiters.poll()) != null) w.executor.execute(w.delivery);
         }
     }
 }

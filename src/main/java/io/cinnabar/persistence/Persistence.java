@@ -99,9 +99,9 @@ public final class Persistence {
         return aof.holdsWriteReplies();
     }
 
-    /** Runs delivery (from any thread) once the feed up to offset is written, or fsynced under always. */
-    public void whenAcknowledged(long offset, Runnable delivery) {
-        aof.whenAcknowledged(offset, delivery);
+    /** Runs delivery on executor once the feed up to offset is written, or fsynced under always. */
+    public void whenAcknowledged(long offset, java.util.concurrent.Executor executor, Runnable delivery) {
+        aof.whenAcknowledged(offset, executor, delivery);
     }
 
     /** serverCron's persistence duties: save points, scheduled saves, automatic AOF rewrites. */
