@@ -43,6 +43,9 @@ public final class AppendOnly {
 
     private record Waiter(long offset, Executor executor, Runnable delivery) { }
 
+    /** A round's feed bytes, ending at feed offset end. */
+    private record Chunk(byte[] bytes, long end) { }
+
     private final Config config;
     private final Keyspace keyspace;
     private final WriteFeed feed;
@@ -51,6 +54,8 @@ public final class AppendOnly {
     private final Formats formats;
     private final Writer writer = new Writer();
     private final ConcurrentLinkedQueue<Waiter> waiters = new ConcurrentLinkedQueue<>();
+    /** Rounds handed over and not yet written, oldest first. */
+    private final ConcurrentLinkedQueue<Chunk> handed = new ConcurrentLinkedQueue<>();
     private AofFiles files;
 
     // keyspace thread state
@@ -163,12 +168,13 @@ public final class AppendOnly {
     }
 
     /**
-     * True while the AOF is on: replies of writes then leave only once their bytes are written
-     * (appendfsync everysec/no: in the OS, so a killed process loses nothing acknowledged, as with
-     * Redis, which writes the AOF before replying) or fsynced (always).
+     * True under appendfsync always: replies of writes leave only once their bytes are fsynced.
+     * Under everysec and no they leave at once (the command thread never waits) and the
+     * persistence thread writes the round as soon as it gets it; a killed process can lose what
+     * was handed over and not yet written (the crash test measures that window).
      */
     boolean holdsWriteReplies() {
-        return on;
+        return on && "always".equals(config.getString(ConfigOptions.APPENDFSYNC));
     }
 
     /** DEBUG AOF-FLUSH-SLEEP: microseconds the persistence thread waits before each AOF write. */
@@ -214,10 +220,26 @@ public final class AppendOnly {
 
     // ---- each round ----
 
-    /** The round's feed bytes, ending at feed offset end, go to the persistence thread. */
+    /**
+     * The round's feed bytes, ending at feed offset end, go to the persistence thread, which
+     * writes every round waiting for it in one write call.
+     */
     void hand(byte[] bytes, long end) {
         handedEnd = end;
-        thread.execute(() -> writer.append(bytes, end));
+        handed.add(new Chunk(bytes, end));
+        thread.wake();
+    }
+
+    /**
+     * Runs task on the persistence thread once the rounds handed so far are written (to the file
+     * they belong to: a rewrite's start switches files), and before any handed after this call.
+     */
+    private void afterHandedRounds(Runnable task) {
+        long upTo = handedEnd;
+        thread.execute(() -> {
+            writer.writeHanded(upTo);
+            task.run();
+        });
     }
 
     /**
@@ -262,7 +284,7 @@ public final class AppendOnly {
         SnapshotJob job = new SnapshotJob(thread, temp, format, written -> f.finishRewrite(written, rdbBase),
                 () -> config.getLong(ConfigOptions.RDB_KEY_SAVE_DELAY),
                 outcome -> owner.execute(() -> rewriteDone(self[0], outcome)));
-        thread.execute(() -> {
+        afterHandedRounds(() -> {
             try {
                 f.startRewrite();
             } catch (IOException e) {
@@ -298,7 +320,7 @@ public final class AppendOnly {
                 log.warn("Background AOF rewrite terminated with error");
             }
             AofFiles f = files;
-            thread.execute(f::abortRewrite);
+            afterHandedRounds(f::abortRewrite);
         }
         onRewriteEnd.run();
     }
@@ -320,7 +342,7 @@ public final class AppendOnly {
         if (files == null) files = new AofFiles(layout(), loadManifestQuietly(), () -> System.currentTimeMillis() / 1000);
         settingsChanged();
         AofFiles f = files;
-        thread.execute(f::startAppendOnly);
+        afterHandedRounds(f::startAppendOnly);
         thread.addDuty(writer);
         waitingForRewrite = true;
         on = true;
@@ -339,7 +361,7 @@ public final class AppendOnly {
         if (feed.hasPending()) hand(feed.takePending(), feed.offset());
         feed.enabled(false);
         AofFiles f = files;
-        thread.execute(() -> {
+        afterHandedRounds(() -> {
             try {
                 f.stopAppendOnly();
             } catch (IOException e) {
@@ -356,7 +378,7 @@ public final class AppendOnly {
         AofFiles f = files;
         boolean timestamps = config.getBool(ConfigOptions.AOF_TIMESTAMP_ENABLED);
         boolean autoGc = !config.getBool(ConfigOptions.AOF_DISABLE_AUTO_GC);
-        thread.execute(() -> {
+        afterHandedRounds(() -> {
             f.setTimestampsEnabled(timestamps);
             try {
                 f.setAutoGc(autoGc);
@@ -380,7 +402,7 @@ public final class AppendOnly {
         if (feed.hasPending()) hand(feed.takePending(), feed.offset());
         AofFiles f = files;
         java.util.concurrent.CompletableFuture<String> done = new java.util.concurrent.CompletableFuture<>();
-        thread.execute(() -> {
+        afterHandedRounds(() -> {
             try {
                 f.flushPending();
                 f.fsync();
@@ -411,7 +433,7 @@ public final class AppendOnly {
         if (files == null) return;
         if (feed.hasPending()) hand(feed.takePending(), feed.offset());
         AofFiles f = files;
-        thread.execute(() -> {
+        afterHandedRounds(() -> {
             try {
                 f.stopAppendOnly();
             } catch (IOException e) {
@@ -463,8 +485,8 @@ public final class AppendOnly {
     private final class Writer implements PersistenceThread.Duty {
         /** Feed offset written out completely / fsynced; volatile for the keyspace thread. */
         private volatile long written, durable;
-        /** Feed offset of the last bytes handed over, written or still pending after an error. */
-        private long handed;
+        /** Feed offset of the last bytes taken from the handed rounds, written or pending after an error. */
+        private long handedUpTo;
         private long lastFsyncNanos = System.nanoTime();
         private long retryAtNanos;
         private volatile long flushSleepMicros;
@@ -474,8 +496,29 @@ public final class AppendOnly {
             return "always".equals(config.getString(ConfigOptions.APPENDFSYNC)) ? durable : written;
         }
 
-        void append(byte[] bytes, long end) {
-            handed = end;
+        /**
+         * Writes the handed rounds ending at or before feed offset upTo in one write call (Redis
+         * writes once per event loop turn; here once per turn of this thread, however many
+         * rounds the keyspace thread finished meanwhile).
+         */
+        void writeHanded(long upTo) {
+            Chunk first = handed.peek();
+            if (first == null || first.end > upTo) return;
+            handed.poll();
+            byte[] bytes = first.bytes;
+            long end = first.end;
+            Chunk next = handed.peek();
+            if (next != null && next.end <= upTo) {
+                java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream(bytes.length * 4);
+                all.writeBytes(bytes);
+                while ((next = handed.peek()) != null && next.end <= upTo) {
+                    handed.poll();
+                    all.writeBytes(next.bytes);
+                    end = next.end;
+                }
+                bytes = all.toByteArray();
+            }
+            handedUpTo = end;
             long sleep = flushSleepMicros;
             if (sleep > 0) java.util.concurrent.locks.LockSupport.parkNanos(sleep * 1000);
             try {
@@ -489,6 +532,7 @@ public final class AppendOnly {
 
         @Override
         public long run(long now) {
+            writeHanded(Long.MAX_VALUE);
             if (files.pendingBytes() > 0) {
                 if (now < retryAtNanos) return retryAtNanos;
                 try {
@@ -497,7 +541,7 @@ public final class AppendOnly {
                     retryAtNanos = now + 1_000_000_000L;
                     return retryAtNanos;
                 }
-                written = handed;
+                written = handedUpTo;
                 release();
             }
             String policy = config.getString(ConfigOptions.APPENDFSYNC);

@@ -92,8 +92,8 @@ public final class Persistence {
     }
 
     /**
-     * Replies of a batch that wrote wait for the AOF: until written (fsynced with appendfsync
-     * always), so no acknowledged write is lost when the process dies.
+     * Under appendfsync always, replies of a batch that wrote wait until its bytes are fsynced,
+     * so no acknowledged write is lost when the process or the machine dies.
      */
     public boolean holdsWriteReplies() {
         return aof.holdsWriteReplies();

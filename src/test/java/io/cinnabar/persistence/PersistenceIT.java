@@ -379,21 +379,13 @@ class PersistenceIT {
 
     @Test
     void failingAofWritesRefuseWritesWithMisconfWhileReadsGoOn() throws Exception {
-        Path full = Path.of("/dev/full");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(full), "needs /dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(FULL_DISK), "needs /dev/full");
         try (CinnabarServer s = start("appendonly", "yes", "appendfsync", "everysec"); Jedis j = client(s)) {
-            j.set("before", "1");
-            // The next incr file is a disk that is always full.
-            Files.createSymbolicLink(dir.resolve("appendonlydir/appendonly.aof.2.incr.aof"), full);
-            j.bgrewriteaof();
-            awaitInfo(j, "aof_rewrite_in_progress", "0");
-            // The write whose bytes cannot be written is never acknowledged: its reply is held.
-            try (java.net.Socket raw = new java.net.Socket("127.0.0.1", s.port())) {
-                raw.getOutputStream().write("SET never-acknowledged x\r\n".getBytes(StandardCharsets.US_ASCII));
-                raw.setSoTimeout(300);
-                awaitInfo(j, "aof_last_write_status", "err");
-                assertThrows(java.net.SocketTimeoutException.class, () -> raw.getInputStream().read());
-            }
+            moveAofOntoAFullDisk(j);
+            // Under everysec, as in Redis, the write that meets the full disk is still answered;
+            // its bytes stay pending for the retry and the writes after it are refused.
+            assertEquals("OK", j.set("pending", "x"));
+            awaitInfo(j, "aof_last_write_status", "err");
             JedisDataException e = assertThrows(JedisDataException.class, () -> j.set("refused", "1"));
             assertEquals("MISCONF Errors writing to the AOF file: No space left on device", e.getMessage());
             assertEquals("1", j.get("before"));
@@ -403,5 +395,30 @@ class PersistenceIT {
             j.configSet("appendonly", "no");
             assertEquals("OK", j.set("works-again", "1"));
         }
+    }
+
+    @Test
+    void underAppendfsyncAlwaysAWriteThatCannotReachTheDiskIsNeverAcknowledged() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(FULL_DISK), "needs /dev/full");
+        try (CinnabarServer s = start("appendonly", "yes", "appendfsync", "always"); Jedis j = client(s)) {
+            moveAofOntoAFullDisk(j);
+            try (java.net.Socket raw = new java.net.Socket("127.0.0.1", s.port())) {
+                raw.getOutputStream().write("SET never-acknowledged x\r\n".getBytes(StandardCharsets.US_ASCII));
+                raw.setSoTimeout(300);
+                awaitInfo(j, "aof_last_write_status", "err");
+                assertThrows(java.net.SocketTimeoutException.class, () -> raw.getInputStream().read());
+            }
+            assertEquals("1", j.get("before"));
+        }
+    }
+
+    private static final Path FULL_DISK = Path.of("/dev/full");
+
+    /** Writes "before", then makes the AOF's next incr file a disk that is always full and switches to it. */
+    private void moveAofOntoAFullDisk(Jedis j) throws Exception {
+        j.set("before", "1");
+        Files.createSymbolicLink(dir.resolve("appendonlydir/appendonly.aof.2.incr.aof"), FULL_DISK);
+        j.bgrewriteaof();
+        awaitInfo(j, "aof_rewrite_in_progress", "0");
     }
 }
