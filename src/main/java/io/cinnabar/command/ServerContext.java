@@ -65,6 +65,11 @@ public final class ServerContext {
             public boolean inThread() {
                 return thread.inThread();
             }
+
+            @Override
+            public long commandsRun() {
+                return stats().totalCommandsProcessed;
+            }
         }, PersistenceFormats.rdb(config), PersistenceFormats.aof(config));
         thread.afterWork(persistence::endOfRound);
         config.onChange(persistence::configChanged);

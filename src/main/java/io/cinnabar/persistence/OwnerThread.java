@@ -7,4 +7,7 @@ public interface OwnerThread extends Executor {
     void schedule(long delayMs, Runnable task);
 
     boolean inThread();
+
+    /** Commands run so far (any counter that moves with them): tells a busy thread from an idle one. */
+    long commandsRun();
 }
