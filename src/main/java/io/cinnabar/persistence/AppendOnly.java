@@ -46,13 +46,6 @@ public final class AppendOnly {
     /** A round's feed bytes, ending at feed offset end. */
     private record Chunk(byte[] bytes, long end) { }
 
-    /**
-     * appendfsync everysec/no: after a write the persistence thread collects rounds for this long
-     * before the next one, instead of being woken for every round (a wake-up per round cost about
-     * as much CPU as the writes). It is also about what a killed process can lose.
-     */
-    private static final long WRITE_LINGER_NANOS = PersistenceThread.LAZY_WAKE_NANOS;
-
     private final Config config;
     private final Keyspace keyspace;
     private final WriteFeed feed;
@@ -229,14 +222,12 @@ public final class AppendOnly {
 
     /**
      * The round's feed bytes, ending at feed offset end, go to the persistence thread, which
-     * writes every round waiting for it in one write call. Under appendfsync always replies wait
-     * for them, so the thread is woken now; otherwise a busy thread picks them up within
-     * {@link #WRITE_LINGER_NANOS}.
+     * writes every round waiting for it in one write call.
      */
     void hand(byte[] bytes, long end) {
         handedEnd = end;
         handed.add(new Chunk(bytes, end));
-        if (holdsWriteReplies()) thread.wake(); else thread.wakeLazily();
+        thread.wake();
     }
 
     /**
@@ -541,9 +532,7 @@ public final class AppendOnly {
 
         @Override
         public long run(long now) {
-            long before = handedUpTo;
             writeHanded(Long.MAX_VALUE);
-            boolean wrote = handedUpTo != before;
             if (files.pendingBytes() > 0) {
                 if (now < retryAtNanos) return retryAtNanos;
                 try {
@@ -571,10 +560,8 @@ public final class AppendOnly {
                 durable = upTo;
             }
             release();
-            long next = Long.MAX_VALUE;
-            if (wrote && !"always".equals(policy)) next = now + WRITE_LINGER_NANOS;
-            if (written > durable && "everysec".equals(policy)) next = Math.min(next, lastFsyncNanos + 1_000_000_000L);
-            return next;
+            if (written > durable && "everysec".equals(policy)) return lastFsyncNanos + 1_000_000_000L;
+            return Long.MAX_VALUE;
         }
 
         /** Hands each executor the replies now due on it as one task: one wake-up per event loop. */

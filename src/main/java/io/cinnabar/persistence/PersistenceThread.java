@@ -36,13 +36,6 @@ public final class PersistenceThread {
     private volatile boolean parked;
     /** Set by wake(); cleared before each round of duties, checked again before sleeping. */
     private volatile boolean woken;
-    /** Set by wakeLazily(); keeps the thread from sleeping past LAZY_WAKE_NANOS from now. */
-    private volatile boolean lazilyWoken;
-    /** The System.nanoTime() the thread sleeps until (MAX_VALUE: no deadline), or RUNNING. */
-    private volatile long parkedUntil = RUNNING;
-    private static final long RUNNING = Long.MIN_VALUE;
-    /** How long work handed over with {@link #wakeLazily()} may wait for the thread. */
-    public static final long LAZY_WAKE_NANOS = 1_000_000;
 
     public PersistenceThread(String name) {
         thread = new Thread(this::loop, name);
@@ -67,20 +60,6 @@ public final class PersistenceThread {
     public void wake() {
         woken = true;
         if (parked) LockSupport.unpark(thread);
-    }
-
-    /**
-     * New work that may wait up to {@link #LAZY_WAKE_NANOS}: wakes the thread only when it sleeps
-     * longer than that. Saves a wake-up per call while the thread is busy.
-     */
-    public void wakeLazily() {
-        lazilyWoken = true;
-        long until = parkedUntil;
-        if (until != RUNNING && sleepsTooLong(until)) wake();
-    }
-
-    private static boolean sleepsTooLong(long until) {
-        return until == Long.MAX_VALUE || until - System.nanoTime() > LAZY_WAKE_NANOS;
     }
 
     public void addDuty(Duty duty) {
@@ -108,20 +87,16 @@ public final class PersistenceThread {
         try {
             while (running) {
                 woken = false;
-                lazilyWoken = false;
                 runTasks();
                 long next = runDuties();
                 if (!tasks.isEmpty() || !running) continue;
                 parked = true;
-                parkedUntil = next;
-                // A wake() after the duties ran either sees parked and unparks, or is seen here;
-                // likewise a wakeLazily() either sees parkedUntil or is seen here.
-                if (tasks.isEmpty() && running && !woken && !(lazilyWoken && sleepsTooLong(next))) {
+                // A wake() after the duties ran either sees parked and unparks, or is seen here.
+                if (tasks.isEmpty() && running && !woken) {
                     long wait = next - System.nanoTime();
                     if (next == Long.MAX_VALUE) LockSupport.park(this);
                     else if (wait > 0) LockSupport.parkNanos(this, wait);
                 }
-                parkedUntil = RUNNING;
                 parked = false;
             }
             runTasks();
