@@ -92,8 +92,9 @@ public final class Persistence {
     }
 
     /**
-     * Under appendfsync always, replies of a batch that wrote wait until its bytes are fsynced,
-     * so no acknowledged write is lost when the process or the machine dies.
+     * Replies of a batch that wrote wait for the AOF: until written (fsynced with appendfsync
+     * always), so no acknowledged write is lost when the process dies (nor, under always, the
+     * machine).
      */
     public boolean holdsWriteReplies() {
         return aof.holdsWriteReplies();

@@ -382,10 +382,13 @@ class PersistenceIT {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(FULL_DISK), "needs /dev/full");
         try (CinnabarServer s = start("appendonly", "yes", "appendfsync", "everysec"); Jedis j = client(s)) {
             moveAofOntoAFullDisk(j);
-            // Under everysec, as in Redis, the write that meets the full disk is still answered;
-            // its bytes stay pending for the retry and the writes after it are refused.
-            assertEquals("OK", j.set("pending", "x"));
-            awaitInfo(j, "aof_last_write_status", "err");
+            // The write whose bytes cannot be written is never acknowledged: its reply is held.
+            try (java.net.Socket raw = new java.net.Socket("127.0.0.1", s.port())) {
+                raw.getOutputStream().write("SET never-acknowledged x\r\n".getBytes(StandardCharsets.US_ASCII));
+                raw.setSoTimeout(300);
+                awaitInfo(j, "aof_last_write_status", "err");
+                assertThrows(java.net.SocketTimeoutException.class, () -> raw.getInputStream().read());
+            }
             JedisDataException e = assertThrows(JedisDataException.class, () -> j.set("refused", "1"));
             assertEquals("MISCONF Errors writing to the AOF file: No space left on device", e.getMessage());
             assertEquals("1", j.get("before"));
