@@ -382,13 +382,7 @@ class PersistenceIT {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(FULL_DISK), "needs /dev/full");
         try (CinnabarServer s = start("appendonly", "yes", "appendfsync", "everysec"); Jedis j = client(s)) {
             moveAofOntoAFullDisk(j);
-            // The write whose bytes cannot be written is never acknowledged: its reply is held.
-            try (java.net.Socket raw = new java.net.Socket("127.0.0.1", s.port())) {
-                raw.getOutputStream().write("SET never-acknowledged x\r\n".getBytes(StandardCharsets.US_ASCII));
-                raw.setSoTimeout(300);
-                awaitInfo(j, "aof_last_write_status", "err");
-                assertThrows(java.net.SocketTimeoutException.class, () -> raw.getInputStream().read());
-            }
+            assertWriteIsNeverAcknowledged(s, j);
             JedisDataException e = assertThrows(JedisDataException.class, () -> j.set("refused", "1"));
             assertEquals("MISCONF Errors writing to the AOF file: No space left on device", e.getMessage());
             assertEquals("1", j.get("before"));
@@ -405,17 +399,22 @@ class PersistenceIT {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(FULL_DISK), "needs /dev/full");
         try (CinnabarServer s = start("appendonly", "yes", "appendfsync", "always"); Jedis j = client(s)) {
             moveAofOntoAFullDisk(j);
-            try (java.net.Socket raw = new java.net.Socket("127.0.0.1", s.port())) {
-                raw.getOutputStream().write("SET never-acknowledged x\r\n".getBytes(StandardCharsets.US_ASCII));
-                raw.setSoTimeout(300);
-                awaitInfo(j, "aof_last_write_status", "err");
-                assertThrows(java.net.SocketTimeoutException.class, () -> raw.getInputStream().read());
-            }
+            assertWriteIsNeverAcknowledged(s, j);
             assertEquals("1", j.get("before"));
         }
     }
 
     private static final Path FULL_DISK = Path.of("/dev/full");
+
+    /** A SET whose bytes cannot be written (the AOF is on a full disk) gets no reply: it is held. */
+    private void assertWriteIsNeverAcknowledged(CinnabarServer s, Jedis j) throws Exception {
+        try (java.net.Socket raw = new java.net.Socket("127.0.0.1", s.port())) {
+            raw.getOutputStream().write("SET never-acknowledged x\r\n".getBytes(StandardCharsets.US_ASCII));
+            raw.setSoTimeout(300);
+            awaitInfo(j, "aof_last_write_status", "err");
+            assertThrows(java.net.SocketTimeoutException.class, () -> raw.getInputStream().read());
+        }
+    }
 
     /** Writes "before", then makes the AOF's next incr file a disk that is always full and switches to it. */
     private void moveAofOntoAFullDisk(Jedis j) throws Exception {
