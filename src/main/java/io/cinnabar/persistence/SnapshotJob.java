@@ -8,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -15,7 +16,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Writing one snapshot to a temp file on the persistence thread, a slice at a time: records
- * arrive from the keyspace thread through a lock-free queue ({@link #offer}), are serialised by
+ * arrive from the keyspace thread in batches through a lock-free queue ({@link #offer},
+ * {@link #flush}), are serialised by
  * a {@link SnapshotFormat}, and once the producer says it is done the file is flushed, fsynced
  * and handed to a {@link Completion} (rename over dump.rdb, or install as the new AOF base).
  * A per-key delay (rdb-key-save-delay, for tests) is honoured by scheduling, never by sleeping,
@@ -34,6 +36,8 @@ public final class SnapshotJob implements PersistenceThread.Duty {
     private record Record(int db, byte[] key, Object value, long expireAt, int idle, long keys, long expires) { }
 
     private static final long SLICE_NANOS = 2_000_000;
+    /** Records a batch holds before it is handed over without waiting for {@link #flush}. */
+    private static final int BATCH = 512;
 
     private final Path temp;
     private final SnapshotFormat format;
@@ -41,8 +45,14 @@ public final class SnapshotJob implements PersistenceThread.Duty {
     private final LongSupplier keyDelayMicros;
     private final Consumer<Outcome> onDone;
     private final PersistenceThread thread;
-    private final ConcurrentLinkedQueue<Record> records = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<ArrayList<Record>> batches = new ConcurrentLinkedQueue<>();
+    /** Records handed over and not yet written. */
     private final AtomicInteger backlog = new AtomicInteger();
+    /** Keyspace thread: records offered since the last flush. */
+    private ArrayList<Record> pending = new ArrayList<>();
+    /** Persistence thread: the batch being written and the next record's index in it. */
+    private ArrayList<Record> writing;
+    private int writingAt;
     private volatile boolean producerDone;
     private volatile boolean cancelled;
     private FileChannel channel;
@@ -69,22 +79,32 @@ public final class SnapshotJob implements PersistenceThread.Duty {
     // ---- producer side (keyspace thread) ----
 
     public void beginDatabase(int db, long keys, long expires) {
-        records.offer(new Record(db, null, null, 0, 0, keys, expires));
-        offered();
+        add(new Record(db, null, null, 0, 0, keys, expires));
     }
 
     public void offer(int db, byte[] key, Object value, long expireAt, int idle) {
-        records.offer(new Record(db, key, value, expireAt, idle, 0, 0));
-        offered();
+        add(new Record(db, key, value, expireAt, idle, 0, 0));
+    }
+
+    private void add(Record r) {
+        pending.add(r);
+        if (pending.size() >= BATCH) flush();
     }
 
     /**
-     * The persistence thread sleeps once it finds the queue empty (run returns Long.MAX_VALUE):
-     * the first record after that must wake it, or it sleeps until the next AOF write while the
-     * producer waits for the backlog to shrink (a BGSAVE with appendonly no never ended).
+     * Hands the records offered so far to the persistence thread. Handing over each record by
+     * itself cost the keyspace thread a contended queue node, a contended counter and, as the
+     * writer kept up and slept between records, an unpark per key: under redis-benchmark that
+     * was most of the walk's time. Every batch wakes the writer: it may have found the queue
+     * empty and be about to sleep.
      */
-    private void offered() {
-        if (backlog.incrementAndGet() == 1) thread.wake();
+    public void flush() {
+        if (pending.isEmpty()) return;
+        ArrayList<Record> batch = pending;
+        pending = new ArrayList<>(Math.min(BATCH, batch.size() * 2));
+        backlog.addAndGet(batch.size());
+        batches.offer(batch);
+        thread.wake();
     }
 
     /** Keys written so far; any thread (INFO). */
@@ -99,6 +119,7 @@ public final class SnapshotJob implements PersistenceThread.Duty {
 
     /** Every record was offered; the job finishes once they are written. */
     public void producerDone() {
+        flush();
         producerDone = true;
         thread.wake();
     }
@@ -125,13 +146,12 @@ public final class SnapshotJob implements PersistenceThread.Duty {
             long delay = keyDelayMicros.getAsLong();
             while (true) {
                 boolean lastBatch = producerDone;
-                Record r = records.poll();
+                Record r = next();
                 if (r == null) {
                     if (!lastBatch) return Long.MAX_VALUE;
                     finish();
                     return Long.MAX_VALUE;
                 }
-                backlog.decrementAndGet();
                 write(r);
                 if (r.key != null && delay > 0) {
                     notBefore = System.nanoTime() + delay * 1000;
@@ -143,6 +163,17 @@ public final class SnapshotJob implements PersistenceThread.Duty {
             end(new Outcome(false, false, e.getMessage() == null ? e.toString() : e.getMessage(), keys, 0));
             return Long.MAX_VALUE;
         }
+    }
+
+    /** The next record to write, or null when none is waiting. */
+    private Record next() {
+        if (writing == null || writingAt == writing.size()) {
+            if (writing != null) backlog.addAndGet(-writing.size());
+            writing = batches.poll();
+            writingAt = 0;
+            if (writing == null) return null;
+        }
+        return writing.get(writingAt++);
     }
 
     private void open() throws IOException {
@@ -174,7 +205,8 @@ public final class SnapshotJob implements PersistenceThread.Duty {
     private void end(Outcome outcome) {
         finished = true;
         thread.removeDuty(this);
-        records.clear();
+        batches.clear();
+        writing = null;
         if (channel != null) {
             try {
                 channel.close();

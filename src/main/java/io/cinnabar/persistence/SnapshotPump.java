@@ -85,6 +85,7 @@ final class SnapshotPump implements KeyspaceSnapshot.Sink {
             if (!cancelled) job.producerDone();
             return;
         }
+        job.flush();
         long spent = Math.max(1, System.nanoTime() - start);
         if (!idle) sliceKeys = (int) Math.max(64, Math.min(MAX_BACKLOG, sliceKeys * BUSY_SLICE_NANOS / spent));
         // Scheduled, even with no delay: pending I/O is polled before scheduled tasks are taken up.
