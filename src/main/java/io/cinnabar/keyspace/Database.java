@@ -505,6 +505,8 @@ public final class Database {
 
     private void resize(int buckets) {
         Entry[] old = table;
+        KeyspaceSnapshot s = keyspace.snapshot();
+        if (s != null && buckets < old.length) s.onShrink(this);
         Entry[] fresh = new Entry[buckets];
         int mask = buckets - 1;
         for (Entry head : old) {

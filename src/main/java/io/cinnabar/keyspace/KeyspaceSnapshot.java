@@ -9,8 +9,10 @@ import java.util.List;
  * existed when the snapshot began to a {@link Sink} exactly once; an entry about to change or
  * disappear before the walk reached it is handed over first (copy-on-write per key). Which
  * entries are still owed is one bit per entry ({@link Entry#SNAPSHOT_MARK}) compared with the
- * keyspace's current mark, flipped when a snapshot begins. The walk follows Redis's
- * reverse-binary SCAN cursor, so resizes never hide an entry; the bit makes each one count once.
+ * keyspace's current mark, flipped when a snapshot begins. The walk goes through each table in
+ * index order (sequential reads; Redis's reverse-binary SCAN order cost a cache miss per bucket):
+ * a table that grows keeps every unvisited entry at or after the cursor, and one that shrinks
+ * sends the walk back to its start ({@link #onShrink}); the bit makes each entry count once.
  * <p>
  * Values reach the sink frozen: strings are immutable arrays, other values are copies the sink
  * owns, so the sink may serialise them on another thread. Records arrive grouped by database, in
@@ -123,11 +125,9 @@ public final class KeyspaceSnapshot {
                 buckets += walkDetached(w, target);
             } else {
                 Entry[] table = w.target.table();
-                long mask = table.length - 1;
-                for (Entry e = table[(int) (w.cursor & mask)]; e != null; e = e.next) hand(current, e);
-                w.cursor = ScanCursor.next(w.cursor, mask);
+                for (Entry e = table[(int) w.cursor]; e != null; e = e.next) hand(current, e);
                 buckets++;
-                if (w.cursor == 0) w.done = true;
+                if (++w.cursor >= table.length) w.done = true;
             }
             if (w.done) {
                 current++;
@@ -218,6 +218,15 @@ public final class KeyspaceSnapshot {
         // mark and are skipped.
         w.detached = table;
         w.cursor = 0;
+    }
+
+    /**
+     * db's table shrank: entries not yet visited may now sit in buckets before the cursor, so
+     * its walk starts over (entries already handed over carry the current mark and are skipped).
+     */
+    void onShrink(Database db) {
+        Walk w = walks[walkOf[db.id()]];
+        if (w.detached == null) w.cursor = 0;
     }
 
     /** Databases a and b swap contents (SWAPDB): their walks follow the contents. */
