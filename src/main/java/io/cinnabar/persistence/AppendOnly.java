@@ -23,8 +23,9 @@ import java.util.concurrent.Executor;
  * The append-only file as the keyspace thread sees it: Redis's aof_state, BGREWRITEAOF and
  * automatic rewrites, CONFIG SET appendonly, the MISCONF state after a failed write, and group
  * commit for appendfsync always. The files themselves ({@link AofFiles}) are only touched on the
- * persistence thread; this class hands it the write feed's bytes once per round of work and
- * learns back, through volatile fields, how far they are written and fsynced.
+ * persistence thread (everysec's fsync runs on its helper); this class hands it the write feed's
+ * bytes once per round of work and learns back, through volatile fields, how far they are
+ * written and fsynced.
  */
 public final class AppendOnly {
     private static final Logger log = LoggerFactory.getLogger(AppendOnly.class);
@@ -195,7 +196,7 @@ public final class AppendOnly {
         if (!config.getBool(ConfigOptions.APPENDONLY)) return;
         AofLayout layout = layout();
         boolean rdbBase = config.getBool(ConfigOptions.AOF_USE_RDB_PREAMBLE);
-        files = new AofFiles(layout, manifest, () -> System.currentTimeMillis() / 1000);
+        files = newFiles(layout, manifest);
         files.setTimestampsEnabled(config.getBool(ConfigOptions.AOF_TIMESTAMP_ENABLED));
         files.setAutoGc(!config.getBool(ConfigOptions.AOF_DISABLE_AUTO_GC));
         SnapshotFormat empty = rdbBase ? formats.rdbBase() : formats.commandsBase();
@@ -218,6 +219,12 @@ public final class AppendOnly {
         on = true;
         feed.enabled(true);
         thread.addDuty(writer);
+    }
+
+    private AofFiles newFiles(AofLayout layout, AofManifest manifest) {
+        AofFiles f = new AofFiles(layout, manifest, () -> System.currentTimeMillis() / 1000);
+        f.closeFilesWith(thread::closeInBackground);
+        return f;
     }
 
     // ---- each round ----
@@ -274,7 +281,7 @@ public final class AppendOnly {
 
     private void startRewrite() {
         rewriteScheduled = false;
-        if (files == null) files = new AofFiles(layout(), loadManifestQuietly(), () -> System.currentTimeMillis() / 1000);
+        if (files == null) files = newFiles(layout(), loadManifestQuietly());
         // The point in time: what the feed holds so far belongs to the files before it.
         if (feed.hasPending()) hand(feed.takePending(), feed.offset());
         feed.forceSelect();
@@ -285,6 +292,7 @@ public final class AppendOnly {
         Path temp = layout().dir().resolve("temp-rewriteaof-bg-" + ProcessHandle.current().pid() + ".aof");
         SnapshotJob job = new SnapshotJob(thread, temp, format, written -> f.finishRewrite(written, rdbBase),
                 () -> config.getLong(ConfigOptions.RDB_KEY_SAVE_DELAY),
+                () -> config.getBool(ConfigOptions.AOF_REWRITE_INCREMENTAL_FSYNC),
                 outcome -> owner.execute(() -> rewriteDone(self[0], outcome)));
         afterHandedRounds(() -> {
             try {
@@ -341,7 +349,7 @@ public final class AppendOnly {
     /** appendonly yes at run time: writes collect in a temporary file until the first rewrite makes a base. */
     public void enable(boolean bgsaveRunning) {
         if (on || waitingForRewrite) return;
-        if (files == null) files = new AofFiles(layout(), loadManifestQuietly(), () -> System.currentTimeMillis() / 1000);
+        if (files == null) files = newFiles(layout(), loadManifestQuietly());
         settingsChanged();
         AofFiles f = files;
         afterHandedRounds(f::startAppendOnly);
@@ -490,6 +498,8 @@ public final class AppendOnly {
         /** Feed offset of the last bytes taken from the handed rounds, written or pending after an error. */
         private long handedUpTo;
         private long lastFsyncNanos = System.nanoTime();
+        /** An everysec fsync is running in the background. */
+        private boolean fsyncRunning;
         private long retryAtNanos;
         private volatile long flushSleepMicros;
 
@@ -549,8 +559,7 @@ public final class AppendOnly {
             String policy = config.getString(ConfigOptions.APPENDFSYNC);
             boolean skipForRewrite = config.getBool(ConfigOptions.NO_APPENDFSYNC_ON_REWRITE) && files.isRewriting()
                     && !"always".equals(policy);
-            if (!skipForRewrite && written > durable
-                    && ("always".equals(policy) || ("everysec".equals(policy) && now - lastFsyncNanos >= 1_000_000_000L))) {
+            if (!skipForRewrite && written > durable && "always".equals(policy)) {
                 long upTo = written;
                 try {
                     files.fsync();
@@ -560,10 +569,35 @@ public final class AppendOnly {
                 }
                 lastFsyncNanos = now;
                 durable = upTo;
+            } else if (!skipForRewrite && written > durable && "everysec".equals(policy) && !fsyncRunning
+                    && now - lastFsyncNanos >= 1_000_000_000L) {
+                fsyncInBackground(now);
             }
             release();
             if (written > durable && "everysec".equals(policy)) return lastFsyncNanos + 1_000_000_000L;
             return Long.MAX_VALUE;
+        }
+
+        /**
+         * appendfsync everysec: the fsync runs off this thread, as Redis's runs in a bio thread.
+         * Behind a busy disk (a snapshot being written back) it took 50-60 ms, and the AOF
+         * writes that replies wait for queued behind it. A failure is recorded when it ends
+         * (MISCONF until an fsync succeeds); the next attempt comes a second after this one.
+         */
+        private void fsyncInBackground(long now) {
+            long upTo = written;
+            lastFsyncNanos = now;
+            AofFiles.Fsync fsync = files.startFsync();
+            if (fsync == null) {
+                durable = upTo;
+                return;
+            }
+            fsyncRunning = true;
+            thread.forceInBackground(fsync.channel(), error -> {
+                fsyncRunning = false;
+                fsync.done(error);
+                if (error == null) durable = Math.max(durable, upTo);
+            });
         }
 
         /** Hands each executor the replies now due on it as one task: one wake-up per event loop. */

@@ -3,15 +3,23 @@ package io.cinnabar.persistence;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * The one thread that touches persistence files: it appends the write feed to the AOF and fsyncs
  * it per appendfsync, rotates AOF files, and serialises snapshots (RDB files, AOF rewrites) a
  * slice at a time in between, so an fsync that replies wait for never queues behind a long save.
+ * fsyncs nobody waits for, and closes of unlinked files, run on a helper thread it starts, as
+ * Redis's run in bio threads ({@link #forceInBackground}, {@link #closeInBackground}).
  * Work arrives as ordered tasks from any thread; between tasks it runs the registered
  * {@link Duty duties} (fsync timing, the snapshot being written) and sleeps until the earliest
  * time one of them asks for.
@@ -36,6 +44,8 @@ public final class PersistenceThread {
     private volatile boolean parked;
     /** Set by wake(); cleared before each round of duties, checked again before sleeping. */
     private volatile boolean woken;
+    /** Runs the fsyncs and closes handed to the background; created on first use. */
+    private ExecutorService syncHelper;
 
     public PersistenceThread(String name) {
         thread = new Thread(this::loop, name);
@@ -60,6 +70,53 @@ public final class PersistenceThread {
     public void wake() {
         woken = true;
         if (parked) LockSupport.unpark(thread);
+    }
+
+    /**
+     * fsyncs channel on a helper thread, then runs then on this thread with the error, if any:
+     * for fsyncs no reply waits for (a finished snapshot, appendfsync everysec), which would
+     * otherwise hold up the AOF writes that replies do wait for. The helper ends with this
+     * thread, after finishing what it was given.
+     */
+    public void forceInBackground(FileChannel channel, Consumer<IOException> then) {
+        helper().execute(() -> {
+            IOException error = null;
+            try {
+                channel.force(true);
+            } catch (IOException e) {
+                error = e;
+            }
+            IOException result = error;
+            execute(() -> then.accept(result));
+        });
+    }
+
+    /** Closes file on the helper thread: the close that frees an unlinked file's blocks takes long. */
+    public void closeInBackground(Closeable file) {
+        helper().execute(() -> {
+            try {
+                file.close();
+            } catch (IOException e) {
+                log.debug("Closing an unlinked file failed: {}", e.toString());
+            }
+        });
+    }
+
+    private synchronized ExecutorService helper() {
+        ExecutorService helper = syncHelper;
+        if (helper == null) {
+            helper = syncHelper = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, thread.getName() + "-bio");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return helper;
+    }
+
+    /** True when work arrived since this round of duties began: a long duty should yield to it. */
+    public boolean hasNewWork() {
+        return woken;
     }
 
     public void addDuty(Duty duty) {
@@ -101,6 +158,16 @@ public final class PersistenceThread {
             }
             runTasks();
             runDuties();
+            ExecutorService helper;
+            synchronized (this) {
+                helper = syncHelper;
+            }
+            if (helper != null) {
+                helper.shutdown();
+                if (helper.awaitTermination(10, TimeUnit.SECONDS)) runTasks();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             stopped.countDown();
         }

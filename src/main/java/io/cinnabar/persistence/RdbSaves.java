@@ -265,7 +265,8 @@ public final class RdbSaves {
         Path temp = dir.resolve("temp-" + pid + ".rdb");
         Path target = dir.resolve(config.getString(ConfigOptions.DBFILENAME));
         return new SnapshotJob(thread, temp, rdbFormat.get(), written -> moveIntoPlace(written, target),
-                () -> config.getLong(ConfigOptions.RDB_KEY_SAVE_DELAY), outcome -> {
+                () -> config.getLong(ConfigOptions.RDB_KEY_SAVE_DELAY),
+                () -> config.getBool(ConfigOptions.RDB_SAVE_INCREMENTAL_FSYNC), outcome -> {
                     if (!outcome.ok() && !outcome.cancelled()) {
                         log.warn("Write error saving DB on disk: {}", outcome.error());
                     }

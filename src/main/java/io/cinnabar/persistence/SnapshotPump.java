@@ -18,14 +18,14 @@ import java.util.concurrent.locks.LockSupport;
 final class SnapshotPump implements KeyspaceSnapshot.Sink {
     private static final int SLICE = 256;
     /**
-     * Walking costs the keyspace thread about half a microsecond per key (a cache miss or two per
-     * bucket and entry), as much as serialising the key costs the persistence thread. Walked flat
-     * out, a BGSAVE of 1M keys took most of the thread's time and requests waited behind it; so
-     * while commands run, each slice walks for about this long, then the keyspace thread serves
-     * requests for a millisecond. Measured with 1M keys under redis-benchmark -c 50
-     * (scripts/bgsave-latency.sh), p99 with / without BGSAVE: 250 µs slices 3.5x (SET) and 3.4x
-     * (GET), 150 µs 2.8x and 1.9x, 60 µs 2.0x and 1.7x, while the snapshot took 7, 12 and 16 s
-     * (30 µs gained nothing more). Idle, the long slices save 1M keys in under a second.
+     * Walking costs the keyspace thread about 0.35 µs per key idle, more under load (a cache miss
+     * per entry). Walked flat out, a BGSAVE of 1M keys took most of the thread's time and requests
+     * waited behind it; so while commands run, each slice walks for about this long, then the
+     * keyspace thread serves requests for a millisecond. Measured with 1M keys under
+     * redis-benchmark -c 50 (scripts/bgsave-latency.sh), p99 with / without BGSAVE when walking
+     * cost twice as much: 250 µs slices 3.5x (SET) and 3.4x (GET), 150 µs 2.8x and 1.9x, 60 µs
+     * 2.0x and 1.7x; now 1.25x and 1.13x, the snapshot taking 8-11 s. Idle, the long slices save
+     * 1M keys in under a second.
      */
     private static final long BUSY_SLICE_NANOS = 60_000;
     /** While no command ran since the last slice, slices this long follow each other at once. */

@@ -150,10 +150,29 @@ final class IncrFileWriter {
         try {
             channel.force(false);
         } catch (IOException e) {
-            lastFsyncError = e;
+            synced(s, e);
             throw e;
         }
-        fsyncedSize = s;
+        synced(s, null);
+    }
+
+    /** Bytes an fsync started now would cover, or -1 when every byte is synced. */
+    long unsyncedUpTo() {
+        long s = size;
+        return fsyncedSize == s ? -1 : s;
+    }
+
+    FileChannel channel() {
+        return channel;
+    }
+
+    /** Records how an fsync begun when the file held upTo bytes ended: error is null on success. */
+    void synced(long upTo, IOException error) {
+        if (error != null) {
+            lastFsyncError = error;
+            return;
+        }
+        if (upTo > fsyncedSize) fsyncedSize = upTo;
         lastFsyncError = null;
     }
 
