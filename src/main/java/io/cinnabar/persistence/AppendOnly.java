@@ -152,6 +152,11 @@ public final class AppendOnly {
         return files == null || files.lastError() == null;
     }
 
+    /** aof_pending_bio_fsync: everysec fsyncs running in the background (0 or 1). */
+    public int backgroundFsyncs() {
+        return writer.fsyncRunning ? 1 : 0;
+    }
+
     /** aof_delayed_fsync-like: bytes waiting for a retry after a failed write. */
     public long pendingBytes() {
         return files == null ? 0 : files.pendingBytes();
@@ -498,8 +503,8 @@ public final class AppendOnly {
         /** Feed offset of the last bytes taken from the handed rounds, written or pending after an error. */
         private long handedUpTo;
         private long lastFsyncNanos = System.nanoTime();
-        /** An everysec fsync is running in the background. */
-        private boolean fsyncRunning;
+        /** An everysec fsync is running in the background; volatile for INFO. */
+        private volatile boolean fsyncRunning;
         private long retryAtNanos;
         private volatile long flushSleepMicros;
 

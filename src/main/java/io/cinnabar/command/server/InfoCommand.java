@@ -231,7 +231,7 @@ public final class InfoCommand implements CommandFamily {
             s.field("aof_base_size", aof.baseSize());
             s.field("aof_pending_rewrite", aof.rewriteScheduled() ? 1 : 0);
             s.field("aof_buffer_length", aof.pendingBytes());
-            s.field("aof_pending_bio_fsync", 0);
+            s.field("aof_pending_bio_fsync", aof.backgroundFsyncs());
             s.field("aof_delayed_fsync", 0);
         }
         if (loading.inProgress()) {

@@ -427,6 +427,44 @@ class AofFilesTest {
     }
 
     @Test
+    void aBackgroundFsyncReportsItsOutcomeWhenDone() throws IOException {
+        try (AofFiles f = started()) {
+            assertNull(f.startFsync(), "nothing to sync yet");
+            f.append(cmd("set", "a", "1"));
+            AofFiles.Fsync failing = f.startFsync();
+            current().failForce = true;
+            IOException error = assertThrows(IOException.class, () -> failing.channel().force(true));
+            failing.done(error);
+            assertEquals("Input/output error", IoErrors.strerror(f.lastError()));
+            assertTrue(f.hasUnsyncedBytes());
+            current().failForce = false;
+            AofFiles.Fsync retry = f.startFsync();
+            f.append(cmd("set", "b", "2"));
+            retry.channel().force(true);
+            retry.done(null);
+            assertNull(f.lastError());
+            assertTrue(f.hasUnsyncedBytes(), "bytes written after the fsync began are not covered");
+            f.fsync();
+            assertFalse(f.hasUnsyncedBytes());
+        }
+    }
+
+    @Test
+    void rotatingAtRewriteStartHandsTheOldFileToTheCloser() throws IOException {
+        try (AofFiles f = started()) {
+            List<java.io.Closeable> handed = new ArrayList<>();
+            f.closeFilesWith(handed::add);
+            f.append(cmd("set", "a", "1"));
+            FaultyChannel old = current();
+            f.startRewrite();
+            assertEquals(1, handed.size());
+            assertTrue(old.isOpen(), "closed by the closer, not inline");
+            handed.get(0).close();
+            assertFalse(old.isOpen());
+        }
+    }
+
+    @Test
     void stoppingReportsAFailedFinalFsyncButStillStops() throws IOException {
         AofFiles f = started();
         f.append(cmd("set", "a", "1"));
