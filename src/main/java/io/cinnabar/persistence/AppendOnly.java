@@ -301,6 +301,9 @@ public final class AppendOnly {
                 outcome -> owner.execute(() -> rewriteDone(self[0], outcome)));
         afterHandedRounds(() -> {
             try {
+                // The INCR file being closed is fsynced in the background; under always, replies
+                // waiting for its last bytes must not see the next file's fsync as theirs.
+                if ("always".equals(config.getString(ConfigOptions.APPENDFSYNC))) f.fsync();
                 f.startRewrite();
             } catch (IOException e) {
                 log.warn("Can't open new incr AOF file for rewrite: {}", IoErrors.strerror(e));
