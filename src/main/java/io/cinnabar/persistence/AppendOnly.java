@@ -601,7 +601,7 @@ public final class AppendOnly {
                 return;
             }
             fsyncRunning = true;
-            thread.forceInBackground(fsync.channel(), error -> {
+            thread.forceInBackground(fsync.channel(), false, error -> {
                 fsyncRunning = false;
                 fsync.done(error);
                 if (error == null) durable = Math.max(durable, upTo);

@@ -73,16 +73,17 @@ public final class PersistenceThread {
     }
 
     /**
-     * fsyncs channel on a helper thread, then runs then on this thread with the error, if any:
+     * fsyncs channel on a helper thread (fdatasync unless metaData), then runs then on this
+     * thread with the error, if any:
      * for fsyncs no reply waits for (a finished snapshot, appendfsync everysec), which would
      * otherwise hold up the AOF writes that replies do wait for. The helper ends with this
      * thread, after finishing what it was given.
      */
-    public void forceInBackground(FileChannel channel, Consumer<IOException> then) {
+    public void forceInBackground(FileChannel channel, boolean metaData, Consumer<IOException> then) {
         helper().execute(() -> {
             IOException error = null;
             try {
-                channel.force(true);
+                channel.force(metaData);
             } catch (IOException e) {
                 error = e;
             }

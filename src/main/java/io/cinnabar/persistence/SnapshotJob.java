@@ -18,9 +18,9 @@ import java.util.function.LongSupplier;
 /**
  * Writing one snapshot to a temp file on the persistence thread, a slice at a time: records
  * arrive from the keyspace thread in batches through a lock-free queue ({@link #offer},
- * {@link #flush}), are serialised by
- * a {@link SnapshotFormat}, and once the producer says it is done the file is flushed, fsynced
- * and handed to a {@link Completion} (rename over dump.rdb, or install as the new AOF base).
+ * {@link #flush}), are serialised by a {@link SnapshotFormat}, and once the producer says it is
+ * done the file is flushed, fsynced (in the background) and handed to a {@link Completion}
+ * (rename over dump.rdb, or install as the new AOF base).
  * A per-key delay (rdb-key-save-delay, for tests) is honoured by scheduling, never by sleeping,
  * so AOF work goes on meanwhile.
  */
@@ -192,7 +192,7 @@ public final class SnapshotJob implements PersistenceThread.Duty {
         if (incrementalSyncRunning || !incrementalFsync.getAsBoolean()) return;
         out.flush();
         incrementalSyncRunning = true;
-        thread.forceInBackground(channel, error -> incrementalSyncRunning = false);
+        thread.forceInBackground(channel, false, error -> incrementalSyncRunning = false);
     }
 
     /** The next record to write, or null when none is waiting. */
@@ -230,7 +230,7 @@ public final class SnapshotJob implements PersistenceThread.Duty {
         format.end();
         out.flush();
         syncing = true;
-        thread.forceInBackground(channel, this::synced);
+        thread.forceInBackground(channel, true, this::synced);
     }
 
     private void synced(IOException error) {

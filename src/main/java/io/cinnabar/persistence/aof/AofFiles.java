@@ -278,10 +278,10 @@ public final class AofFiles implements Closeable {
      * The start of BGREWRITEAOF (rewriteAppendOnlyFileBackground + openNewIncrAofForAppend). When ON:
      * writes what is pending, opens the next INCR file and records it in the manifest, and has the
      * closer fsync and close the previous one, so the rewrite covers exactly what came before.
-     * When waiting after
-     * {@link #startAppendOnly()}: opens the temporary INCR file. When OFF: changes no file. On
-     * failure nothing changed; while a failed write is still pending this throws its
-     * {@link AofWriteException}. The snapshot handed to the rewrite must be taken at this point.
+     * When waiting after {@link #startAppendOnly()}: opens the temporary INCR file. When OFF:
+     * changes no file. On failure nothing changed; while a failed write is still pending this
+     * throws its {@link AofWriteException}. The snapshot handed to the rewrite must be taken at
+     * this point.
      */
     public RewriteTarget startRewrite() throws IOException {
         if (rewriting) throw new IllegalStateException("an AOF rewrite is already in progress");
