@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The append-only file as the keyspace thread sees it: Redis's aof_state, BGREWRITEAOF and
@@ -510,6 +511,7 @@ public final class AppendOnly {
         private volatile boolean fsyncRunning;
         private long retryAtNanos;
         private volatile long flushSleepMicros;
+        private final DeliveryWait deliveries = new DeliveryWait();
 
         /** How far replies may go: fsynced bytes under appendfsync always, written ones otherwise. */
         long acknowledged() {
@@ -552,6 +554,11 @@ public final class AppendOnly {
 
         @Override
         public long run(long now) {
+            String policy = config.getString(ConfigOptions.APPENDFSYNC);
+            if ("always".equals(policy) && !handed.isEmpty()) {
+                long writeAt = deliveries.writeAfter(now);
+                if (writeAt != 0) return writeAt;
+            }
             writeHanded(Long.MAX_VALUE);
             if (files.pendingBytes() > 0) {
                 if (now < retryAtNanos) return retryAtNanos;
@@ -564,7 +571,6 @@ public final class AppendOnly {
                 written = handedUpTo;
                 release();
             }
-            String policy = config.getString(ConfigOptions.APPENDFSYNC);
             boolean skipForRewrite = config.getBool(ConfigOptions.NO_APPENDFSYNC_ON_REWRITE) && files.isRewriting()
                     && !"always".equals(policy);
             if (!skipForRewrite && written > durable && "always".equals(policy)) {
@@ -618,9 +624,24 @@ public final class AppendOnly {
                 waiters.poll();
                 due.computeIfAbsent(w.executor, e -> new ArrayList<>()).add(w.delivery);
             }
-            due.forEach((executor, tasks) -> executor.execute(() -> {
-                for (int i = 0, n = tasks.size(); i < n; i++) tasks.get(i).run();
-            }));
+            due.forEach((executor, tasks) -> {
+                deliveries.started();
+                try {
+                    executor.execute(() -> {
+                        try {
+                            for (int i = 0, n = tasks.size(); i < n; i++) tasks.get(i).run();
+                        } finally {
+                            deliveryEnded();
+                        }
+                    });
+                } catch (RejectedExecutionException closed) {
+                    deliveryEnded(); // the event loop stopped with its clients
+                }
+            });
+        }
+
+        private void deliveryEnded() {
+            if (deliveries.ended() && !handed.isEmpty()) thread.wake();
         }
 
         /** The AOF is off: nothing will be fsynced for waiting replies, so they go now. */

@@ -164,6 +164,41 @@ class PersistenceIT {
     }
 
     @Test
+    void underAppendfsyncAlwaysConcurrentClientsShareFsyncsAndKeepEveryAcknowledgedWrite() throws Exception {
+        int clients = 8, perClient = 500;
+        try (CinnabarServer s = start("appendonly", "yes", "appendfsync", "always")) {
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(clients);
+            List<java.util.concurrent.Future<Long>> acked = new java.util.ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                int id = c;
+                acked.add(pool.submit(() -> {
+                    long ok = 0;
+                    try (Jedis j = client(s)) {
+                        for (int batch = 0; batch < perClient; batch += 50) {
+                            redis.clients.jedis.Pipeline p = j.pipelined();
+                            List<redis.clients.jedis.Response<String>> replies = new java.util.ArrayList<>();
+                            for (int i = batch; i < batch + 50; i++) replies.add(p.set("c" + id + ":" + i, "v" + i));
+                            p.sync();
+                            for (redis.clients.jedis.Response<String> r : replies) if ("OK".equals(r.get())) ok++;
+                            j.incr("rounds");
+                        }
+                    }
+                    return ok;
+                }));
+            }
+            long total = 0;
+            for (java.util.concurrent.Future<Long> f : acked) total += f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            pool.shutdown();
+            assertEquals((long) clients * perClient, total);
+        }
+        try (CinnabarServer s = start("appendonly", "yes"); Jedis j = client(s)) {
+            assertEquals((long) clients * perClient + 1, j.dbSize());
+            assertEquals(String.valueOf(clients * perClient / 50), j.get("rounds"));
+            for (int c = 0; c < clients; c++) assertEquals("v" + (perClient - 1), j.get("c" + c + ":" + (perClient - 1)));
+        }
+    }
+
+    @Test
     void writesArePropagatedAsRedisPropagatesThem() throws IOException {
         try (CinnabarServer s = start("appendonly", "yes", "appendfsync", "always"); Jedis j = client(s)) {
             j.set("a", "1");
