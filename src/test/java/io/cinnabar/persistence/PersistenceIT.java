@@ -4,6 +4,8 @@ import io.cinnabar.CinnabarServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.params.RestoreParams;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -11,8 +13,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -167,19 +173,19 @@ class PersistenceIT {
     void underAppendfsyncAlwaysConcurrentClientsShareFsyncsAndKeepEveryAcknowledgedWrite() throws Exception {
         int clients = 8, perClient = 500;
         try (CinnabarServer s = start("appendonly", "yes", "appendfsync", "always")) {
-            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(clients);
-            List<java.util.concurrent.Future<Long>> acked = new java.util.ArrayList<>();
+            ExecutorService pool = Executors.newFixedThreadPool(clients);
+            List<Future<Long>> acked = new ArrayList<>();
             for (int c = 0; c < clients; c++) {
                 int id = c;
                 acked.add(pool.submit(() -> {
                     long ok = 0;
                     try (Jedis j = client(s)) {
                         for (int batch = 0; batch < perClient; batch += 50) {
-                            redis.clients.jedis.Pipeline p = j.pipelined();
-                            List<redis.clients.jedis.Response<String>> replies = new java.util.ArrayList<>();
+                            Pipeline p = j.pipelined();
+                            List<Response<String>> replies = new ArrayList<>();
                             for (int i = batch; i < batch + 50; i++) replies.add(p.set("c" + id + ":" + i, "v" + i));
                             p.sync();
-                            for (redis.clients.jedis.Response<String> r : replies) if ("OK".equals(r.get())) ok++;
+                            for (Response<String> r : replies) if ("OK".equals(r.get())) ok++;
                             j.incr("rounds");
                         }
                     }
@@ -187,7 +193,7 @@ class PersistenceIT {
                 }));
             }
             long total = 0;
-            for (java.util.concurrent.Future<Long> f : acked) total += f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            for (Future<Long> f : acked) total += f.get(60, TimeUnit.SECONDS);
             pool.shutdown();
             assertEquals((long) clients * perClient, total);
         }
