@@ -229,6 +229,7 @@ public final class Dispatcher {
             spec.stats.failedCalls++;
             server.stats().errorReply("ERR");
         } finally {
+            if (failed) keyspace.commandFailed(); else keyspace.commandSucceeded();
             if (!failed && !replaying && !spec.propagatesInnerCommands && !call.propagationPrevented
                     && (call.propagationForced || keyspace.dirty() != dirtyBefore)) {
                 propagation.also(client.db, call.propagateAs != null ? call.propagateAs : args);

@@ -66,17 +66,28 @@ public final class Database {
 
     /**
      * Lookup for a write command: no hit/miss accounting. The caller may change the value in
-     * place, so this counts as a change (dirty) when the key exists.
+     * place, so this counts as a change (dirty, WATCH) when the command succeeds, unless the
+     * handler says {@link #unchanged} on a path that changed nothing (Redis's signalModifiedKey
+     * is only called on real changes).
      */
     public Object write(byte[] key) {
         Entry e = lookup(key);
         if (e == null) return null;
         beforeChange(e);
-        keyspace.dirty(1);
         keyspace.touch(e);
-        // Write commands may mutate the value in place: count that as a modification for WATCH.
-        if (!watched.isEmpty()) watched.touched(key, true);
+        keyspace.pendingChanges().add(this, key);
         return e.value;
+    }
+
+    /** The running command looked key up with {@link #write} but left it as it was. */
+    public void unchanged(byte[] key) {
+        keyspace.pendingChanges().withdraw(this, key);
+    }
+
+    /** A value changed in place by a command that succeeded: one change, and WATCH is touched. */
+    void changedInPlace(byte[] key) {
+        keyspace.dirty(1);
+        if (!watched.isEmpty()) watched.touched(key, containsPhysically(key));
     }
 
     /**

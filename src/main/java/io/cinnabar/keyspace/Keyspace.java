@@ -23,6 +23,7 @@ public final class Keyspace {
     private boolean loading;
     private int snapshotMark;
     private KeyspaceSnapshot snapshot;
+    private final PendingChanges pendingChanges = new PendingChanges();
 
     /** Told when a key is created (blocked clients wait for that). */
     @FunctionalInterface
@@ -141,6 +142,23 @@ public final class Keyspace {
 
     public void endCommand() {
         frozenClock = false;
+    }
+
+    PendingChanges pendingChanges() {
+        return pendingChanges;
+    }
+
+    /**
+     * The running command returned normally: values it looked up to modify in place count as
+     * changed (dirty, WATCH), except those its handler declared unchanged.
+     */
+    public void commandSucceeded() {
+        pendingChanges.settle();
+    }
+
+    /** The running command failed with an error: it changed nothing it merely looked up. */
+    public void commandFailed() {
+        pendingChanges.clear();
     }
 
     boolean isExpired(long expireAt) {

@@ -122,6 +122,7 @@ public final class HashCommands implements CommandFamily {
         byte[] key = c.arg(1);
         HashValue h = forWrite(db, key);
         if (h != null && h.contains(c.arg(2))) {
+            db.unchanged(key);
             c.reply().raw(RespConstants.ZERO);
             return;
         }
@@ -142,6 +143,7 @@ public final class HashCommands implements CommandFamily {
             return;
         }
         int removed = h.delete(c.args(), 2);
+        if (removed == 0) db.unchanged(key);
         if (h.isEmpty()) db.delete(key);
         c.reply().integer(removed);
     }

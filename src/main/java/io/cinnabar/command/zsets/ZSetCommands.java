@@ -224,6 +224,7 @@ public final class ZSetCommands implements CommandFamily {
                 }
             }
             if (created && z.size() > 0) c.db().set(key, z);
+            else if (added + updated == 0) c.db().unchanged(key);
         }
         if (incr) {
             if (processed > 0) c.reply().doubleValue(score); else c.reply().nullBulk();
@@ -248,6 +249,7 @@ public final class ZSetCommands implements CommandFamily {
                 break;
             }
         }
+        if (deleted == 0) c.db().unchanged(key);
         c.reply().integer(deleted);
     }
 
@@ -437,6 +439,7 @@ public final class ZSetCommands implements CommandFamily {
             if (end < 0) end += size;
             if (start < 0) start = 0;
             if (start > end || start >= size) {
+                c.db().unchanged(key);
                 c.reply().integer(0);
                 return;
             }
@@ -445,6 +448,7 @@ public final class ZSetCommands implements CommandFamily {
             start = scoreRange != null ? z.firstRank(scoreRange) : z.firstRank(lexRange);
             end = start < 0 ? -1 : scoreRange != null ? z.lastRank(scoreRange) : z.lastRank(lexRange);
             if (start < 0 || end < start) {
+                c.db().unchanged(key);
                 c.reply().integer(0);
                 return;
             }
