@@ -21,6 +21,7 @@ public final class Client {
     String lastCommand = "NULL";
     boolean noEvict;
     boolean noTouch;
+    private boolean scriptClient;
     boolean closing;
     /** Set by QUIT and protocol errors: close once this batch's replies are written. */
     boolean closeAfterReply;
@@ -32,6 +33,16 @@ public final class Client {
     /** WATCHed keys; null until the client first WATCHes. */
     io.cinnabar.keyspace.WatchState watch;
     long multiBulkPending;
+
+    /** In MONITOR mode (Redis's CLIENT_MONITOR): see {@link Monitors}. */
+    boolean monitor;
+    /** The command waiting for a CLIENT PAUSE to end, or null: see {@link ClientPause}. */
+    byte[][] postponed;
+    /**
+     * The client-output-buffer-limit class its output is held to (Redis's getClientType):
+     * "normal" (MONITOR clients too) or "pubsub" while subscribed. Read by the event loop.
+     */
+    private volatile String outputBufferClass = "normal";
 
     /** Non-null while blocked (BLPOP & co.). */
     BlockedState blocked;
@@ -88,6 +99,25 @@ public final class Client {
     public void libName(String n) { libName = n; }
     public String libVersion() { return libVersion; }
     public void libVersion(String v) { libVersion = v; }
+
+    public boolean monitor() { return monitor; }
+    /** Waiting for a CLIENT PAUSE to end. */
+    public boolean postponedByPause() { return postponed != null; }
+    public String outputBufferClass() { return outputBufferClass; }
+    public void outputBufferClass(String c) { outputBufferClass = c; }
+
+    /** True while a command of this client waits (blocked on keys, or postponed by CLIENT PAUSE). */
+    boolean waiting() {
+        return blocked != null || postponed != null;
+    }
+
+    /** How MONITOR lines name this client: "ip:port", or "lua" for a scripting engine's client. */
+    String monitorSource() {
+        return scriptClient ? "lua" : channel.remoteAddress();
+    }
+
+    /** Marks the client a scripting engine runs commands through (MONITOR shows them as "lua"). */
+    public void scriptClient(boolean b) { scriptClient = b; }
 
     /** Marks the client for disconnection (CLIENT KILL) and closes its socket. */
     public void kill() {

@@ -18,6 +18,14 @@ public interface ClientChannel {
     /** Where {@link #delivery} tasks run (the connection's event loop). */
     java.util.concurrent.Executor executor();
 
+    /**
+     * Bytes that do not answer a request of this client: monitor lines, pub/sub messages,
+     * invalidations. Written on the connection's event loop after what was sent before, without
+     * ending the request batch in flight; past client-output-buffer-limit for the client's class
+     * the connection is closed instead. Never waits for the client to read.
+     */
+    void push(byte[] bytes);
+
     /** Closes the connection without replying (CLIENT KILL). */
     void close();
 

@@ -24,6 +24,10 @@ final class DataLoader implements Loading.Sink {
         }
 
         @Override
+        public void push(byte[] bytes) {
+        }
+
+        @Override
         public java.util.concurrent.Executor executor() {
             return Runnable::run;
         }

@@ -223,8 +223,12 @@ public final class Database {
         return true;
     }
 
-    /** Removes an expired entry, counting it as Redis counts expired_keys. */
+    /**
+     * Removes an expired entry, counting it as Redis counts expired_keys. While deletions are held
+     * (CLIENT PAUSE) the entry stays, and lookups still treat it as gone.
+     */
     private void expire(Entry e) {
+        if (keyspace.deletionsHeld()) return;
         unlink(e);
         keyspace.stats().expiredKeys++;
         if (!watched.isEmpty()) watched.touched(e.key, false);
@@ -329,6 +333,7 @@ public final class Database {
     /** A random live key, or null when the database is empty; expired keys met on the way are reclaimed. */
     public byte[] randomKey() {
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
+        int misses = 0;
         while (size > 0) {
             Entry[] t = table;
             Entry e;
@@ -340,8 +345,10 @@ public final class Database {
             int pick = rnd.nextInt(chain);
             while (pick-- > 0) e = e.next;
             if (e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt)) {
-                // Each miss reclaims a key, so this ends (Redis's give-up-after-100 is for replicas only).
+                // Each miss reclaims a key, so this ends (Redis's give-up-after-100 is for replicas only);
+                // while deletions are held nothing is reclaimed, so it gives up the same way.
                 expire(e);
+                if (keyspace.deletionsHeld() && ++misses >= 100) return e.key;
                 continue;
             }
             return e.key;

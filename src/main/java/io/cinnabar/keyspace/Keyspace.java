@@ -24,6 +24,8 @@ public final class Keyspace {
     private int snapshotMark;
     private KeyspaceSnapshot snapshot;
     private final PendingChanges pendingChanges = new PendingChanges();
+    /** CLIENT PAUSE: expired keys are not deleted (lazily or actively) while it lasts. */
+    private boolean deletionsHeld;
 
     /** Told when a key is created (blocked clients wait for that). */
     @FunctionalInterface
@@ -144,6 +146,18 @@ public final class Keyspace {
         frozenClock = false;
     }
 
+    /**
+     * While held (CLIENT PAUSE), expired keys stay stored, so the data set does not change, but
+     * lookups still report them gone, as Redis's expireIfNeeded does during a pause.
+     */
+    public void holdDeletions(boolean hold) {
+        deletionsHeld = hold;
+    }
+
+    boolean deletionsHeld() {
+        return deletionsHeld;
+    }
+
     PendingChanges pendingChanges() {
         return pendingChanges;
     }
@@ -214,6 +228,7 @@ public final class Keyspace {
      * deletions left sparse.
      */
     public void activeExpireCycle(long budgetMicros) {
+        if (deletionsHeld) return;
         long deadline = System.nanoTime() + budgetMicros * 1000;
         beginCommand();
         try {

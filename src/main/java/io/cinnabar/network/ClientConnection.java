@@ -41,6 +41,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private List<Request> batch = new ArrayList<>();
     private long batchBytes;
     private boolean inFlight;
+    /** A flush of pushed bytes is scheduled on the event loop. */
+    private boolean flushPending;
     private final OutputBufferLimit outputLimit;
 
     private final ReplyRouter replies;
@@ -121,6 +123,32 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         return channel.eventLoop();
     }
 
+    @Override
+    public void push(byte[] bytes) {
+        replies.post(channel.eventLoop(), () -> deliverPush(bytes));
+    }
+
+    /**
+     * On the event loop: writes bytes that answer no request. They are flushed once per round of
+     * deliveries rather than one by one, so a busy monitor costs one syscall per round.
+     */
+    private void deliverPush(byte[] bytes) {
+        if (!channel.isActive()) return;
+        if (overOutputLimit(bytes.length)) {
+            NettyServer.log.warn("Client id={} closed for overcoming of output buffer limits.", client.id());
+            channel.close();
+            return;
+        }
+        channel.write(Unpooled.wrappedBuffer(bytes)).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+        if (!flushPending) {
+            flushPending = true;
+            channel.eventLoop().execute(() -> {
+                flushPending = false;
+                channel.flush();
+            });
+        }
+    }
+
     /** On the event loop: writes one batch's replies and starts the next batch if one waits. */
     private void deliver(byte[] replies, boolean closeAfterReply) {
         if (overOutputLimit(replies.length)) {
@@ -144,7 +172,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private boolean overOutputLimit(int adding) {
         ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
         long total = adding + (pending == null ? 0 : pending.totalPendingWriteBytes());
-        return total > 0 && outputLimit.exceeded(total, System.currentTimeMillis());
+        return total > 0 && outputLimit.exceeded(total, System.currentTimeMillis(), client.outputBufferClass());
     }
 
     @Override

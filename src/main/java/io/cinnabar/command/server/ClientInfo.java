@@ -16,8 +16,9 @@ final class ClientInfo {
         if (c == caller) for (byte[] a : currentArgs) argvMem += a.length;
         boolean multi = c.multi() != null;
         StringBuilder flags = new StringBuilder(4);
+        if (c.monitor()) flags.append('O');
         if (multi) flags.append('x');
-        if (c.blocked()) flags.append('b');
+        if (c.blocked() || c.postponedByPause()) flags.append('b');
         if (c.watch() != null && c.watch().isDirty()) flags.append('d');
         if (c.closing()) flags.append('A');
         if (c.noEvict()) flags.append('e');
