@@ -168,6 +168,10 @@ public final class Dispatcher {
             reject(client, args, spec, "NOAUTH Authentication required.");
             return;
         }
+        if (mayGrowMemory(client, spec) && MemoryLimit.outOfMemory(server)) {
+            reject(client, args, spec, MemoryLimit.OOM);
+            return;
+        }
         if (spec.refusedOnDiskError || isWrite(client, spec)) {
             String diskError = server.persistence().writeDeniedError();
             if (diskError != null) {
@@ -496,6 +500,12 @@ public final class Dispatcher {
         if (!spec.propagatesInnerCommands || client.multi == null) return false;
         for (CommandSpec queued : client.multi.specs) if (test.test(queued)) return true;
         return false;
+    }
+
+    /** Deny-oom commands (or an EXEC of one), and in MULTI anything but what ends it: queues grow too. */
+    private static boolean mayGrowMemory(Client client, CommandSpec spec) {
+        if (anyOf(client, spec, s -> s.denyOom)) return true;
+        return client.multi != null && !TransactionControl.endsOrLeavesTransaction(spec);
     }
 
     /** Redis's is_may_replicate_command: writes and commands that may propagate (EVAL, PUBLISH...). */

@@ -234,6 +234,33 @@ class TransactionCommandsIT {
     }
 
     @Test
+    void outOfMemoryRefusesGrowingCommandsAndQueueing(Jedis jedis, CinnabarServer server) {
+        try (Jedis admin = new Jedis("127.0.0.1", server.port())) {
+            jedis.set("x", "v");
+            str(jedis, "MULTI");
+            str(jedis, "SET", "y", "1");
+            str(jedis, "GET", "x");
+            admin.configSet("maxmemory", "1");
+            try {
+                String oom = "OOM command not allowed when used memory > 'maxmemory'.";
+                assertEquals("EXECABORT Transaction discarded because of: " + oom, Raw.error(() -> cmd(jedis, "EXEC")));
+                assertEquals(oom, Raw.error(() -> jedis.set("y", "1")));
+                assertEquals("v", jedis.get("x"), "reads still run");
+                str(jedis, "MULTI");
+                assertEquals(oom, Raw.error(() -> cmd(jedis, "GET", "x")), "nothing more is queued");
+                assertEquals("OK", str(jedis, "DISCARD"));
+                admin.configSet("maxmemory", "0");
+                str(jedis, "MULTI");
+                str(jedis, "GET", "x");
+                admin.configSet("maxmemory", "1");
+                assertEquals(List.of("v"), cmd(jedis, "EXEC"), "an EXEC of reads runs");
+            } finally {
+                admin.configSet("maxmemory", "0");
+            }
+        }
+    }
+
+    @Test
     void rejectedExecAbortsWithReason(Jedis jedis) {
         str(jedis, "MULTI");
         JedisDataException e = assertThrows(JedisDataException.class, () -> cmd(jedis, "EXEC", "extra"));
