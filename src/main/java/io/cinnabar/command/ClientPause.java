@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * a command that may change the data (WRITE mode: writes, EXEC of a transaction with one, and
  * may-replicate commands such as EVAL or PUBLISH; ALL mode: every command) is not run and not
  * rejected: its client waits, and the waiting clients run again in arrival order when the pause
- * ends or becomes less strict. Expiry and eviction stop meanwhile, so the data stays as it was.
+ * ends. Expiry and eviction stop meanwhile, so the data stays as it was.
  * The end is a timer on the keyspace thread. Keyspace thread only.
  */
 public final class ClientPause {
@@ -45,14 +45,13 @@ public final class ClientPause {
             mode = mode.compareTo(this.mode) > 0 ? mode : this.mode;
             endMs = Math.max(endMs, this.endMs);
         }
-        Mode old = this.mode;
         this.mode = mode;
         this.endMs = endMs;
         keyspace.holdDeletions(true);
         if (timer != null) timer.cancel();
         timer = thread.schedule(Math.max(0, endMs - System.currentTimeMillis()), this::timedOut);
-        // A pause in the past ends at once; a less strict one lets waiting clients try again.
-        if (endMs < System.currentTimeMillis()) end(); else if (mode.compareTo(old) < 0) resumeAll();
+        // A pause whose end has passed (timeout 0) is over at once.
+        if (endMs < System.currentTimeMillis()) end();
     }
 
     /** CLIENT UNPAUSE. */
@@ -62,7 +61,10 @@ public final class ClientPause {
 
     private void timedOut() {
         timer = null;
-        if (mode != Mode.OFF && endMs <= System.currentTimeMillis()) end();
+        if (mode == Mode.OFF) return;
+        long left = endMs - System.currentTimeMillis();
+        // The timer's clock is monotonic, the end is wall-clock time: they may disagree by a bit.
+        if (left > 0) timer = thread.schedule(left, this::timedOut); else end();
     }
 
     private void end() {
@@ -88,8 +90,8 @@ public final class ClientPause {
         });
     }
 
-    public Mode mode() {
-        return mode;
+    public boolean isActive() {
+        return mode != Mode.OFF;
     }
 
     /**

@@ -192,7 +192,7 @@ public final class Dispatcher {
             reject(client, args, spec, "ERR Replica can't interact with the keyspace");
             return;
         }
-        if (server.pause().postpones(client, anyOf(client, spec, Dispatcher::mayReplicate))) {
+        if (server.pause().isActive() && server.pause().postpones(client, anyOf(client, spec, Dispatcher::mayReplicate))) {
             server.pause().postpone(client, args);
             return;
         }

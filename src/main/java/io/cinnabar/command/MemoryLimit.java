@@ -21,7 +21,7 @@ final class MemoryLimit {
 
     static boolean outOfMemory(ServerContext server) {
         long max = server.config().getLong(ConfigOptions.MAXMEMORY);
-        if (max == 0 || server.pause().mode() != ClientPause.Mode.OFF) return false;
+        if (max == 0 || server.pause().isActive()) return false;
         if (!"noeviction".equals(server.config().getString(ConfigOptions.MAXMEMORY_POLICY))) return false;
         return liveHeap() > max;
     }
