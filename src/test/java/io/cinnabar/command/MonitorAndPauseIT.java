@@ -243,7 +243,8 @@ class MonitorAndPauseIT {
         assertEquals("ERR timeout is not an integer or out of range", error(() -> cmd(jedis, "CLIENT", "PAUSE", "abc")));
         assertEquals("ERR timeout is negative", error(() -> cmd(jedis, "CLIENT", "PAUSE", "-1")));
         assertEquals("ERR CLIENT PAUSE mode must be WRITE or ALL", error(() -> cmd(jedis, "CLIENT", "PAUSE", "10", "READ")));
-        assertEquals("ERR syntax error", error(() -> cmd(jedis, "CLIENT", "PAUSE", "10", "ALL", "x")));
+        assertEquals("ERR unknown subcommand or wrong number of arguments for 'pause'. Try CLIENT HELP.",
+                error(() -> cmd(jedis, "CLIENT", "pause", "10", "ALL", "x")));
         // A zero timeout ends at once.
         assertEquals("OK", str(jedis, "CLIENT", "PAUSE", "0"));
         jedis.set("free", "yes");

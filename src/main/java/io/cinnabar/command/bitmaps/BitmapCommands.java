@@ -68,6 +68,8 @@ public final class BitmapCommands implements CommandFamily {
             if (old != null) System.arraycopy(old, 0, updated, 0, old.length);
             if (on == 1) updated[byteIndex] |= (byte) mask; else updated[byteIndex] &= (byte) ~mask;
             db.setRawKeepTtl(key, updated);
+        } else {
+            db.unchanged(key);
         }
         c.reply().integer(wasSet ? 1 : 0);
     }

@@ -240,7 +240,11 @@ public final class ClientCommands implements CommandFamily {
 
     /** CLIENT PAUSE timeout [WRITE | ALL] */
     private void pause(Call c) {
-        if (c.argCount() > 4) throw CommandError.syntax();
+        if (c.argCount() > 4) {
+            // Redis's CLIENT command falls through to its generic answer for an unknown form.
+            throw new CommandError("ERR unknown subcommand or wrong number of arguments for '"
+                    + c.argString(1) + "'. Try CLIENT HELP.");
+        }
         ClientPause.Mode mode = ClientPause.Mode.ALL;
         if (c.argCount() == 4) {
             if (c.argIs(3, "WRITE")) mode = ClientPause.Mode.WRITE;
