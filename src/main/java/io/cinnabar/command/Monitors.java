@@ -43,7 +43,8 @@ public final class Monitors {
         byte[] line = MonitorLine.format(Instant.now(), db, source.monitorSource(), argv);
         for (int i = 0, n = clients.size(); i < n; i++) {
             Client m = clients.get(i);
-            if (m.closing) continue;
+            // CLIENT REPLY OFF silences a monitor too: Redis adds nothing to its output then.
+            if (m.closing || m.replyOff) continue;
             if (m == source) ownReplies.raw(line); else m.channel().push(line);
         }
     }
