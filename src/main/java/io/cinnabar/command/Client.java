@@ -33,6 +33,11 @@ public final class Client {
     io.cinnabar.keyspace.WatchState watch;
     long multiBulkPending;
 
+    /** Channels and patterns subscribed to; null until the first subscription. */
+    io.cinnabar.command.pubsub.Subscriptions subscriptions;
+    /** Has subscriptions: Redis's CLIENT_PUBSUB (read by the event loop for the output buffer limit class). */
+    volatile boolean subscribed;
+
     /** Non-null while blocked (BLPOP & co.). */
     BlockedState blocked;
     /** Requests that arrived while blocked, run once it is served. */
@@ -48,6 +53,10 @@ public final class Client {
 
     public long id() { return id; }
     public boolean blocked() { return blocked != null; }
+    public boolean subscribed() { return subscribed; }
+    public io.cinnabar.command.pubsub.Subscriptions subscriptions() { return subscriptions; }
+    public void subscriptions(io.cinnabar.command.pubsub.Subscriptions s) { subscriptions = s; }
+    public void subscribed(boolean s) { subscribed = s; }
     java.util.ArrayDeque<io.cinnabar.protocol.Request> pending() {
         if (pending == null) pending = new java.util.ArrayDeque<>();
         return pending;

@@ -18,6 +18,13 @@ public interface ClientChannel {
     /** Where {@link #delivery} tasks run (the connection's event loop). */
     java.util.concurrent.Executor executor();
 
+    /**
+     * Bytes that do not answer a request of this client (pub/sub messages, monitor lines,
+     * invalidations), written after whatever was handed to the connection before, within the
+     * client-output-buffer-limit of the client's class.
+     */
+    void push(byte[] bytes);
+
     /** Closes the connection without replying (CLIENT KILL). */
     void close();
 

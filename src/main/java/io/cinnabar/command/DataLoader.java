@@ -29,6 +29,10 @@ final class DataLoader implements Loading.Sink {
         }
 
         @Override
+        public void push(byte[] bytes) {
+        }
+
+        @Override
         public void close() {
         }
 

@@ -39,6 +39,10 @@ public final class Dispatcher {
     private boolean replaying;
     private boolean secondaryInUse;
     private Client retrying;
+    /** The client whose batch (or resumed commands) is running. */
+    private Client batchClient;
+    /** Pushes to the running client while its replies are switched off, written after the command. */
+    private List<byte[]> keptPushes;
     private boolean blockedAgain;
 
     public Dispatcher(ServerContext server) {
@@ -52,6 +56,24 @@ public final class Dispatcher {
         keyspace.onKeyAdded(blocking::signal);
         keyspace.onKeyExpired(this::propagateExpiry);
         server.dataSets(new DataSets(server, this));
+        server.pubSub(new io.cinnabar.command.pubsub.PubSub(this::push));
+    }
+
+    /**
+     * Bytes that answer no request of target (pub/sub messages): into the running batch when
+     * target is the client being served, so they keep their place among its replies, as in
+     * Redis's single output buffer; otherwise straight to its connection.
+     */
+    private void push(Client target, byte[] bytes) {
+        if (target != batchClient) {
+            if (!target.closing) target.channel().push(bytes);
+        } else if (target.replyOff || target.replySkip) {
+            // Kept through CLIENT REPLY OFF|SKIP, which drops the command's other replies.
+            if (keptPushes == null) keptPushes = new java.util.ArrayList<>();
+            keptPushes.add(bytes);
+        } else {
+            writer.raw(bytes);
+        }
     }
 
     /** A key reclaimed for its TTL goes to the feed as DEL (UNLINK with lazyfree-lazy-expire). */
@@ -77,6 +99,7 @@ public final class Dispatcher {
             return;
         }
         writer.protocol(client.protocol);
+        batchClient = client;
         long feedMark = server.feed().offset();
         for (int i = 0, n = batch.size(); i < n; i++) {
             if (!runRequest(client, batch.get(i))) break;
@@ -86,6 +109,7 @@ public final class Dispatcher {
             }
             if (blocking.hasReady()) serveReadyKeys();
         }
+        batchClient = null;
         flush(client, feedMark);
     }
 
@@ -129,6 +153,10 @@ public final class Dispatcher {
         executeOne(client, args);
         // CLIENT REPLY ON clears a pending skip and must itself be answered.
         if (client.replyOff || (skipThis && client.replySkip)) writer.truncate(mark);
+        if (keptPushes != null) {
+            for (byte[] p : keptPushes) writer.raw(p);
+            keptPushes = null;
+        }
         if (skipThis) client.replySkip = false;
         if (client.replySkipNext) {
             client.replySkip = true;
@@ -168,6 +196,11 @@ public final class Dispatcher {
                 reject(client, spec, diskError);
                 return;
             }
+        }
+        if (client.subscribed && client.protocol == 2 && !spec.allowedWhileSubscribed) {
+            reject(client, spec, "ERR Can't execute '" + spec.fullName + "': only (P|S)SUBSCRIBE / "
+                    + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
+            return;
         }
         if (keyspace.isLoading() && !spec.hasFlag(CommandFlag.LOADING)) {
             reject(client, spec, "LOADING Redis is loading the dataset in memory");
@@ -377,6 +410,8 @@ public final class Dispatcher {
      */
     private void resume(Client c, Runnable firstStep) {
         RespWriter saved = writer;
+        Client savedBatchClient = batchClient;
+        batchClient = c;
         int savedProtocol = saved.protocol();
         int savedDepth = depth;
         boolean ownsSecondary = !secondaryInUse;
@@ -398,6 +433,7 @@ public final class Dispatcher {
             flush(c, feedMark);
         } finally {
             depth = savedDepth;
+            batchClient = savedBatchClient;
             if (ownsSecondary) secondaryInUse = false;
             writer = saved;
             call.reply = saved;
@@ -421,6 +457,7 @@ public final class Dispatcher {
         client.closing = true;
         client.multi = null;
         if (client.watch != null) client.watch.unwatchAll();
+        server.pubSub().forgetClient(client);
         server.removeClient(client);
     }
 

@@ -91,6 +91,9 @@ public final class ServerContext {
     /** Loading whole data sets: start-up, DEBUG RELOAD, DEBUG LOADAOF. */
     public DataSets dataSets() { return dataSets; }
     void dataSets(DataSets d) { dataSets = d; }
+    private io.cinnabar.command.pubsub.PubSub pubSub;
+    public io.cinnabar.command.pubsub.PubSub pubSub() { return pubSub; }
+    void pubSub(io.cinnabar.command.pubsub.PubSub p) { pubSub = p; }
     /** DEBUG SET-SKIP-CHECKSUM-VALIDATION: RESTORE then accepts payloads whose CRC64 is wrong. */
     public boolean skipChecksumValidation() { return skipChecksumValidation; }
     public void skipChecksumValidation(boolean skip) { skipChecksumValidation = skip; }

@@ -41,7 +41,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private List<Request> batch = new ArrayList<>();
     private long batchBytes;
     private boolean inFlight;
-    private final OutputBufferLimit outputLimit;
+    private final OutputBufferLimit normalLimit, pubsubLimit;
+    /** Keyspace thread: replies handed out to wait for the AOF (delivery()), and the push batch being filled. */
+    private long heldCreated;
+    private PushBatch openPushes;
+    /** Event loop: held replies delivered so far, and push batches waiting for earlier held replies. */
+    private long heldDelivered;
+    private final java.util.ArrayDeque<PushBatch> pushesAfterHeld = new java.util.ArrayDeque<>();
 
     private final ReplyRouter replies;
 
@@ -50,7 +56,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         this.replies = replies;
         this.channel = channel;
         this.client = new Client(id, this, authenticated);
-        this.outputLimit = new OutputBufferLimit(dispatcher.server().config());
+        this.normalLimit = new OutputBufferLimit(dispatcher.server().config(), "normal");
+        this.pubsubLimit = new OutputBufferLimit(dispatcher.server().config(), "pubsub");
     }
 
     Client client() {
@@ -108,12 +115,74 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public void send(byte[] encoded, boolean closeAfterReply) {
+        openPushes = null; // pushes from now on go after these replies
         replies.post(channel.eventLoop(), () -> deliver(encoded, closeAfterReply));
     }
 
     @Override
     public Runnable delivery(byte[] encoded, boolean closeAfterReply) {
-        return () -> deliver(encoded, closeAfterReply);
+        openPushes = null; // pushes from now on go after these replies
+        heldCreated++;
+        return () -> {
+            deliver(encoded, closeAfterReply);
+            heldDelivered++;
+            while (!pushesAfterHeld.isEmpty() && pushesAfterHeld.peek().heldBefore <= heldDelivered) {
+                writePushes(pushesAfterHeld.poll());
+            }
+        };
+    }
+
+    /**
+     * Pushes of one round to this connection, written with one flush. A batch is closed when
+     * replies are handed out after it, so that nothing overtakes what was generated before it; it
+     * waits for the held replies (appendfsync always) that were handed out before its first push.
+     */
+    private static final class PushBatch {
+        final long heldBefore;
+        final List<byte[]> messages = new ArrayList<>(4);
+
+        PushBatch(long heldBefore) {
+            this.heldBefore = heldBefore;
+        }
+    }
+
+    @Override
+    public void push(byte[] bytes) {
+        PushBatch open = openPushes;
+        if (open != null) {
+            synchronized (open) {
+                if (!open.messages.isEmpty()) {
+                    open.messages.add(bytes);
+                    return;
+                }
+            }
+        }
+        PushBatch batch = new PushBatch(heldCreated);
+        batch.messages.add(bytes);
+        openPushes = batch;
+        replies.post(channel.eventLoop(), () -> {
+            if (batch.heldBefore > heldDelivered || !pushesAfterHeld.isEmpty()) pushesAfterHeld.add(batch);
+            else writePushes(batch);
+        });
+    }
+
+    /** On the event loop: the batch's messages, unless they pass the client's output buffer limit. */
+    private void writePushes(PushBatch batch) {
+        List<byte[]> messages;
+        synchronized (batch) {
+            messages = new ArrayList<>(batch.messages);
+            batch.messages.clear();
+        }
+        if (!channel.isActive()) return;
+        for (byte[] m : messages) {
+            if (overOutputLimit(m.length)) {
+                NettyServer.log.warn("Client id={} closed for overcoming of output buffer limits.", client.id());
+                channel.close();
+                return;
+            }
+            channel.write(Unpooled.wrappedBuffer(m)).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+        }
+        channel.flush();
     }
 
     @Override
@@ -144,7 +213,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private boolean overOutputLimit(int adding) {
         ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
         long total = adding + (pending == null ? 0 : pending.totalPendingWriteBytes());
-        return total > 0 && outputLimit.exceeded(total, System.currentTimeMillis());
+        OutputBufferLimit limit = client.subscribed() ? pubsubLimit : normalLimit;
+        return total > 0 && limit.exceeded(total, System.currentTimeMillis());
     }
 
     @Override

@@ -4,20 +4,22 @@ import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 
 /**
- * The "normal" class of client-output-buffer-limit, as Redis's checkClientOutputBufferLimits
- * applies it: past the hard limit the client is closed at once; past the soft limit it is
- * closed once it has stayed there longer than soft-seconds. 0 disables a limit (the default).
+ * One class ("normal", "pubsub") of client-output-buffer-limit, as Redis's
+ * checkClientOutputBufferLimits applies it: past the hard limit the client is closed at once; past
+ * the soft limit it is closed once it has stayed there longer than soft-seconds. 0 disables a limit.
  */
 final class OutputBufferLimit {
     private final Config config;
+    private final String clientClass;
     private String parsedFrom;
     private long hard;
     private long soft;
     private long softSeconds;
     private long softReachedAtMs;
 
-    OutputBufferLimit(Config config) {
+    OutputBufferLimit(Config config, String clientClass) {
         this.config = config;
+        this.clientClass = clientClass;
     }
 
     /** True when a client whose pending output would be {@code bytes} must be closed. */
@@ -43,7 +45,7 @@ final class OutputBufferLimit {
         hard = soft = softSeconds = 0;
         String[] w = value.trim().split("\\s+");
         for (int i = 0; i + 3 < w.length; i += 4) {
-            if (w[i].equals("normal")) {
+            if (w[i].equals(clientClass)) {
                 hard = Long.parseLong(w[i + 1]);
                 soft = Long.parseLong(w[i + 2]);
                 softSeconds = Long.parseLong(w[i + 3]);

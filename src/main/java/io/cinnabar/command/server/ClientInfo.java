@@ -15,7 +15,9 @@ final class ClientInfo {
         long argvMem = 0;
         if (c == caller) for (byte[] a : currentArgs) argvMem += a.length;
         boolean multi = c.multi() != null;
+        io.cinnabar.command.pubsub.Subscriptions subs = c.subscriptions();
         StringBuilder flags = new StringBuilder(4);
+        if (c.subscribed()) flags.append('P');
         if (multi) flags.append('x');
         if (c.blocked()) flags.append('b');
         if (c.watch() != null && c.watch().isDirty()) flags.append('d');
@@ -32,7 +34,9 @@ final class ClientInfo {
                 .append(" idle=").append(Math.max(0, (nowMs - c.lastInteractionMs()) / 1000))
                 .append(" flags=").append(flags)
                 .append(" db=").append(c.db())
-                .append(" sub=0 psub=0 ssub=0")
+                .append(" sub=").append(subs == null ? 0 : subs.channels())
+                .append(" psub=").append(subs == null ? 0 : subs.patterns())
+                .append(" ssub=").append(subs == null ? 0 : subs.shardChannels())
                 .append(" multi=").append(multi ? c.multi().queued().size() : -1)
                 .append(" qbuf=").append(qbuf)
                 .append(" qbuf-free=").append(qbuf == 0 ? 0 : 20474 - qbuf)

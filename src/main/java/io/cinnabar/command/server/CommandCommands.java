@@ -277,7 +277,10 @@ public final class CommandCommands implements CommandFamily {
 
     /** Key access flags as Redis names them; derived from the command's read/write nature. */
     private static void keyFlags(Reply r, CommandSpec s) {
-        if (s.isWrite()) {
+        if (s.keysAreChannels) {
+            r.set(1);
+            r.simple("NOT_KEY");
+        } else if (s.isWrite()) {
             r.set(2);
             r.simple("RW");
             r.simple("update");

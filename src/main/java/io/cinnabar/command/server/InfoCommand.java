@@ -284,9 +284,9 @@ public final class InfoCommand implements CommandFamily {
         s.field("current_eviction_exceeded_time", 0);
         s.field("keyspace_hits", ks.keyspaceHits);
         s.field("keyspace_misses", ks.keyspaceMisses);
-        s.field("pubsub_channels", 0);
-        s.field("pubsub_patterns", 0);
-        s.field("pubsubshard_channels", 0);
+        s.field("pubsub_channels", server.pubSub().channelCount());
+        s.field("pubsub_patterns", server.pubSub().patternCount());
+        s.field("pubsubshard_channels", server.pubSub().shardChannelCount());
         s.field("latest_fork_usec", 0);
         s.field("total_forks", 0);
         s.field("migrate_cached_sockets", 0);
