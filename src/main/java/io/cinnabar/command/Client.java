@@ -38,6 +38,9 @@ public final class Client {
     /** Has subscriptions: Redis's CLIENT_PUBSUB (read by the event loop for the output buffer limit class). */
     volatile boolean subscribed;
 
+    /** CLIENT TRACKING state; null until tracking is first enabled. */
+    io.cinnabar.command.tracking.ClientTracking tracking;
+
     /** Non-null while blocked (BLPOP & co.). */
     BlockedState blocked;
     /** Requests that arrived while blocked, run once it is served. */
@@ -57,6 +60,8 @@ public final class Client {
     public io.cinnabar.command.pubsub.Subscriptions subscriptions() { return subscriptions; }
     public void subscriptions(io.cinnabar.command.pubsub.Subscriptions s) { subscriptions = s; }
     public void subscribed(boolean s) { subscribed = s; }
+    public io.cinnabar.command.tracking.ClientTracking tracking() { return tracking; }
+    public void tracking(io.cinnabar.command.tracking.ClientTracking t) { tracking = t; }
     java.util.ArrayDeque<io.cinnabar.protocol.Request> pending() {
         if (pending == null) pending = new java.util.ArrayDeque<>();
         return pending;
@@ -81,6 +86,8 @@ public final class Client {
     public void noTouch(boolean v) { noTouch = v; }
     public boolean closing() { return closing; }
     public void closeAfterReply() { closeAfterReply = true; }
+    /** Closing, or closing once its replies are out (QUIT): as good as gone for others (Redis frees it before the next command). */
+    public boolean leaving() { return closing || closeAfterReply; }
     public Transaction multi() { return multi; }
     public void multi(Transaction t) { multi = t; }
     public void replyOff(boolean off) {

@@ -137,6 +137,17 @@ public final class CommandSpec {
         return Collections.unmodifiableList(out);
     }
 
+    /** Calls keyPosition with the argv index of each key of this call (the key triple or the key finder). */
+    public void forEachKey(byte[][] argv, java.util.function.IntConsumer keyPosition) {
+        if (keyFinder != null) {
+            keyFinder.find(argv, (pos, flags) -> keyPosition.accept(pos));
+            return;
+        }
+        if (firstKey == 0) return;
+        int last = lastKey < 0 ? argv.length + lastKey : lastKey;
+        for (int i = firstKey; i <= last && i < argv.length; i += Math.max(1, keyStep)) keyPosition.accept(i);
+    }
+
     /**
      * Redis's getkeys_proc: finds the keys of a command whose key positions depend on its
      * arguments, for COMMAND GETKEYS / GETKEYSANDFLAGS.

@@ -6,6 +6,8 @@ import io.cinnabar.protocol.Reply;
 import io.cinnabar.protocol.Request;
 import io.cinnabar.protocol.RespConstants;
 import io.cinnabar.protocol.RespWriter;
+import io.cinnabar.command.tracking.Tracking;
+import io.cinnabar.command.tracking.TrackingCommands;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +35,11 @@ public final class Dispatcher {
     private final Call call;
     private final BlockingRegistry blocking;
     private final Propagation propagation;
+    private final Tracking tracking;
+    /** CLIENT: its subcommands keep a CLIENT CACHING choice for the next command. */
+    private final CommandSpec clientContainer;
+    /** The spec of the command the current request ran (null when it was rejected before lookup). */
+    private CommandSpec requestSpec;
     /** Nesting of run(): above 1 inside EXEC, where blocking commands must not block. */
     private int depth;
     private boolean serving;
@@ -57,6 +64,16 @@ public final class Dispatcher {
         keyspace.onKeyExpired(this::propagateExpiry);
         server.dataSets(new DataSets(server, this));
         server.pubSub(new io.cinnabar.command.pubsub.PubSub(this::push));
+        this.tracking = new Tracking(server, this::push);
+        server.tracking(tracking);
+        this.clientContainer = commands.lookup("client".getBytes(StandardCharsets.US_ASCII));
+        // Before the hook that hands replies to the event loops, so broadcasts leave in the same round.
+        server.thread().afterWork(() -> {
+            if (tracking.active()) {
+                tracking.broadcast();
+                tracking.limit(server.config().getLong(io.cinnabar.config.ConfigOptions.TRACKING_TABLE_MAX_KEYS));
+            }
+        });
     }
 
     /**
@@ -78,6 +95,7 @@ public final class Dispatcher {
 
     /** A key reclaimed for its TTL goes to the feed as DEL (UNLINK with lazyfree-lazy-expire). */
     private void propagateExpiry(int db, byte[] key) {
+        if (tracking.active()) tracking.invalidate(null, key);
         boolean lazy = server.config().getBool(io.cinnabar.config.ConfigOptions.LAZYFREE_LAZY_EXPIRE);
         propagation.also(db, new byte[][] {PropagatedCommands.deletion(lazy), key});
     }
@@ -150,7 +168,13 @@ public final class Dispatcher {
         // CLIENT REPLY OFF|SKIP: run the command, then drop what it replied.
         int mark = writer.size();
         boolean skipThis = client.replySkip;
+        requestSpec = null;
         executeOne(client, args);
+        // Redis's resetClient: CLIENT CACHING applies to the next command (or transaction) only.
+        if (client.tracking != null && client.multi == null
+                && (requestSpec == null || requestSpec.parent() != clientContainer)) {
+            TrackingCommands.commandDone(client);
+        }
         // CLIENT REPLY ON clears a pending skip and must itself be answered.
         if (client.replyOff || (skipThis && client.replySkip)) writer.truncate(mark);
         if (keptPushes != null) {
@@ -182,6 +206,7 @@ public final class Dispatcher {
             spec = sub;
         }
         client.lastCommand = spec.fullName;
+        requestSpec = spec;
         if ((spec.arity > 0 && spec.arity != args.length) || args.length < -spec.arity) {
             reject(client, spec, "ERR wrong number of arguments for '" + spec.fullName + "' command");
             return;
@@ -225,7 +250,10 @@ public final class Dispatcher {
      */
     public void run(Client client, CommandSpec spec, byte[][] args) {
         // Deletions of expired keys met outside any command go out on their own first.
-        if (depth == 0) propagation.endUnit(false);
+        if (depth == 0) {
+            propagation.endUnit(false);
+            tracking.commandStarted(client);
+        }
         depth++;
         byte[][] outerArgs = call.args, outerPropagateAs = call.propagateAs;
         Client outerClient = call.client;
@@ -266,6 +294,10 @@ public final class Dispatcher {
                     && (call.propagationForced || keyspace.dirty() != dirtyBefore)) {
                 propagation.also(client.db, call.propagateAs != null ? call.propagateAs : args);
             }
+            if (tracking.active()) {
+                if (spec.hasFlag(CommandFlag.READONLY)) tracking.afterRead(client, spec, args);
+                else if (!failed && keyspace.dirty() != dirtyBefore) tracking.afterWrite(client, spec, args);
+            }
             call.args = outerArgs;
             call.client = outerClient;
             call.spec = outerSpec;
@@ -273,7 +305,10 @@ public final class Dispatcher {
             call.propagationPrevented = outerPrevented;
             call.propagationForced = outerForced;
             depth--;
-            if (depth == 0) propagation.endUnit(!spec.touchesArbitraryKeys);
+            if (depth == 0) {
+                propagation.endUnit(!spec.touchesArbitraryKeys);
+                tracking.commandEnded(client);
+            }
             keyspace.endCommand();
             keyspace.touchEnabled(true);
         }
@@ -458,6 +493,7 @@ public final class Dispatcher {
         client.multi = null;
         if (client.watch != null) client.watch.unwatchAll();
         server.pubSub().forgetClient(client);
+        tracking.disable(client);
         server.removeClient(client);
     }
 

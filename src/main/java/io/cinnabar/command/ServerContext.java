@@ -94,6 +94,9 @@ public final class ServerContext {
     private io.cinnabar.command.pubsub.PubSub pubSub;
     public io.cinnabar.command.pubsub.PubSub pubSub() { return pubSub; }
     void pubSub(io.cinnabar.command.pubsub.PubSub p) { pubSub = p; }
+    private io.cinnabar.command.tracking.Tracking tracking;
+    public io.cinnabar.command.tracking.Tracking tracking() { return tracking; }
+    void tracking(io.cinnabar.command.tracking.Tracking t) { tracking = t; }
     /** DEBUG SET-SKIP-CHECKSUM-VALIDATION: RESTORE then accepts payloads whose CRC64 is wrong. */
     public boolean skipChecksumValidation() { return skipChecksumValidation; }
     public void skipChecksumValidation(boolean skip) { skipChecksumValidation = skip; }
@@ -167,7 +170,15 @@ public final class ServerContext {
         });
     }
 
+    /** DEBUG PAUSE-CRON: the periodic work stops (tests use it to keep state still). */
+    public void pauseCron(boolean paused) {
+        cronPaused = paused;
+    }
+
+    private boolean cronPaused;
+
     private void cron() {
+        if (cronPaused) return;
         persistence.cron();
         if (!activeExpireEnabled) return;
         long hz = config.getLong(ConfigOptions.HZ);

@@ -167,6 +167,7 @@ public final class ConnectionCommands implements CommandFamily {
         client.noEvict(false);
         client.noTouch(false);
         c.server().pubSub().forgetClient(client);
+        c.server().tracking().disable(client);
         if (c.server().requirePass()) client.authenticated(false);
         c.switchProtocol(2);
         c.reply().raw(RESET_REPLY);

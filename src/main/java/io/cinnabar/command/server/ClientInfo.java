@@ -20,6 +20,7 @@ final class ClientInfo {
         if (c.subscribed()) flags.append('P');
         if (multi) flags.append('x');
         if (c.blocked()) flags.append('b');
+        if (c.tracking() != null) flags.append(c.tracking().listFlags());
         if (c.watch() != null && c.watch().isDirty()) flags.append('d');
         if (c.closing()) flags.append('A');
         if (c.noEvict()) flags.append('e');
@@ -47,7 +48,7 @@ final class ClientInfo {
                 .append(" events=r")
                 .append(" cmd=").append(c.lastCommand())
                 .append(" user=").append(c.user())
-                .append(" redir=-1")
+                .append(" redir=").append(c.tracking() == null ? -1 : c.tracking().redirectField())
                 .append(" resp=").append(c.protocol());
     }
 
