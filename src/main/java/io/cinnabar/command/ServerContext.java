@@ -94,6 +94,10 @@ public final class ServerContext {
     private io.cinnabar.command.pubsub.PubSub pubSub;
     public io.cinnabar.command.pubsub.PubSub pubSub() { return pubSub; }
     void pubSub(io.cinnabar.command.pubsub.PubSub p) { pubSub = p; }
+    private KeyspaceEvents events;
+    /** Keyspace notifications (notify-keyspace-events). */
+    public KeyspaceEvents events() { return events; }
+    void events(KeyspaceEvents e) { events = e; }
     /** DEBUG SET-SKIP-CHECKSUM-VALIDATION: RESTORE then accepts payloads whose CRC64 is wrong. */
     public boolean skipChecksumValidation() { return skipChecksumValidation; }
     public void skipChecksumValidation(boolean skip) { skipChecksumValidation = skip; }
