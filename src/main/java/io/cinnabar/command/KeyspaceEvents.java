@@ -59,6 +59,17 @@ public final class KeyspaceEvents {
         publish(event, key, db);
     }
 
+    /** Runs r firing nothing: keys read from an RDB are not announced (Redis's dbAddRDBLoad). */
+    void quietly(Runnable r) {
+        int saved = firing;
+        firing = 0;
+        try {
+            r.run();
+        } finally {
+            firing = saved;
+        }
+    }
+
     private void publish(String event, byte[] key, int db) {
         byte[] eventBytes = event.getBytes(StandardCharsets.US_ASCII);
         byte[] dbBytes = Integer.toString(db).getBytes(StandardCharsets.US_ASCII);
