@@ -60,8 +60,6 @@ public final class Dispatcher {
         this.call.reply = writer;
         this.blocking = server.blocking();
         this.propagation = server.propagation();
-        keyspace.onKeyAdded(blocking::signal);
-        keyspace.onKeyExpired(this::propagateExpiry);
         server.dataSets(new DataSets(server, this));
         server.pubSub(new io.cinnabar.command.pubsub.PubSub(this::push));
         this.tracking = new Tracking(server, this::push);
@@ -74,6 +72,18 @@ public final class Dispatcher {
                 tracking.limit(server.config().getLong(io.cinnabar.config.ConfigOptions.TRACKING_TABLE_MAX_KEYS));
             }
         });
+        KeyspaceEvents events = new KeyspaceEvents(server.config(), server.pubSub());
+        server.events(events);
+        keyspace.onKeyAdded((db, key) -> {
+            blocking.signal(db, key);
+            events.fire(KeyspaceEvents.NEW, "new", key, db);
+        });
+        // Redis's deleteExpiredKeyAndPropagate: the key is gone, "expired" fires, then the DEL goes out.
+        keyspace.onKeyExpired((db, key) -> {
+            events.fire(KeyspaceEvents.EXPIRED, "expired", key, db);
+            propagateExpiry(db, key);
+        });
+        keyspace.onKeyMissed((db, key) -> events.fire(KeyspaceEvents.KEY_MISS, "keymiss", key, db));
     }
 
     /**

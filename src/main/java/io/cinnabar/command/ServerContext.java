@@ -97,6 +97,10 @@ public final class ServerContext {
     private io.cinnabar.command.tracking.Tracking tracking;
     public io.cinnabar.command.tracking.Tracking tracking() { return tracking; }
     void tracking(io.cinnabar.command.tracking.Tracking t) { tracking = t; }
+    private KeyspaceEvents events;
+    /** Keyspace notifications (notify-keyspace-events). */
+    public KeyspaceEvents events() { return events; }
+    void events(KeyspaceEvents e) { events = e; }
     /** DEBUG SET-SKIP-CHECKSUM-VALIDATION: RESTORE then accepts payloads whose CRC64 is wrong. */
     public boolean skipChecksumValidation() { return skipChecksumValidation; }
     public void skipChecksumValidation(boolean skip) { skipChecksumValidation = skip; }

@@ -142,7 +142,7 @@ public final class ConfigOptions {
     public static final ConfigOption LATENCY_MONITOR_THRESHOLD = add(integer("latency-monitor-threshold",
             0, LONG_MAX, 0).inert());
     public static final ConfigOption NOTIFY_KEYSPACE_EVENTS = add(custom("notify-keyspace-events",
-            KeyspaceEventFlags::parse, v -> (String) v, "").inert());
+            KeyspaceEventFlags::parse, v -> ((KeyspaceEventFlags) v).text(), ""));
     public static final ConfigOption LAZYFREE_LAZY_USER_DEL = add(bool("lazyfree-lazy-user-del", false));
     public static final ConfigOption LAZYFREE_LAZY_USER_FLUSH = add(bool("lazyfree-lazy-user-flush", false));
     public static final ConfigOption LAZYFREE_LAZY_EXPIRE = add(bool("lazyfree-lazy-expire", false));
