@@ -24,6 +24,9 @@ public final class Call {
     /** What the command asked to propagate instead of its argv (Redis's rewriteClientCommandVector). */
     byte[][] propagateAs;
     boolean propagationPrevented, propagationForced;
+    /** args as MONITOR shows them: a copy with secrets replaced once the handler redacts one. */
+    byte[][] shownArgs;
+    private static final byte[] REDACTED = "(redacted)".getBytes(StandardCharsets.US_ASCII);
 
     Call(ServerContext server, Dispatcher dispatcher) {
         this.server = server;
@@ -123,6 +126,12 @@ public final class Call {
     /** Propagates the command even though it changed nothing (FLUSHALL of an empty server). */
     public void forcePropagation() {
         propagationForced = true;
+    }
+
+    /** Argument i is a secret (a password): MONITOR shows "(redacted)" instead (Redis's redactClientCommandArgument). */
+    public void redact(int i) {
+        if (shownArgs == args) shownArgs = args.clone();
+        shownArgs[i] = REDACTED;
     }
 
     public byte[] arg(int i) {

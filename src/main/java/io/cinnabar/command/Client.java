@@ -21,6 +21,7 @@ public final class Client {
     String lastCommand = "NULL";
     boolean noEvict;
     boolean noTouch;
+    private boolean scriptClient;
     boolean closing;
     /** Set by QUIT and protocol errors: close once this batch's replies are written. */
     boolean closeAfterReply;
@@ -40,6 +41,11 @@ public final class Client {
 
     /** CLIENT TRACKING state; null until tracking is first enabled. */
     io.cinnabar.command.tracking.ClientTracking tracking;
+
+    /** In MONITOR mode (Redis's CLIENT_MONITOR): see {@link Monitors}. */
+    boolean monitor;
+    /** The command waiting for a CLIENT PAUSE to end, or null: see {@link ClientPause}. */
+    byte[][] postponed;
 
     /** Non-null while blocked (BLPOP & co.). */
     BlockedState blocked;
@@ -104,6 +110,28 @@ public final class Client {
     public void libName(String n) { libName = n; }
     public String libVersion() { return libVersion; }
     public void libVersion(String v) { libVersion = v; }
+
+    public boolean monitor() { return monitor; }
+    /** Waiting for a CLIENT PAUSE to end. */
+    public boolean postponedByPause() { return postponed != null; }
+    /**
+     * The client-output-buffer-limit class its output is held to (Redis's getClientType):
+     * "pubsub" while subscribed, else "normal" (MONITOR clients too). Read by the event loop.
+     */
+    public String outputBufferClass() { return subscribed ? "pubsub" : "normal"; }
+
+    /** True while a command of this client waits (blocked on keys, or postponed by CLIENT PAUSE). */
+    boolean waiting() {
+        return blocked != null || postponed != null;
+    }
+
+    /** How MONITOR lines name this client: "ip:port", or "lua" for a scripting engine's client. */
+    String monitorSource() {
+        return scriptClient ? "lua" : channel.remoteAddress();
+    }
+
+    /** Marks the client a scripting engine runs commands through (MONITOR shows them as "lua"). */
+    public void scriptClient(boolean b) { scriptClient = b; }
 
     /** Marks the client for disconnection (CLIENT KILL) and closes its socket. */
     public void kill() {

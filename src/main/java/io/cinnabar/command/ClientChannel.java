@@ -19,9 +19,10 @@ public interface ClientChannel {
     java.util.concurrent.Executor executor();
 
     /**
-     * Bytes that do not answer a request of this client (pub/sub messages, monitor lines,
-     * invalidations), written after whatever was handed to the connection before, within the
-     * client-output-buffer-limit of the client's class.
+     * Bytes that do not answer a request of this client: monitor lines, pub/sub messages,
+     * invalidations. Written on the connection's event loop after what was sent before, without
+     * ending the request batch in flight; past client-output-buffer-limit for the client's class
+     * the connection is closed instead. Never waits for the client to read.
      */
     void push(byte[] bytes);
 

@@ -28,6 +28,7 @@ public final class CommandTable {
         t.register(new io.cinnabar.command.server.InfoCommand());
         t.register(new io.cinnabar.command.server.MemoryCommand());
         t.register(new io.cinnabar.command.server.PersistenceCommands());
+        t.register(new io.cinnabar.command.server.MonitorCommand());
         t.register(new io.cinnabar.command.strings.StringCommands());
         t.register(new io.cinnabar.command.bitmaps.BitmapCommands());
         t.register(new io.cinnabar.command.hashes.HashCommands());

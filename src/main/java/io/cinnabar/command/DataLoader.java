@@ -24,12 +24,12 @@ final class DataLoader implements Loading.Sink {
         }
 
         @Override
-        public java.util.concurrent.Executor executor() {
-            return Runnable::run;
+        public void push(byte[] bytes) {
         }
 
         @Override
-        public void push(byte[] bytes) {
+        public java.util.concurrent.Executor executor() {
+            return Runnable::run;
         }
 
         @Override

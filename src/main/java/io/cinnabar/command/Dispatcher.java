@@ -84,6 +84,11 @@ public final class Dispatcher {
             propagateExpiry(db, key);
         });
         keyspace.onKeyMissed((db, key) -> events.fire(KeyspaceEvents.KEY_MISS, "keymiss", key, db));
+        server.pause().onResume(this::resumePostponed);
+        server.onConnectionReset(c -> {
+            server.pubSub().forgetClient(c);
+            tracking.disable(c);
+        });
     }
 
     /**
@@ -121,8 +126,8 @@ public final class Dispatcher {
     /** Executes one client's batch and sends the replies. Keyspace thread only. */
     public void executeBatch(Client client, List<Request> batch) {
         if (client.closing) return;
-        if (client.blocked != null) {
-            // A blocked client's later requests wait until it is served or times out.
+        if (client.waiting()) {
+            // A blocked or paused client's later requests wait until it is served.
             client.pending().addAll(batch);
             return;
         }
@@ -131,7 +136,7 @@ public final class Dispatcher {
         long feedMark = server.feed().offset();
         for (int i = 0, n = batch.size(); i < n; i++) {
             if (!runRequest(client, batch.get(i))) break;
-            if (client.blocked != null) {
+            if (client.waiting()) {
                 for (int k = i + 1; k < n; k++) client.pending().add(batch.get(k));
                 break;
             }
@@ -163,7 +168,12 @@ public final class Dispatcher {
         server.stats().netOutputBytes += out.length;
         if (client.closing) return;
         // A client blocked before replying anything keeps its connection waiting for this batch.
-        if (client.blocked != null && out.length == 0) return;
+        if (client.waiting() && out.length == 0) {
+            // One paused by CLIENT PAUSE first takes the requests its connection already holds, so
+            // they run right after its postponed command, before other clients' (as in Redis).
+            if (client.postponed != null && client.pending().isEmpty()) client.channel().send(out, false);
+            return;
+        }
         long fed = server.feed().offset();
         if (fed > feedMark && server.persistence().holdsWriteReplies()) {
             server.persistence().whenAcknowledged(fed, client.channel().executor(),
@@ -203,13 +213,13 @@ public final class Dispatcher {
         client.lastInteractionMs = System.currentTimeMillis();
         CommandSpec spec = commands.lookup(args[0]);
         if (spec == null) {
-            reject(client, null, unknownCommand(args));
+            reject(client, args, null, unknownCommand(args));
             return;
         }
         if (!spec.subcommands.isEmpty() && args.length >= 2) {
             CommandSpec sub = lookupSub(spec, args[1]);
             if (sub == null) {
-                reject(client, spec, "ERR unknown subcommand '" + clip(args[1]) + "'. Try "
+                reject(client, args, spec, "ERR unknown subcommand '" + clip(args[1]) + "'. Try "
                         + spec.name.toUpperCase(Locale.ROOT) + " HELP.");
                 return;
             }
@@ -218,31 +228,44 @@ public final class Dispatcher {
         client.lastCommand = spec.fullName;
         requestSpec = spec;
         if ((spec.arity > 0 && spec.arity != args.length) || args.length < -spec.arity) {
-            reject(client, spec, "ERR wrong number of arguments for '" + spec.fullName + "' command");
+            reject(client, args, spec, "ERR wrong number of arguments for '" + spec.fullName + "' command");
             return;
         }
         if (!client.authenticated && !spec.noAuth && server.requirePass()) {
-            reject(client, spec, "NOAUTH Authentication required.");
+            reject(client, args, spec, "NOAUTH Authentication required.");
+            return;
+        }
+        if (mayGrowMemory(client, spec) && MemoryLimit.outOfMemory(server)) {
+            reject(client, args, spec, MemoryLimit.OOM);
             return;
         }
         if (spec.refusedOnDiskError || isWrite(client, spec)) {
             String diskError = server.persistence().writeDeniedError();
             if (diskError != null) {
-                reject(client, spec, diskError);
+                reject(client, args, spec, diskError);
                 return;
             }
         }
         if (client.subscribed && client.protocol == 2 && !spec.allowedWhileSubscribed) {
-            reject(client, spec, "ERR Can't execute '" + spec.fullName + "': only (P|S)SUBSCRIBE / "
+            reject(client, args, spec, "ERR Can't execute '" + spec.fullName + "': only (P|S)SUBSCRIBE / "
                     + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
             return;
         }
         if (keyspace.isLoading() && !spec.hasFlag(CommandFlag.LOADING)) {
-            reject(client, spec, "LOADING Redis is loading the dataset in memory");
+            reject(client, args, spec, "LOADING Redis is loading the dataset in memory");
             return;
         }
         if (client.multi != null && spec.hasFlag(CommandFlag.NO_MULTI)) {
-            reject(client, spec, "ERR Command not allowed inside a transaction");
+            reject(client, args, spec, "ERR Command not allowed inside a transaction");
+            return;
+        }
+        // A MONITOR client is a replica to Redis: it may not touch data, and is never paused.
+        if (client.monitor && anyOf(client, spec, Dispatcher::touchesKeyspace)) {
+            reject(client, args, spec, "ERR Replica can't interact with the keyspace");
+            return;
+        }
+        if (server.pause().isActive() && server.pause().postpones(client, anyOf(client, spec, Dispatcher::mayReplicate))) {
+            server.pause().postpone(client, args);
             return;
         }
         if (client.multi != null && !TransactionControl.runsImmediately(spec)) {
@@ -265,11 +288,12 @@ public final class Dispatcher {
             tracking.commandStarted(client);
         }
         depth++;
-        byte[][] outerArgs = call.args, outerPropagateAs = call.propagateAs;
+        byte[][] outerArgs = call.args, outerPropagateAs = call.propagateAs, outerShown = call.shownArgs;
         Client outerClient = call.client;
         CommandSpec outerSpec = call.spec;
         boolean outerPrevented = call.propagationPrevented, outerForced = call.propagationForced;
         call.args = args;
+        call.shownArgs = args;
         call.client = client;
         call.spec = spec;
         call.propagateAs = null;
@@ -280,6 +304,7 @@ public final class Dispatcher {
         keyspace.touchEnabled(!client.noTouch);
         long start = System.nanoTime();
         int mark = writer.size();
+        byte[][] shown = args;
         try {
             spec.handler().execute(call);
             failed = false;
@@ -300,6 +325,7 @@ public final class Dispatcher {
             spec.stats.failedCalls++;
             server.stats().errorReply("ERR");
         } finally {
+            if (failed) keyspace.commandFailed(); else keyspace.commandSucceeded();
             if (!failed && !replaying && !spec.propagatesInnerCommands && !call.propagationPrevented
                     && (call.propagationForced || keyspace.dirty() != dirtyBefore)) {
                 propagation.also(client.db, call.propagateAs != null ? call.propagateAs : args);
@@ -308,7 +334,9 @@ public final class Dispatcher {
                 if (spec.hasFlag(CommandFlag.READONLY)) tracking.afterRead(client, spec, args);
                 else if (!failed && keyspace.dirty() != dirtyBefore) tracking.afterWrite(client, spec, args);
             }
+            shown = call.shownArgs;
             call.args = outerArgs;
+            call.shownArgs = outerShown;
             call.client = outerClient;
             call.spec = outerSpec;
             call.propagateAs = outerPropagateAs;
@@ -322,9 +350,27 @@ public final class Dispatcher {
             keyspace.endCommand();
             keyspace.touchEnabled(true);
         }
-        // Redis counts a blocking command once, when first called, not again when it is served.
+        // Redis shows (and counts) a blocking command once, when first called, not when it is served.
+        if (retrying != client && !replaying) feedMonitors(client, spec, shown);
         if (retrying != client) spec.stats.calls++;
         spec.stats.micros += (System.nanoTime() - start) / 1000;
+    }
+
+    /** Redis's call(): shows what ran to MONITOR clients, except commands too sensitive to show. */
+    private void feedMonitors(Client client, CommandSpec spec, byte[][] argv) {
+        Monitors monitors = server.monitors();
+        if (monitors.isEmpty() || keyspace.isLoading()) return;
+        if (spec.admin || spec.hasFlag(CommandFlag.SKIP_MONITOR)) return;
+        monitors.feed(client, client.db, argv, writer);
+    }
+
+    /** A client postponed by CLIENT PAUSE runs its command again (it may be paused anew). */
+    private void resumePostponed(Client c) {
+        resume(c, () -> {
+            byte[][] argv = c.postponed;
+            c.postponed = null;
+            execute(c, argv);
+        });
     }
 
     // ---- blocking (BLPOP & co.) ----
@@ -472,7 +518,7 @@ public final class Dispatcher {
             firstStep.run();
             // CLIENT REPLY OFF also silences the late answer of a command that was blocked.
             if (c.replyOff) w.truncate(mark);
-            while (c.blocked == null && c.pending != null && !c.pending.isEmpty()) {
+            while (!c.waiting() && c.pending != null && !c.pending.isEmpty()) {
                 if (!runRequest(c, c.pending.poll())) break;
             }
             flush(c, feedMark);
@@ -498,6 +544,8 @@ public final class Dispatcher {
     /** The client's socket closed: forget it and whatever it was waiting for. */
     public void disconnected(Client client) {
         release(client);
+        server.pause().forget(client);
+        server.monitors().remove(client);
         if (client.pending != null) client.pending.clear();
         client.closing = true;
         client.multi = null;
@@ -513,12 +561,14 @@ public final class Dispatcher {
         writer.protocol(protocol);
     }
 
-    private void reject(Client client, CommandSpec spec, String error) {
+    private void reject(Client client, byte[][] args, CommandSpec spec, String error) {
         if (spec != null && spec.parent == null && spec.name.equals("exec")) {
             // Redis's execCommandAbort: a rejected EXEC also ends the transaction.
             error = "EXECABORT Transaction discarded because of: " + error;
             client.multi = null;
             if (client.watch != null) client.watch.unwatchAll();
+            // Monitors saw MULTI: EXEC tells them the transaction is over (execCommandAbort).
+            feedMonitors(client, spec, args);
         }
         writer.error(error);
         server.stats().errorReply(error);
@@ -528,10 +578,30 @@ public final class Dispatcher {
 
     /** A write command, or an EXEC whose transaction holds one. */
     private static boolean isWrite(Client client, CommandSpec spec) {
-        if (spec.write) return true;
+        return anyOf(client, spec, s -> s.write);
+    }
+
+    /** True when test holds for spec, or for a command queued in the transaction spec EXECs. */
+    private static boolean anyOf(Client client, CommandSpec spec, java.util.function.Predicate<CommandSpec> test) {
+        if (test.test(spec)) return true;
         if (!spec.propagatesInnerCommands || client.multi == null) return false;
-        for (CommandSpec queued : client.multi.specs) if (queued.write) return true;
+        for (CommandSpec queued : client.multi.specs) if (test.test(queued)) return true;
         return false;
+    }
+
+    /** Deny-oom commands (or an EXEC of one), and in MULTI anything but what ends it: queues grow too. */
+    private static boolean mayGrowMemory(Client client, CommandSpec spec) {
+        if (anyOf(client, spec, s -> s.denyOom)) return true;
+        return client.multi != null && !TransactionControl.endsOrLeavesTransaction(spec);
+    }
+
+    /** Redis's is_may_replicate_command: writes and commands that may propagate (EVAL, PUBLISH...). */
+    private static boolean mayReplicate(CommandSpec spec) {
+        return spec.write || spec.hasFlag(CommandFlag.MAY_REPLICATE);
+    }
+
+    private static boolean touchesKeyspace(CommandSpec spec) {
+        return spec.readonly || mayReplicate(spec);
     }
 
     private static CommandSpec lookupSub(CommandSpec container, byte[] name) {

@@ -32,6 +32,10 @@ public final class ServerContext {
     private final WriteFeed feed = new WriteFeed();
     private final Propagation propagation = new Propagation(feed);
     private final Persistence persistence;
+    private final Monitors monitors = new Monitors();
+    private final ClientPause pause;
+    /** What RESET clears beyond this package's state (subscriptions, tracking): see connectionReset. */
+    private final java.util.List<java.util.function.Consumer<Client>> resetHooks = new java.util.ArrayList<>();
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final long startTimeMs = System.currentTimeMillis();
@@ -49,6 +53,7 @@ public final class ServerContext {
         this.commands = commands;
         this.thread = thread;
         this.keyspace = new Keyspace(config.getInt(ConfigOptions.DATABASES));
+        this.pause = new ClientPause(thread, keyspace);
         this.persistence = new Persistence(config, keyspace, feed, new OwnerThread() {
             @Override
             public void execute(Runnable task) {
@@ -104,8 +109,25 @@ public final class ServerContext {
     /** DEBUG SET-SKIP-CHECKSUM-VALIDATION: RESTORE then accepts payloads whose CRC64 is wrong. */
     public boolean skipChecksumValidation() { return skipChecksumValidation; }
     public void skipChecksumValidation(boolean skip) { skipChecksumValidation = skip; }
-    /** Clients blocked on keys right now (INFO blocked_clients). */
-    public int blockedClients() { return blocking.blockedClients(); }
+    /** Clients blocked on keys or waiting for a CLIENT PAUSE to end (INFO blocked_clients). */
+    public int blockedClients() { return blocking.blockedClients() + pause.waitingClients(); }
+    /** Clients in MONITOR mode. */
+    public Monitors monitors() { return monitors; }
+    /** CLIENT PAUSE state. */
+    public ClientPause pause() { return pause; }
+
+    /**
+     * Registers what RESET must also undo for a client, for state kept outside this package:
+     * pub/sub unsubscribes from everything, tracking switches off. Run in registration order.
+     */
+    public void onConnectionReset(java.util.function.Consumer<Client> hook) {
+        resetHooks.add(hook);
+    }
+
+    /** RESET: runs the registered hooks for client. */
+    public void connectionReset(Client client) {
+        for (var hook : resetHooks) hook.accept(client);
+    }
     public long startTimeMs() { return startTimeMs; }
     public String runId() { return runId; }
     public int port() { return port; }

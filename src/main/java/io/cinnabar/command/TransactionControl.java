@@ -17,4 +17,17 @@ final class TransactionControl {
                 return false;
         }
     }
+
+    /** Commands that are never refused for memory inside MULTI (Redis's processCommand OOM check). */
+    static boolean endsOrLeavesTransaction(CommandSpec spec) {
+        switch (spec.parent == null ? spec.name : spec.parent.name) {
+            case "exec":
+            case "discard":
+            case "quit":
+            case "reset":
+                return true;
+            default:
+                return false;
+        }
+    }
 }

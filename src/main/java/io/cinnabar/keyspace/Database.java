@@ -67,17 +67,28 @@ public final class Database {
 
     /**
      * Lookup for a write command: no hit/miss accounting. The caller may change the value in
-     * place, so this counts as a change (dirty) when the key exists.
+     * place, so this counts as a change (dirty, WATCH) when the command succeeds, unless the
+     * handler says {@link #unchanged} on a path that changed nothing (Redis's signalModifiedKey
+     * is only called on real changes).
      */
     public Object write(byte[] key) {
         Entry e = lookup(key);
         if (e == null) return null;
         beforeChange(e);
-        keyspace.dirty(1);
         keyspace.touch(e);
-        // Write commands may mutate the value in place: count that as a modification for WATCH.
-        if (!watched.isEmpty()) watched.touched(key, true);
+        keyspace.pendingChanges().add(this, key);
         return e.value;
+    }
+
+    /** The running command looked key up with {@link #write} but left it as it was. */
+    public void unchanged(byte[] key) {
+        keyspace.pendingChanges().withdraw(this, key);
+    }
+
+    /** A value changed in place by a command that succeeded: one change, and WATCH is touched. */
+    void changedInPlace(byte[] key) {
+        keyspace.dirty(1);
+        if (!watched.isEmpty()) watched.touched(key, containsPhysically(key));
     }
 
     /**
@@ -226,8 +237,12 @@ public final class Database {
         return true;
     }
 
-    /** Removes an expired entry, counting it as Redis counts expired_keys. */
+    /**
+     * Removes an expired entry, counting it as Redis counts expired_keys. While deletions are held
+     * (CLIENT PAUSE) the entry stays, and lookups still treat it as gone.
+     */
     private void expire(Entry e) {
+        if (keyspace.deletionsHeld()) return;
         unlink(e);
         keyspace.stats().expiredKeys++;
         if (!watched.isEmpty()) watched.touched(e.key, false);
@@ -332,6 +347,7 @@ public final class Database {
     /** A random live key, or null when the database is empty; expired keys met on the way are reclaimed. */
     public byte[] randomKey() {
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
+        int misses = 0;
         while (size > 0) {
             Entry[] t = table;
             Entry e;
@@ -343,8 +359,10 @@ public final class Database {
             int pick = rnd.nextInt(chain);
             while (pick-- > 0) e = e.next;
             if (e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt)) {
-                // Each miss reclaims a key, so this ends (Redis's give-up-after-100 is for replicas only).
+                // Each miss reclaims a key, so this ends (Redis's give-up-after-100 is for replicas only);
+                // while deletions are held nothing is reclaimed, so it gives up the same way.
                 expire(e);
+                if (keyspace.deletionsHeld() && ++misses >= 100) return e.key;
                 continue;
             }
             return e.key;

@@ -24,6 +24,9 @@ public final class Keyspace {
     private boolean loading;
     private int snapshotMark;
     private KeyspaceSnapshot snapshot;
+    private final PendingChanges pendingChanges = new PendingChanges();
+    /** CLIENT PAUSE: expired keys are not deleted (lazily or actively) while it lasts. */
+    private boolean deletionsHeld;
 
     /** Told of something that happened to a key of database db. */
     @FunctionalInterface
@@ -149,6 +152,35 @@ public final class Keyspace {
         frozenClock = false;
     }
 
+    /**
+     * While held (CLIENT PAUSE), expired keys stay stored, so the data set does not change, but
+     * lookups still report them gone, as Redis's expireIfNeeded does during a pause.
+     */
+    public void holdDeletions(boolean hold) {
+        deletionsHeld = hold;
+    }
+
+    boolean deletionsHeld() {
+        return deletionsHeld;
+    }
+
+    PendingChanges pendingChanges() {
+        return pendingChanges;
+    }
+
+    /**
+     * The running command returned normally: values it looked up to modify in place count as
+     * changed (dirty, WATCH), except those its handler declared unchanged.
+     */
+    public void commandSucceeded() {
+        pendingChanges.settle();
+    }
+
+    /** The running command failed with an error: it changed nothing it merely looked up. */
+    public void commandFailed() {
+        pendingChanges.clear();
+    }
+
     boolean isExpired(long expireAt) {
         return !loading && expireAt <= now();
     }
@@ -202,6 +234,7 @@ public final class Keyspace {
      * deletions left sparse.
      */
     public void activeExpireCycle(long budgetMicros) {
+        if (deletionsHeld) return;
         long deadline = System.nanoTime() + budgetMicros * 1000;
         beginCommand();
         try {

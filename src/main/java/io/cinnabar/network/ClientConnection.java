@@ -41,7 +41,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private List<Request> batch = new ArrayList<>();
     private long batchBytes;
     private boolean inFlight;
-    private final OutputBufferLimit normalLimit, pubsubLimit;
+    private final OutputBufferLimit outputLimit;
     /** Keyspace thread: replies handed out to wait for the AOF (delivery()), and the push batch being filled. */
     private long heldCreated;
     private PushBatch openPushes;
@@ -56,8 +56,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         this.replies = replies;
         this.channel = channel;
         this.client = new Client(id, this, authenticated);
-        this.normalLimit = new OutputBufferLimit(dispatcher.server().config(), "normal");
-        this.pubsubLimit = new OutputBufferLimit(dispatcher.server().config(), "pubsub");
+        this.outputLimit = new OutputBufferLimit(dispatcher.server().config());
     }
 
     Client client() {
@@ -213,8 +212,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private boolean overOutputLimit(int adding) {
         ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
         long total = adding + (pending == null ? 0 : pending.totalPendingWriteBytes());
-        OutputBufferLimit limit = client.subscribed() ? pubsubLimit : normalLimit;
-        return total > 0 && limit.exceeded(total, System.currentTimeMillis());
+        return total > 0 && outputLimit.exceeded(total, System.currentTimeMillis(), client.outputBufferClass());
     }
 
     @Override

@@ -4,27 +4,28 @@ import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 
 /**
- * One class ("normal", "pubsub") of client-output-buffer-limit, as Redis's
- * checkClientOutputBufferLimits applies it: past the hard limit the client is closed at once; past
- * the soft limit it is closed once it has stayed there longer than soft-seconds. 0 disables a limit.
+ * client-output-buffer-limit for one connection, as Redis's checkClientOutputBufferLimits
+ * applies it to the client's class (normal, replica, pubsub): past the hard limit the client is
+ * closed at once; past the soft limit it is closed once it has stayed there longer than
+ * soft-seconds. 0 disables a limit (the default for normal clients).
  */
 final class OutputBufferLimit {
     private final Config config;
-    private final String clientClass;
     private String parsedFrom;
-    private long hard;
-    private long soft;
-    private long softSeconds;
+    /** hard, soft, soft-seconds per class, indexed like {@link #CLASSES}. */
+    private final long[][] limits = new long[CLASSES.length][3];
+    private static final String[] CLASSES = {"normal", "replica", "pubsub"};
     private long softReachedAtMs;
 
-    OutputBufferLimit(Config config, String clientClass) {
+    OutputBufferLimit(Config config) {
         this.config = config;
-        this.clientClass = clientClass;
     }
 
-    /** True when a client whose pending output would be {@code bytes} must be closed. */
-    boolean exceeded(long bytes, long nowMs) {
+    /** True when a client of clientClass whose pending output would be {@code bytes} must be closed. */
+    boolean exceeded(long bytes, long nowMs, String clientClass) {
         refresh();
+        long[] l = limits[classIndex(clientClass)];
+        long hard = l[0], soft = l[1], softSeconds = l[2];
         if (hard > 0 && bytes >= hard) return true;
         if (soft > 0 && bytes >= soft) {
             if (softReachedAtMs == 0) {
@@ -37,18 +38,25 @@ final class OutputBufferLimit {
         return false;
     }
 
+    private static int classIndex(String name) {
+        for (int i = 0; i < CLASSES.length; i++) if (CLASSES[i].equals(name)) return i;
+        return 0;
+    }
+
     /** Re-reads the option only when CONFIG SET replaced it (the value is an immutable String). */
     private void refresh() {
         String value = config.getString(ConfigOptions.CLIENT_OUTPUT_BUFFER_LIMIT);
         if (value == parsedFrom) return;
         parsedFrom = value;
-        hard = soft = softSeconds = 0;
+        for (long[] l : limits) java.util.Arrays.fill(l, 0);
         String[] w = value.trim().split("\\s+");
         for (int i = 0; i + 3 < w.length; i += 4) {
-            if (w[i].equals(clientClass)) {
-                hard = Long.parseLong(w[i + 1]);
-                soft = Long.parseLong(w[i + 2]);
-                softSeconds = Long.parseLong(w[i + 3]);
+            String name = w[i].equals("slave") ? "replica" : w[i];
+            for (int k = 0; k < CLASSES.length; k++) {
+                if (!CLASSES[k].equals(name)) continue;
+                limits[k][0] = Long.parseLong(w[i + 1]);
+                limits[k][1] = Long.parseLong(w[i + 2]);
+                limits[k][2] = Long.parseLong(w[i + 3]);
             }
         }
     }

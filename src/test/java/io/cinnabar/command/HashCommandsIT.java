@@ -305,15 +305,7 @@ class HashCommandsIT {
 
     /** Sends one command and returns the raw reply (one complete RESP value). */
     private static String exchange(OutputStream out, InputStream in, String... args) throws IOException {
-        ByteArrayOutputStream req = new ByteArrayOutputStream();
-        req.write(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-        for (String a : args) {
-            byte[] b = a.getBytes(StandardCharsets.UTF_8);
-            req.write(("$" + b.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            req.write(b);
-            req.write("\r\n".getBytes(StandardCharsets.US_ASCII));
-        }
-        out.write(req.toByteArray());
+        out.write(RawConnection.encode(args));
         out.flush();
         ByteArrayOutputStream reply = new ByteArrayOutputStream();
         readValue(in, reply);

@@ -12,6 +12,8 @@ import java.util.List;
 import static io.cinnabar.command.Raw.cmd;
 import static io.cinnabar.command.Raw.str;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -163,6 +165,99 @@ class TransactionCommandsIT {
         jedis.swapDB(0, 1);
         str(jedis, "MULTI");
         assertNull(cmd(jedis, "EXEC"));
+    }
+
+    /** Runs command from another client between WATCH key and EXEC; true when EXEC still ran. */
+    private static boolean execSurvives(Jedis jedis, CinnabarServer server, String key, String... command) {
+        assertEquals("OK", str(jedis, "WATCH", key));
+        try (Jedis other = new Jedis("127.0.0.1", server.port())) {
+            try {
+                cmd(other, command[0], java.util.Arrays.copyOfRange(command, 1, command.length));
+            } catch (JedisDataException failed) {
+                // a command that failed is part of what is tested
+            }
+        }
+        str(jedis, "MULTI");
+        str(jedis, "PING");
+        return cmd(jedis, "EXEC") != null;
+    }
+
+    @Test
+    void writesThatChangeNothingLeaveWatchedKeysAlone(Jedis jedis, CinnabarServer server) {
+        jedis.hset("h", "f", "v");
+        jedis.sadd("s", "m");
+        jedis.zadd("z", 1, "m");
+        jedis.rpush("l", "a");
+        jedis.set("str", "v");
+        assertTrue(execSurvives(jedis, server, "h", "HDEL", "h", "missing"));
+        assertTrue(execSurvives(jedis, server, "h", "HSETNX", "h", "f", "other"));
+        assertTrue(execSurvives(jedis, server, "s", "SREM", "s", "missing"));
+        assertTrue(execSurvives(jedis, server, "z", "ZREM", "z", "missing"));
+        assertTrue(execSurvives(jedis, server, "z", "ZADD", "z", "NX", "5", "m"));
+        assertTrue(execSurvives(jedis, server, "z", "ZREMRANGEBYSCORE", "z", "10", "20"));
+        assertTrue(execSurvives(jedis, server, "l", "LREM", "l", "0", "missing"));
+        assertTrue(execSurvives(jedis, server, "l", "LINSERT", "l", "BEFORE", "missing", "x"));
+        assertTrue(execSurvives(jedis, server, "str", "SET", "str", "other", "NX"));
+        assertTrue(execSurvives(jedis, server, "str", "SETRANGE", "str", "0", ""));
+        assertTrue(execSurvives(jedis, server, "str", "MSETNX", "str", "x", "new", "y"));
+        assertTrue(execSurvives(jedis, server, "nokey", "DEL", "nokey"));
+        assertTrue(execSurvives(jedis, server, "str", "HINCRBY", "str", "f", "1"), "a failed command changed nothing");
+        // Nothing above was counted as a change either.
+        assertEquals("v", jedis.hget("h", "f"));
+        assertEquals("v", jedis.get("str"));
+    }
+
+    @Test
+    void writesThatChangeTheValueInvalidateWatch(Jedis jedis, CinnabarServer server) {
+        jedis.hset("h", "f", "v");
+        jedis.hset("h", "g", "v");
+        jedis.zadd("z", 1, "m");
+        jedis.rpush("l", "a", "b");
+        jedis.set("str", "v");
+        assertFalse(execSurvives(jedis, server, "h", "HDEL", "h", "f"));
+        assertFalse(execSurvives(jedis, server, "h", "HSET", "h", "g", "v"));
+        assertFalse(execSurvives(jedis, server, "z", "ZADD", "z", "XX", "5", "m"));
+        assertFalse(execSurvives(jedis, server, "l", "LREM", "l", "0", "a"));
+        assertFalse(execSurvives(jedis, server, "l", "LTRIM", "l", "0", "-1"));
+        assertFalse(execSurvives(jedis, server, "str", "APPEND", "str", "x"));
+        assertFalse(execSurvives(jedis, server, "str", "SET", "str", "w", "XX"));
+    }
+
+    @Test
+    void watchedKeyThatExpiresFailsExec(Jedis jedis) throws InterruptedException {
+        jedis.set("ttl", "v", redis.clients.jedis.params.SetParams.setParams().px(20));
+        str(jedis, "WATCH", "ttl");
+        Thread.sleep(30);
+        str(jedis, "MULTI");
+        str(jedis, "PING");
+        assertNull(cmd(jedis, "EXEC"));
+    }
+
+    @Test
+    void outOfMemoryRefusesGrowingCommandsAndQueueing(Jedis jedis, CinnabarServer server) {
+        try (Jedis admin = new Jedis("127.0.0.1", server.port())) {
+            jedis.set("x", "v");
+            str(jedis, "MULTI");
+            str(jedis, "SET", "y", "1");
+            str(jedis, "GET", "x");
+            admin.configSet("maxmemory", "1");
+            try {
+                String oom = "OOM command not allowed when used memory > 'maxmemory'.";
+                assertEquals("EXECABORT Transaction discarded because of: " + oom, Raw.error(() -> cmd(jedis, "EXEC")));
+                assertEquals(oom, Raw.error(() -> jedis.set("y", "1")));
+                assertEquals("v", jedis.get("x"), "reads still run");
+                str(jedis, "MULTI");
+                assertEquals(oom, Raw.error(() -> cmd(jedis, "GET", "x")), "nothing more is queued");
+                assertEquals("OK", str(jedis, "DISCARD"));
+                admin.configSet("maxmemory", "0");
+                str(jedis, "MULTI");
+                str(jedis, "GET", "x");
+                admin.configSet("maxmemory", "1");
+                assertEquals(List.of("v"), cmd(jedis, "EXEC"), "an EXEC of reads runs");
+            } finally {
+                admin.configSet("maxmemory", "0");
+            }
+        }
     }
 
     @Test

@@ -80,6 +80,8 @@ public final class ConnectionCommands implements CommandFamily {
         for (; i < c.argCount(); i++) {
             int more = c.argCount() - i - 1;
             if (c.argIs(i, "AUTH") && more >= 2) {
+                c.redact(i + 1);
+                c.redact(i + 2);
                 user = c.arg(i + 1);
                 pass = c.arg(i + 2);
                 i += 2;
@@ -120,6 +122,8 @@ public final class ConnectionCommands implements CommandFamily {
     /** AUTH [username] password */
     private void auth(Call c) {
         if (c.argCount() > 3) throw CommandError.syntax();
+        // Passwords (and the user name with them) never reach MONITOR.
+        for (int i = 1; i < c.argCount(); i++) c.redact(i);
         byte[] user = c.argCount() == 3 ? c.arg(1) : null;
         byte[] pass = c.arg(c.argCount() - 1);
         if (user == null && !c.server().requirePass()) {
@@ -156,9 +160,15 @@ public final class ConnectionCommands implements CommandFamily {
         c.client().closeAfterReply();
     }
 
-    /** RESET */
+    /**
+     * RESET: the connection becomes as new (Redis's clearClientConnectionState): out of MONITOR,
+     * transaction and WATCHes dropped, database 0, RESP2, default user, no name, replies on,
+     * plus what other families registered (subscriptions, tracking).
+     */
     private void reset(Call c) {
         Client client = c.client();
+        c.server().monitors().remove(client);
+        c.server().connectionReset(client);
         client.multi(null);
         if (client.watch() != null) client.watch().unwatchAll();
         client.replyOff(false);
@@ -166,8 +176,6 @@ public final class ConnectionCommands implements CommandFamily {
         client.name(null);
         client.noEvict(false);
         client.noTouch(false);
-        c.server().pubSub().forgetClient(client);
-        c.server().tracking().disable(client);
         if (c.server().requirePass()) client.authenticated(false);
         c.switchProtocol(2);
         c.reply().raw(RESET_REPLY);

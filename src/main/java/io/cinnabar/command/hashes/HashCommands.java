@@ -124,6 +124,7 @@ public final class HashCommands implements CommandFamily {
         byte[] key = c.arg(1);
         HashValue h = forWrite(db, key);
         if (h != null && h.contains(c.arg(2))) {
+            db.unchanged(key);
             c.reply().raw(RespConstants.ZERO);
             return;
         }
@@ -145,6 +146,7 @@ public final class HashCommands implements CommandFamily {
             return;
         }
         int removed = h.delete(c.args(), 2);
+        if (removed == 0) db.unchanged(key);
         if (removed > 0) c.notify(KeyspaceEvents.HASH, "hdel", key);
         if (h.isEmpty()) {
             db.delete(key);

@@ -169,6 +169,7 @@ public final class ListCommands implements CommandFamily {
             return;
         }
         if (count == 0) {
+            c.db().unchanged(key);
             c.reply().emptyArray();
             return;
         }
@@ -250,6 +251,7 @@ public final class ListCommands implements CommandFamily {
             if (v == null) continue;
             // Redis serves a woken client only from lists: a key turned into another type is skipped.
             if (!(v instanceof ListValue)) {
+                c.db().unchanged(key);
                 if (retry) continue;
                 throw WrongTypeException.INSTANCE;
             }
@@ -292,6 +294,7 @@ public final class ListCommands implements CommandFamily {
         if (timeoutIdx >= 0 && c.isRetry() && v != null && !(v instanceof ListValue)) v = null;
         ListValue source = asList(v);
         if (source == null || source.isEmpty()) {
+            c.db().unchanged(src);
             c.preventPropagation();
             if (timeoutIdx < 0 || !c.mayBlock()) {
                 c.reply().nullBulk();
@@ -469,6 +472,7 @@ public final class ListCommands implements CommandFamily {
                 return;
             }
         } while (cur.next());
+        c.db().unchanged(c.arg(1));
         c.reply().integer(-1);
     }
 
@@ -495,6 +499,7 @@ public final class ListCommands implements CommandFamily {
                 more = forward ? cur.next() : cur.prev();
             }
         }
+        if (removed == 0) c.db().unchanged(key);
         if (removed > 0) c.notify(KeyspaceEvents.LIST, "lrem", key);
         deleteIfEmpty(c, key, list);
         c.reply().integer(removed);

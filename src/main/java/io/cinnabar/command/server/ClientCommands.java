@@ -4,6 +4,7 @@ import io.cinnabar.command.tracking.TrackingCommands;
 import io.cinnabar.command.Call;
 import io.cinnabar.command.HelpReply;
 import io.cinnabar.command.Client;
+import io.cinnabar.command.ClientPause;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
@@ -92,6 +93,8 @@ public final class ClientCommands implements CommandFamily {
                 .sub(spec("UNBLOCK", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("5.0.0", "Unblock a client blocked in a blocking command from a different connection"), this::unblock)
                 .sub(spec("SETINFO", 4, NOSCRIPT, LOADING, STALE).doc("7.2.0", "Set client or connection specific info"), this::setinfo)
                 .sub(spec("REPLY", 3, NOSCRIPT, LOADING, STALE).doc("3.2.0", "Instruct the server whether to reply to commands"), this::reply)
+                .sub(spec("PAUSE", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.9.50", "Stop processing commands from clients for some time"), this::pause)
+                .sub(spec("UNPAUSE", 2, ADMIN, NOSCRIPT, LOADING, STALE).doc("6.2.0", "Resume processing of clients that were paused"), this::unpause)
                 .sub(spec("TRACKING", -3, NOSCRIPT, LOADING, STALE).doc("6.0.0", "Enable or disable server assisted client side caching support"), TrackingCommands::trackingCommand)
                 .sub(spec("CACHING", 3, NOSCRIPT, LOADING, STALE).doc("6.0.0", "Instruct the server about tracking or not keys in the next request"), TrackingCommands::caching)
                 .sub(spec("GETREDIR", 2, NOSCRIPT, LOADING, STALE).doc("6.0.0", "Get tracking notifications redirection client ID if any"), TrackingCommands::getredir)
@@ -238,6 +241,29 @@ public final class ClientCommands implements CommandFamily {
         } else {
             throw CommandError.syntax();
         }
+    }
+
+    /** CLIENT PAUSE timeout [WRITE | ALL] */
+    private void pause(Call c) {
+        if (c.argCount() > 4) throw CommandError.syntax();
+        ClientPause.Mode mode = ClientPause.Mode.ALL;
+        if (c.argCount() == 4) {
+            if (c.argIs(3, "WRITE")) mode = ClientPause.Mode.WRITE;
+            else if (!c.argIs(3, "ALL")) throw new CommandError("ERR CLIENT PAUSE mode must be WRITE or ALL");
+        }
+        long timeout = c.longArg(2, "ERR timeout is not an integer or out of range");
+        if (timeout < 0) throw new CommandError("ERR timeout is negative");
+        // Redis's getTimeoutFromObjectOrReply: 0 is an end time in the past, the pause ends at once.
+        long end = timeout > 0 ? c.now() + timeout : 0;
+        if (end < 0) end = Long.MAX_VALUE;
+        c.server().pause().pause(end, mode);
+        c.reply().ok();
+    }
+
+    /** CLIENT UNPAUSE */
+    private void unpause(Call c) {
+        c.server().pause().unpause();
+        c.reply().ok();
     }
 
     /** CLIENT NO-EVICT ON|OFF */

@@ -17,9 +17,10 @@ final class ClientInfo {
         boolean multi = c.multi() != null;
         io.cinnabar.command.pubsub.Subscriptions subs = c.subscriptions();
         StringBuilder flags = new StringBuilder(4);
+        if (c.monitor()) flags.append('O');
         if (c.subscribed()) flags.append('P');
         if (multi) flags.append('x');
-        if (c.blocked()) flags.append('b');
+        if (c.blocked() || c.postponedByPause()) flags.append('b');
         if (c.tracking() != null) flags.append(c.tracking().listFlags());
         if (c.watch() != null && c.watch().isDirty()) flags.append('d');
         if (c.closing()) flags.append('A');

@@ -121,6 +121,7 @@ public final class StringCommands implements CommandFamily {
         }
         boolean found = db.write(key) != null;
         if (((flags & NX) != 0 && found) || ((flags & XX) != 0 && !found)) {
+            db.unchanged(key);
             c.preventPropagation();
             if ((flags & GET) == 0) {
                 if (abortReply != null) r.raw(abortReply); else r.nullBulk();
@@ -291,6 +292,7 @@ public final class StringCommands implements CommandFamily {
         if (nx) {
             for (int i = 1; i < n; i += 2) {
                 if (db.write(c.arg(i)) != null) {
+                    for (int k = 1; k <= i; k += 2) db.unchanged(c.arg(k));
                     c.reply().integer(0);
                     return;
                 }
@@ -365,6 +367,7 @@ public final class StringCommands implements CommandFamily {
         byte[] patch = c.arg(3);
         byte[] old = StringValues.forWrite(db, key);
         if (patch.length == 0) {
+            db.unchanged(key);
             c.reply().integer(old == null ? 0 : old.length);
             return;
         }

@@ -227,6 +227,7 @@ public final class ZSetCommands implements CommandFamily {
                 }
             }
             if (created && z.size() > 0) c.db().set(key, z);
+            else if (added + updated == 0) c.db().unchanged(key);
         }
         if (added + updated > 0) c.notify(KeyspaceEvents.ZSET, incr ? "zincr" : "zadd", key);
         if (incr) {
@@ -252,6 +253,7 @@ public final class ZSetCommands implements CommandFamily {
                 break;
             }
         }
+        if (deleted == 0) c.db().unchanged(key);
         if (deleted > 0) c.notify(KeyspaceEvents.ZSET, "zrem", key);
         if (z.size() == 0) c.notify(KeyspaceEvents.GENERIC, "del", key);
         c.reply().integer(deleted);
@@ -444,6 +446,7 @@ public final class ZSetCommands implements CommandFamily {
             if (end < 0) end += size;
             if (start < 0) start = 0;
             if (start > end || start >= size) {
+                c.db().unchanged(key);
                 c.reply().integer(0);
                 return;
             }
@@ -452,6 +455,7 @@ public final class ZSetCommands implements CommandFamily {
             start = scoreRange != null ? z.firstRank(scoreRange) : z.firstRank(lexRange);
             end = start < 0 ? -1 : scoreRange != null ? z.lastRank(scoreRange) : z.lastRank(lexRange);
             if (start < 0 || end < start) {
+                c.db().unchanged(key);
                 c.reply().integer(0);
                 return;
             }

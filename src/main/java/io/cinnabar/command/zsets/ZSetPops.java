@@ -23,6 +23,7 @@ final class ZSetPops {
         byte[] key = c.arg(1);
         ZSetValue z = ZSetCommands.write(c, key);
         if (z == null || count == 0) {
+            c.db().unchanged(key);
             c.reply().emptyArray();
             return;
         }
@@ -101,6 +102,7 @@ final class ZSetPops {
             Object v = c.db().write(key);
             if (v == null) continue;
             if (!(v instanceof ZSetValue z)) {
+                c.db().unchanged(key);
                 if (c.isRetry()) continue;
                 throw io.cinnabar.keyspace.WrongTypeException.INSTANCE;
             }
