@@ -93,6 +93,16 @@ public final class Call {
         dispatcher.switchProtocol(client, p);
     }
 
+    /** Fires keyspace event (class type, e.g. {@link KeyspaceEvents#LIST}) on key of the client's database. */
+    public void notify(int type, String event, byte[] key) {
+        server.events().fire(type, event, key, client.db);
+    }
+
+    /** Fires keyspace event on key of database db (MOVE's and COPY's target). */
+    public void notify(int type, String event, byte[] key, int db) {
+        server.events().fire(type, event, key, db);
+    }
+
     // ---- propagation (AOF, later replication): what this command's execution amounts to ----
 
     /**

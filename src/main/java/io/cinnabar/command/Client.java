@@ -34,15 +34,18 @@ public final class Client {
     io.cinnabar.keyspace.WatchState watch;
     long multiBulkPending;
 
+    /** Channels and patterns subscribed to; null until the first subscription. */
+    io.cinnabar.command.pubsub.Subscriptions subscriptions;
+    /** Has subscriptions: Redis's CLIENT_PUBSUB (read by the event loop for the output buffer limit class). */
+    volatile boolean subscribed;
+
+    /** CLIENT TRACKING state; null until tracking is first enabled. */
+    io.cinnabar.command.tracking.ClientTracking tracking;
+
     /** In MONITOR mode (Redis's CLIENT_MONITOR): see {@link Monitors}. */
     boolean monitor;
     /** The command waiting for a CLIENT PAUSE to end, or null: see {@link ClientPause}. */
     byte[][] postponed;
-    /**
-     * The client-output-buffer-limit class its output is held to (Redis's getClientType):
-     * "normal" (MONITOR clients too) or "pubsub" while subscribed. Read by the event loop.
-     */
-    private volatile String outputBufferClass = "normal";
 
     /** Non-null while blocked (BLPOP & co.). */
     BlockedState blocked;
@@ -59,6 +62,12 @@ public final class Client {
 
     public long id() { return id; }
     public boolean blocked() { return blocked != null; }
+    public boolean subscribed() { return subscribed; }
+    public io.cinnabar.command.pubsub.Subscriptions subscriptions() { return subscriptions; }
+    public void subscriptions(io.cinnabar.command.pubsub.Subscriptions s) { subscriptions = s; }
+    public void subscribed(boolean s) { subscribed = s; }
+    public io.cinnabar.command.tracking.ClientTracking tracking() { return tracking; }
+    public void tracking(io.cinnabar.command.tracking.ClientTracking t) { tracking = t; }
     java.util.ArrayDeque<io.cinnabar.protocol.Request> pending() {
         if (pending == null) pending = new java.util.ArrayDeque<>();
         return pending;
@@ -83,6 +92,8 @@ public final class Client {
     public void noTouch(boolean v) { noTouch = v; }
     public boolean closing() { return closing; }
     public void closeAfterReply() { closeAfterReply = true; }
+    /** Closing, or closing once its replies are out (QUIT): as good as gone for others (Redis frees it before the next command). */
+    public boolean leaving() { return closing || closeAfterReply; }
     public Transaction multi() { return multi; }
     public void multi(Transaction t) { multi = t; }
     public void replyOff(boolean off) {
@@ -103,8 +114,11 @@ public final class Client {
     public boolean monitor() { return monitor; }
     /** Waiting for a CLIENT PAUSE to end. */
     public boolean postponedByPause() { return postponed != null; }
-    public String outputBufferClass() { return outputBufferClass; }
-    public void outputBufferClass(String c) { outputBufferClass = c; }
+    /**
+     * The client-output-buffer-limit class its output is held to (Redis's getClientType):
+     * "pubsub" while subscribed, else "normal" (MONITOR clients too). Read by the event loop.
+     */
+    public String outputBufferClass() { return subscribed ? "pubsub" : "normal"; }
 
     /** True while a command of this client waits (blocked on keys, or postponed by CLIENT PAUSE). */
     boolean waiting() {

@@ -19,6 +19,14 @@ public final class CommandError extends RuntimeException {
         return new CommandError(SYNTAX);
     }
 
+    /** Redis's addReplySubcommandSyntaxError: a known subcommand with arguments it does not take. */
+    public static CommandError subcommandSyntax(byte[][] args) {
+        String sub = new String(args[1], java.nio.charset.StandardCharsets.UTF_8);
+        if (sub.length() > 128) sub = sub.substring(0, 128);
+        String cmd = new String(args[0], java.nio.charset.StandardCharsets.UTF_8).toUpperCase(java.util.Locale.ROOT);
+        return new CommandError("ERR unknown subcommand or wrong number of arguments for '" + sub + "'. Try " + cmd + " HELP.");
+    }
+
     public static CommandError notInteger() {
         return new CommandError(NOT_INTEGER);
     }

@@ -34,6 +34,10 @@ public final class CommandSpec {
     final boolean write, readonly, denyOom, noAuth, fast, admin;
     /** Redis's hidden CMD_TOUCHES_ARBITRARY_KEYS: lazy expiry it causes is not wrapped in MULTI/EXEC. */
     final boolean touchesArbitraryKeys;
+    /** The "keys" are shard channel names (Redis's NOT_KEY key spec flag). */
+    public final boolean keysAreChannels;
+    /** Runs for a RESP2 client in subscriber mode (Redis allows only these there). */
+    public final boolean allowedWhileSubscribed;
     /** Never propagated as itself: what it runs propagates (EXEC). */
     final boolean propagatesInnerCommands;
     /** Refused with MISCONF like a write while the disk fails, so monitors notice (PING). */
@@ -60,6 +64,8 @@ public final class CommandSpec {
         this.fast = flags.contains(CommandFlag.FAST);
         this.admin = flags.contains(CommandFlag.ADMIN);
         this.touchesArbitraryKeys = b.touchesArbitraryKeys;
+        this.keysAreChannels = b.keysAreChannels;
+        this.allowedWhileSubscribed = b.allowedWhileSubscribed;
         this.propagatesInnerCommands = b.propagatesInnerCommands;
         this.refusedOnDiskError = b.refusedOnDiskError;
         this.aclCategories = categories(b.extraCategories, !b.subs.isEmpty() || !b.groupCategory);
@@ -131,6 +137,17 @@ public final class CommandSpec {
         return Collections.unmodifiableList(out);
     }
 
+    /** Calls keyPosition with the argv index of each key of this call (the key triple or the key finder). */
+    public void forEachKey(byte[][] argv, java.util.function.IntConsumer keyPosition) {
+        if (keyFinder != null) {
+            keyFinder.find(argv, (pos, flags) -> keyPosition.accept(pos));
+            return;
+        }
+        if (firstKey == 0) return;
+        int last = lastKey < 0 ? argv.length + lastKey : lastKey;
+        for (int i = firstKey; i <= last && i < argv.length; i += Math.max(1, keyStep)) keyPosition.accept(i);
+    }
+
     /**
      * Redis's getkeys_proc: finds the keys of a command whose key positions depend on its
      * arguments, for COMMAND GETKEYS / GETKEYSANDFLAGS.
@@ -164,7 +181,7 @@ public final class CommandSpec {
         final List<Object[]> subs = new ArrayList<>();
         boolean groupCategory = true;
         KeyFinder keyFinder;
-        boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError;
+        boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError, keysAreChannels, allowedWhileSubscribed;
 
         Builder(String name, int arity, CommandFlag... flags) {
             this.name = name;
@@ -209,6 +226,18 @@ public final class CommandSpec {
         /** The command may reach (and lazily expire) any key: SCAN, RANDOMKEY. */
         public Builder touchesArbitraryKeys() {
             touchesArbitraryKeys = true;
+            return this;
+        }
+
+        /** The key positions hold shard channel names, not keys (SPUBLISH, SSUBSCRIBE). */
+        public Builder channelKeys() {
+            keysAreChannels = true;
+            return this;
+        }
+
+        /** Allowed to a RESP2 client with subscriptions (the subscribe family, PING, QUIT, RESET). */
+        public Builder allowedWhileSubscribed() {
+            allowedWhileSubscribed = true;
             return this;
         }
 

@@ -48,6 +48,7 @@ final class DataLoader implements Loading.Sink {
     };
 
     private final Keyspace keyspace;
+    private final KeyspaceEvents events;
     private final Dispatcher dispatcher;
     private final Client aofClient;
     private final CommandTable commands;
@@ -55,6 +56,7 @@ final class DataLoader implements Loading.Sink {
 
     DataLoader(ServerContext server, Dispatcher dispatcher) {
         this.keyspace = server.keyspace();
+        this.events = server.events();
         this.dispatcher = dispatcher;
         this.aofClient = new Client(-1, NOWHERE, true);
         this.commands = server.commands();
@@ -74,7 +76,9 @@ final class DataLoader implements Loading.Sink {
             throw new IllegalStateException("RDB has duplicated key '" + new String(key, StandardCharsets.UTF_8)
                     + "' in DB " + db);
         }
-        if (expireAtMs == -1) d.set(key, value); else d.set(key, value, expireAtMs);
+        events.quietly(() -> {
+            if (expireAtMs == -1) d.set(key, value); else d.set(key, value, expireAtMs);
+        });
     }
 
     @Override

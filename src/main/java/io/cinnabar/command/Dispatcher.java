@@ -6,6 +6,8 @@ import io.cinnabar.protocol.Reply;
 import io.cinnabar.protocol.Request;
 import io.cinnabar.protocol.RespConstants;
 import io.cinnabar.protocol.RespWriter;
+import io.cinnabar.command.tracking.Tracking;
+import io.cinnabar.command.tracking.TrackingCommands;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,12 +35,21 @@ public final class Dispatcher {
     private final Call call;
     private final BlockingRegistry blocking;
     private final Propagation propagation;
+    private final Tracking tracking;
+    /** CLIENT: its subcommands keep a CLIENT CACHING choice for the next command. */
+    private final CommandSpec clientContainer;
+    /** The spec of the command the current request ran (null when it was rejected before lookup). */
+    private CommandSpec requestSpec;
     /** Nesting of run(): above 1 inside EXEC, where blocking commands must not block. */
     private int depth;
     private boolean serving;
     private boolean replaying;
     private boolean secondaryInUse;
     private Client retrying;
+    /** The client whose batch (or resumed commands) is running. */
+    private Client batchClient;
+    /** Pushes to the running client while its replies are switched off, written after the command. */
+    private List<byte[]> keptPushes;
     private boolean blockedAgain;
 
     public Dispatcher(ServerContext server) {
@@ -49,14 +60,57 @@ public final class Dispatcher {
         this.call.reply = writer;
         this.blocking = server.blocking();
         this.propagation = server.propagation();
-        keyspace.onKeyAdded(blocking::signal);
-        keyspace.onKeyExpired(this::propagateExpiry);
         server.dataSets(new DataSets(server, this));
+        server.pubSub(new io.cinnabar.command.pubsub.PubSub(this::push));
+        this.tracking = new Tracking(server, this::push);
+        server.tracking(tracking);
+        this.clientContainer = commands.lookup("client".getBytes(StandardCharsets.US_ASCII));
+        // Before the hook that hands replies to the event loops, so broadcasts leave in the same round.
+        server.thread().afterWork(() -> {
+            if (tracking.active()) {
+                tracking.broadcast();
+                tracking.limit(server.config().getLong(io.cinnabar.config.ConfigOptions.TRACKING_TABLE_MAX_KEYS));
+            }
+        });
+        KeyspaceEvents events = new KeyspaceEvents(server.config(), server.pubSub());
+        server.events(events);
+        keyspace.onKeyAdded((db, key) -> {
+            blocking.signal(db, key);
+            events.fire(KeyspaceEvents.NEW, "new", key, db);
+        });
+        // Redis's deleteExpiredKeyAndPropagate: the key is gone, "expired" fires, then the DEL goes out.
+        keyspace.onKeyExpired((db, key) -> {
+            events.fire(KeyspaceEvents.EXPIRED, "expired", key, db);
+            propagateExpiry(db, key);
+        });
+        keyspace.onKeyMissed((db, key) -> events.fire(KeyspaceEvents.KEY_MISS, "keymiss", key, db));
         server.pause().onResume(this::resumePostponed);
+        server.onConnectionReset(c -> {
+            server.pubSub().forgetClient(c);
+            tracking.disable(c);
+        });
+    }
+
+    /**
+     * Bytes that answer no request of target (pub/sub messages): into the running batch when
+     * target is the client being served, so they keep their place among its replies, as in
+     * Redis's single output buffer; otherwise straight to its connection.
+     */
+    private void push(Client target, byte[] bytes) {
+        if (target != batchClient) {
+            if (!target.closing) target.channel().push(bytes);
+        } else if (target.replyOff || target.replySkip) {
+            // Kept through CLIENT REPLY OFF|SKIP, which drops the command's other replies.
+            if (keptPushes == null) keptPushes = new java.util.ArrayList<>();
+            keptPushes.add(bytes);
+        } else {
+            writer.raw(bytes);
+        }
     }
 
     /** A key reclaimed for its TTL goes to the feed as DEL (UNLINK with lazyfree-lazy-expire). */
     private void propagateExpiry(int db, byte[] key) {
+        if (tracking.active()) tracking.invalidate(null, key);
         boolean lazy = server.config().getBool(io.cinnabar.config.ConfigOptions.LAZYFREE_LAZY_EXPIRE);
         propagation.also(db, new byte[][] {PropagatedCommands.deletion(lazy), key});
     }
@@ -78,6 +132,7 @@ public final class Dispatcher {
             return;
         }
         writer.protocol(client.protocol);
+        batchClient = client;
         long feedMark = server.feed().offset();
         for (int i = 0, n = batch.size(); i < n; i++) {
             if (!runRequest(client, batch.get(i))) break;
@@ -87,6 +142,7 @@ public final class Dispatcher {
             }
             if (blocking.hasReady()) serveReadyKeys();
         }
+        batchClient = null;
         flush(client, feedMark);
     }
 
@@ -132,9 +188,19 @@ public final class Dispatcher {
         // CLIENT REPLY OFF|SKIP: run the command, then drop what it replied.
         int mark = writer.size();
         boolean skipThis = client.replySkip;
+        requestSpec = null;
         executeOne(client, args);
+        // Redis's resetClient: CLIENT CACHING applies to the next command (or transaction) only.
+        if (client.tracking != null && client.multi == null
+                && (requestSpec == null || requestSpec.parent() != clientContainer)) {
+            TrackingCommands.commandDone(client);
+        }
         // CLIENT REPLY ON clears a pending skip and must itself be answered.
         if (client.replyOff || (skipThis && client.replySkip)) writer.truncate(mark);
+        if (keptPushes != null) {
+            for (byte[] p : keptPushes) writer.raw(p);
+            keptPushes = null;
+        }
         if (skipThis) client.replySkip = false;
         if (client.replySkipNext) {
             client.replySkip = true;
@@ -160,6 +226,7 @@ public final class Dispatcher {
             spec = sub;
         }
         client.lastCommand = spec.fullName;
+        requestSpec = spec;
         if ((spec.arity > 0 && spec.arity != args.length) || args.length < -spec.arity) {
             reject(client, args, spec, "ERR wrong number of arguments for '" + spec.fullName + "' command");
             return;
@@ -178,6 +245,11 @@ public final class Dispatcher {
                 reject(client, args, spec, diskError);
                 return;
             }
+        }
+        if (client.subscribed && client.protocol == 2 && !spec.allowedWhileSubscribed) {
+            reject(client, args, spec, "ERR Can't execute '" + spec.fullName + "': only (P|S)SUBSCRIBE / "
+                    + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
+            return;
         }
         if (keyspace.isLoading() && !spec.hasFlag(CommandFlag.LOADING)) {
             reject(client, args, spec, "LOADING Redis is loading the dataset in memory");
@@ -211,7 +283,10 @@ public final class Dispatcher {
      */
     public void run(Client client, CommandSpec spec, byte[][] args) {
         // Deletions of expired keys met outside any command go out on their own first.
-        if (depth == 0) propagation.endUnit(false);
+        if (depth == 0) {
+            propagation.endUnit(false);
+            tracking.commandStarted(client);
+        }
         depth++;
         byte[][] outerArgs = call.args, outerPropagateAs = call.propagateAs, outerShown = call.shownArgs;
         Client outerClient = call.client;
@@ -255,6 +330,10 @@ public final class Dispatcher {
                     && (call.propagationForced || keyspace.dirty() != dirtyBefore)) {
                 propagation.also(client.db, call.propagateAs != null ? call.propagateAs : args);
             }
+            if (tracking.active()) {
+                if (spec.hasFlag(CommandFlag.READONLY)) tracking.afterRead(client, spec, args);
+                else if (!failed && keyspace.dirty() != dirtyBefore) tracking.afterWrite(client, spec, args);
+            }
             shown = call.shownArgs;
             call.args = outerArgs;
             call.shownArgs = outerShown;
@@ -264,7 +343,10 @@ public final class Dispatcher {
             call.propagationPrevented = outerPrevented;
             call.propagationForced = outerForced;
             depth--;
-            if (depth == 0) propagation.endUnit(!spec.touchesArbitraryKeys);
+            if (depth == 0) {
+                propagation.endUnit(!spec.touchesArbitraryKeys);
+                tracking.commandEnded(client);
+            }
             keyspace.endCommand();
             keyspace.touchEnabled(true);
         }
@@ -419,6 +501,8 @@ public final class Dispatcher {
      */
     private void resume(Client c, Runnable firstStep) {
         RespWriter saved = writer;
+        Client savedBatchClient = batchClient;
+        batchClient = c;
         int savedProtocol = saved.protocol();
         int savedDepth = depth;
         boolean ownsSecondary = !secondaryInUse;
@@ -440,6 +524,7 @@ public final class Dispatcher {
             flush(c, feedMark);
         } finally {
             depth = savedDepth;
+            batchClient = savedBatchClient;
             if (ownsSecondary) secondaryInUse = false;
             writer = saved;
             call.reply = saved;
@@ -465,6 +550,8 @@ public final class Dispatcher {
         client.closing = true;
         client.multi = null;
         if (client.watch != null) client.watch.unwatchAll();
+        server.pubSub().forgetClient(client);
+        tracking.disable(client);
         server.removeClient(client);
     }
 

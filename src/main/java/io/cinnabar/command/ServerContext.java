@@ -96,6 +96,16 @@ public final class ServerContext {
     /** Loading whole data sets: start-up, DEBUG RELOAD, DEBUG LOADAOF. */
     public DataSets dataSets() { return dataSets; }
     void dataSets(DataSets d) { dataSets = d; }
+    private io.cinnabar.command.pubsub.PubSub pubSub;
+    public io.cinnabar.command.pubsub.PubSub pubSub() { return pubSub; }
+    void pubSub(io.cinnabar.command.pubsub.PubSub p) { pubSub = p; }
+    private io.cinnabar.command.tracking.Tracking tracking;
+    public io.cinnabar.command.tracking.Tracking tracking() { return tracking; }
+    void tracking(io.cinnabar.command.tracking.Tracking t) { tracking = t; }
+    private KeyspaceEvents events;
+    /** Keyspace notifications (notify-keyspace-events). */
+    public KeyspaceEvents events() { return events; }
+    void events(KeyspaceEvents e) { events = e; }
     /** DEBUG SET-SKIP-CHECKSUM-VALIDATION: RESTORE then accepts payloads whose CRC64 is wrong. */
     public boolean skipChecksumValidation() { return skipChecksumValidation; }
     public void skipChecksumValidation(boolean skip) { skipChecksumValidation = skip; }
@@ -186,7 +196,15 @@ public final class ServerContext {
         });
     }
 
+    /** DEBUG PAUSE-CRON: the periodic work stops (tests use it to keep state still). */
+    public void pauseCron(boolean paused) {
+        cronPaused = paused;
+    }
+
+    private boolean cronPaused;
+
     private void cron() {
+        if (cronPaused) return;
         persistence.cron();
         if (!activeExpireEnabled) return;
         long hz = config.getLong(ConfigOptions.HZ);

@@ -30,6 +30,7 @@ public final class ConfigOptions {
     public static final ConfigOption PORT = add(integer("port", 0, 65535, 6379).immutable());
     public static final ConfigOption BIND = add(custom("bind", words -> String.join(" ", words), v -> (String) v,
             "* -::*").multiArg().immutable());
+    public static final ConfigOption TRACKING_TABLE_MAX_KEYS = add(integer("tracking-table-max-keys", 0, LONG_MAX, 1000000));
     public static final ConfigOption PROTECTED_MODE = add(bool("protected-mode", true).inert());
     public static final ConfigOption TCP_BACKLOG = add(integer("tcp-backlog", 0, INT_MAX, 511).immutable());
     public static final ConfigOption TIMEOUT = add(integer("timeout", 0, INT_MAX, 0));
@@ -141,7 +142,7 @@ public final class ConfigOptions {
     public static final ConfigOption LATENCY_MONITOR_THRESHOLD = add(integer("latency-monitor-threshold",
             0, LONG_MAX, 0).inert());
     public static final ConfigOption NOTIFY_KEYSPACE_EVENTS = add(custom("notify-keyspace-events",
-            KeyspaceEventFlags::parse, v -> (String) v, "").inert());
+            KeyspaceEventFlags::parse, v -> ((KeyspaceEventFlags) v).text(), ""));
     public static final ConfigOption LAZYFREE_LAZY_USER_DEL = add(bool("lazyfree-lazy-user-del", false));
     public static final ConfigOption LAZYFREE_LAZY_USER_FLUSH = add(bool("lazyfree-lazy-user-flush", false));
     public static final ConfigOption LAZYFREE_LAZY_EXPIRE = add(bool("lazyfree-lazy-expire", false));
@@ -178,7 +179,6 @@ public final class ConfigOptions {
         add(enumeration("enable-protected-configs", "no", "no", "yes", "local").immutable().inert());
         add(enumeration("enable-module-command", "no", "no", "yes", "local").immutable().inert());
         add(bool("io-threads-do-reads", false).immutable().inert());
-        add(integer("tracking-table-max-keys", 0, LONG_MAX, 1000000).inert());
         // network and security
         add(string("unixsocket", "").immutable().inert());
         add(octal("unixsocketperm", 0, 0777, 0).immutable().inert());

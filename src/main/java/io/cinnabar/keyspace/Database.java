@@ -57,6 +57,7 @@ public final class Database {
         Entry e = lookup(key);
         if (e == null) {
             keyspace.stats().keyspaceMisses++;
+            keyspace.keyMissed(id, key);
             return null;
         }
         keyspace.stats().keyspaceHits++;
@@ -95,6 +96,13 @@ public final class Database {
      * keyspace hits and misses like a read but leaves the access time alone.
      */
     public Entry peek(byte[] key) {
+        Entry e = inspect(key);
+        if (e == null) keyspace.keyMissed(id, key);
+        return e;
+    }
+
+    /** As {@link #peek} without the "keymiss" event: OBJECT's lookup (Redis's LOOKUP_NONOTIFY). */
+    public Entry inspect(byte[] key) {
         Entry e = lookup(key);
         if (e == null) keyspace.stats().keyspaceMisses++; else keyspace.stats().keyspaceHits++;
         return e;
@@ -146,6 +154,11 @@ public final class Database {
     private void put(byte[] key, Object value, boolean keepTtl) {
         int h = hash(key);
         Entry e = find(key, h);
+        // As Redis's lookupKeyWrite before setKey: a stale key expires first, and the key is new.
+        if (e != null && isExpired(e)) {
+            expire(e);
+            e = null;
+        }
         keyspace.dirty(1);
         if (e != null) {
             if (e instanceof VolatileEntry && !keepTtl) {
@@ -184,7 +197,8 @@ public final class Database {
      */
     public void putFrom(byte[] key, Object value, Entry source, boolean keepAccessTime) {
         Entry old = find(key, hash(key));
-        if (old != null) unlink(old);
+        if (old != null && isExpired(old)) expire(old);
+        else if (old != null) unlink(old);
         int lru = keepAccessTime ? source.lru : (source.lru & ~Entry.LRU_MASK) | keyspace.lruClock();
         // The new entry did not exist when a running snapshot began: it owes it nothing.
         lru = (lru & ~Entry.SNAPSHOT_MARK) | keyspace.snapshotMark();

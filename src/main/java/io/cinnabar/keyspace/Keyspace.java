@@ -15,8 +15,9 @@ public final class Keyspace {
     private boolean frozenClock;
     private boolean touchEnabled = true;
     private int expireCursorDb;
-    private KeyAddedListener keyAdded;
-    private KeyExpiredListener keyExpired;
+    private KeyListener keyAdded;
+    private KeyListener keyExpired;
+    private KeyListener keyMissed;
     /** Redis's server.dirty: changes since start-up; save points and propagation read it. */
     private long dirty;
     /** While loading, nothing expires (Redis's keyIsExpired returns 0 while loading). */
@@ -27,32 +28,37 @@ public final class Keyspace {
     /** CLIENT PAUSE: expired keys are not deleted (lazily or actively) while it lasts. */
     private boolean deletionsHeld;
 
-    /** Told when a key is created (blocked clients wait for that). */
+    /** Told of something that happened to a key of database db. */
     @FunctionalInterface
-    public interface KeyAddedListener {
-        void keyAdded(int db, byte[] key);
+    public interface KeyListener {
+        void on(int db, byte[] key);
     }
 
-    public void onKeyAdded(KeyAddedListener listener) {
+    /** Told when a key is created (blocked clients wait for that; Redis's dbAdd fires "new"). */
+    public void onKeyAdded(KeyListener listener) {
         keyAdded = listener;
     }
 
     void keyAdded(int db, byte[] key) {
-        if (keyAdded != null) keyAdded.keyAdded(db, key);
+        if (keyAdded != null) keyAdded.on(db, key);
     }
 
     /** Told when a key is reclaimed because its TTL passed (lazily or by the active cycle). */
-    @FunctionalInterface
-    public interface KeyExpiredListener {
-        void keyExpired(int db, byte[] key);
-    }
-
-    public void onKeyExpired(KeyExpiredListener listener) {
+    public void onKeyExpired(KeyListener listener) {
         keyExpired = listener;
     }
 
     void keyExpired(int db, byte[] key) {
-        if (keyExpired != null) keyExpired.keyExpired(db, key);
+        if (keyExpired != null) keyExpired.on(db, key);
+    }
+
+    /** Told when a read finds no key (Redis's "keymiss" event goes with the keyspace_misses count). */
+    public void onKeyMissed(KeyListener listener) {
+        keyMissed = listener;
+    }
+
+    void keyMissed(int db, byte[] key) {
+        if (keyMissed != null) keyMissed.on(db, key);
     }
 
     /** Changes made since start-up (Redis's server.dirty). */

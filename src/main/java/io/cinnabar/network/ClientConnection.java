@@ -41,9 +41,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private List<Request> batch = new ArrayList<>();
     private long batchBytes;
     private boolean inFlight;
-    /** A flush of pushed bytes is scheduled on the event loop. */
-    private boolean flushPending;
     private final OutputBufferLimit outputLimit;
+    /** Keyspace thread: replies handed out to wait for the AOF (delivery()), and the push batch being filled. */
+    private long heldCreated;
+    private PushBatch openPushes;
+    /** Event loop: held replies delivered so far, and push batches waiting for earlier held replies. */
+    private long heldDelivered;
+    private final java.util.ArrayDeque<PushBatch> pushesAfterHeld = new java.util.ArrayDeque<>();
 
     private final ReplyRouter replies;
 
@@ -110,43 +114,79 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public void send(byte[] encoded, boolean closeAfterReply) {
+        openPushes = null; // pushes from now on go after these replies
         replies.post(channel.eventLoop(), () -> deliver(encoded, closeAfterReply));
     }
 
     @Override
     public Runnable delivery(byte[] encoded, boolean closeAfterReply) {
-        return () -> deliver(encoded, closeAfterReply);
+        openPushes = null; // pushes from now on go after these replies
+        heldCreated++;
+        return () -> {
+            deliver(encoded, closeAfterReply);
+            heldDelivered++;
+            while (!pushesAfterHeld.isEmpty() && pushesAfterHeld.peek().heldBefore <= heldDelivered) {
+                writePushes(pushesAfterHeld.poll());
+            }
+        };
+    }
+
+    /**
+     * Pushes of one round to this connection, written with one flush. A batch is closed when
+     * replies are handed out after it, so that nothing overtakes what was generated before it; it
+     * waits for the held replies (appendfsync always) that were handed out before its first push.
+     */
+    private static final class PushBatch {
+        final long heldBefore;
+        final List<byte[]> messages = new ArrayList<>(4);
+
+        PushBatch(long heldBefore) {
+            this.heldBefore = heldBefore;
+        }
+    }
+
+    @Override
+    public void push(byte[] bytes) {
+        PushBatch open = openPushes;
+        if (open != null) {
+            synchronized (open) {
+                if (!open.messages.isEmpty()) {
+                    open.messages.add(bytes);
+                    return;
+                }
+            }
+        }
+        PushBatch batch = new PushBatch(heldCreated);
+        batch.messages.add(bytes);
+        openPushes = batch;
+        replies.post(channel.eventLoop(), () -> {
+            if (batch.heldBefore > heldDelivered || !pushesAfterHeld.isEmpty()) pushesAfterHeld.add(batch);
+            else writePushes(batch);
+        });
+    }
+
+    /** On the event loop: the batch's messages, unless they pass the client's output buffer limit. */
+    private void writePushes(PushBatch batch) {
+        List<byte[]> messages;
+        synchronized (batch) {
+            messages = new ArrayList<>(batch.messages);
+            batch.messages.clear();
+        }
+        if (!channel.isActive()) return;
+        for (byte[] m : messages) {
+            if (overOutputLimit(m.length)) {
+                NettyServer.log.warn("Client id={} closed for overcoming of output buffer limits.", client.id());
+                channel.close();
+                return;
+            }
+            channel.write(Unpooled.wrappedBuffer(m)).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+        }
+        channel.flush();
     }
 
     @Override
     public java.util.concurrent.Executor executor() {
         return channel.eventLoop();
-    }
-
-    @Override
-    public void push(byte[] bytes) {
-        replies.post(channel.eventLoop(), () -> deliverPush(bytes));
-    }
-
-    /**
-     * On the event loop: writes bytes that answer no request. They are flushed once per round of
-     * deliveries rather than one by one, so a busy monitor costs one syscall per round.
-     */
-    private void deliverPush(byte[] bytes) {
-        if (!channel.isActive()) return;
-        if (overOutputLimit(bytes.length)) {
-            NettyServer.log.warn("Client id={} closed for overcoming of output buffer limits.", client.id());
-            channel.close();
-            return;
-        }
-        channel.write(Unpooled.wrappedBuffer(bytes)).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
-        if (!flushPending) {
-            flushPending = true;
-            channel.eventLoop().execute(() -> {
-                flushPending = false;
-                channel.flush();
-            });
-        }
     }
 
     /** On the event loop: writes one batch's replies and starts the next batch if one waits. */

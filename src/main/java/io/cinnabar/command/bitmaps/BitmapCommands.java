@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.strings.StringValues;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
@@ -68,6 +69,7 @@ public final class BitmapCommands implements CommandFamily {
             if (old != null) System.arraycopy(old, 0, updated, 0, old.length);
             if (on == 1) updated[byteIndex] |= (byte) mask; else updated[byteIndex] &= (byte) ~mask;
             db.setRawKeepTtl(key, updated);
+            c.notify(KeyspaceEvents.STRING, "setbit", key);
         } else {
             db.unchanged(key);
         }

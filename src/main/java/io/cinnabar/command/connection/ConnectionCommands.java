@@ -33,19 +33,28 @@ public final class ConnectionCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("PING", -1, FAST).refusedOnDiskError().tips("request_policy:all_shards", "response_policy:all_succeeded").doc("1.0.0", "Ping the server"), this::ping);
+        t.add(spec("PING", -1, FAST).refusedOnDiskError().allowedWhileSubscribed().tips("request_policy:all_shards", "response_policy:all_succeeded").doc("1.0.0", "Ping the server"), this::ping);
         t.add(spec("ECHO", 2, LOADING, STALE, FAST).doc("1.0.0", "Echo the given string"), this::echo);
         t.add(spec("HELLO", -1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).doc("6.0.0", "Handshake with Redis"), this::hello);
         t.add(spec("AUTH", -2, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).doc("1.0.0", "Authenticate to the server"), this::auth);
         t.add(spec("SELECT", 2, LOADING, STALE, FAST).doc("1.0.0", "Change the selected database for the current connection"), this::select);
-        t.add(spec("QUIT", -1, ALLOW_BUSY, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).doc("1.0.0", "Close the connection"), this::quit);
-        t.add(spec("RESET", 1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).doc("6.2.0", "Reset the connection"), this::reset);
+        t.add(spec("QUIT", -1, ALLOW_BUSY, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).allowedWhileSubscribed().doc("1.0.0", "Close the connection"), this::quit);
+        t.add(spec("RESET", 1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).allowedWhileSubscribed().doc("6.2.0", "Reset the connection"), this::reset);
     }
 
     /** PING [message] */
     private void ping(Call c) {
         if (c.argCount() > 2) throw new CommandError("ERR wrong number of arguments for 'ping' command");
-        if (c.argCount() == 1) c.reply().raw(RespConstants.PONG); else c.reply().bulk(c.arg(1));
+        if (c.client().subscribed() && c.client().protocol() == 2) {
+            // Subscriber mode in RESP2 answers like a message: ["pong", message or ""].
+            c.reply().array(2);
+            c.reply().bulk("pong");
+            c.reply().bulk(c.argCount() == 1 ? new byte[0] : c.arg(1));
+        } else if (c.argCount() == 1) {
+            c.reply().raw(RespConstants.PONG);
+        } else {
+            c.reply().bulk(c.arg(1));
+        }
     }
 
     /** ECHO message */

@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.command.keys.ScanArgs;
 import io.cinnabar.config.ConfigOptions;
@@ -113,6 +114,7 @@ public final class HashCommands implements CommandFamily {
         if (fresh) h = new HashValue();
         int created = h.setAll(c.args(), 2, maxEntries(c), maxValue(c));
         if (fresh) db.set(key, h);
+        c.notify(KeyspaceEvents.HASH, "hset", key);
         if (hmset) c.reply().ok(); else c.reply().integer(created);
     }
 
@@ -130,6 +132,7 @@ public final class HashCommands implements CommandFamily {
         if (fresh) h = new HashValue();
         h.set(c.arg(2), c.arg(3), maxEntries(c), maxValue(c));
         if (fresh) db.set(key, h);
+        c.notify(KeyspaceEvents.HASH, "hset", key);
         c.reply().raw(RespConstants.ONE);
     }
 
@@ -144,7 +147,11 @@ public final class HashCommands implements CommandFamily {
         }
         int removed = h.delete(c.args(), 2);
         if (removed == 0) db.unchanged(key);
-        if (h.isEmpty()) db.delete(key);
+        if (removed > 0) c.notify(KeyspaceEvents.HASH, "hdel", key);
+        if (h.isEmpty()) {
+            db.delete(key);
+            c.notify(KeyspaceEvents.GENERIC, "del", key);
+        }
         c.reply().integer(removed);
     }
 
@@ -167,6 +174,7 @@ public final class HashCommands implements CommandFamily {
         }
         value += incr;
         store(c, db, key, h, field, Numbers.toBytes(value));
+        c.notify(KeyspaceEvents.HASH, "hincrby", key);
         c.reply().integer(value);
     }
 
@@ -188,6 +196,7 @@ public final class HashCommands implements CommandFamily {
         if (sum == null || sum.isInfinite()) throw new CommandError("ERR increment would produce NaN or Infinity");
         byte[] result = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
         store(c, db, key, h, field, result);
+        c.notify(KeyspaceEvents.HASH, "hincrbyfloat", key);
         c.reply().bulk(result);
         // The result, not the increment: float formatting must not differ on replay.
         c.propagateAs(PropagatedCommands.HSET, key, field, result);

@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
@@ -92,6 +93,7 @@ public final class DumpCommands implements CommandFamily {
         if (ttl > 0 && ttl <= c.now() && !c.keyspace().isLoading()) {
             // Already expired: nothing is stored, and a replaced key is simply gone.
             if (deleted) c.propagateAs(PropagatedCommands.DEL, key); else c.preventPropagation();
+            if (deleted) c.notify(KeyspaceEvents.GENERIC, "del", key);
             c.reply().ok();
             return;
         }
@@ -104,6 +106,7 @@ public final class DumpCommands implements CommandFamily {
             c.propagateAs(argv);
         }
         if (idle >= 0) db.setIdleSeconds(key, idle);
+        c.notify(KeyspaceEvents.GENERIC, "restore", key);
         c.reply().ok();
     }
 }

@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
@@ -76,6 +77,7 @@ public final class ExpireCommands implements CommandFamily {
         if (when <= c.now() && !c.keyspace().isLoading()) {
             db.delete(key);
             c.propagateAs(PropagatedCommands.deletion(lazyExpire(c)), key);
+            c.notify(KeyspaceEvents.GENERIC, "del", key);
         } else {
             db.setExpire(key, when);
             // As Redis: PEXPIREAT with the absolute time, the condition flags kept.
@@ -83,6 +85,7 @@ public final class ExpireCommands implements CommandFamily {
             argv[0] = PropagatedCommands.PEXPIREAT;
             argv[2] = PropagatedCommands.number(when);
             c.propagateAs(argv);
+            c.notify(KeyspaceEvents.GENERIC, "expire", key);
         }
         c.reply().integer(1);
     }
@@ -139,6 +142,8 @@ public final class ExpireCommands implements CommandFamily {
 
     /** PERSIST key */
     private void persist(Call c) {
-        c.reply().integer(c.db().lookupForWrite(c.arg(1)) != null && c.db().persist(c.arg(1)) ? 1 : 0);
+        boolean removed = c.db().lookupForWrite(c.arg(1)) != null && c.db().persist(c.arg(1));
+        if (removed) c.notify(KeyspaceEvents.GENERIC, "persist", c.arg(1));
+        c.reply().integer(removed ? 1 : 0);
     }
 }

@@ -5,6 +5,7 @@ import io.cinnabar.command.HelpReply;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
 import io.cinnabar.keyspace.Entry;
@@ -77,7 +78,11 @@ public final class KeyCommands implements CommandFamily {
     private void del(Call c) {
         Database db = c.db();
         long n = 0;
-        for (int i = 1; i < c.argCount(); i++) if (db.delete(c.arg(i))) n++;
+        for (int i = 1; i < c.argCount(); i++) {
+            if (!db.delete(c.arg(i))) continue;
+            c.notify(KeyspaceEvents.GENERIC, "del", c.arg(i));
+            n++;
+        }
         c.reply().integer(n);
     }
 
@@ -172,6 +177,8 @@ public final class KeyCommands implements CommandFamily {
         }
         db.putFrom(to, e.value(), e, true);
         db.delete(from);
+        c.notify(KeyspaceEvents.GENERIC, "rename_from", from);
+        c.notify(KeyspaceEvents.GENERIC, "rename_to", to);
         if (nx) c.reply().integer(1); else c.reply().ok();
     }
 
@@ -188,6 +195,8 @@ public final class KeyCommands implements CommandFamily {
         }
         dst.putFrom(key, e.value(), e, true);
         src.delete(key);
+        c.notify(KeyspaceEvents.GENERIC, "move_from", key, src.id());
+        c.notify(KeyspaceEvents.GENERIC, "move_to", key, dst.id());
         c.reply().integer(1);
     }
 
@@ -219,6 +228,7 @@ public final class KeyCommands implements CommandFamily {
         // Stored strings are never mutated, so a copy may share the bytes.
         Object copy = value instanceof TypedValue ? ((TypedValue) value).copy() : value;
         dst.putFrom(to, copy, e, false);
+        c.notify(KeyspaceEvents.GENERIC, "copy_to", to, dst.id());
         c.reply().integer(1);
     }
 
@@ -236,7 +246,7 @@ public final class KeyCommands implements CommandFamily {
 
     /** OBJECT ENCODING key */
     private void objectEncoding(Call c) {
-        Entry e = c.db().peek(c.arg(2));
+        Entry e = c.db().inspect(c.arg(2));
         if (e == null) {
             c.reply().nullBulk();
             return;
@@ -254,7 +264,7 @@ public final class KeyCommands implements CommandFamily {
 
     /** OBJECT REFCOUNT key — small integers are shared objects in Redis unless an LRU/LFU policy is set. */
     private void objectRefcount(Call c) {
-        Entry e = c.db().peek(c.arg(2));
+        Entry e = c.db().inspect(c.arg(2));
         if (e == null) {
             c.reply().nullBulk();
             return;
@@ -278,7 +288,7 @@ public final class KeyCommands implements CommandFamily {
 
     /** OBJECT IDLETIME key — does not itself count as an access. */
     private void objectIdletime(Call c) {
-        Entry e = c.db().peek(c.arg(2));
+        Entry e = c.db().inspect(c.arg(2));
         if (e == null) {
             c.reply().nullBulk();
             return;
@@ -292,7 +302,7 @@ public final class KeyCommands implements CommandFamily {
 
     /** OBJECT FREQ key */
     private void objectFreq(Call c) {
-        Entry e = c.db().peek(c.arg(2));
+        Entry e = c.db().inspect(c.arg(2));
         if (e == null) {
             c.reply().nullBulk();
             return;

@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
@@ -107,9 +108,21 @@ public final class ListCommands implements CommandFamily {
         return new ListValue(c.config().getLong(ConfigOptions.LIST_MAX_LISTPACK_SIZE));
     }
 
-    /** Lists exist only while non-empty: a list emptied by a command goes away with it. */
+    /** Lists exist only while non-empty: a list emptied by a command goes away with it ("del"). */
     private static void deleteIfEmpty(Call c, byte[] key, ListValue list) {
-        if (list.isEmpty()) c.db().delete(key);
+        if (!list.isEmpty()) return;
+        c.db().delete(key);
+        c.notify(KeyspaceEvents.GENERIC, "del", key);
+    }
+
+    /** Redis's listElementsRemoved: the pop event, then the emptied list goes. */
+    private static void popped(Call c, byte[] key, ListValue list, boolean atHead) {
+        c.notify(KeyspaceEvents.LIST, atHead ? "lpop" : "rpop", key);
+        deleteIfEmpty(c, key, list);
+    }
+
+    private static void pushed(Call c, byte[] key, boolean atHead) {
+        c.notify(KeyspaceEvents.LIST, atHead ? "lpush" : "rpush", key);
     }
 
     /** LEFT or RIGHT (getListPositionFromObjectOrReply). */
@@ -136,6 +149,7 @@ public final class ListCommands implements CommandFamily {
         } else {
             for (int i = 2; i < c.argCount(); i++) list.push(c.arg(i), atHead);
         }
+        pushed(c, key, atHead);
         c.reply().integer(list.size());
     }
 
@@ -164,7 +178,7 @@ public final class ListCommands implements CommandFamily {
         } else {
             popRange(c.reply(), list, atHead, count);
         }
-        deleteIfEmpty(c, key, list);
+        popped(c, key, list, atHead);
     }
 
     /** Replies up to count elements from one end, in pop order, and removes them. */
@@ -185,7 +199,7 @@ public final class ListCommands implements CommandFamily {
         c.reply().array(2);
         c.reply().bulk(key);
         popRange(c.reply(), list, atHead, count);
-        deleteIfEmpty(c, key, list);
+        popped(c, key, list, atHead);
         c.propagateAs(popName(atHead), key, PropagatedCommands.number(popped));
     }
 
@@ -247,7 +261,7 @@ public final class ListCommands implements CommandFamily {
                 c.reply().array(2);
                 c.reply().bulk(key);
                 c.reply().bulk(list.pop(atHead));
-                deleteIfEmpty(c, key, list);
+                popped(c, key, list, atHead);
                 c.propagateAs(popName(atHead), key);
             } else {
                 popRangeWithKey(c, key, list, atHead, count);
@@ -298,7 +312,9 @@ public final class ListCommands implements CommandFamily {
         } else {
             dest.push(value, to);
         }
-        deleteIfEmpty(c, src, source);
+        // Redis's lmoveHandlePush announces the push before the pop.
+        pushed(c, dst, to);
+        popped(c, src, source, from);
         c.reply().bulk(value);
         if (timeoutIdx >= 0) {
             // BLMOVE as LMOVE, BRPOPLPUSH as RPOPLPUSH.
@@ -431,6 +447,7 @@ public final class ListCommands implements CommandFamily {
         long i = index(list, c.longArg(2));
         if (i < 0 || i >= list.size()) throw new CommandError("ERR index out of range");
         list.set(i, c.arg(3));
+        c.notify(KeyspaceEvents.LIST, "lset", c.arg(1));
         c.reply().ok();
     }
 
@@ -450,6 +467,7 @@ public final class ListCommands implements CommandFamily {
         do {
             if (cur.matches(pivot)) {
                 list.insert(cur, c.arg(4), after);
+                c.notify(KeyspaceEvents.LIST, "linsert", c.arg(1));
                 c.reply().integer(list.size());
                 return;
             }
@@ -482,6 +500,7 @@ public final class ListCommands implements CommandFamily {
             }
         }
         if (removed == 0) c.db().unchanged(key);
+        if (removed > 0) c.notify(KeyspaceEvents.LIST, "lrem", key);
         deleteIfEmpty(c, key, list);
         c.reply().integer(removed);
     }
@@ -510,6 +529,7 @@ public final class ListCommands implements CommandFamily {
         }
         list.trimHead(ltrim);
         list.trimTail(rtrim);
+        c.notify(KeyspaceEvents.LIST, "ltrim", key);
         deleteIfEmpty(c, key, list);
         c.reply().ok();
     }

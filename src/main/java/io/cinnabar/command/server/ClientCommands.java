@@ -1,5 +1,6 @@
 package io.cinnabar.command.server;
 
+import io.cinnabar.command.tracking.TrackingCommands;
 import io.cinnabar.command.Call;
 import io.cinnabar.command.HelpReply;
 import io.cinnabar.command.Client;
@@ -94,6 +95,10 @@ public final class ClientCommands implements CommandFamily {
                 .sub(spec("REPLY", 3, NOSCRIPT, LOADING, STALE).doc("3.2.0", "Instruct the server whether to reply to commands"), this::reply)
                 .sub(spec("PAUSE", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.9.50", "Stop processing commands from clients for some time"), this::pause)
                 .sub(spec("UNPAUSE", 2, ADMIN, NOSCRIPT, LOADING, STALE).doc("6.2.0", "Resume processing of clients that were paused"), this::unpause)
+                .sub(spec("TRACKING", -3, NOSCRIPT, LOADING, STALE).doc("6.0.0", "Enable or disable server assisted client side caching support"), TrackingCommands::trackingCommand)
+                .sub(spec("CACHING", 3, NOSCRIPT, LOADING, STALE).doc("6.0.0", "Instruct the server about tracking or not keys in the next request"), TrackingCommands::caching)
+                .sub(spec("GETREDIR", 2, NOSCRIPT, LOADING, STALE).doc("6.0.0", "Get tracking notifications redirection client ID if any"), TrackingCommands::getredir)
+                .sub(spec("TRACKINGINFO", 2, NOSCRIPT, LOADING, STALE).doc("6.2.0", "Return information about server assisted client side caching for the current connection"), TrackingCommands::trackingInfo)
                 .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands"), this::help), null);
     }
 

@@ -15,10 +15,13 @@ final class ClientInfo {
         long argvMem = 0;
         if (c == caller) for (byte[] a : currentArgs) argvMem += a.length;
         boolean multi = c.multi() != null;
+        io.cinnabar.command.pubsub.Subscriptions subs = c.subscriptions();
         StringBuilder flags = new StringBuilder(4);
         if (c.monitor()) flags.append('O');
+        if (c.subscribed()) flags.append('P');
         if (multi) flags.append('x');
         if (c.blocked() || c.postponedByPause()) flags.append('b');
+        if (c.tracking() != null) flags.append(c.tracking().listFlags());
         if (c.watch() != null && c.watch().isDirty()) flags.append('d');
         if (c.closing()) flags.append('A');
         if (c.noEvict()) flags.append('e');
@@ -33,7 +36,9 @@ final class ClientInfo {
                 .append(" idle=").append(Math.max(0, (nowMs - c.lastInteractionMs()) / 1000))
                 .append(" flags=").append(flags)
                 .append(" db=").append(c.db())
-                .append(" sub=0 psub=0 ssub=0")
+                .append(" sub=").append(subs == null ? 0 : subs.channels())
+                .append(" psub=").append(subs == null ? 0 : subs.patterns())
+                .append(" ssub=").append(subs == null ? 0 : subs.shardChannels())
                 .append(" multi=").append(multi ? c.multi().queued().size() : -1)
                 .append(" qbuf=").append(qbuf)
                 .append(" qbuf-free=").append(qbuf == 0 ? 0 : 20474 - qbuf)
@@ -44,7 +49,7 @@ final class ClientInfo {
                 .append(" events=r")
                 .append(" cmd=").append(c.lastCommand())
                 .append(" user=").append(c.user())
-                .append(" redir=-1")
+                .append(" redir=").append(c.tracking() == null ? -1 : c.tracking().redirectField())
                 .append(" resp=").append(c.protocol());
     }
 

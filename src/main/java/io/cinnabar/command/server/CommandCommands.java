@@ -154,9 +154,8 @@ public final class CommandCommands implements CommandFamily {
             getKeysFound(c, s, withFlags);
             return;
         }
-        int last = s.lastKey() < 0 ? argc + s.lastKey() : s.lastKey();
         List<Integer> positions = new ArrayList<>();
-        for (int i = s.firstKey(); i <= last && i < argc; i += Math.max(1, s.keyStep())) positions.add(i);
+        s.forEachKey(java.util.Arrays.copyOfRange(c.args(), 2, c.argCount()), positions::add);
         if (positions.isEmpty()) {
             if (s.hasFlag(CommandFlag.NO_MANDATORY_KEYS)) {
                 c.reply().emptyArray();
@@ -277,7 +276,10 @@ public final class CommandCommands implements CommandFamily {
 
     /** Key access flags as Redis names them; derived from the command's read/write nature. */
     private static void keyFlags(Reply r, CommandSpec s) {
-        if (s.isWrite()) {
+        if (s.keysAreChannels) {
+            r.set(1);
+            r.simple("NOT_KEY");
+        } else if (s.isWrite()) {
             r.set(2);
             r.simple("RW");
             r.simple("update");

@@ -21,6 +21,8 @@ final class DebugCommand {
         "    Output a hex signature representing the current DB content.",
         "DIGEST-VALUE <key> [<key> ...]",
         "    Output a hex signature of the values of all the specified keys.",
+        "PAUSE-CRON <0|1>",
+        "    Stop periodic cron job processing.",
         "OBJECT <key>",
         "    Show low level info about the `key` and associated value.",
         "POPULATE <count> [<prefix>] [<size>]",
@@ -62,6 +64,10 @@ final class DebugCommand {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            c.reply().ok();
+        } else if (c.argIs(1, "PAUSE-CRON") && c.argCount() == 3) {
+            // atoi, as Redis: anything not a number is 0.
+            c.server().pauseCron(io.cinnabar.util.Numbers.parseLongOr(c.arg(2), 0) != 0);
             c.reply().ok();
         } else if (c.argIs(1, "SET-ACTIVE-EXPIRE") && c.argCount() == 3) {
             c.server().activeExpireEnabled(c.longArg(2) != 0);

@@ -141,7 +141,7 @@ public final class InfoCommand implements CommandFamily {
         s.field("client_recent_max_input_buffer", 0);
         s.field("client_recent_max_output_buffer", 0);
         s.field("blocked_clients", server.blockedClients());
-        s.field("tracking_clients", 0);
+        s.field("tracking_clients", server.tracking().clients());
         s.field("clients_in_timeout_table", 0);
     }
 
@@ -284,9 +284,9 @@ public final class InfoCommand implements CommandFamily {
         s.field("current_eviction_exceeded_time", 0);
         s.field("keyspace_hits", ks.keyspaceHits);
         s.field("keyspace_misses", ks.keyspaceMisses);
-        s.field("pubsub_channels", 0);
-        s.field("pubsub_patterns", 0);
-        s.field("pubsubshard_channels", 0);
+        s.field("pubsub_channels", server.pubSub().channelCount());
+        s.field("pubsub_patterns", server.pubSub().patternCount());
+        s.field("pubsubshard_channels", server.pubSub().shardChannelCount());
         s.field("latest_fork_usec", 0);
         s.field("total_forks", 0);
         s.field("migrate_cached_sockets", 0);
@@ -297,9 +297,9 @@ public final class InfoCommand implements CommandFamily {
         s.field("active_defrag_key_misses", 0);
         s.field("total_active_defrag_time", 0);
         s.field("current_active_defrag_time", 0);
-        s.field("tracking_total_keys", 0);
-        s.field("tracking_total_items", 0);
-        s.field("tracking_total_prefixes", 0);
+        s.field("tracking_total_keys", server.tracking().totalKeys());
+        s.field("tracking_total_items", server.tracking().totalItems());
+        s.field("tracking_total_prefixes", server.tracking().totalPrefixes());
         s.field("unexpected_error_replies", st.unexpectedErrorReplies);
         s.field("total_error_replies", st.totalErrorReplies);
         s.field("dump_payload_sanitizations", 0);

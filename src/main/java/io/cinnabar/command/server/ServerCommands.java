@@ -50,6 +50,7 @@ public final class ServerCommands implements CommandFamily {
     private void flushdb(Call c) {
         checkFlushOption(c);
         c.db().clear();
+        c.server().tracking().flushed();
         // Propagated even when the database was empty already, as Redis does.
         c.forcePropagation();
         c.reply().ok();
@@ -62,6 +63,7 @@ public final class ServerCommands implements CommandFamily {
     private void flushall(Call c) {
         checkFlushOption(c);
         c.keyspace().flushAll();
+        c.server().tracking().flushed();
         Persistence p = c.server().persistence();
         p.rdb().killBgsave();
         if (!c.config().getString(ConfigOptions.SAVE).isEmpty()) p.rdb().save();

@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.command.keys.ScanArgs;
 import io.cinnabar.config.ConfigOptions;
@@ -121,6 +122,7 @@ public final class SetCommands implements CommandFamily {
         long added = 0;
         for (int i = 2; i < c.argCount(); i++) if (set.add(c.arg(i), max)) added++;
         if (added > 0 && !created) modified(db, key);
+        if (added > 0) c.notify(KeyspaceEvents.SET, "sadd", key);
         c.reply().integer(added);
     }
 
@@ -138,6 +140,8 @@ public final class SetCommands implements CommandFamily {
             }
             if (set.size() == 0) db.delete(key);
             else if (deleted > 0) modified(db, key);
+            if (deleted > 0) c.notify(KeyspaceEvents.SET, "srem", key);
+            if (set.size() == 0) c.notify(KeyspaceEvents.GENERIC, "del", key);
         }
         c.reply().integer(deleted);
     }
@@ -163,12 +167,16 @@ public final class SetCommands implements CommandFamily {
             return;
         }
         if (src.size() == 0) db.delete(srcKey); else modified(db, srcKey);
+        c.notify(KeyspaceEvents.SET, "srem", srcKey);
+        if (src.size() == 0) c.notify(KeyspaceEvents.GENERIC, "del", srcKey);
         if (dst == null) {
             dst = SetValue.forMember(member);
             db.set(dstKey, dst);
         }
+        boolean addsMember = !dst.contains(member);
         // Only a real addition counts as a change of the destination (WATCH).
         if (dst.add(member, maxIntsetEntries(c))) modified(db, dstKey);
+        if (addsMember) c.notify(KeyspaceEvents.SET, "sadd", dstKey);
         c.reply().integer(1);
     }
 
@@ -220,6 +228,8 @@ public final class SetCommands implements CommandFamily {
             c.reply().bulk(popped);
         }
         if (set.size() == 0) db.delete(key); else modified(db, key);
+        c.notify(KeyspaceEvents.SET, "spop", key);
+        if (set.size() == 0) c.notify(KeyspaceEvents.GENERIC, "del", key);
         c.propagateAs(PropagatedCommands.SREM, key, popped);
     }
 
@@ -236,9 +246,11 @@ public final class SetCommands implements CommandFamily {
             return;
         }
         int size = set.size();
+        c.notify(KeyspaceEvents.SET, "spop", key);
         if (count >= size) {
             replyMembers(r, set);
             db.delete(key);
+            c.notify(KeyspaceEvents.GENERIC, "del", key);
             c.propagateAs(PropagatedCommands.DEL, key);
             return;
         }
@@ -377,7 +389,7 @@ public final class SetCommands implements CommandFamily {
         Reply r = c.reply();
         if (empty) {
             if (dstKey != null) {
-                db.delete(dstKey);
+                if (db.delete(dstKey)) c.notify(KeyspaceEvents.GENERIC, "del", dstKey);
                 r.integer(0);
             } else if (cardinalityOnly) {
                 r.integer(0);
@@ -422,7 +434,7 @@ public final class SetCommands implements CommandFamily {
             SetValue result = SetValue.empty();
             long max = maxIntsetEntries(c);
             for (byte[] m : found) result.add(m, max);
-            store(db, r, dstKey, result);
+            store(c, dstKey, result, "sinterstore");
         }
     }
 
@@ -472,7 +484,8 @@ public final class SetCommands implements CommandFamily {
                 });
             }
         }
-        if (dstKey == null) replyMembers(c.reply(), result); else store(db, c.reply(), dstKey, result);
+        if (dstKey == null) replyMembers(c.reply(), result);
+        else store(c, dstKey, result, op == Op.UNION ? "sunionstore" : "sdiffstore");
     }
 
     private static void addAll(SetValue into, SetValue from, long max) {
@@ -495,13 +508,15 @@ public final class SetCommands implements CommandFamily {
     }
 
     /** *STORE: a non-empty result replaces dstKey (dropping its TTL), an empty one deletes it. */
-    private static void store(Database db, Reply r, byte[] dstKey, SetValue result) {
+    private static void store(Call c, byte[] dstKey, SetValue result, String event) {
+        Database db = c.db();
         if (result.size() > 0) {
             db.set(dstKey, result);
-        } else {
-            db.delete(dstKey);
+            c.notify(KeyspaceEvents.SET, event, dstKey);
+        } else if (db.delete(dstKey)) {
+            c.notify(KeyspaceEvents.GENERIC, "del", dstKey);
         }
-        r.integer(result.size());
+        c.reply().integer(result.size());
     }
 
     // ---- SSCAN ----

@@ -5,6 +5,7 @@ import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
 import io.cinnabar.keyspace.HashValue;
@@ -194,7 +195,12 @@ public final class SortCommands implements CommandFamily {
             }
         }
         // Like every write that creates a list, storing one wakes clients blocked on the key.
-        if (outputLength > 0) c.db().set(store, result); else c.db().delete(store);
+        if (outputLength > 0) {
+            c.db().set(store, result);
+            c.notify(KeyspaceEvents.LIST, "sortstore", store);
+        } else if (c.db().delete(store)) {
+            c.notify(KeyspaceEvents.GENERIC, "del", store);
+        }
         c.reply().integer(outputLength);
     }
 

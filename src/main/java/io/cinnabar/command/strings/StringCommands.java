@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
@@ -136,6 +137,8 @@ public final class StringCommands implements CommandFamily {
         } else {
             db.set(key, value);
         }
+        c.notify(KeyspaceEvents.STRING, "set", key);
+        if (expireIndex > 0) c.notify(KeyspaceEvents.GENERIC, "expire", key);
         if ((flags & GET) != 0 && expireIndex == 0) c.propagateAs(withoutGet(c.args()));
         if ((flags & GET) == 0) {
             if (okReply != null) r.raw(okReply); else r.ok();
@@ -232,11 +235,13 @@ public final class StringCommands implements CommandFamily {
         if ((flags & (EXAT | PXAT)) != 0 && when <= c.now() && !c.keyspace().isLoading()) {
             db.delete(key);
             c.propagateAs(PropagatedCommands.deletion(lazy(c, ConfigOptions.LAZYFREE_LAZY_EXPIRE)), key);
+            c.notify(KeyspaceEvents.GENERIC, "del", key);
         } else if (expireIndex > 0) {
             db.setExpire(key, when);
             c.propagateAs(PropagatedCommands.PEXPIREAT, key, PropagatedCommands.number(when));
+            c.notify(KeyspaceEvents.GENERIC, "expire", key);
         } else if ((flags & PERSIST) != 0) {
-            db.persist(key);
+            if (db.persist(key)) c.notify(KeyspaceEvents.GENERIC, "persist", key);
             c.propagateAs(PropagatedCommands.PERSIST, key);
         }
     }
@@ -251,6 +256,7 @@ public final class StringCommands implements CommandFamily {
         c.reply().bulk(value);
         c.db().delete(c.arg(1));
         c.propagateAs(PropagatedCommands.deletion(lazy(c, ConfigOptions.LAZYFREE_LAZY_USER_DEL)), c.arg(1));
+        c.notify(KeyspaceEvents.GENERIC, "del", c.arg(1));
     }
 
     private static boolean lazy(Call c, io.cinnabar.config.ConfigOption option) {
@@ -264,6 +270,7 @@ public final class StringCommands implements CommandFamily {
         if (old == null) c.reply().nullBulk(); else c.reply().bulk(old);
         db.set(c.arg(1), c.arg(2));
         c.propagateAs(PropagatedCommands.SET, c.arg(1), c.arg(2));
+        c.notify(KeyspaceEvents.STRING, "set", c.arg(1));
     }
 
     /** MGET key [key ...]: keys of other types read as nil, not WRONGTYPE. */
@@ -291,7 +298,10 @@ public final class StringCommands implements CommandFamily {
                 }
             }
         }
-        for (int i = 1; i < n; i += 2) db.set(c.arg(i), c.arg(i + 1));
+        for (int i = 1; i < n; i += 2) {
+            db.set(c.arg(i), c.arg(i + 1));
+            c.notify(KeyspaceEvents.STRING, "set", c.arg(i));
+        }
         if (nx) c.reply().integer(1); else c.reply().ok();
     }
 
@@ -305,6 +315,7 @@ public final class StringCommands implements CommandFamily {
         byte[] old = StringValues.forWrite(db, key);
         if (old == null) {
             db.set(key, tail);
+            c.notify(KeyspaceEvents.STRING, "append", key);
             c.reply().integer(tail.length);
             return;
         }
@@ -314,6 +325,7 @@ public final class StringCommands implements CommandFamily {
         System.arraycopy(old, 0, joined, 0, old.length);
         System.arraycopy(tail, 0, joined, old.length, tail.length);
         db.setRawKeepTtl(key, joined);
+        c.notify(KeyspaceEvents.STRING, "append", key);
         c.reply().integer(joined.length);
     }
 
@@ -365,6 +377,7 @@ public final class StringCommands implements CommandFamily {
         if (old != null) System.arraycopy(old, 0, updated, 0, oldLength);
         System.arraycopy(patch, 0, updated, (int) offset, patch.length);
         db.setRawKeepTtl(key, updated);
+        c.notify(KeyspaceEvents.STRING, "setrange", key);
         c.reply().integer(updated.length);
     }
 
@@ -387,6 +400,7 @@ public final class StringCommands implements CommandFamily {
         }
         value += delta;
         db.setKeepTtl(key, StringValues.decimal(value));
+        c.notify(KeyspaceEvents.STRING, "incrby", key);
         c.reply().integer(value);
     }
 
@@ -409,6 +423,7 @@ public final class StringCommands implements CommandFamily {
         if (sum == null || sum.isInfinite()) throw new CommandError("ERR increment would produce NaN or Infinity");
         byte[] result = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
         db.setKeepTtl(key, result);
+        c.notify(KeyspaceEvents.STRING, "incrbyfloat", key);
         c.reply().bulk(result);
         // The result, not the increment: float formatting must not differ on replay.
         c.propagateAs(PropagatedCommands.SET, key, result, PropagatedCommands.KEEPTTL);

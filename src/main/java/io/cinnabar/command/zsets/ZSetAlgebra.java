@@ -2,6 +2,7 @@ package io.cinnabar.command.zsets;
 
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.keyspace.BytesMap;
 import io.cinnabar.keyspace.MemberSet;
 import io.cinnabar.keyspace.WrongTypeException;
@@ -133,9 +134,10 @@ final class ZSetAlgebra {
             if (out.n > 0) {
                 c.db().set(dst, ZSetValue.build(out.members, out.scores, out.n,
                         ZSetCommands.maxEntries(c), ZSetCommands.maxValue(c)));
+                c.notify(KeyspaceEvents.ZSET, op == UNION ? "zunionstore" : op == INTER ? "zinterstore" : "zdiffstore", dst);
                 r.integer(out.n);
             } else {
-                c.db().delete(dst);
+                if (c.db().delete(dst)) c.notify(KeyspaceEvents.GENERIC, "del", dst);
                 r.integer(0);
             }
         } else if (cardinalityOnly) {

@@ -2,6 +2,7 @@ package io.cinnabar.command.zsets;
 
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.keys.ScanArgs;
@@ -214,6 +215,8 @@ public final class ZSetCommands implements CommandFamily {
                 int r = z.add(scores[j], c.arg(i + j * 2 + 1), flags, out, maxEntries, maxValue);
                 if ((r & ZSetValue.OUT_NAN) != 0) {
                     if (created && z.size() > 0) c.db().set(key, z);
+                    // Redis announces what the members before the NaN changed.
+                    if (added + updated > 0) c.notify(KeyspaceEvents.ZSET, incr ? "zincr" : "zadd", key);
                     throw new CommandError("ERR resulting score is not a number (NaN)");
                 }
                 if ((r & ZSetValue.OUT_ADDED) != 0) added++;
@@ -226,6 +229,7 @@ public final class ZSetCommands implements CommandFamily {
             if (created && z.size() > 0) c.db().set(key, z);
             else if (added + updated == 0) c.db().unchanged(key);
         }
+        if (added + updated > 0) c.notify(KeyspaceEvents.ZSET, incr ? "zincr" : "zadd", key);
         if (incr) {
             if (processed > 0) c.reply().doubleValue(score); else c.reply().nullBulk();
         } else {
@@ -250,6 +254,8 @@ public final class ZSetCommands implements CommandFamily {
             }
         }
         if (deleted == 0) c.db().unchanged(key);
+        if (deleted > 0) c.notify(KeyspaceEvents.ZSET, "zrem", key);
+        if (z.size() == 0) c.notify(KeyspaceEvents.GENERIC, "del", key);
         c.reply().integer(deleted);
     }
 
@@ -397,7 +403,7 @@ public final class ZSetCommands implements CommandFamily {
     private static void store(Call c, ZSetValue z, long from, long count, boolean reverse) {
         byte[] dst = c.arg(1);
         if (count == 0) {
-            c.db().delete(dst);
+            if (c.db().delete(dst)) c.notify(KeyspaceEvents.GENERIC, "del", dst);
             c.reply().integer(0);
             return;
         }
@@ -411,6 +417,7 @@ public final class ZSetCommands implements CommandFamily {
             if (reverse) cur.previous(); else cur.next();
         }
         c.db().set(dst, ZSetValue.build(ms, ss, n, maxEntries(c), maxValue(c)));
+        c.notify(KeyspaceEvents.ZSET, "zrangestore", dst);
         c.reply().integer(n);
     }
 
@@ -455,6 +462,9 @@ public final class ZSetCommands implements CommandFamily {
         }
         long deleted = z.removeRange(start, end);
         if (z.size() == 0) c.db().delete(key);
+        if (deleted > 0) c.notify(KeyspaceEvents.ZSET, type == RangeType.RANK ? "zremrangebyrank"
+                : type == RangeType.SCORE ? "zremrangebyscore" : "zremrangebylex", key);
+        if (z.size() == 0) c.notify(KeyspaceEvents.GENERIC, "del", key);
         c.reply().integer(deleted);
     }
 

@@ -2,6 +2,7 @@ package io.cinnabar.command.zsets;
 
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.keyspace.ZSetValue;
 import io.cinnabar.protocol.Reply;
@@ -34,6 +35,7 @@ final class ZSetPops {
     /** Pops n members from z at key, replying each as a pair; deletes the key when emptied. */
     private static void pop(Call c, byte[] key, ZSetValue z, boolean max, long n, boolean nested) {
         Reply r = c.reply();
+        if (n > 0) c.notify(KeyspaceEvents.ZSET, max ? "zpopmax" : "zpopmin", key);
         for (long k = 0; k < n; k++) {
             ZSetValue.Cursor cur = z.at(max ? z.size() - 1 : 0);
             byte[] m = cur.member();
@@ -42,6 +44,7 @@ final class ZSetPops {
             ZSetCommands.pair(r, m, s, nested);
         }
         if (z.size() == 0) c.db().delete(key);
+        if (z.size() == 0) c.notify(KeyspaceEvents.GENERIC, "del", key);
     }
 
     /** ZMPOP numkeys key [key ...] MIN|MAX [COUNT count]; BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count] */

@@ -1,0 +1,118 @@
+package io.cinnabar.command.pubsub;
+
+import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.HelpReply;
+import io.cinnabar.protocol.Reply;
+
+import java.util.List;
+
+import static io.cinnabar.command.CommandFlag.FAST;
+import static io.cinnabar.command.CommandFlag.LOADING;
+import static io.cinnabar.command.CommandFlag.MAY_REPLICATE;
+import static io.cinnabar.command.CommandFlag.NOSCRIPT;
+import static io.cinnabar.command.CommandFlag.PUBSUB;
+import static io.cinnabar.command.CommandFlag.STALE;
+import static io.cinnabar.command.CommandSpec.spec;
+
+/** SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE, their UNSUBSCRIBEs, PUBLISH, SPUBLISH and PUBSUB. */
+public final class PubSubCommands implements CommandFamily {
+    @Override
+    public String group() {
+        return "pubsub";
+    }
+
+    @Override
+    public void register(CommandTable t) {
+        t.add(spec("SUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Listen for messages published to the given channels"), this::subscribe);
+        t.add(spec("UNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Stop listening for messages posted to the given channels"), this::unsubscribe);
+        t.add(spec("PSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Listen for messages published to channels matching the given patterns"), this::psubscribe);
+        t.add(spec("PUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Stop listening for messages posted to channels matching the given patterns"), this::punsubscribe);
+        t.add(spec("SSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).keys(1, -1, 1).channelKeys().allowedWhileSubscribed().doc("7.0.0", "Listen for messages published to the given shard channels"), this::ssubscribe);
+        t.add(spec("SUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).keys(1, -1, 1).channelKeys().allowedWhileSubscribed().doc("7.0.0", "Stop listening for messages posted to the given shard channels"), this::sunsubscribe);
+        t.add(spec("PUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).doc("2.0.0", "Post a message to a channel"),
+                c -> c.reply().integer(pubSub(c).publish(c.arg(1), c.arg(2))));
+        t.add(spec("SPUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).keys(1, 1, 1).channelKeys().doc("7.0.0", "Post a message to a shard channel"),
+                c -> c.reply().integer(pubSub(c).spublish(c.arg(1), c.arg(2))));
+        t.add(spec("PUBSUB", -2).doc("2.8.0", "A container for Pub/Sub commands")
+                .sub(spec("CHANNELS", -2, PUBSUB, LOADING, STALE).doc("2.8.0", "List active channels"), c -> channels(c, PubSub.Kind.CHANNEL))
+                .sub(spec("NUMPAT", 2, PUBSUB, LOADING, STALE).doc("2.8.0", "Get the count of unique patterns pattern subscriptions"),
+                        c -> c.reply().integer(pubSub(c).patternCount()))
+                .sub(spec("NUMSUB", -2, PUBSUB, LOADING, STALE).doc("2.8.0", "Get the count of subscribers for channels"), c -> numsub(c, PubSub.Kind.CHANNEL))
+                .sub(spec("SHARDCHANNELS", -2, PUBSUB, LOADING, STALE).doc("7.0.0", "List active shard channels"), c -> channels(c, PubSub.Kind.SHARD))
+                .sub(spec("SHARDNUMSUB", -2, PUBSUB, LOADING, STALE).doc("7.0.0", "Get the count of subscribers for shard channels"), c -> numsub(c, PubSub.Kind.SHARD))
+                .sub(spec("HELP", 2, LOADING, STALE).doc("6.2.0", "Show helpful text about the different subcommands"),
+                        c -> HelpReply.reply(c,
+                                "CHANNELS [<pattern>]",
+                                "    Return the currently active channels matching a <pattern> (default: '*').",
+                                "NUMPAT",
+                                "    Return number of subscriptions to patterns.",
+                                "NUMSUB [<channel> ...]",
+                                "    Return the number of subscribers for the specified channels, excluding",
+                                "    pattern subscriptions(default: no channels).",
+                                "SHARDCHANNELS [<pattern>]",
+                                "    Return the currently active shard level channels matching a <pattern> (default: '*').",
+                                "SHARDNUMSUB [<shardchannel> ...]",
+                                "    Return the number of subscribers for the specified shard level channel(s)")), null);
+    }
+
+    private static PubSub pubSub(Call c) {
+        return c.server().pubSub();
+    }
+
+    /** SUBSCRIBE channel [channel ...] */
+    private void subscribe(Call c) {
+        for (int i = 1; i < c.argCount(); i++) pubSub(c).subscribe(c.client(), c.arg(i), PubSub.Kind.CHANNEL);
+    }
+
+    /** UNSUBSCRIBE [channel ...] */
+    private void unsubscribe(Call c) {
+        if (c.argCount() == 1) pubSub(c).unsubscribeAll(c.client(), PubSub.Kind.CHANNEL, true);
+        for (int i = 1; i < c.argCount(); i++) pubSub(c).unsubscribe(c.client(), c.arg(i), PubSub.Kind.CHANNEL, true);
+    }
+
+    /** PSUBSCRIBE pattern [pattern ...] */
+    private void psubscribe(Call c) {
+        for (int i = 1; i < c.argCount(); i++) pubSub(c).psubscribe(c.client(), c.arg(i));
+    }
+
+    /** PUNSUBSCRIBE [pattern ...] */
+    private void punsubscribe(Call c) {
+        if (c.argCount() == 1) pubSub(c).punsubscribeAll(c.client(), true);
+        for (int i = 1; i < c.argCount(); i++) pubSub(c).punsubscribe(c.client(), c.arg(i), true);
+    }
+
+    /** SSUBSCRIBE shardchannel [shardchannel ...] */
+    private void ssubscribe(Call c) {
+        // Redis's CLIENT_DENY_BLOCKING: a client that expects one reply per command (inside EXEC).
+        if (c.inExec()) throw new CommandError("ERR SSUBSCRIBE isn't allowed for a DENY BLOCKING client");
+        for (int i = 1; i < c.argCount(); i++) pubSub(c).subscribe(c.client(), c.arg(i), PubSub.Kind.SHARD);
+    }
+
+    /** SUNSUBSCRIBE [shardchannel ...] */
+    private void sunsubscribe(Call c) {
+        if (c.argCount() == 1) pubSub(c).unsubscribeAll(c.client(), PubSub.Kind.SHARD, true);
+        for (int i = 1; i < c.argCount(); i++) pubSub(c).unsubscribe(c.client(), c.arg(i), PubSub.Kind.SHARD, true);
+    }
+
+    /** PUBSUB CHANNELS [pattern] / PUBSUB SHARDCHANNELS [pattern] */
+    private void channels(Call c, PubSub.Kind kind) {
+        if (c.argCount() > 3) throw CommandError.subcommandSyntax(c.args());
+        List<byte[]> names = pubSub(c).channelNames(c.argCount() == 3 ? c.arg(2) : null, kind);
+        Reply r = c.reply();
+        r.array(names.size());
+        for (byte[] n : names) r.bulk(n);
+    }
+
+    /** PUBSUB NUMSUB [channel ...] / PUBSUB SHARDNUMSUB [shardchannel ...] */
+    private void numsub(Call c, PubSub.Kind kind) {
+        Reply r = c.reply();
+        r.array((c.argCount() - 2) * 2);
+        for (int i = 2; i < c.argCount(); i++) {
+            r.bulk(c.arg(i));
+            r.integer(pubSub(c).subscriberCount(c.arg(i), kind));
+        }
+    }
+}
