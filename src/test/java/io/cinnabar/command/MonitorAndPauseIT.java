@@ -170,6 +170,18 @@ class MonitorAndPauseIT {
     }
 
     @Test
+    void writePauseAlsoHoldsMayReplicateCommands(Jedis jedis) throws IOException {
+        str(jedis, "CLIENT", "PAUSE", "100000", "WRITE");
+        try (RawConnection publisher = new RawConnection(server.port())) {
+            publisher.send("PUBLISH", "ch", "msg");
+            assertNull(publisher.lineWithin(100), "PUBLISH propagates, so it waits");
+            assertEquals("PONG", jedis.ping());
+            str(jedis, "CLIENT", "UNPAUSE");
+            assertEquals(":0", publisher.line());
+        }
+    }
+
+    @Test
     void allPauseHoldsEveryCommandUntilItsTimeout(Jedis jedis) throws IOException {
         long start = System.nanoTime();
         assertEquals("OK", str(jedis, "CLIENT", "PAUSE", "300"));
