@@ -305,7 +305,7 @@ class HashCommandsIT {
 
     /** Sends one command and returns the raw reply (one complete RESP value). */
     private static String exchange(OutputStream out, InputStream in, String... args) throws IOException {
-        out.write(RawConnection.encode(args));
+        out.write(RespSocket.encode(args));
         out.flush();
         ByteArrayOutputStream reply = new ByteArrayOutputStream();
         readValue(in, reply);

@@ -36,8 +36,8 @@ class MonitorAndPauseIT {
         }
     }
 
-    private RawConnection monitor() throws IOException {
-        RawConnection m = new RawConnection(server.port());
+    private RespSocket monitor() throws IOException {
+        RespSocket m = new RespSocket(server.port());
         assertEquals("+OK", m.send("MONITOR").line());
         return m;
     }
@@ -46,7 +46,7 @@ class MonitorAndPauseIT {
 
     @Test
     void monitorShowsEachCommandInRedisFormat(Jedis jedis) throws IOException {
-        try (RawConnection m = monitor()) {
+        try (RespSocket m = monitor()) {
             jedis.set("foo", "a b\"\\\n\u0001");
             jedis.get("foo");
             String line = m.line();
@@ -63,7 +63,7 @@ class MonitorAndPauseIT {
 
     @Test
     void adminCommandsAreHiddenAndPasswordsRedacted(Jedis jedis) throws IOException {
-        try (RawConnection m = monitor()) {
+        try (RespSocket m = monitor()) {
             cmd(jedis, "CONFIG", "GET", "hz");
             cmd(jedis, "CLIENT", "LIST");
             error(() -> cmd(jedis, "AUTH", "user", "secret"));
@@ -77,7 +77,7 @@ class MonitorAndPauseIT {
 
     @Test
     void transactionsShowMultiThenQueuedCommandsThenExec(Jedis jedis) throws IOException {
-        try (RawConnection m = monitor()) {
+        try (RespSocket m = monitor()) {
             str(jedis, "MULTI");
             str(jedis, "SET", "a", "1");
             cmd(jedis, "EXEC");
@@ -95,7 +95,7 @@ class MonitorAndPauseIT {
 
     @Test
     void monitoringClientMayNotTouchDataAndSeesItsOwnCommandsAfterTheirReplies() throws IOException {
-        try (RawConnection m = monitor()) {
+        try (RespSocket m = monitor()) {
             assertEquals("-ERR Replica can't interact with the keyspace", m.send("GET", "x").line());
             assertEquals("+PONG", m.send("PING").line());
             assertTrue(m.line().endsWith("\"PING\""));
@@ -118,7 +118,7 @@ class MonitorAndPauseIT {
 
     @Test
     void resetLeavesMonitorMode(Jedis jedis) throws IOException {
-        try (RawConnection m = monitor()) {
+        try (RespSocket m = monitor()) {
             assertEquals("+RESET", m.send("RESET").line());
             jedis.set("unseen", "1");
             assertEquals("+PONG", m.send("PING").line(), "no monitor line came before the reply");
@@ -129,7 +129,7 @@ class MonitorAndPauseIT {
     @Test
     void monitorThatStopsReadingIsCutOffAtTheOutputBufferLimit(Jedis jedis) throws IOException {
         jedis.configSet("client-output-buffer-limit", "normal 262144 0 0");
-        try (RawConnection m = new RawConnection(server.port())) {
+        try (RespSocket m = new RespSocket(server.port())) {
             m.socket().setReceiveBufferSize(4096);
             m.send("MONITOR");
             String big = "x".repeat(64 * 1024);
@@ -154,14 +154,14 @@ class MonitorAndPauseIT {
     void writePauseHoldsWritesButServesReads(Jedis jedis) throws IOException {
         jedis.set("k", "old");
         assertEquals("OK", str(jedis, "CLIENT", "PAUSE", "100000", "WRITE"));
-        try (RawConnection writer = new RawConnection(server.port())) {
+        try (RespSocket writer = new RespSocket(server.port())) {
             writer.send("SET", "k", "new");
             assertNull(writer.lineWithin(100), "the write waits");
             assertEquals("old", jedis.get("k"));
             assertTrue(jedis.info("clients").contains("blocked_clients:1"));
             assertTrue(str(jedis, "CLIENT", "LIST").contains("flags=b"));
             // Arity errors are answered at once, paused or not.
-            assertEquals("-ERR wrong number of arguments for 'set' command", new RawConnection(server.port()).send("SET", "k").line());
+            assertEquals("-ERR wrong number of arguments for 'set' command", new RespSocket(server.port()).send("SET", "k").line());
             assertEquals("OK", str(jedis, "CLIENT", "UNPAUSE"));
             assertEquals("+OK", writer.line());
             assertEquals("new", jedis.get("k"));
@@ -172,7 +172,7 @@ class MonitorAndPauseIT {
     @Test
     void writePauseAlsoHoldsMayReplicateCommands(Jedis jedis) throws IOException {
         str(jedis, "CLIENT", "PAUSE", "100000", "WRITE");
-        try (RawConnection publisher = new RawConnection(server.port())) {
+        try (RespSocket publisher = new RespSocket(server.port())) {
             publisher.send("PUBLISH", "ch", "msg");
             assertNull(publisher.lineWithin(100), "PUBLISH propagates, so it waits");
             assertEquals("PONG", jedis.ping());
@@ -185,7 +185,7 @@ class MonitorAndPauseIT {
     void allPauseHoldsEveryCommandUntilItsTimeout(Jedis jedis) throws IOException {
         long start = System.nanoTime();
         assertEquals("OK", str(jedis, "CLIENT", "PAUSE", "300"));
-        try (RawConnection c = new RawConnection(server.port())) {
+        try (RespSocket c = new RespSocket(server.port())) {
             c.send("PING");
             assertEquals("+PONG", c.line());
             long ms = (System.nanoTime() - start) / 1_000_000;
@@ -196,9 +196,9 @@ class MonitorAndPauseIT {
     @Test
     void pausedClientsResumeInArrivalOrderWithTheirLaterRequests(Jedis jedis) throws IOException {
         str(jedis, "CLIENT", "PAUSE", "100000", "WRITE");
-        try (RawConnection a = new RawConnection(server.port());
-             RawConnection b = new RawConnection(server.port());
-             RawConnection c = new RawConnection(server.port())) {
+        try (RespSocket a = new RespSocket(server.port());
+             RespSocket b = new RespSocket(server.port());
+             RespSocket c = new RespSocket(server.port())) {
             a.send("APPEND", "log", "a");
             assertNull(a.lineWithin(50));
             b.send("APPEND", "log", "b").send("GET", "log");
@@ -245,7 +245,7 @@ class MonitorAndPauseIT {
         List<?> r = (List<?>) cmd(jedis, "EXEC");
         assertEquals(3, r.size());
         assertEquals("2", jedis.get("two"));
-        try (RawConnection c = new RawConnection(server.port())) {
+        try (RespSocket c = new RespSocket(server.port())) {
             assertNull(c.send("SET", "three", "3").lineWithin(100));
         }
     }
@@ -266,7 +266,7 @@ class MonitorAndPauseIT {
 
     @Test
     void resetRestoresAFreshConnection(Jedis jedis) throws IOException {
-        try (RawConnection c = new RawConnection(server.port())) {
+        try (RespSocket c = new RespSocket(server.port())) {
             c.send("HELLO", "3");
             String first = c.line();
             assertTrue(first.startsWith("%"), first);

@@ -12,9 +12,10 @@ import java.util.List;
 
 /**
  * A bare RESP2/RESP3 connection for tests that read what a client library would hide: pushes
- * interleaved with replies, several replies to one command. Replies decode to String (simple,
- * bulk, verbatim, double), Long, Boolean, null, List (arrays, sets, maps as flat lists) and
- * {@link Push}; errors to {@link Error}.
+ * interleaved with replies, several replies to one command, replies that arrive late (paused
+ * clients), streams that are not replies (MONITOR lines, read with {@link #line()}). Replies
+ * decode to String (simple, bulk, verbatim, double), Long, Boolean, null, List (arrays, sets,
+ * maps as flat lists) and {@link Push}; errors to {@link Error}.
  */
 final class RespSocket implements AutoCloseable {
     record Push(List<Object> items) { }
@@ -34,17 +35,44 @@ final class RespSocket implements AutoCloseable {
 
     /** Sends one command without reading anything. */
     RespSocket send(String... args) throws IOException {
+        out.write(encode(args));
+        out.flush();
+        return this;
+    }
+
+    /** args as a RESP array of bulk strings, as clients send commands. */
+    static byte[] encode(String... args) {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
-        b.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.UTF_8));
+        b.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
         for (String a : args) {
             byte[] bytes = a.getBytes(StandardCharsets.UTF_8);
-            b.writeBytes(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.UTF_8));
+            b.writeBytes(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
             b.writeBytes(bytes);
             b.writeBytes(new byte[] {'\r', '\n'});
         }
-        out.write(b.toByteArray());
-        out.flush();
-        return this;
+        return b.toByteArray();
+    }
+
+    /** The next raw line without its CRLF (MONITOR lines, replies read as text). */
+    String line() throws IOException {
+        return line(in.read());
+    }
+
+    /** The next raw line, or null if none arrives within ms. */
+    String lineWithin(int ms) throws IOException {
+        int before = socket.getSoTimeout();
+        socket.setSoTimeout(ms);
+        try {
+            return line();
+        } catch (java.net.SocketTimeoutException none) {
+            return null;
+        } finally {
+            socket.setSoTimeout(before);
+        }
+    }
+
+    Socket socket() {
+        return socket;
     }
 
     /** Sends one command and reads one reply. */
@@ -59,7 +87,7 @@ final class RespSocket implements AutoCloseable {
     Object read() throws IOException {
         int type = in.read();
         if (type < 0) throw new IOException("connection closed");
-        String line = line();
+        String line = line(-1);
         switch (type) {
             case '+': return line;
             case '-': return new Error(line);
@@ -85,15 +113,17 @@ final class RespSocket implements AutoCloseable {
         }
     }
 
-    private String line() throws IOException {
-        StringBuilder sb = new StringBuilder();
-        int c;
-        while ((c = in.read()) != '\r') {
+    /** Reads up to CRLF, starting with first when it is not -1. */
+    private String line(int first) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        int c = first >= 0 ? first : in.read();
+        while (c != '\r') {
             if (c < 0) throw new IOException("connection closed");
-            sb.append((char) c);
+            b.write(c);
+            c = in.read();
         }
         in.read();
-        return sb.toString();
+        return b.toString(StandardCharsets.UTF_8);
     }
 
     boolean isClosedByServer() {
