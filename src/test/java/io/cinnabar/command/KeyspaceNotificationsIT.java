@@ -33,31 +33,28 @@ class KeyspaceNotificationsIT {
         cmd(jedis, "DEBUG", "SET-ACTIVE-EXPIRE", "1");
     }
 
-    /** The keyevent channels' messages as "event key" (or "event key @db" outside db 0). */
+    /** The keyevent channels' messages of db 0 as "event key". */
     private static List<String> events(Subscriber s, Jedis jedis) throws IOException {
         List<String> out = new ArrayList<>();
         for (String[] m : s.untilMarker(jedis)) out.add(m[0].replaceFirst("^__keyevent@0__:", "") + " " + m[1]);
         return out;
     }
 
+    /** What a subscriber to "*" reads ("channel message") while jedis runs SET foo bar under these flags. */
+    private static List<String> afterSet(Jedis jedis, HostAndPort at, String flags) throws IOException {
+        jedis.configSet("notify-keyspace-events", flags);
+        try (Subscriber s = new Subscriber(at)) {
+            jedis.set("foo", "bar");
+            return s.lines(jedis);
+        }
+    }
+
     @Test
     void keyspaceAndKeyeventChannelsCarryEventAndKey(Jedis jedis, HostAndPort at) throws IOException {
-        jedis.configSet("notify-keyspace-events", "KEA");
-        try (Subscriber s = new Subscriber(at)) {
-            jedis.set("foo", "bar");
-            assertEquals(List.of("__keyspace@0__:foo set", "__keyevent@0__:set foo"), s.lines(jedis));
-        }
-        jedis.configSet("notify-keyspace-events", "K$");
-        try (Subscriber s = new Subscriber(at)) {
-            jedis.set("foo", "bar");
-            assertEquals(List.of("__keyspace@0__:foo set"), s.lines(jedis));
-        }
+        assertEquals(List.of("__keyspace@0__:foo set", "__keyevent@0__:set foo"), afterSet(jedis, at, "KEA"));
+        assertEquals(List.of("__keyspace@0__:foo set"), afterSet(jedis, at, "K$"));
         jedis.select(3);
-        jedis.configSet("notify-keyspace-events", "E$");
-        try (Subscriber s = new Subscriber(at)) {
-            jedis.set("foo", "bar");
-            assertEquals(List.of("__keyevent@3__:set foo"), s.lines(jedis));
-        }
+        assertEquals(List.of("__keyevent@3__:set foo"), afterSet(jedis, at, "E$"));
     }
 
     @Test
@@ -69,17 +66,9 @@ class KeyspaceNotificationsIT {
             jedis.del("mylist");
             assertEquals(List.of("lpush mylist"), events(s, jedis));
         }
-        jedis.configSet("notify-keyspace-events", "A");
-        try (Subscriber s = new Subscriber(at)) {
-            jedis.set("foo", "bar");
-            assertEquals(List.of(), s.lines(jedis));
-        }
-        jedis.configSet("notify-keyspace-events", "");
-        try (Subscriber s = new Subscriber(at)) {
-            jedis.set("foo", "bar");
-            jedis.get("nokey");
-            assertEquals(List.of(), s.lines(jedis));
-        }
+        assertEquals(List.of(), afterSet(jedis, at, "A"));
+        assertEquals(List.of(), afterSet(jedis, at, "g$lshzxetdnm"));
+        assertEquals(List.of(), afterSet(jedis, at, ""));
     }
 
     @Test
