@@ -275,6 +275,19 @@ class KeyspaceNotificationsIT {
         }
     }
 
+    @Test
+    void aResp3ClientSeesItsOwnEventsWhereRedisPutsThemAmongItsReplies(Jedis jedis, HostAndPort at) throws IOException {
+        jedis.configSet("notify-keyspace-events", "E$l");
+        try (Subscriber self = new Subscriber(at, "HELLO 3", "__keyevent@0__:*")) {
+            // SET announces before it replies, LPUSH after (t_string.c / t_list.c).
+            self.send("SET foo bar", "LPUSH l a");
+            assertEquals(List.of("pmessage", "__keyevent@0__:*", "__keyevent@0__:set", "foo"), self.read());
+            assertEquals("OK", self.read());
+            assertEquals(1L, self.read());
+            assertEquals(List.of("pmessage", "__keyevent@0__:*", "__keyevent@0__:lpush", "l"), self.read());
+        }
+    }
+
     /** A second connection subscribed to every channel, reading messages as [channel, message]. */
     static final class Subscriber implements AutoCloseable {
         private static final String MARKER = "marker-channel";
@@ -282,13 +295,27 @@ class KeyspaceNotificationsIT {
         private final InputStream in;
 
         Subscriber(HostAndPort at) throws IOException {
+            this(at, null, "*");
+        }
+
+        /** Sends hello first if not null (its reply is read), then PSUBSCRIBE pattern. */
+        Subscriber(HostAndPort at, String hello, String pattern) throws IOException {
             socket = new Socket(at.getHost(), at.getPort());
             socket.setSoTimeout(5000);
             in = new BufferedInputStream(socket.getInputStream());
-            OutputStream out = socket.getOutputStream();
-            out.write("PSUBSCRIBE *\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
+            if (hello != null) {
+                send(hello);
+                read();
+            }
+            send("PSUBSCRIBE " + pattern);
             read();
+        }
+
+        /** Inline commands, in one write. */
+        void send(String... commands) throws IOException {
+            OutputStream out = socket.getOutputStream();
+            for (String command : commands) out.write((command + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
         }
 
         /** The next message published: [channel, message]. */
@@ -313,14 +340,18 @@ class KeyspaceNotificationsIT {
             return out;
         }
 
-        private Object read() throws IOException {
+        /** One reply or push: arrays, pushes and maps as lists, strings, integers. */
+        Object read() throws IOException {
             int type = in.read();
             String line = line();
             switch (type) {
-                case '*', '>' -> {
+                case '*', '>', '%' -> {
                     List<Object> items = new ArrayList<>();
-                    for (int i = Integer.parseInt(line); i > 0; i--) items.add(read());
+                    for (int i = Integer.parseInt(line) * (type == '%' ? 2 : 1); i > 0; i--) items.add(read());
                     return items;
+                }
+                case '+' -> {
+                    return line;
                 }
                 case '$' -> {
                     byte[] b = in.readNBytes(Integer.parseInt(line) + 2);

@@ -510,13 +510,13 @@ public final class SetCommands implements CommandFamily {
     /** *STORE: a non-empty result replaces dstKey (dropping its TTL), an empty one deletes it. */
     private static void store(Call c, byte[] dstKey, SetValue result, String event) {
         Database db = c.db();
+        c.reply().integer(result.size());
         if (result.size() > 0) {
             db.set(dstKey, result);
             c.notify(KeyspaceEvents.SET, event, dstKey);
         } else if (db.delete(dstKey)) {
             c.notify(KeyspaceEvents.GENERIC, "del", dstKey);
         }
-        c.reply().integer(result.size());
     }
 
     // ---- SSCAN ----
