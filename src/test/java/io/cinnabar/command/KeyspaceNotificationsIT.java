@@ -3,6 +3,7 @@ package io.cinnabar.command;
 import io.cinnabar.junit.CinnabarTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,6 +103,21 @@ class KeyspaceNotificationsIT {
             jedis.hset("h", "f", "v");
             jedis.rename("foo", "bar");
             assertEquals(List.of("new foo", "new list", "new h", "new bar"), events(s, jedis));
+        }
+    }
+
+    @Test
+    void keysLoadedFromAnRdbAreNotAnnounced(Jedis jedis, HostAndPort at, @TempDir Path dir) throws IOException {
+        String oldDir = jedis.configGet("dir").get("dir");
+        jedis.configSet("dir", dir.toString());
+        jedis.configSet("notify-keyspace-events", "EAn");
+        jedis.set("foo", "bar");
+        try (Subscriber s = new Subscriber(at)) {
+            assertEquals("OK", cmd(jedis, "DEBUG", "RELOAD"));
+            jedis.set("foo", "baz");
+            assertEquals(List.of("set foo"), events(s, jedis));
+        } finally {
+            jedis.configSet("dir", oldDir);
         }
     }
 
