@@ -3,6 +3,7 @@ package io.cinnabar.command;
 import io.cinnabar.junit.CinnabarTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,31 +35,28 @@ class KeyspaceNotificationsIT {
         cmd(jedis, "DEBUG", "SET-ACTIVE-EXPIRE", "1");
     }
 
-    /** The keyevent channels' messages as "event key" (or "event key @db" outside db 0). */
+    /** The keyevent channels' messages of db 0 as "event key". */
     private static List<String> events(Subscriber s, Jedis jedis) throws IOException {
         List<String> out = new ArrayList<>();
         for (String[] m : s.untilMarker(jedis)) out.add(m[0].replaceFirst("^__keyevent@0__:", "") + " " + m[1]);
         return out;
     }
 
+    /** What a subscriber to "*" reads ("channel message") while jedis runs SET foo bar under these flags. */
+    private static List<String> afterSet(Jedis jedis, HostAndPort at, String flags) throws IOException {
+        jedis.configSet("notify-keyspace-events", flags);
+        try (Subscriber s = new Subscriber(at)) {
+            jedis.set("foo", "bar");
+            return s.lines(jedis);
+        }
+    }
+
     @Test
     void keyspaceAndKeyeventChannelsCarryEventAndKey(Jedis jedis, HostAndPort at) throws IOException {
-        jedis.configSet("notify-keyspace-events", "KEA");
-        try (Subscriber s = new Subscriber(at)) {
-            jedis.set("foo", "bar");
-            assertEquals(List.of("__keyspace@0__:foo set", "__keyevent@0__:set foo"), s.lines(jedis));
-        }
-        jedis.configSet("notify-keyspace-events", "K$");
-        try (Subscriber s = new Subscriber(at)) {
-            jedis.set("foo", "bar");
-            assertEquals(List.of("__keyspace@0__:foo set"), s.lines(jedis));
-        }
+        assertEquals(List.of("__keyspace@0__:foo set", "__keyevent@0__:set foo"), afterSet(jedis, at, "KEA"));
+        assertEquals(List.of("__keyspace@0__:foo set"), afterSet(jedis, at, "K$"));
         jedis.select(3);
-        jedis.configSet("notify-keyspace-events", "E$");
-        try (Subscriber s = new Subscriber(at)) {
-            jedis.set("foo", "bar");
-            assertEquals(List.of("__keyevent@3__:set foo"), s.lines(jedis));
-        }
+        assertEquals(List.of("__keyevent@3__:set foo"), afterSet(jedis, at, "E$"));
     }
 
     @Test
@@ -69,17 +68,9 @@ class KeyspaceNotificationsIT {
             jedis.del("mylist");
             assertEquals(List.of("lpush mylist"), events(s, jedis));
         }
-        jedis.configSet("notify-keyspace-events", "A");
-        try (Subscriber s = new Subscriber(at)) {
-            jedis.set("foo", "bar");
-            assertEquals(List.of(), s.lines(jedis));
-        }
-        jedis.configSet("notify-keyspace-events", "");
-        try (Subscriber s = new Subscriber(at)) {
-            jedis.set("foo", "bar");
-            jedis.get("nokey");
-            assertEquals(List.of(), s.lines(jedis));
-        }
+        assertEquals(List.of(), afterSet(jedis, at, "A"));
+        assertEquals(List.of(), afterSet(jedis, at, "g$lshzxetdnm"));
+        assertEquals(List.of(), afterSet(jedis, at, ""));
     }
 
     @Test
@@ -112,6 +103,21 @@ class KeyspaceNotificationsIT {
             jedis.hset("h", "f", "v");
             jedis.rename("foo", "bar");
             assertEquals(List.of("new foo", "new list", "new h", "new bar"), events(s, jedis));
+        }
+    }
+
+    @Test
+    void keysLoadedFromAnRdbAreNotAnnounced(Jedis jedis, HostAndPort at, @TempDir Path dir) throws IOException {
+        String oldDir = jedis.configGet("dir").get("dir");
+        jedis.configSet("dir", dir.toString());
+        jedis.configSet("notify-keyspace-events", "EAn");
+        jedis.set("foo", "bar");
+        try (Subscriber s = new Subscriber(at)) {
+            assertEquals("OK", cmd(jedis, "DEBUG", "RELOAD"));
+            jedis.set("foo", "baz");
+            assertEquals(List.of("set foo"), events(s, jedis));
+        } finally {
+            jedis.configSet("dir", oldDir);
         }
     }
 
@@ -286,6 +292,19 @@ class KeyspaceNotificationsIT {
         }
     }
 
+    @Test
+    void aResp3ClientSeesItsOwnEventsWhereRedisPutsThemAmongItsReplies(Jedis jedis, HostAndPort at) throws IOException {
+        jedis.configSet("notify-keyspace-events", "E$l");
+        try (Subscriber self = new Subscriber(at, "HELLO 3", "__keyevent@0__:*")) {
+            // SET announces before it replies, LPUSH after (t_string.c / t_list.c).
+            self.send("SET foo bar", "LPUSH l a");
+            assertEquals(List.of("pmessage", "__keyevent@0__:*", "__keyevent@0__:set", "foo"), self.read());
+            assertEquals("OK", self.read());
+            assertEquals(1L, self.read());
+            assertEquals(List.of("pmessage", "__keyevent@0__:*", "__keyevent@0__:lpush", "l"), self.read());
+        }
+    }
+
     /** A second connection subscribed to every channel, reading messages as [channel, message]. */
     static final class Subscriber implements AutoCloseable {
         private static final String MARKER = "marker-channel";
@@ -293,13 +312,27 @@ class KeyspaceNotificationsIT {
         private final InputStream in;
 
         Subscriber(HostAndPort at) throws IOException {
+            this(at, null, "*");
+        }
+
+        /** Sends hello first if not null (its reply is read), then PSUBSCRIBE pattern. */
+        Subscriber(HostAndPort at, String hello, String pattern) throws IOException {
             socket = new Socket(at.getHost(), at.getPort());
             socket.setSoTimeout(5000);
             in = new BufferedInputStream(socket.getInputStream());
-            OutputStream out = socket.getOutputStream();
-            out.write("PSUBSCRIBE *\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
+            if (hello != null) {
+                send(hello);
+                read();
+            }
+            send("PSUBSCRIBE " + pattern);
             read();
+        }
+
+        /** Inline commands, in one write. */
+        void send(String... commands) throws IOException {
+            OutputStream out = socket.getOutputStream();
+            for (String command : commands) out.write((command + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
         }
 
         /** The next message published: [channel, message]. */
@@ -324,14 +357,18 @@ class KeyspaceNotificationsIT {
             return out;
         }
 
-        private Object read() throws IOException {
+        /** One reply or push: arrays, pushes and maps as lists, strings, integers. */
+        Object read() throws IOException {
             int type = in.read();
             String line = line();
             switch (type) {
-                case '*', '>' -> {
+                case '*', '>', '%' -> {
                     List<Object> items = new ArrayList<>();
-                    for (int i = Integer.parseInt(line); i > 0; i--) items.add(read());
+                    for (int i = Integer.parseInt(line) * (type == '%' ? 2 : 1); i > 0; i--) items.add(read());
                     return items;
+                }
+                case '+' -> {
+                    return line;
                 }
                 case '$' -> {
                     byte[] b = in.readNBytes(Integer.parseInt(line) + 2);

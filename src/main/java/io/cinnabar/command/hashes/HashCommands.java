@@ -114,8 +114,8 @@ public final class HashCommands implements CommandFamily {
         if (fresh) h = new HashValue();
         int created = h.setAll(c.args(), 2, maxEntries(c), maxValue(c));
         if (fresh) db.set(key, h);
-        c.notify(KeyspaceEvents.HASH, "hset", key);
         if (hmset) c.reply().ok(); else c.reply().integer(created);
+        c.notify(KeyspaceEvents.HASH, "hset", key);
     }
 
     /** HSETNX key field value */
@@ -132,8 +132,8 @@ public final class HashCommands implements CommandFamily {
         if (fresh) h = new HashValue();
         h.set(c.arg(2), c.arg(3), maxEntries(c), maxValue(c));
         if (fresh) db.set(key, h);
-        c.notify(KeyspaceEvents.HASH, "hset", key);
         c.reply().raw(RespConstants.ONE);
+        c.notify(KeyspaceEvents.HASH, "hset", key);
     }
 
     /** HDEL key field [field ...] */
@@ -174,8 +174,8 @@ public final class HashCommands implements CommandFamily {
         }
         value += incr;
         store(c, db, key, h, field, Numbers.toBytes(value));
-        c.notify(KeyspaceEvents.HASH, "hincrby", key);
         c.reply().integer(value);
+        c.notify(KeyspaceEvents.HASH, "hincrby", key);
     }
 
     /** HINCRBYFLOAT key field increment: long double arithmetic, formatted as INCRBYFLOAT does. */
@@ -196,8 +196,8 @@ public final class HashCommands implements CommandFamily {
         if (sum == null || sum.isInfinite()) throw new CommandError("ERR increment would produce NaN or Infinity");
         byte[] result = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
         store(c, db, key, h, field, result);
-        c.notify(KeyspaceEvents.HASH, "hincrbyfloat", key);
         c.reply().bulk(result);
+        c.notify(KeyspaceEvents.HASH, "hincrbyfloat", key);
         // The result, not the increment: float formatting must not differ on replay.
         c.propagateAs(PropagatedCommands.HSET, key, field, result);
     }

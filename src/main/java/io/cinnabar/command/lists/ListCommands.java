@@ -149,8 +149,8 @@ public final class ListCommands implements CommandFamily {
         } else {
             for (int i = 2; i < c.argCount(); i++) list.push(c.arg(i), atHead);
         }
-        pushed(c, key, atHead);
         c.reply().integer(list.size());
+        pushed(c, key, atHead);
     }
 
     // ---- pops ----
@@ -312,10 +312,10 @@ public final class ListCommands implements CommandFamily {
         } else {
             dest.push(value, to);
         }
-        // Redis's lmoveHandlePush announces the push before the pop.
+        // Redis's lmoveHandlePush announces the push, then replies; the pop comes last.
         pushed(c, dst, to);
-        popped(c, src, source, from);
         c.reply().bulk(value);
+        popped(c, src, source, from);
         if (timeoutIdx >= 0) {
             // BLMOVE as LMOVE, BRPOPLPUSH as RPOPLPUSH.
             c.propagateAs(c.argCount() == 6
@@ -447,8 +447,8 @@ public final class ListCommands implements CommandFamily {
         long i = index(list, c.longArg(2));
         if (i < 0 || i >= list.size()) throw new CommandError("ERR index out of range");
         list.set(i, c.arg(3));
-        c.notify(KeyspaceEvents.LIST, "lset", c.arg(1));
         c.reply().ok();
+        c.notify(KeyspaceEvents.LIST, "lset", c.arg(1));
     }
 
     /** LINSERT key BEFORE|AFTER pivot element */

@@ -220,15 +220,15 @@ public final class SetCommands implements CommandFamily {
         if (set.isIntset()) {
             long v = set.randomInt();
             set.remove(v);
-            c.reply().bulk(v);
             popped = PropagatedCommands.number(v);
         } else {
             popped = set.randomMember();
             set.remove(popped);
-            c.reply().bulk(popped);
         }
-        if (set.size() == 0) db.delete(key); else modified(db, key);
+        // Redis announces the pop before replying, and the emptied set's deletion after.
         c.notify(KeyspaceEvents.SET, "spop", key);
+        c.reply().bulk(popped);
+        if (set.size() == 0) db.delete(key); else modified(db, key);
         if (set.size() == 0) c.notify(KeyspaceEvents.GENERIC, "del", key);
         c.propagateAs(PropagatedCommands.SREM, key, popped);
     }
@@ -510,13 +510,13 @@ public final class SetCommands implements CommandFamily {
     /** *STORE: a non-empty result replaces dstKey (dropping its TTL), an empty one deletes it. */
     private static void store(Call c, byte[] dstKey, SetValue result, String event) {
         Database db = c.db();
+        c.reply().integer(result.size());
         if (result.size() > 0) {
             db.set(dstKey, result);
             c.notify(KeyspaceEvents.SET, event, dstKey);
         } else if (db.delete(dstKey)) {
             c.notify(KeyspaceEvents.GENERIC, "del", dstKey);
         }
-        c.reply().integer(result.size());
     }
 
     // ---- SSCAN ----

@@ -134,11 +134,11 @@ final class ZSetAlgebra {
             if (out.n > 0) {
                 c.db().set(dst, ZSetValue.build(out.members, out.scores, out.n,
                         ZSetCommands.maxEntries(c), ZSetCommands.maxValue(c)));
-                c.notify(KeyspaceEvents.ZSET, op == UNION ? "zunionstore" : op == INTER ? "zinterstore" : "zdiffstore", dst);
                 r.integer(out.n);
+                c.notify(KeyspaceEvents.ZSET, op == UNION ? "zunionstore" : op == INTER ? "zinterstore" : "zdiffstore", dst);
             } else {
-                if (c.db().delete(dst)) c.notify(KeyspaceEvents.GENERIC, "del", dst);
                 r.integer(0);
+                if (c.db().delete(dst)) c.notify(KeyspaceEvents.GENERIC, "del", dst);
             }
         } else if (cardinalityOnly) {
             r.integer(cardinality);

@@ -229,12 +229,12 @@ public final class ZSetCommands implements CommandFamily {
             if (created && z.size() > 0) c.db().set(key, z);
             else if (added + updated == 0) c.db().unchanged(key);
         }
-        if (added + updated > 0) c.notify(KeyspaceEvents.ZSET, incr ? "zincr" : "zadd", key);
         if (incr) {
             if (processed > 0) c.reply().doubleValue(score); else c.reply().nullBulk();
         } else {
             c.reply().integer(ch ? added + updated : added);
         }
+        if (added + updated > 0) c.notify(KeyspaceEvents.ZSET, incr ? "zincr" : "zadd", key);
     }
 
     /** ZREM key member [member ...] */
@@ -403,8 +403,8 @@ public final class ZSetCommands implements CommandFamily {
     private static void store(Call c, ZSetValue z, long from, long count, boolean reverse) {
         byte[] dst = c.arg(1);
         if (count == 0) {
-            if (c.db().delete(dst)) c.notify(KeyspaceEvents.GENERIC, "del", dst);
             c.reply().integer(0);
+            if (c.db().delete(dst)) c.notify(KeyspaceEvents.GENERIC, "del", dst);
             return;
         }
         int n = (int) count;
@@ -417,8 +417,8 @@ public final class ZSetCommands implements CommandFamily {
             if (reverse) cur.previous(); else cur.next();
         }
         c.db().set(dst, ZSetValue.build(ms, ss, n, maxEntries(c), maxValue(c)));
-        c.notify(KeyspaceEvents.ZSET, "zrangestore", dst);
         c.reply().integer(n);
+        c.notify(KeyspaceEvents.ZSET, "zrangestore", dst);
     }
 
     /** ZREMRANGEBYRANK key start stop; ZREMRANGEBYSCORE key min max; ZREMRANGEBYLEX key min max */
