@@ -39,6 +39,7 @@ public final class CommandTable {
         t.register(new io.cinnabar.command.sets.SetCommands());
         t.register(new io.cinnabar.command.tx.TransactionCommands());
         t.register(new io.cinnabar.command.zsets.ZSetCommands());
+        t.register(new io.cinnabar.command.scripting.ScriptingCommands());
         return t;
     }
 
