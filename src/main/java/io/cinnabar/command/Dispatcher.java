@@ -184,7 +184,7 @@ public final class Dispatcher {
         if (!client.closing) client.channel().send(out, client.closeAfterReply);
     }
 
-    static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+    public static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 
     /** Where a batch stopped when its long command outlived the threshold. */
     private record BusyRun(Client client, List<Request> batch, int index, long feedMark, int mark, boolean skipThis) { }

@@ -38,6 +38,7 @@ public final class ServerContext {
     private final String runId;
     private volatile int port;
     private Runnable shutdownHook = () -> { };
+    private volatile Runnable longRunAbort = () -> { };
     private boolean activeExpireEnabled = true;
     private KeyspaceThread.Timer cronTimer;
     private volatile boolean shutdownStarted;
@@ -119,6 +120,16 @@ public final class ServerContext {
             components.put(type, c);
         }
         return type.cast(c);
+    }
+
+    /** What stops a long-running command (the running script) when SHUTDOWN NOSAVE must not wait for it. */
+    public void onAbortLongRun(Runnable abort) {
+        longRunAbort = abort;
+    }
+
+    /** Stops the long-running command at its next step, whatever it already did. Any thread. */
+    public void abortLongRun() {
+        longRunAbort.run();
     }
 
     /** Allocates the next client id; any thread. */
