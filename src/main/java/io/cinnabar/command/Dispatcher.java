@@ -167,7 +167,7 @@ public final class Dispatcher {
             }
             CommandSpec spec = resolve(r.args);
             if (spec == null || !spec.runsWhileBusy || !arityOk(spec, r.args)) {
-                busyWriter.error(BUSY);
+                busyWriter.error(server.busyError());
                 continue;
             }
             busyCall.client = client;

@@ -39,6 +39,7 @@ public final class ServerContext {
     private volatile int port;
     private Runnable shutdownHook = () -> { };
     private volatile Runnable longRunAbort = () -> { };
+    private volatile String busyError = Dispatcher.BUSY;
     private boolean activeExpireEnabled = true;
     private KeyspaceThread.Timer cronTimer;
     private volatile boolean shutdownStarted;
@@ -120,6 +121,15 @@ public final class ServerContext {
             components.put(type, c);
         }
         return type.cast(c);
+    }
+
+    /** What clients get while a script runs past busy-reply-threshold (EVAL and FCALL name different KILLs). */
+    public String busyError() {
+        return busyError;
+    }
+
+    public void busyError(String error) {
+        busyError = error;
     }
 
     /** What stops a long-running command (the running script) when SHUTDOWN NOSAVE must not wait for it. */

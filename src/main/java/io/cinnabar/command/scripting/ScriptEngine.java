@@ -45,6 +45,7 @@ public final class ScriptEngine {
     private SandboxGlobals globals;
     private volatile ScriptRun current;
     private final Client scriptClient;
+    private FunctionLibraries functions;
 
     public ScriptEngine(Dispatcher dispatcher) {
         this.dispatcher = dispatcher;
@@ -83,20 +84,31 @@ public final class ScriptEngine {
         for (LuaValue k : g.keys()) g.rawset(k, ReadOnlyTable.lockedCopy(g.rawget(k), done));
         LuaValue stringMeta = LuaString.s_metatable;
         if (stringMeta != null) LuaString.s_metatable = ReadOnlyTable.lockedCopy(withIndex(g.rawget("string")), done);
-        LuaTable meta = new ReadOnlyTable();
+        g.setmetatable(nonexistentGlobalError());
+        g.lock();
+        globals = g;
+    }
+
+    /** A locked metatable whose __index raises Redis's error for reading a missing global. */
+    static LuaTable nonexistentGlobalError() {
+        ReadOnlyTable meta = new ReadOnlyTable();
         meta.rawset("__index", RedisApi.fn(a -> {
             throw new LuaError("Script attempted to access nonexistent global variable '" + a.arg(2).tojstring() + "'");
         }));
-        ((ReadOnlyTable) meta).lock();
-        g.setmetatable(meta);
-        g.lock();
-        globals = g;
+        meta.lock();
+        return meta;
     }
 
     private static LuaTable withIndex(LuaValue stringLib) {
         LuaTable t = new LuaTable();
         t.rawset("__index", stringLib);
         return t;
+    }
+
+    /** The function libraries; they outlive SCRIPT FLUSH, as in Redis. */
+    FunctionLibraries functions() {
+        if (functions == null) functions = new FunctionLibraries(this);
+        return functions;
     }
 
     ScriptRun current() {
@@ -134,25 +146,40 @@ public final class ScriptEngine {
         return s;
     }
 
-    /** Runs script with KEYS and ARGV and writes what it returns (or its error) to out. */
+    /** Runs script with KEYS and ARGV as globals and writes what it returns (or its error) to out. */
     void invoke(Script script, Client caller, byte[][] keys, byte[][] args, boolean readOnly, Reply out) {
-        scriptClient.db(caller.db());
-        ScriptRun run = new ScriptRun(script.sha(), caller, scriptClient, readOnly);
         globals.setUnlocked("KEYS", array(keys));
         globals.setUnlocked("ARGV", array(args));
+        run(new ScriptRun(script.sha(), true, caller, scriptClient, readOnly), script.function(), LuaValue.NONE, out);
+    }
+
+    /** Runs a function with KEYS and ARGV as its two arguments (FCALL). */
+    void invoke(FunctionLibraries.Function f, Client caller, byte[][] command, byte[][] keys, byte[][] args, boolean readOnly, Reply out) {
+        ScriptRun run = new ScriptRun(f.name(), false, caller, scriptClient, readOnly);
+        run.command = command;
+        run(run, f.callback(),
+                LuaValue.varargsOf(array(keys), array(args)), out);
+    }
+
+    private void run(ScriptRun run, LuaValue fn, org.luaj.vm2.Varargs fnArgs, Reply out) {
+        scriptClient.db(run.caller.db());
+        dispatcher.server().busyError(run.eval ? BUSY_EVAL : BUSY_FUNCTION);
         current = run;
         LuaValue result;
         try {
-            result = script.function().call();
+            result = fn.invoke(fnArgs).arg1();
         } catch (LuaError e) {
-            throw new CommandError(LuaErrors.reply(e, script.sha()));
+            throw new CommandError(LuaErrors.reply(e, run.name));
         } catch (StackOverflowError e) {
-            throw new CommandError("ERR Error running script " + script.sha() + ", stack overflow");
+            throw new CommandError("ERR Error running script " + run.name + ", stack overflow");
         } finally {
             current = null;
         }
         LuaToReply.write(result, out, run.resp);
     }
+
+    static final String BUSY_EVAL = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+    static final String BUSY_FUNCTION = "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
 
     private static LuaTable array(byte[][] items) {
         LuaTable t = new LuaTable();
@@ -160,16 +187,21 @@ public final class ScriptEngine {
         return t;
     }
 
-    /** SCRIPT KILL: null when done, else Redis's error. */
-    String kill() {
+    /** SCRIPT KILL (eval true) or FUNCTION KILL: null when done, else Redis's error. */
+    String kill(boolean eval) {
         ScriptRun run = current;
         if (run == null) return "NOTBUSY No scripts in execution right now.";
+        if (run.eval != eval) return run.eval ? BUSY_EVAL : BUSY_FUNCTION;
         if (run.wrote) {
             return "UNKILLABLE Sorry the script already executed write commands against the dataset. "
                     + "You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
         }
         run.killed = true;
         return null;
+    }
+
+    SandboxGlobals globals() {
+        return globals;
     }
 
     /** SHUTDOWN NOSAVE during a busy script: it stops at its next instruction, writes or not. */

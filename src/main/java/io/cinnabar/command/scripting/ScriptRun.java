@@ -7,7 +7,10 @@ import io.cinnabar.command.Client;
  * are volatile: it runs on the keyspace thread while the script runs on the script thread.
  */
 final class ScriptRun {
-    final String sha;
+    /** The script's SHA1 (EVAL) or the function's name (FCALL), as errors name it. */
+    final String name;
+    /** EVAL rather than FCALL: which KILL may stop it and which BUSY text others get. */
+    final boolean eval;
     final Client caller;
     final Client scriptClient;
     final boolean readOnly;
@@ -15,11 +18,15 @@ final class ScriptRun {
     int resp = 2;
     /** Whether writes are propagated (redis.set_repl: REPL_AOF bit). */
     boolean propagate = true;
+    /** The command that started it and when (FUNCTION STATS). */
+    byte[][] command;
+    final long startMs = System.currentTimeMillis();
     volatile boolean wrote;
     volatile boolean killed;
 
-    ScriptRun(String sha, Client caller, Client scriptClient, boolean readOnly) {
-        this.sha = sha;
+    ScriptRun(String name, boolean eval, Client caller, Client scriptClient, boolean readOnly) {
+        this.name = name;
+        this.eval = eval;
         this.caller = caller;
         this.scriptClient = scriptClient;
         this.readOnly = readOnly;

@@ -58,7 +58,7 @@ public final class ScriptingCommands implements CommandFamily {
     }
 
     /** EVAL's keys: numkeys names after the script. */
-    private static void keys(byte[][] argv, io.cinnabar.command.CommandSpec.KeySink sink) {
+    static void keys(byte[][] argv, io.cinnabar.command.CommandSpec.KeySink sink) {
         if (argv.length < 3) return;
         long n;
         try {
@@ -88,16 +88,20 @@ public final class ScriptingCommands implements CommandFamily {
             script = engine.load(c.arg(1));
         }
         ScriptFlags flags = script.flags();
-        if (!flags.compat() && !flags.noWrites()) {
-            String diskError = c.server().persistence().writeDeniedError();
-            if (diskError != null) throw new CommandError(writableScriptsBlocked(diskError));
-            if (ro) throw new CommandError("ERR Can not execute a script with write flag using *_ro command.");
-        }
+        checkWritable(c, flags, ro);
         int keysEnd = 3 + (int) numkeys;
         byte[][] keys = Arrays.copyOfRange(c.args(), 3, keysEnd);
         byte[][] args = Arrays.copyOfRange(c.args(), keysEnd, c.argCount());
         boolean readOnly = ro || (!flags.compat() && flags.noWrites());
         engine.invoke(script, c.client(), keys, args, readOnly, c.reply());
+    }
+
+    /** Redis's scriptPrepareForRun checks of a script that declared it may write. */
+    static void checkWritable(Call c, ScriptFlags flags, boolean ro) {
+        if (flags.compat() || flags.noWrites()) return;
+        String diskError = c.server().persistence().writeDeniedError();
+        if (diskError != null) throw new CommandError(writableScriptsBlocked(diskError));
+        if (ro) throw new CommandError("ERR Can not execute a script with write flag using *_ro command.");
     }
 
     /** Redis's scriptPrepareForRun texts for a writable script while the disk fails. */
@@ -136,7 +140,7 @@ public final class ScriptingCommands implements CommandFamily {
     /** SCRIPT KILL */
     private void kill(Call c) {
         ScriptEngine engine = c.server().component(ScriptEngine.class, null);
-        String error = engine == null ? "NOTBUSY No scripts in execution right now." : engine.kill();
+        String error = engine == null ? "NOTBUSY No scripts in execution right now." : engine.kill(true);
         if (error != null) throw new CommandError(error);
         c.reply().ok();
     }
