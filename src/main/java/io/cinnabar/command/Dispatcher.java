@@ -367,8 +367,12 @@ public final class Dispatcher {
         call.propagationPrevented = call.propagationForced = false;
         long dirtyBefore = keyspace.dirty();
         boolean failed = true;
-        keyspace.beginCommand();
-        keyspace.touchEnabled(!client.noTouch);
+        boolean outermost = depth == 1;
+        // As Redis's call(): the clock is read once per top-level command; EXEC and scripts see one time.
+        if (outermost) {
+            keyspace.beginCommand();
+            keyspace.touchEnabled(!client.noTouch);
+        }
         long start = System.nanoTime();
         int mark = target == writer ? writer.size() : 0;
         try {
@@ -390,9 +394,11 @@ public final class Dispatcher {
             call.client = null;
             call.reply = null;
             depth--;
-            if (depth == 0) propagation.endUnit(!spec.touchesArbitraryKeys);
-            keyspace.endCommand();
-            keyspace.touchEnabled(true);
+            if (outermost) {
+                propagation.endUnit(!spec.touchesArbitraryKeys);
+                keyspace.endCommand();
+                keyspace.touchEnabled(true);
+            }
         }
         // Redis counts a blocking command once, when first called, not again when it is served.
         if (retrying != client) spec.stats.calls++;
