@@ -382,7 +382,7 @@ public final class Dispatcher {
             fail(target, mark, spec, e.getMessage());
         } catch (WrongTypeException e) {
             fail(target, mark, spec, WrongTypeException.MESSAGE);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             log.error("Unexpected error running {}", spec.fullName, e);
             fail(target, mark, spec, "ERR internal error: " + e);
         } finally {

@@ -18,23 +18,37 @@ final class CjsonLib {
 
     /** cjson.null: what JSON null decodes to and encodes from. */
     static final LuaValue NULL = new LuaUserdata(new Object());
-    private static final int MAX_DEPTH = 1000;
+    /** The library's settings, which scripts may change (cjson.encode_max_depth(n)...), as in lua-cjson. */
+    private static final class Settings {
+        int encodeMaxDepth = 1000, decodeMaxDepth = 1000;
+        boolean encodeInvalidNumbers;
+    }
 
     static LuaTable table() {
+        Settings cfg = new Settings();
         LuaTable t = new LuaTable();
         t.rawset("encode", fn(a -> {
             if (a.narg() != 1) throw new LuaError("bad argument #1 to 'encode' (expected 1 argument)");
             StringBuilder out = new StringBuilder();
-            encode(a.arg1(), out, 0);
+            encode(a.arg1(), out, 0, cfg);
             return LuaValue.valueOf(out.toString().getBytes(StandardCharsets.ISO_8859_1));
         }));
-        t.rawset("decode", fn(a -> new Decoder(LuaToReply.bytes(a.checkstring(1))).document()));
+        t.rawset("decode", fn(a -> new Decoder(LuaToReply.bytes(a.checkstring(1)), cfg.decodeMaxDepth).document()));
         t.rawset("null", NULL);
         t.rawset("encode_keep_buffer", fn(a -> LuaValue.TRUE));
-        t.rawset("encode_max_depth", fn(a -> LuaValue.valueOf(MAX_DEPTH)));
-        t.rawset("decode_max_depth", fn(a -> LuaValue.valueOf(MAX_DEPTH)));
+        t.rawset("encode_max_depth", fn(a -> {
+            if (!a.isnoneornil(1)) cfg.encodeMaxDepth = a.checkint(1);
+            return LuaValue.valueOf(cfg.encodeMaxDepth);
+        }));
+        t.rawset("decode_max_depth", fn(a -> {
+            if (!a.isnoneornil(1)) cfg.decodeMaxDepth = a.checkint(1);
+            return LuaValue.valueOf(cfg.decodeMaxDepth);
+        }));
         t.rawset("encode_number_precision", fn(a -> LuaValue.valueOf(14)));
-        t.rawset("encode_invalid_numbers", fn(a -> LuaValue.FALSE));
+        t.rawset("encode_invalid_numbers", fn(a -> {
+            if (!a.isnoneornil(1)) cfg.encodeInvalidNumbers = a.arg1().toboolean();
+            return LuaValue.valueOf(cfg.encodeInvalidNumbers);
+        }));
         t.rawset("decode_invalid_numbers", fn(a -> LuaValue.TRUE));
         t.rawset("encode_sparse_array", fn(a -> LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf(2), LuaValue.valueOf(10))));
         t.rawset("_NAME", "cjson");
@@ -42,17 +56,19 @@ final class CjsonLib {
         return t;
     }
 
-    private static void encode(LuaValue v, StringBuilder out, int depth) {
+    private static void encode(LuaValue v, StringBuilder out, int depth, Settings cfg) {
         switch (v.type()) {
             case LuaValue.TSTRING -> string(v.checkstring(), out);
             case LuaValue.TNUMBER -> {
                 double d = v.todouble();
-                if (Double.isNaN(d) || Double.isInfinite(d)) throw new LuaError("Cannot serialise number: must not be NaN or Inf");
+                if ((Double.isNaN(d) || Double.isInfinite(d)) && !cfg.encodeInvalidNumbers) {
+                    throw new LuaError("Cannot serialise number: must not be NaN or Inf");
+                }
                 out.append(CFormat.g(d, 14));
             }
             case LuaValue.TBOOLEAN -> out.append(v.toboolean() ? "true" : "false");
             case LuaValue.TNIL -> out.append("null");
-            case LuaValue.TTABLE -> table(v, out, depth + 1);
+            case LuaValue.TTABLE -> table(v, out, depth + 1, cfg);
             default -> {
                 if (v == NULL) out.append("null");
                 else throw new LuaError("Cannot serialise " + v.typename() + ": type not supported");
@@ -60,14 +76,14 @@ final class CjsonLib {
         }
     }
 
-    private static void table(LuaValue t, StringBuilder out, int depth) {
-        if (depth > MAX_DEPTH) throw new LuaError("Cannot serialise, excessive nesting (" + depth + ")");
+    private static void table(LuaValue t, StringBuilder out, int depth, Settings cfg) {
+        if (depth > cfg.encodeMaxDepth) throw new LuaError("Cannot serialise, excessive nesting (" + depth + ")");
         int length = arrayLength(t);
         if (length > 0) {
             out.append('[');
             for (int i = 1; i <= length; i++) {
                 if (i > 1) out.append(',');
-                encode(t.rawget(i), out, depth);
+                encode(t.rawget(i), out, depth, cfg);
             }
             out.append(']');
             return;
@@ -84,7 +100,7 @@ final class CjsonLib {
             else if (k.type() == LuaValue.TNUMBER) string(LuaValue.valueOf(CFormat.g(k.todouble(), 14)).checkstring(), out);
             else throw new LuaError("Cannot serialise " + k.typename() + ": table key must be a number or string");
             out.append(':');
-            encode(n.arg(2), out, depth);
+            encode(n.arg(2), out, depth, cfg);
         }
         out.append('}');
     }
@@ -136,10 +152,12 @@ final class CjsonLib {
     private static final class Decoder {
         private final byte[] b;
         private int i;
+        private final int maxDepth;
         private int depth;
 
-        Decoder(byte[] b) {
+        Decoder(byte[] b, int maxDepth) {
             this.b = b;
+            this.maxDepth = maxDepth;
         }
 
         LuaValue document() {
@@ -230,7 +248,7 @@ final class CjsonLib {
         }
 
         private LuaValue array() {
-            if (++depth > MAX_DEPTH) throw new LuaError("Found too many nested data structures (" + depth + ") at character " + (i + 1));
+            if (++depth > maxDepth) throw new LuaError("Found too many nested data structures (" + depth + ") at character " + (i + 1));
             i++;
             LuaTable t = new LuaTable();
             skipSpace();
@@ -256,7 +274,7 @@ final class CjsonLib {
         }
 
         private LuaValue object() {
-            if (++depth > MAX_DEPTH) throw new LuaError("Found too many nested data structures (" + depth + ") at character " + (i + 1));
+            if (++depth > maxDepth) throw new LuaError("Found too many nested data structures (" + depth + ") at character " + (i + 1));
             i++;
             LuaTable t = new LuaTable();
             skipSpace();

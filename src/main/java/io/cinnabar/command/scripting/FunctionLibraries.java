@@ -29,8 +29,11 @@ final class FunctionLibraries {
     private final ScriptEngine engine;
     private final Map<String, Library> libraries = new LinkedHashMap<>();
     private final Map<String, Function> functions = new LinkedHashMap<>();
-    /** The environment of library code: empty, reading through to the load API or the globals. */
-    private final ReadOnlyTable environment = new ReadOnlyTable();
+    /**
+     * The environment of library code: empty, reading through to the load API or the globals.
+     * A Globals, because luaj gives closures the debug hook (SCRIPT KILL) only through theirs.
+     */
+    private final SandboxGlobals environment = new SandboxGlobals();
     private final LuaTable loadApi;
     /** The library being loaded; non-null only during FUNCTION LOAD. */
     private Map<String, Function> registering;
@@ -54,6 +57,7 @@ final class FunctionLibraries {
         LuaTable meta = new LuaTable();
         meta.rawset("__index", fn(a -> (registering != null ? loadApi : engine.globals()).get(a.arg(2))));
         environment.setmetatable(ReadOnlyTable.lockedCopy(meta, new java.util.IdentityHashMap<>()));
+        environment.debuglib = engine.globals().debuglib;
         environment.lock();
     }
 

@@ -66,8 +66,17 @@ final class LuaErrors {
 
     static String lua51Message(String luaj) {
         Matcher m = POSITION.matcher(stripTraceback(luaj));
-        if (!m.matches()) return stripTraceback(luaj);
-        return m.group(2) + ":" + m.group(3) + ": " + m.group(4);
+        if (!m.matches()) return lua51Wording(stripTraceback(luaj));
+        return m.group(2) + ":" + m.group(3) + ": " + lua51Wording(m.group(4));
+    }
+
+    /** luaj's "attempt to call nil" is Lua 5.1's "attempt to call a nil value" (scripts and tests match on it). */
+    private static final Pattern LUAJ_ATTEMPT = Pattern.compile("^attempt to (call|index|concatenate|perform arithmetic on) (?:\\? \\(a (\\w+) value\\)|(\\w+))$");
+
+    private static String lua51Wording(String message) {
+        Matcher m = LUAJ_ATTEMPT.matcher(message);
+        if (!m.matches()) return message;
+        return "attempt to " + m.group(1) + " a " + (m.group(2) != null ? m.group(2) : m.group(3)) + " value";
     }
 
     private static String stripTraceback(String s) {

@@ -16,7 +16,18 @@ import java.util.List;
 final class LuaToReply {
     private LuaToReply() {}
 
+    /** Nesting past which a returned table is answered "reached lua stack limit", as Redis's Lua stack runs out. */
+    private static final int MAX_DEPTH = 1000;
+
     static void write(LuaValue v, Reply out, int scriptResp) {
+        write(v, out, scriptResp, 0);
+    }
+
+    private static void write(LuaValue v, Reply out, int scriptResp, int depth) {
+        if (depth > MAX_DEPTH) {
+            out.error("ERR reached lua stack limit");
+            return;
+        }
         switch (v.type()) {
             case LuaValue.TSTRING -> out.bulk(bytes(v.checkstring()));
             case LuaValue.TBOOLEAN -> {
@@ -27,12 +38,12 @@ final class LuaToReply {
                 }
             }
             case LuaValue.TNUMBER -> out.integer((long) v.todouble());
-            case LuaValue.TTABLE -> table(v, out, scriptResp);
+            case LuaValue.TTABLE -> table(v, out, scriptResp, depth + 1);
             default -> out.nullBulk();
         }
     }
 
-    private static void table(LuaValue t, Reply out, int resp) {
+    private static void table(LuaValue t, Reply out, int resp, int depth) {
         LuaValue err = t.rawget("err");
         if (err.type() == LuaValue.TSTRING) {
             out.error(oneLine(err.tojstring()));
@@ -65,20 +76,20 @@ final class LuaToReply {
         if (map.istable()) {
             List<LuaValue> pairs = entries(map);
             out.map(pairs.size() / 2);
-            for (LuaValue x : pairs) write(x, out, resp);
+            for (LuaValue x : pairs) write(x, out, resp, depth);
             return;
         }
         LuaValue set = t.rawget("set");
         if (set.istable()) {
             List<LuaValue> pairs = entries(set);
             out.set(pairs.size() / 2);
-            for (int i = 0; i < pairs.size(); i += 2) write(pairs.get(i), out, resp);
+            for (int i = 0; i < pairs.size(); i += 2) write(pairs.get(i), out, resp, depth);
             return;
         }
         int n = 0;
         while (!t.rawget(n + 1).isnil()) n++;
         out.array(n);
-        for (int i = 1; i <= n; i++) write(t.rawget(i), out, resp);
+        for (int i = 1; i <= n; i++) write(t.rawget(i), out, resp, depth);
     }
 
     /** Key, value, key, value... in next() order. */

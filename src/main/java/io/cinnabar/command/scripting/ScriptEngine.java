@@ -175,6 +175,9 @@ public final class ScriptEngine {
         } finally {
             current = null;
         }
+        LuaValue err = result.istable() ? result.rawget("err") : LuaValue.NIL;
+        // An error reply goes through the Dispatcher, which counts it in errorstats as Redis does.
+        if (err.type() == LuaValue.TSTRING) throw new CommandError(err.tojstring().replace('\r', ' ').replace('\n', ' '));
         LuaToReply.write(result, out, run.resp);
     }
 
