@@ -5,7 +5,6 @@ import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.Dispatcher;
 import org.luaj.vm2.LuaError;
-import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
@@ -117,10 +116,7 @@ final class RedisApi {
             return CFormat.g(v.todouble(), 17).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         }
         if (v.type() != LuaValue.TSTRING) return null;
-        LuaString s = v.checkstring();
-        byte[] b = new byte[s.length()];
-        s.copyInto(0, b, 0, b.length);
-        return b;
+        return LuaToReply.bytes(v.checkstring());
     }
 
     private Varargs sha1hex(Varargs a) {

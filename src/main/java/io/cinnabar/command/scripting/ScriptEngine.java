@@ -213,7 +213,8 @@ public final class ScriptEngine {
         if (run != null) run.killed = true;
     }
 
-    int size() {
+    /** Scripts in the cache (INFO memory's number_of_cached_scripts). */
+    public int cachedScripts() {
         return scripts.size();
     }
 }
