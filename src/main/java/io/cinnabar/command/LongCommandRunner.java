@@ -14,8 +14,11 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class LongCommandRunner {
     private static final int IDLE = 0, RUNNING = 1, DONE = 2, ABANDONED = 3;
-    /** How long either side spins before parking: a short script costs no thread wake-ups. */
-    private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    /**
+     * How long either side keeps polling (yielding its core, which the other side may need on a
+     * small machine) before parking: back-to-back short scripts then cost no thread wake-ups.
+     */
+    private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(1000);
 
     private final KeyspaceThread keyspace;
     private final AtomicInteger state = new AtomicInteger(IDLE);
@@ -61,7 +64,7 @@ final class LongCommandRunner {
                 if (state.compareAndSet(RUNNING, ABANDONED)) return false;
                 continue;
             }
-            if (now - start < SPIN_NANOS) Thread.onSpinWait(); else LockSupport.parkNanos(this, deadline - now);
+            if (now - start < SPIN_NANOS) Thread.yield(); else LockSupport.parkNanos(this, deadline - now);
         }
     }
 
@@ -90,7 +93,7 @@ final class LongCommandRunner {
         while (true) {
             Runnable task = work;
             if (task != null) return task;
-            if (System.nanoTime() - start < SPIN_NANOS) Thread.onSpinWait(); else LockSupport.park(this);
+            if (System.nanoTime() - start < SPIN_NANOS) Thread.yield(); else LockSupport.park(this);
         }
     }
 }
