@@ -120,6 +120,8 @@ class ScriptingCommandsIT {
         assertEquals(1L, run(j, "return math.mod(7, 3)"));
         assertEquals(5L, run(j, "return loadstring('return 5')()"));
         assertEquals("Lua 5.1", run(j, "return _VERSION"));
+        assertEquals(" 3.14|3|0.1|0.0001|1e+20|\"a\\\"b\"", run(j,
+                "return string.format('%5.2f|%d|%s|%g|%s|%q', 3.14159, 3.7, 0.1, 0.0001, 1e20, 'a\"b')"), "C's printf, Lua 5.1's %s");
     }
 
     @Test

@@ -24,6 +24,7 @@ final class Lua51 {
         g.rawset("unpack", table.get("unpack"));
         table.rawset("getn", fn(a -> LuaValue.valueOf(a.checktable(1).length())));
         math.rawset("mod", math.get("fmod"));
+        ((LuaTable) g.get("string")).rawset("format", fn(StringFormat::format));
         g.rawset("loadstring", fn(a -> loadstring(g, a)));
         g.rawset("gcinfo", fn(a -> LuaValue.valueOf((int) (usedMemory() / 1024))));
         g.rawset("pcall", fn(Lua51::pcall));
