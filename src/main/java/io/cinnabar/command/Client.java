@@ -11,6 +11,7 @@ public final class Client {
     private final long id;
     private final ClientChannel channel;
     private final long createdAtMs;
+    private final boolean script;
 
     int db;
     int protocol = 2;
@@ -39,6 +40,12 @@ public final class Client {
     java.util.ArrayDeque<io.cinnabar.protocol.Request> pending;
 
     public Client(long id, ClientChannel channel, boolean authenticated) {
+        this(id, channel, authenticated, false);
+    }
+
+    /** script: the client scripts run their commands as (Redis's CLIENT_SCRIPT). */
+    public Client(long id, ClientChannel channel, boolean authenticated, boolean script) {
+        this.script = script;
         this.id = id;
         this.channel = channel;
         this.authenticated = authenticated;
@@ -47,6 +54,8 @@ public final class Client {
     }
 
     public long id() { return id; }
+    /** True for the client scripts' redis.call commands run as. */
+    public boolean isScript() { return script; }
     public boolean blocked() { return blocked != null; }
     java.util.ArrayDeque<io.cinnabar.protocol.Request> pending() {
         if (pending == null) pending = new java.util.ArrayDeque<>();

@@ -168,6 +168,12 @@ class ScriptingCommandsIT {
     }
 
     @Test
+    void unsortedSetsComeOutSortedInScripts(Jedis j) {
+        j.sadd("set", "d", "b", "c", "a");
+        assertEquals(List.of("a", "b", "c", "d"), eval(j, "return redis.call('sort', KEYS[1], 'by', 'nosort')", "1", "set"));
+    }
+
+    @Test
     void scriptsNestInsideTransactions(Jedis j) {
         cmd(j, "MULTI");
         assertEquals("QUEUED", run(j, "return redis.call('incr', 'c')"));

@@ -49,7 +49,7 @@ public final class ScriptEngine {
 
     public ScriptEngine(Dispatcher dispatcher) {
         this.dispatcher = dispatcher;
-        this.scriptClient = new Client(0, ScriptChannel.INSTANCE, true);
+        this.scriptClient = new Client(0, ScriptChannel.INSTANCE, true, true);
         dispatcher.server().onAbortLongRun(this::forceKill);
         reset();
     }
