@@ -156,6 +156,8 @@ public final class CinnabarServer implements AutoCloseable {
     @Override
     public void close() {
         if (closed.get()) return;
+        // A script running past busy-reply-threshold would hold the keyspace thread's work forever.
+        if (context != null) context.abortLongRun();
         if (dataLoaded && !context.shutdownStarted()) {
             CompletableFuture<String> prepared = new CompletableFuture<>();
             thread.execute(() -> prepared.complete(context.persistence().prepareShutdown(false, false, true)));

@@ -11,7 +11,9 @@ import java.util.Locale;
 
 /**
  * One command being executed: its arguments, the client, the reply and the server. The
- * Dispatcher reuses one instance for every command on the keyspace thread.
+ * Dispatcher keeps one instance per nesting level (a command, an EXEC's queued command, a
+ * script's redis.call) and reuses it for the next command at that level, so a nested run never
+ * touches its caller's Call and plain commands allocate none.
  */
 public final class Call {
     private final ServerContext server;

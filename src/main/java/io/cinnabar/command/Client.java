@@ -11,6 +11,7 @@ public final class Client {
     private final long id;
     private final ClientChannel channel;
     private final long createdAtMs;
+    private final boolean script;
 
     int db;
     int protocol = 2;
@@ -21,7 +22,6 @@ public final class Client {
     String lastCommand = "NULL";
     boolean noEvict;
     boolean noTouch;
-    private boolean scriptClient;
     boolean closing;
     /** Set by QUIT and protocol errors: close once this batch's replies are written. */
     boolean closeAfterReply;
@@ -53,6 +53,12 @@ public final class Client {
     java.util.ArrayDeque<io.cinnabar.protocol.Request> pending;
 
     public Client(long id, ClientChannel channel, boolean authenticated) {
+        this(id, channel, authenticated, false);
+    }
+
+    /** script: the client scripts run their commands as (Redis's CLIENT_SCRIPT). */
+    public Client(long id, ClientChannel channel, boolean authenticated, boolean script) {
+        this.script = script;
         this.id = id;
         this.channel = channel;
         this.authenticated = authenticated;
@@ -61,6 +67,8 @@ public final class Client {
     }
 
     public long id() { return id; }
+    /** True for the client scripts' redis.call commands run as. */
+    public boolean isScript() { return script; }
     public boolean blocked() { return blocked != null; }
     public boolean subscribed() { return subscribed; }
     public io.cinnabar.command.pubsub.Subscriptions subscriptions() { return subscriptions; }
@@ -127,11 +135,8 @@ public final class Client {
 
     /** How MONITOR lines name this client: "ip:port", or "lua" for a scripting engine's client. */
     String monitorSource() {
-        return scriptClient ? "lua" : channel.remoteAddress();
+        return script ? "lua" : channel.remoteAddress();
     }
-
-    /** Marks the client a scripting engine runs commands through (MONITOR shows them as "lua"). */
-    public void scriptClient(boolean b) { scriptClient = b; }
 
     /** Marks the client for disconnection (CLIENT KILL) and closes its socket. */
     public void kill() {

@@ -42,6 +42,10 @@ public final class CommandSpec {
     final boolean propagatesInnerCommands;
     /** Refused with MISCONF like a write while the disk fails, so monitors notice (PING). */
     final boolean refusedOnDiskError;
+    /** May run for long (scripts): run where other clients can still get BUSY replies. */
+    final boolean mayRunLong;
+    /** Its handler is safe while a script owns the keyspace past the threshold (SCRIPT KILL). */
+    final boolean runsWhileBusy;
 
     private CommandSpec(Builder b, String group, CommandHandler handler, CommandSpec parent) {
         this.name = b.name.toLowerCase(Locale.ROOT);
@@ -68,6 +72,8 @@ public final class CommandSpec {
         this.allowedWhileSubscribed = b.allowedWhileSubscribed;
         this.propagatesInnerCommands = b.propagatesInnerCommands;
         this.refusedOnDiskError = b.refusedOnDiskError;
+        this.mayRunLong = b.mayRunLong;
+        this.runsWhileBusy = b.runsWhileBusy;
         this.aclCategories = categories(b.extraCategories, !b.subs.isEmpty() || !b.groupCategory);
         this.tips = Collections.unmodifiableList(new ArrayList<>(b.tips));
     }
@@ -181,7 +187,8 @@ public final class CommandSpec {
         final List<Object[]> subs = new ArrayList<>();
         boolean groupCategory = true;
         KeyFinder keyFinder;
-        boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError, keysAreChannels, allowedWhileSubscribed;
+        boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError, keysAreChannels, allowedWhileSubscribed,
+                mayRunLong, runsWhileBusy;
 
         Builder(String name, int arity, CommandFlag... flags) {
             this.name = name;
@@ -250,6 +257,21 @@ public final class CommandSpec {
         /** Refused with MISCONF while the disk fails, though it writes nothing (PING, as in Redis). */
         public Builder refusedOnDiskError() {
             refusedOnDiskError = true;
+            return this;
+        }
+
+        /** The command may run for long (EVAL): other clients get BUSY past busy-reply-threshold. */
+        public Builder mayRunLong() {
+            mayRunLong = true;
+            return this;
+        }
+
+        /**
+         * The handler may run while a script owns the keyspace past the threshold: it touches no
+         * data, only the running script's state (SCRIPT KILL, SHUTDOWN NOSAVE).
+         */
+        public Builder runsWhileBusy() {
+            runsWhileBusy = true;
             return this;
         }
 

@@ -32,7 +32,8 @@ public final class Dispatcher {
     private final RespWriter secondary = new RespWriter(4096);
     /** Where replies go now: the batch's writer, or a resumed blocked client's. */
     private RespWriter writer = primary;
-    private final Call call;
+    /** calls[d] is the context of the run at nesting depth d+1: one per invocation level, never shared. */
+    private Call[] calls = new Call[4];
     private final BlockingRegistry blocking;
     private final Propagation propagation;
     private final Tracking tracking;
@@ -46,18 +47,25 @@ public final class Dispatcher {
     private boolean replaying;
     private boolean secondaryInUse;
     private Client retrying;
+    private boolean blockedAgain;
     /** The client whose batch (or resumed commands) is running. */
     private Client batchClient;
     /** Pushes to the running client while its replies are switched off, written after the command. */
     private List<byte[]> keptPushes;
-    private boolean blockedAgain;
+    /** Runs commands that may run long (scripts) so that others get BUSY past busy-reply-threshold. */
+    private final LongCommandRunner longRuns;
+    /** Non-null while a long command runs past the threshold: what to resume when it ends. */
+    private BusyRun busy;
+    private final RespWriter busyWriter = new RespWriter(1024);
+    private final Call busyCall;
 
     public Dispatcher(ServerContext server) {
         this.server = server;
         this.commands = server.commands();
         this.keyspace = server.keyspace();
-        this.call = new Call(server, this);
-        this.call.reply = writer;
+        this.busyCall = new Call(server, this);
+        this.busyCall.reply = busyWriter;
+        this.longRuns = new LongCommandRunner(server.thread());
         this.blocking = server.blocking();
         this.propagation = server.propagation();
         server.dataSets(new DataSets(server, this));
@@ -125,6 +133,10 @@ public final class Dispatcher {
 
     /** Executes one client's batch and sends the replies. Keyspace thread only. */
     public void executeBatch(Client client, List<Request> batch) {
+        if (busy != null) {
+            answerWhileBusy(client, batch);
+            return;
+        }
         if (client.closing) return;
         if (client.waiting()) {
             // A blocked or paused client's later requests wait until it is served.
@@ -132,10 +144,28 @@ public final class Dispatcher {
             return;
         }
         writer.protocol(client.protocol);
+        continueBatch(client, batch, 0, server.feed().offset());
+    }
+
+    /** Runs batch from request i on; stops early (returning) when a long command outlives the threshold. */
+    private void continueBatch(Client client, List<Request> batch, int i, long feedMark) {
         batchClient = client;
-        long feedMark = server.feed().offset();
-        for (int i = 0, n = batch.size(); i < n; i++) {
-            if (!runRequest(client, batch.get(i))) break;
+        for (int n = batch.size(); i < n; i++) {
+            Request r = batch.get(i);
+            if (r.isProtocolError()) {
+                runRequest(client, r);
+                break;
+            }
+            int mark = writer.size();
+            boolean skipThis = client.replySkip;
+            CommandSpec longRun = executeOne(client, r.args);
+            if (longRun != null && !runLong(client, longRun, r.args)) {
+                busy = new BusyRun(client, batch, i, feedMark, mark, skipThis);
+                server.thread().lend();
+                return;
+            }
+            afterCommand(client, mark, skipThis);
+            if (client.closeAfterReply || client.closing) break;
             if (client.waiting()) {
                 for (int k = i + 1; k < n; k++) client.pending().add(batch.get(k));
                 break;
@@ -145,6 +175,76 @@ public final class Dispatcher {
         batchClient = null;
         flush(client, feedMark);
     }
+
+    /**
+     * Runs a command that may run long on the helper thread, which owns the keyspace meanwhile;
+     * true when it ended within busy-reply-threshold. Otherwise this thread goes back to serving
+     * sockets, answering BUSY, until {@link #longRunEnded} resumes the batch.
+     */
+    private boolean runLong(Client client, CommandSpec spec, byte[][] args) {
+        long threshold = server.config().getLong(io.cinnabar.config.ConfigOptions.BUSY_REPLY_THRESHOLD);
+        if (threshold <= 0 || !longRuns.available()) {
+            run(client, spec, args);
+            return true;
+        }
+        return longRuns.run(() -> run(client, spec, args), threshold, this::longRunEnded);
+    }
+
+    /** The long command that made the server busy ended: the keyspace is this thread's again. */
+    private void longRunEnded() {
+        BusyRun b = busy;
+        busy = null;
+        afterCommand(b.client, b.mark, b.skipThis);
+        boolean more = !(b.client.closeAfterReply || b.client.closing) && b.client.blocked == null;
+        if (blocking.hasReady()) serveReadyKeys();
+        if (more) {
+            continueBatch(b.client, b.batch, b.index + 1, b.feedMark);
+        } else {
+            flush(b.client, b.feedMark);
+        }
+        server.thread().reclaim();
+    }
+
+    /** True while a long command (a script) runs past busy-reply-threshold. */
+    public boolean busy() {
+        return busy != null;
+    }
+
+    /**
+     * While a script owns the keyspace past the threshold, other clients get BUSY, except for
+     * the commands whose handlers are safe then (SCRIPT KILL, SHUTDOWN NOSAVE). Touches no data.
+     */
+    private void answerWhileBusy(Client client, List<Request> batch) {
+        busyWriter.protocol(client.protocol);
+        for (Request r : batch) {
+            if (r.isProtocolError()) {
+                busyWriter.error("ERR " + r.protocolError);
+                client.closeAfterReply = true;
+                break;
+            }
+            CommandSpec spec = resolve(r.args);
+            if (spec == null || !spec.runsWhileBusy || !arityOk(spec, r.args)) {
+                busyWriter.error(server.busyError());
+                continue;
+            }
+            busyCall.client = client;
+            busyCall.args = r.args;
+            busyCall.spec = spec;
+            try {
+                spec.handler().execute(busyCall);
+            } catch (CommandError e) {
+                busyWriter.error(e.getMessage());
+            }
+            if (client.closeAfterReply || client.closing) break;
+        }
+        byte[] out = busyWriter.takeBytes();
+        if (!client.closing) client.channel().send(out, client.closeAfterReply);
+    }
+
+    public static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+
+    /** Where a batch stopped when its long command outlived the threshold. */
+    private record BusyRun(Client client, List<Request> batch, int index, long feedMark, int mark, boolean skipThis) { }
 
     /** Runs one request; false when the client must not run more (closing, protocol error). */
     private boolean runRequest(Client client, Request r) {
@@ -183,23 +283,27 @@ public final class Dispatcher {
         client.channel().send(out, client.closeAfterReply);
     }
 
-    /** Runs one command for client, replying into the current batch. */
-    public void execute(Client client, byte[][] args) {
-        // CLIENT REPLY OFF|SKIP: run the command, then drop what it replied.
+    /** Runs one command for client, replying into the current batch (a resumed client's pending requests). */
+    private void execute(Client client, byte[][] args) {
         int mark = writer.size();
         boolean skipThis = client.replySkip;
-        requestSpec = null;
-        executeOne(client, args);
-        // Redis's resetClient: CLIENT CACHING applies to the next command (or transaction) only.
-        if (client.tracking != null && client.multi == null
-                && (requestSpec == null || requestSpec.parent() != clientContainer)) {
-            TrackingCommands.commandDone(client);
-        }
+        CommandSpec longRun = executeOne(client, args);
+        if (longRun != null) run(client, longRun, args);
+        afterCommand(client, mark, skipThis);
+    }
+
+    /** CLIENT REPLY OFF|SKIP: the command ran, then what it replied is dropped. */
+    private void afterCommand(Client client, int mark, boolean skipThis) {
         // CLIENT REPLY ON clears a pending skip and must itself be answered.
         if (client.replyOff || (skipThis && client.replySkip)) writer.truncate(mark);
         if (keptPushes != null) {
             for (byte[] p : keptPushes) writer.raw(p);
             keptPushes = null;
+        }
+        // Redis's resetClient: CLIENT CACHING applies to the next command (or transaction) only.
+        if (client.tracking != null && client.multi == null
+                && (requestSpec == null || requestSpec.parent() != clientContainer)) {
+            TrackingCommands.commandDone(client);
         }
         if (skipThis) client.replySkip = false;
         if (client.replySkipNext) {
@@ -208,152 +312,225 @@ public final class Dispatcher {
         }
     }
 
-    private void executeOne(Client client, byte[][] args) {
+    /**
+     * Checks and runs one command; returns its spec instead of running it when it may run long
+     * (a script at top level), for the caller to run where others can still be answered.
+     */
+    private CommandSpec executeOne(Client client, byte[][] args) {
         server.stats().totalCommandsProcessed++;
         client.lastInteractionMs = System.currentTimeMillis();
+        requestSpec = null;
         CommandSpec spec = commands.lookup(args[0]);
         if (spec == null) {
             reject(client, args, null, unknownCommand(args));
-            return;
+            return null;
         }
         if (!spec.subcommands.isEmpty() && args.length >= 2) {
             CommandSpec sub = lookupSub(spec, args[1]);
             if (sub == null) {
                 reject(client, args, spec, "ERR unknown subcommand '" + clip(args[1]) + "'. Try "
                         + spec.name.toUpperCase(Locale.ROOT) + " HELP.");
-                return;
+                return null;
             }
             spec = sub;
         }
         client.lastCommand = spec.fullName;
         requestSpec = spec;
-        if ((spec.arity > 0 && spec.arity != args.length) || args.length < -spec.arity) {
+        if (!arityOk(spec, args)) {
             reject(client, args, spec, "ERR wrong number of arguments for '" + spec.fullName + "' command");
-            return;
+            return null;
         }
         if (!client.authenticated && !spec.noAuth && server.requirePass()) {
             reject(client, args, spec, "NOAUTH Authentication required.");
-            return;
+            return null;
         }
         if (mayGrowMemory(client, spec) && MemoryLimit.outOfMemory(server)) {
             reject(client, args, spec, MemoryLimit.OOM);
-            return;
+            return null;
         }
         if (spec.refusedOnDiskError || isWrite(client, spec)) {
             String diskError = server.persistence().writeDeniedError();
             if (diskError != null) {
                 reject(client, args, spec, diskError);
-                return;
+                return null;
             }
         }
         if (client.subscribed && client.protocol == 2 && !spec.allowedWhileSubscribed) {
             reject(client, args, spec, "ERR Can't execute '" + spec.fullName + "': only (P|S)SUBSCRIBE / "
                     + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
-            return;
+            return null;
         }
         if (keyspace.isLoading() && !spec.hasFlag(CommandFlag.LOADING)) {
             reject(client, args, spec, "LOADING Redis is loading the dataset in memory");
-            return;
+            return null;
         }
         if (client.multi != null && spec.hasFlag(CommandFlag.NO_MULTI)) {
             reject(client, args, spec, "ERR Command not allowed inside a transaction");
-            return;
+            return null;
         }
         // A MONITOR client is a replica to Redis: it may not touch data, and is never paused.
         if (client.monitor && anyOf(client, spec, Dispatcher::touchesKeyspace)) {
             reject(client, args, spec, "ERR Replica can't interact with the keyspace");
-            return;
+            return null;
         }
         if (server.pause().isActive() && server.pause().postpones(client, anyOf(client, spec, Dispatcher::mayReplicate))) {
             server.pause().postpone(client, args);
-            return;
+            return null;
         }
         if (client.multi != null && !TransactionControl.runsImmediately(spec)) {
             client.multi.queued.add(args);
             client.multi.specs.add(spec);
             writer.raw(RespConstants.QUEUED);
-            return;
+            return null;
         }
+        if (spec.mayRunLong && depth == 0 && !replaying) return spec;
         run(client, spec, args);
+        return null;
+    }
+
+    private static boolean arityOk(CommandSpec spec, byte[][] args) {
+        return (spec.arity <= 0 || spec.arity == args.length) && args.length >= -spec.arity;
     }
 
     /**
-     * Runs an already-validated command (also used by EXEC for queued commands). Nested runs
-     * leave the Call as they found it, and what a top-level run changed is propagated as one unit.
+     * Runs an already-validated command (also used by EXEC for queued commands), replying into
+     * the current batch. What a top-level run changed is propagated as one unit.
      */
     public void run(Client client, CommandSpec spec, byte[][] args) {
+        run(client, spec, args, writer, true);
+    }
+
+    /**
+     * Runs a command inside the running one (redis.call): its reply goes to target, built
+     * directly, and its writes are propagated unless propagate is false (redis.set_repl).
+     */
+    public void runNested(Client client, CommandSpec spec, byte[][] args, NestedReply target, boolean propagate) {
+        run(client, spec, args, target, propagate);
+    }
+
+    /**
+     * Checks a command a script wants to run as Redis's scriptCall does, with its texts, and
+     * returns its spec; throws CommandError with the bare message (no error code) when refused.
+     */
+    public CommandSpec scriptCommand(byte[][] args, boolean readOnlyScript) {
+        CommandSpec spec = resolve(args);
+        if (spec == null) throw new CommandError("Unknown Redis command called from script");
+        if (!arityOk(spec, args)) throw new CommandError("Wrong number of args calling Redis command from script");
+        if (spec.hasFlag(CommandFlag.NOSCRIPT)) throw new CommandError("This Redis command is not allowed from script");
+        if (readOnlyScript && (spec.write || spec.hasFlag(CommandFlag.MAY_REPLICATE))) {
+            throw new CommandError("Write commands are not allowed from read-only scripts.");
+        }
+        if (spec.write) {
+            String diskError = server.persistence().writeDeniedError();
+            if (diskError != null) throw new CommandError(diskError);
+        }
+        return spec;
+    }
+
+    /** True when argv names a command (and subcommand) this server has (redis.acl_check_cmd). */
+    public boolean commandExists(byte[][] argv) {
+        return resolve(argv) != null;
+    }
+
+    /** The command (or subcommand) argv names, null if unknown. */
+    private CommandSpec resolve(byte[][] argv) {
+        CommandSpec spec = commands.lookup(argv[0]);
+        if (spec != null && !spec.subcommands.isEmpty()) spec = argv.length >= 2 ? lookupSub(spec, argv[1]) : null;
+        return spec;
+    }
+
+    private Call callAt(int level) {
+        if (level == calls.length) calls = java.util.Arrays.copyOf(calls, level * 2);
+        Call c = calls[level];
+        if (c == null) calls[level] = c = new Call(server, this);
+        return c;
+    }
+
+    private void run(Client client, CommandSpec spec, byte[][] args, Reply target, boolean propagate) {
         // Deletions of expired keys met outside any command go out on their own first.
         if (depth == 0) {
             propagation.endUnit(false);
             tracking.commandStarted(client);
         }
-        depth++;
-        byte[][] outerArgs = call.args, outerPropagateAs = call.propagateAs, outerShown = call.shownArgs;
-        Client outerClient = call.client;
-        CommandSpec outerSpec = call.spec;
-        boolean outerPrevented = call.propagationPrevented, outerForced = call.propagationForced;
+        Call call = callAt(depth++);
         call.args = args;
         call.shownArgs = args;
         call.client = client;
         call.spec = spec;
+        call.reply = target;
         call.propagateAs = null;
         call.propagationPrevented = call.propagationForced = false;
         long dirtyBefore = keyspace.dirty();
         boolean failed = true;
-        keyspace.beginCommand();
-        keyspace.touchEnabled(!client.noTouch);
+        boolean outermost = depth == 1;
+        // As Redis's call(): the clock is read once per top-level command; EXEC and scripts see one time.
+        if (outermost) {
+            keyspace.beginCommand();
+            keyspace.touchEnabled(!client.noTouch);
+        }
         long start = System.nanoTime();
-        int mark = writer.size();
+        int mark = target == writer ? writer.size() : 0;
         byte[][] shown = args;
         try {
             spec.handler().execute(call);
             failed = false;
         } catch (CommandError e) {
-            writer.truncate(mark);
-            writer.error(e.getMessage());
-            spec.stats.failedCalls++;
-            server.stats().errorReply(e.getMessage());
+            fail(target, mark, spec, e.getMessage());
         } catch (WrongTypeException e) {
-            writer.truncate(mark);
-            writer.error(WrongTypeException.MESSAGE);
-            spec.stats.failedCalls++;
-            server.stats().errorReply(WrongTypeException.MESSAGE);
-        } catch (RuntimeException e) {
+            fail(target, mark, spec, WrongTypeException.MESSAGE);
+        } catch (RuntimeException | StackOverflowError e) {
             log.error("Unexpected error running {}", spec.fullName, e);
-            writer.truncate(mark);
-            writer.error("ERR internal error: " + e);
-            spec.stats.failedCalls++;
-            server.stats().errorReply("ERR");
+            fail(target, mark, spec, "ERR internal error: " + e);
         } finally {
             if (failed) keyspace.commandFailed(); else keyspace.commandSucceeded();
-            if (!failed && !replaying && !spec.propagatesInnerCommands && !call.propagationPrevented
+            if (!failed && propagate && !replaying && !spec.propagatesInnerCommands && !call.propagationPrevented
                     && (call.propagationForced || keyspace.dirty() != dirtyBefore)) {
                 propagation.also(client.db, call.propagateAs != null ? call.propagateAs : args);
             }
-            if (tracking.active()) {
-                if (spec.hasFlag(CommandFlag.READONLY)) tracking.afterRead(client, spec, args);
-                else if (!failed && keyspace.dirty() != dirtyBefore) tracking.afterWrite(client, spec, args);
-            }
+            if (tracking.active()) afterRun(client, spec, args, failed, keyspace.dirty() != dirtyBefore);
             shown = call.shownArgs;
-            call.args = outerArgs;
-            call.shownArgs = outerShown;
-            call.client = outerClient;
-            call.spec = outerSpec;
-            call.propagateAs = outerPropagateAs;
-            call.propagationPrevented = outerPrevented;
-            call.propagationForced = outerForced;
+            call.args = null;
+            call.shownArgs = null;
+            call.client = null;
+            call.reply = null;
             depth--;
-            if (depth == 0) {
+            if (outermost) {
                 propagation.endUnit(!spec.touchesArbitraryKeys);
                 tracking.commandEnded(client);
+                keyspace.endCommand();
+                keyspace.touchEnabled(true);
             }
-            keyspace.endCommand();
-            keyspace.touchEnabled(true);
         }
         // Redis shows (and counts) a blocking command once, when first called, not when it is served.
         if (retrying != client && !replaying) feedMonitors(client, spec, shown);
         if (retrying != client) spec.stats.calls++;
         spec.stats.micros += (System.nanoTime() - start) / 1000;
+    }
+
+    /**
+     * Client-side caching: a read remembers its keys for the reader, a write that changed data
+     * invalidates its keys. A read inside a script remembers the script's declared keys for its
+     * caller (Redis's script_caller); the read-only script commands themselves remember nothing.
+     */
+    private void afterRun(Client client, CommandSpec spec, byte[][] args, boolean failed, boolean changed) {
+        if (spec.hasFlag(CommandFlag.READONLY)) {
+            if (client.isScript()) {
+                Call top = calls[0];
+                tracking.afterRead(top.client, top.spec, top.args);
+            } else if (!spec.mayRunLong) {
+                tracking.afterRead(client, spec, args);
+            }
+        } else if (!failed && changed) {
+            tracking.afterWrite(client.isScript() ? calls[0].client : client, spec, args);
+        }
+    }
+
+    /** A failed command's reply is its error alone. */
+    private void fail(Reply target, int mark, CommandSpec spec, String error) {
+        if (target == writer) writer.truncate(mark); else ((NestedReply) target).discard();
+        target.error(error);
+        spec.stats.failedCalls++;
+        server.stats().errorReply(error);
     }
 
     /** Redis's call(): shows what ran to MONITOR clients, except commands too sensitive to show. */
@@ -421,6 +598,7 @@ public final class Dispatcher {
             blockedAgain = true;
             return;
         }
+        Call call = calls[depth - 1];
         BlockedState state = new BlockedState(client.db, keys, call.spec, call.args, timeoutReply);
         client.blocked = state;
         blocking.add(client, state);
@@ -509,7 +687,6 @@ public final class Dispatcher {
         RespWriter w = ownsSecondary ? secondary : new RespWriter(1024);
         secondaryInUse = true;
         writer = w;
-        call.reply = w;
         w.protocol(c.protocol);
         depth = 0;
         try {
@@ -527,7 +704,6 @@ public final class Dispatcher {
             batchClient = savedBatchClient;
             if (ownsSecondary) secondaryInUse = false;
             writer = saved;
-            call.reply = saved;
             saved.protocol(savedProtocol);
         }
     }

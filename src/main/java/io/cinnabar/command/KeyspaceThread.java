@@ -47,6 +47,16 @@ public final class KeyspaceThread implements Executor {
         }
     }
 
+    /**
+     * A task that may run while a script owns the keyspace past the threshold (it touches no
+     * data): client batches, answered BUSY then, and the script's end. Others wait until then.
+     */
+    public interface BusySafe extends Runnable { }
+
+    /** True while the keyspace is lent to a long-running script; keyspace thread only. */
+    private boolean lent;
+    private final java.util.ArrayList<Runnable> deferred = new java.util.ArrayList<>();
+
     private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
     private final PriorityQueue<Timer> timers = new PriorityQueue<>();
     private final Thread thread;
@@ -97,8 +107,30 @@ public final class KeyspaceThread implements Executor {
     }
 
     private void runThenAfterWork(Runnable task) {
-        run(task);
+        runOrDefer(task);
         run(afterWork);
+    }
+
+    /** A script owns the keyspace from now on: tasks that are not {@link BusySafe} wait. */
+    void lend() {
+        lent = true;
+    }
+
+    /** The script ended: runs what waited meanwhile, in order. */
+    void reclaim() {
+        lent = false;
+        int i = 0;
+        while (i < deferred.size() && !lent) run(deferred.get(i++));
+        deferred.subList(0, i).clear();
+    }
+
+    /** True while a script owns the keyspace past the threshold (work touching data must wait). */
+    public boolean lent() {
+        return lent;
+    }
+
+    private void runOrDefer(Runnable task) {
+        if (lent && !(task instanceof BusySafe)) deferred.add(task); else run(task);
     }
 
     /**
@@ -149,7 +181,7 @@ public final class KeyspaceThread implements Executor {
                 Runnable task;
                 int ran = 0;
                 while ((task = queue.poll()) != null) {
-                    run(task);
+                    runOrDefer(task);
                     if (++ran >= 1024) break; // let timers run under sustained load
                 }
                 long waitNanos = runDueTimers();
@@ -180,7 +212,7 @@ public final class KeyspaceThread implements Executor {
             }
             if (t.dueNanos > now) return t.dueNanos - now;
             timers.poll();
-            run(t.task);
+            runOrDefer(t.task);
         }
         return -1;
     }

@@ -42,11 +42,15 @@ public final class ServerContext {
     private final String runId;
     private volatile int port;
     private Runnable shutdownHook = () -> { };
+    private volatile Runnable longRunAbort = () -> { };
+    private volatile String busyError = Dispatcher.BUSY;
     private boolean activeExpireEnabled = true;
     private KeyspaceThread.Timer cronTimer;
     private volatile boolean shutdownStarted;
     private DataSets dataSets;
     private boolean skipChecksumValidation;
+    /** State a command family keeps for the server's lifetime (the script engine), created on first use. */
+    private final Map<Class<?>, Object> components = new java.util.concurrent.ConcurrentHashMap<>();
 
     public ServerContext(Config config, CommandTable commands, KeyspaceThread thread) {
         this.config = config;
@@ -76,7 +80,10 @@ public final class ServerContext {
                 return stats().totalCommandsProcessed;
             }
         }, PersistenceFormats.rdb(config), PersistenceFormats.aof(config));
-        thread.afterWork(persistence::endOfRound);
+        // The write feed is the script's while it owns the keyspace past the threshold.
+        thread.afterWork(() -> {
+            if (!thread.lent()) persistence.endOfRound();
+        });
         config.onChange(persistence::configChanged);
         byte[] id = new byte[20];
         new SecureRandom().nextBytes(id);
@@ -134,6 +141,38 @@ public final class ServerContext {
     public void port(int p) { port = p; }
     public boolean activeExpireEnabled() { return activeExpireEnabled; }
     public void activeExpireEnabled(boolean e) { activeExpireEnabled = e; }
+
+    /**
+     * The family-owned component of this type, created by create on first use; with a null
+     * create, null if there is none yet.
+     */
+    public <T> T component(Class<T> type, java.util.function.Supplier<T> create) {
+        Object c = components.get(type);
+        if (c == null && create != null) {
+            c = create.get();
+            components.put(type, c);
+        }
+        return type.cast(c);
+    }
+
+    /** What clients get while a script runs past busy-reply-threshold (EVAL and FCALL name different KILLs). */
+    public String busyError() {
+        return busyError;
+    }
+
+    public void busyError(String error) {
+        busyError = error;
+    }
+
+    /** What stops a long-running command (the running script) when SHUTDOWN NOSAVE must not wait for it. */
+    public void onAbortLongRun(Runnable abort) {
+        longRunAbort = abort;
+    }
+
+    /** Stops the long-running command at its next step, whatever it already did. Any thread. */
+    public void abortLongRun() {
+        longRunAbort.run();
+    }
 
     /** Allocates the next client id; any thread. */
     public long nextClientId() {

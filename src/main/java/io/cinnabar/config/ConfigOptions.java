@@ -147,7 +147,7 @@ public final class ConfigOptions {
     public static final ConfigOption LAZYFREE_LAZY_USER_FLUSH = add(bool("lazyfree-lazy-user-flush", false));
     public static final ConfigOption LAZYFREE_LAZY_EXPIRE = add(bool("lazyfree-lazy-expire", false));
     public static final ConfigOption BUSY_REPLY_THRESHOLD = add(integer("busy-reply-threshold", 0, LONG_MAX,
-            5000).alias("lua-time-limit").inert());
+            5000).alias("lua-time-limit"));
 
     // ---- accepted for compatibility, without effect in Cinnabar yet (warned about once when given) ----
     static {

@@ -37,7 +37,8 @@ final class BatchSubmitter {
         loop.execute(() -> {
             List<Runnable> round = pending;
             pending = new ArrayList<>(Math.max(16, round.size()));
-            keyspace.execute(() -> runAll(round));
+            // Batches run even while a script is busy: the Dispatcher answers them BUSY then.
+            keyspace.execute((io.cinnabar.command.KeyspaceThread.BusySafe) () -> runAll(round));
         });
     }
 

@@ -169,7 +169,8 @@ public final class InfoCommand implements CommandFamily {
         s.field("used_memory_lua_human", "0B");
         s.field("used_memory_scripts", 0);
         s.field("used_memory_scripts_human", "0B");
-        s.field("number_of_cached_scripts", 0);
+        var scripts = server.component(io.cinnabar.command.scripting.ScriptEngine.class, null);
+        s.field("number_of_cached_scripts", scripts == null ? 0 : scripts.cachedScripts());
         s.field("maxmemory", maxmemory);
         s.field("maxmemory_human", human(maxmemory));
         s.field("maxmemory_policy", server.config().print(ConfigOptions.MAXMEMORY_POLICY));

@@ -20,7 +20,7 @@ import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
 
-/** DBSIZE, FLUSHDB, FLUSHALL, SWAPDB, TIME, LASTSAVE, DEBUG, SHUTDOWN, FUNCTION FLUSH. */
+/** DBSIZE, FLUSHDB, FLUSHALL, SWAPDB, TIME, LASTSAVE, DEBUG, SHUTDOWN. */
 public final class ServerCommands implements CommandFamily {
     @Override
     public String group() {
@@ -35,10 +35,8 @@ public final class ServerCommands implements CommandFamily {
         t.add(spec("SWAPDB", 3, WRITE, FAST).acl("@keyspace", "@dangerous").doc("4.0.0", "Swaps two Redis databases"), this::swapdb);
         t.add(spec("TIME", 1, LOADING, STALE, FAST).tips("nondeterministic_output").doc("2.6.0", "Return the current server time"), this::time);
         t.add(spec("DEBUG", -2, ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED).doc("1.0.0", "A container for debugging commands"), new DebugCommand()::debug);
-        t.add(spec("SHUTDOWN", -1, ADMIN, NOSCRIPT, LOADING, STALE, NO_MULTI, ALLOW_BUSY)
+        t.add(spec("SHUTDOWN", -1, ADMIN, NOSCRIPT, LOADING, STALE, NO_MULTI, ALLOW_BUSY).runsWhileBusy()
                 .doc("1.0.0", "Synchronously save the dataset to disk and then shut down the server"), this::shutdown);
-        t.add(spec("FUNCTION", -2).doc("7.0.0", "A container for function commands")
-                .sub(spec("FLUSH", -2, NOSCRIPT, WRITE).doc("7.0.0", "Deleting all functions"), this::functionFlush), null);
     }
 
     /** DBSIZE */
@@ -116,17 +114,19 @@ public final class ServerCommands implements CommandFamily {
         if ((abort && flags) || (nosave && save)) throw CommandError.syntax();
         // No shutdown ever waits here (there are no replicas to wait for), so none can be aborted.
         if (abort) throw new CommandError("ERR No shutdown in progress.");
+        if (c.dispatcher().busy()) {
+            // A script owns the keyspace past busy-reply-threshold: NOSAVE stops it, then the server.
+            if (!nosave) throw new CommandError(c.server().busyError());
+            var server = c.server();
+            boolean forced = force;
+            server.abortLongRun();
+            server.thread().execute(() -> server.shutdown(false, true, forced));
+            c.client().closeAfterReply();
+            return;
+        }
         String error = c.server().shutdown(save, nosave, force);
         if (error != null) throw new CommandError("ERR " + error);
         // Redis replies nothing on success: the connection just closes.
         c.client().closeAfterReply();
-    }
-
-    /** FUNCTION FLUSH [ASYNC|SYNC]: there are no functions yet, so there is nothing to drop. */
-    private void functionFlush(Call c) {
-        if (c.argCount() > 3 || (c.argCount() == 3 && !c.argIs(2, "ASYNC") && !c.argIs(2, "SYNC"))) {
-            throw new CommandError("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
-        }
-        c.reply().ok();
     }
 }

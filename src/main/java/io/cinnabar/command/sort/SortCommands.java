@@ -122,8 +122,7 @@ public final class SortCommands implements CommandFamily {
 
         // An unsorted set would come out in hash order, which replicas and the AOF could not
         // reproduce: Redis sorts it byte-wise when storing and in scripts.
-        // TODO(scripting): also when the caller is a script (Redis checks CLIENT_SCRIPT).
-        if (dontSort && type == ValueType.SET && store != null) {
+        if (dontSort && type == ValueType.SET && (store != null || c.client().isScript())) {
             dontSort = false;
             alpha = true;
             sortBy = null;

@@ -1,0 +1,99 @@
+package io.cinnabar.command;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Runs a command that may run long (a script) on a helper thread while the keyspace thread waits
+ * for it, so that the keyspace keeps exactly one owner at a time: the helper while it runs, the
+ * keyspace thread otherwise. Past busy-reply-threshold the keyspace thread stops waiting and goes
+ * back to its sockets (with one io thread it is the event loop: running the script inline would
+ * freeze every connection), answering BUSY and deferring whatever touches data until the helper
+ * hands the keyspace back.
+ */
+final class LongCommandRunner {
+    private static final int IDLE = 0, RUNNING = 1, DONE = 2, ABANDONED = 3;
+    /**
+     * How long either side keeps polling (yielding its core, which the other side may need on a
+     * small machine) before parking: back-to-back short scripts then cost no thread wake-ups.
+     */
+    private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(1000);
+
+    private final KeyspaceThread keyspace;
+    private final AtomicInteger state = new AtomicInteger(IDLE);
+    private volatile Runnable work;
+    private volatile Runnable lateEnd;
+    private volatile Thread waiter;
+    private Thread helper;
+
+    LongCommandRunner(KeyspaceThread keyspace) {
+        this.keyspace = keyspace;
+    }
+
+    /** False if no helper thread can be started (then the command runs inline). */
+    boolean available() {
+        if (helper == null) {
+            helper = new Thread(this::loop, "cinnabar-script");
+            helper.setDaemon(true);
+            helper.start();
+        }
+        return true;
+    }
+
+    /**
+     * Keyspace thread: runs task on the helper; true if it ended within thresholdMs. Otherwise
+     * false, and onLateEnd runs on the keyspace thread once the task ends.
+     */
+    boolean run(Runnable task, long thresholdMs, Runnable onLateEnd) {
+        lateEnd = onLateEnd;
+        waiter = Thread.currentThread();
+        state.set(RUNNING);
+        work = task;
+        LockSupport.unpark(helper);
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MILLISECONDS.toNanos(thresholdMs);
+        while (true) {
+            int s = state.get();
+            if (s == DONE) {
+                state.set(IDLE);
+                return true;
+            }
+            long now = System.nanoTime();
+            if (now - deadline >= 0) {
+                if (state.compareAndSet(RUNNING, ABANDONED)) return false;
+                continue;
+            }
+            if (now - start < SPIN_NANOS) Thread.yield(); else LockSupport.parkNanos(this, deadline - now);
+        }
+    }
+
+    private void loop() {
+        while (true) {
+            Runnable task = awaitWork();
+            work = null;
+            try {
+                task.run();
+            } catch (Throwable e) {
+                org.slf4j.LoggerFactory.getLogger(LongCommandRunner.class).error("Unexpected error in a script", e);
+            }
+            if (state.compareAndSet(RUNNING, DONE)) {
+                LockSupport.unpark(waiter);
+            } else {
+                // The keyspace thread gave up waiting: it resumes the batch when it gets this task.
+                state.set(IDLE);
+                Runnable end = lateEnd;
+                keyspace.execute((KeyspaceThread.BusySafe) end::run);
+            }
+        }
+    }
+
+    private Runnable awaitWork() {
+        long start = System.nanoTime();
+        while (true) {
+            Runnable task = work;
+            if (task != null) return task;
+            if (System.nanoTime() - start < SPIN_NANOS) Thread.yield(); else LockSupport.park(this);
+        }
+    }
+}

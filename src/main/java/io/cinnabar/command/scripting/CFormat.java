@@ -1,0 +1,33 @@
+package io.cinnabar.command.scripting;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
+/** C's printf "%.Ng" for doubles, which Redis's Lua uses where Java's formats differ. */
+final class CFormat {
+    private CFormat() {}
+
+    static String g(double d, int precision) {
+        if (Double.isNaN(d)) return d != d && Double.doubleToRawLongBits(d) < 0 ? "-nan" : "nan";
+        if (Double.isInfinite(d)) return d > 0 ? "inf" : "-inf";
+        if (d == 0) return (1 / d < 0) ? "-0" : "0";
+        BigDecimal rounded = new BigDecimal(d).round(new MathContext(precision, RoundingMode.HALF_EVEN));
+        int exponent = rounded.precision() - rounded.scale() - 1;
+        if (exponent < -4 || exponent >= precision) {
+            BigDecimal mantissa = rounded.movePointLeft(exponent);
+            String m = strip(mantissa.toPlainString());
+            String e = String.valueOf(Math.abs(exponent));
+            return m + (exponent < 0 ? "e-" : "e+") + (e.length() < 2 ? "0" + e : e);
+        }
+        return strip(rounded.toPlainString());
+    }
+
+    private static String strip(String s) {
+        if (s.indexOf('.') < 0) return s;
+        int end = s.length();
+        while (s.charAt(end - 1) == '0') end--;
+        if (s.charAt(end - 1) == '.') end--;
+        return s.substring(0, end);
+    }
+}

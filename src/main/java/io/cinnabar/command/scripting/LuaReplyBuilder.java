@@ -1,0 +1,167 @@
+package io.cinnabar.command.scripting;
+
+import io.cinnabar.command.NestedReply;
+import io.cinnabar.util.DoubleFormat;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+
+/**
+ * The reply of a command run by redis.call, built as Lua values directly, by Redis's
+ * conversion rules: status -> {ok=...}, error -> {err=...}, nil bulk/array -> false (RESP2) or
+ * nil (RESP3), RESP3 map/set/double/big number/verbatim -> {map=...}, {set=...}, {double=...}...
+ */
+final class LuaReplyBuilder implements NestedReply {
+    /** An aggregate being filled: its table and how many values it still expects. */
+    private static final class Frame {
+        final LuaTable target;
+        final int kind; // 0 array, 1 map, 2 set, 3 ignored (attribute)
+        int remaining;
+        int index = 1;
+        LuaValue pendingKey;
+
+        Frame(LuaTable target, int kind, int remaining) {
+            this.target = target;
+            this.kind = kind;
+            this.remaining = remaining;
+        }
+    }
+
+    private final int protocol;
+    private final ArrayDeque<Frame> stack = new ArrayDeque<>();
+    private LuaValue result = LuaValue.NIL;
+    /** Values still to skip: an attribute's pairs, which scripts do not see. */
+    private int skipping;
+
+    LuaReplyBuilder(int protocol) {
+        this.protocol = protocol;
+    }
+
+    /** The whole reply once complete. */
+    LuaValue result() {
+        return result;
+    }
+
+    @Override
+    public void discard() {
+        stack.clear();
+        result = LuaValue.NIL;
+        skipping = 0;
+    }
+
+    private void value(LuaValue v) {
+        if (skipping > 0) {
+            skipping--;
+            return;
+        }
+        while (true) {
+            Frame f = stack.peek();
+            if (f == null) {
+                result = v;
+                return;
+            }
+            switch (f.kind) {
+                case 0 -> f.target.rawset(f.index++, v);
+                case 1 -> {
+                    if (f.pendingKey == null) {
+                        f.pendingKey = v;
+                        return; // a key alone does not complete an element
+                    }
+                    f.target.rawset(f.pendingKey, v);
+                    f.pendingKey = null;
+                }
+                default -> f.target.rawset(v, LuaValue.TRUE);
+            }
+            if (--f.remaining > 0) return;
+            stack.pop();
+            v = f.kind == 0 ? f.target : wrap(f.kind == 1 ? "map" : "set", f.target);
+        }
+    }
+
+    private void aggregate(int kind, int n) {
+        LuaTable t = new LuaTable();
+        if (skipping > 0) {
+            // Inside an attribute: the aggregate's own elements are skipped too.
+            skipping += (kind == 1 ? 2 * n : n) - 1;
+            return;
+        }
+        if (n <= 0) {
+            value(kind == 0 ? t : wrap(kind == 1 ? "map" : "set", t));
+            return;
+        }
+        stack.push(new Frame(t, kind, n));
+    }
+
+    private static LuaTable wrap(String field, LuaValue v) {
+        LuaTable t = new LuaTable();
+        t.rawset(field, v);
+        return t;
+    }
+
+    private LuaValue nothing() {
+        return protocol == 3 ? LuaValue.NIL : LuaValue.FALSE;
+    }
+
+    @Override public void simple(String s) { value(wrap("ok", LuaValue.valueOf(s))); }
+    @Override public void simple(byte[] s) { value(wrap("ok", LuaValue.valueOf(s))); }
+    @Override public void error(String message) { value(LuaErrors.errorTable("-" + message, true)); }
+    @Override public void integer(long v) { value(LuaValue.valueOf((double) v)); }
+    @Override public void bulk(byte[] b) { value(LuaValue.valueOf(b)); }
+    @Override public void bulk(byte[] b, int offset, int length) { value(LuaValue.valueOf(Arrays.copyOfRange(b, offset, offset + length))); }
+    @Override public void bulk(String s) { value(LuaValue.valueOf(s.getBytes(StandardCharsets.UTF_8))); }
+    @Override public void bulk(long v) { value(LuaValue.valueOf(Long.toString(v))); }
+    @Override public void nullBulk() { value(nothing()); }
+    @Override public void nullArray() { value(nothing()); }
+    @Override public void array(int n) { aggregate(0, n); }
+    @Override public void map(int n) { if (protocol == 3) aggregate(1, n); else aggregate(0, 2 * n); }
+    @Override public void set(int n) { aggregate(protocol == 3 ? 2 : 0, n); }
+    @Override public void push(int n) { aggregate(0, n); }
+
+    @Override
+    public void doubleValue(double d) {
+        if (protocol == 3) value(wrap("double", LuaValue.valueOf(d)));
+        else value(LuaValue.valueOf(DoubleFormat.reply(d)));
+    }
+
+    @Override
+    public void bool(boolean b) {
+        if (protocol == 3) value(LuaValue.valueOf(b));
+        else value(LuaValue.valueOf(b ? 1 : 0));
+    }
+
+    @Override
+    public void verbatim(String format, byte[] text) {
+        if (protocol != 3) {
+            bulk(text);
+            return;
+        }
+        LuaTable v = new LuaTable();
+        v.rawset("format", LuaValue.valueOf(format));
+        v.rawset("string", LuaValue.valueOf(text));
+        value(wrap("verbatim_string", v));
+    }
+
+    @Override
+    public void bigNumber(String digits) {
+        if (protocol == 3) value(wrap("big_number", LuaValue.valueOf(digits)));
+        else bulk(digits);
+    }
+
+    @Override
+    public void attribute(int n) {
+        skipping += 2 * n;
+    }
+
+    @Override
+    public int protocol() {
+        return protocol;
+    }
+
+    @Override
+    public void raw(byte[] encoded) {
+        RawReplyReader.feed(encoded, this);
+    }
+}

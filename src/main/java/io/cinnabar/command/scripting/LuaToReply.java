@@ -1,0 +1,117 @@
+package io.cinnabar.command.scripting;
+
+import io.cinnabar.protocol.Reply;
+import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A script's return value as a reply, by Redis's luaReplyToRedisReply rules: numbers truncated
+ * to integers, {err=...} and {ok=...} tables, arrays up to the first nil, booleans as 1/nil in
+ * RESP2 and, after redis.setresp(3), {map=...}, {set=...}, {double=...}, {big_number=...}.
+ */
+final class LuaToReply {
+    private LuaToReply() {}
+
+    /** Nesting past which a returned table is answered "reached lua stack limit", as Redis's Lua stack runs out. */
+    private static final int MAX_DEPTH = 1000;
+
+    static void write(LuaValue v, Reply out, int scriptResp) {
+        write(v, out, scriptResp, 0);
+    }
+
+    private static void write(LuaValue v, Reply out, int scriptResp, int depth) {
+        if (depth > MAX_DEPTH) {
+            out.error("ERR reached lua stack limit");
+            return;
+        }
+        switch (v.type()) {
+            case LuaValue.TSTRING -> out.bulk(bytes(v.checkstring()));
+            case LuaValue.TBOOLEAN -> {
+                if (scriptResp == 2) {
+                    if (v.toboolean()) out.integer(1); else out.nullBulk();
+                } else {
+                    out.bool(v.toboolean());
+                }
+            }
+            case LuaValue.TNUMBER -> out.integer((long) v.todouble());
+            case LuaValue.TTABLE -> table(v, out, scriptResp, depth + 1);
+            default -> out.nullBulk();
+        }
+    }
+
+    private static void table(LuaValue t, Reply out, int resp, int depth) {
+        LuaValue err = t.rawget("err");
+        if (err.type() == LuaValue.TSTRING) {
+            out.error(oneLine(err.tojstring()));
+            return;
+        }
+        LuaValue ok = t.rawget("ok");
+        if (ok.type() == LuaValue.TSTRING) {
+            out.simple(oneLine(ok.tojstring()));
+            return;
+        }
+        LuaValue d = t.rawget("double");
+        if (d.type() == LuaValue.TNUMBER) {
+            out.doubleValue(d.todouble());
+            return;
+        }
+        LuaValue big = t.rawget("big_number");
+        if (big.type() == LuaValue.TSTRING) {
+            out.bigNumber(oneLine(big.tojstring()));
+            return;
+        }
+        LuaValue verbatim = t.rawget("verbatim_string");
+        if (verbatim.istable()) {
+            LuaValue format = verbatim.rawget("format"), string = verbatim.rawget("string");
+            if (format.type() == LuaValue.TSTRING && string.type() == LuaValue.TSTRING) {
+                out.verbatim(format.tojstring(), bytes(string.checkstring()));
+                return;
+            }
+        }
+        LuaValue map = t.rawget("map");
+        if (map.istable()) {
+            List<LuaValue> pairs = entries(map);
+            out.map(pairs.size() / 2);
+            for (LuaValue x : pairs) write(x, out, resp, depth);
+            return;
+        }
+        LuaValue set = t.rawget("set");
+        if (set.istable()) {
+            List<LuaValue> pairs = entries(set);
+            out.set(pairs.size() / 2);
+            for (int i = 0; i < pairs.size(); i += 2) write(pairs.get(i), out, resp, depth);
+            return;
+        }
+        int n = 0;
+        while (!t.rawget(n + 1).isnil()) n++;
+        out.array(n);
+        for (int i = 1; i <= n; i++) write(t.rawget(i), out, resp, depth);
+    }
+
+    /** Key, value, key, value... in next() order. */
+    private static List<LuaValue> entries(LuaValue t) {
+        List<LuaValue> out = new ArrayList<>();
+        LuaValue k = LuaValue.NIL;
+        while (true) {
+            Varargs n = t.next(k);
+            if ((k = n.arg1()).isnil()) break;
+            out.add(k);
+            out.add(n.arg(2));
+        }
+        return out;
+    }
+
+    static byte[] bytes(LuaString s) {
+        byte[] b = new byte[s.length()];
+        s.copyInto(0, b, 0, b.length);
+        return b;
+    }
+
+    private static String oneLine(String s) {
+        return s.replace('\r', ' ').replace('\n', ' ');
+    }
+}

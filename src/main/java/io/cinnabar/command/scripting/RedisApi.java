@@ -1,0 +1,198 @@
+package io.cinnabar.command.scripting;
+
+import io.cinnabar.Version;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandSpec;
+import io.cinnabar.command.Dispatcher;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.lib.VarArgFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.function.Function;
+
+/** The "redis" table scripts see: redis.call, redis.pcall and the helpers, with Redis's errors. */
+final class RedisApi {
+    private static final Logger log = LoggerFactory.getLogger("io.cinnabar.script");
+    private static final int REPL_AOF = 1, REPL_REPLICA = 2;
+
+    private final ScriptEngine engine;
+    private final Dispatcher dispatcher;
+
+    RedisApi(ScriptEngine engine, Dispatcher dispatcher) {
+        this.engine = engine;
+        this.dispatcher = dispatcher;
+    }
+
+    LuaTable table() {
+        LuaTable t = new LuaTable();
+        t.rawset("call", fn(a -> command(a, true)));
+        t.rawset("pcall", fn(a -> command(a, false)));
+        t.rawset("sha1hex", fn(this::sha1hex));
+        t.rawset("error_reply", fn(RedisApi::errorReply));
+        t.rawset("status_reply", fn(RedisApi::statusReply));
+        t.rawset("log", fn(RedisApi::log));
+        t.rawset("setresp", fn(this::setResp));
+        t.rawset("set_repl", fn(this::setRepl));
+        t.rawset("replicate_commands", fn(a -> LuaValue.TRUE));
+        t.rawset("breakpoint", fn(a -> LuaValue.FALSE)); // outside the debugger, as Redis
+        t.rawset("debug", fn(a -> LuaValue.NONE));
+        t.rawset("acl_check_cmd", fn(this::aclCheck));
+        t.rawset("LOG_DEBUG", 0);
+        t.rawset("LOG_VERBOSE", 1);
+        t.rawset("LOG_NOTICE", 2);
+        t.rawset("LOG_WARNING", 3);
+        t.rawset("REPL_NONE", 0);
+        t.rawset("REPL_AOF", REPL_AOF);
+        t.rawset("REPL_SLAVE", REPL_REPLICA);
+        t.rawset("REPL_REPLICA", REPL_REPLICA);
+        t.rawset("REPL_ALL", REPL_AOF | REPL_REPLICA);
+        t.rawset("REDIS_VERSION", Version.REDIS_VERSION);
+        t.rawset("REDIS_VERSION_NUM", versionNumber(Version.REDIS_VERSION));
+        return t;
+    }
+
+    static VarArgFunction fn(Function<Varargs, Varargs> body) {
+        return new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return body.apply(args);
+            }
+        };
+    }
+
+    private static int versionNumber(String v) {
+        String[] p = v.split("\\.");
+        return (Integer.parseInt(p[0]) << 16) | (Integer.parseInt(p[1]) << 8) | Integer.parseInt(p[2]);
+    }
+
+    private static LuaError error(String message) {
+        return LuaErrors.raise(LuaErrors.errorTable(message, false));
+    }
+
+    private ScriptRun run(String what) {
+        ScriptRun run = engine.current();
+        if (run == null) throw error(what + " can only be called inside a script invocation");
+        return run;
+    }
+
+    /** redis.call / redis.pcall: raise decides whether an error reply is raised or returned. */
+    private Varargs command(Varargs a, boolean raise) {
+        ScriptRun run = run("redis.call/pcall");
+        int argc = a.narg();
+        if (argc == 0) return fail(LuaErrors.errorTable("Please specify at least one argument for this redis lib call", false), raise);
+        byte[][] argv = new byte[argc][];
+        for (int i = 0; i < argc; i++) {
+            argv[i] = argument(a.arg(i + 1));
+            if (argv[i] == null) {
+                return fail(LuaErrors.errorTable("Lua redis lib command arguments must be strings or integers", false), raise);
+            }
+        }
+        CommandSpec spec;
+        try {
+            spec = dispatcher.scriptCommand(argv, run.readOnly);
+        } catch (CommandError e) {
+            return fail(LuaErrors.errorTable(e.getMessage(), true), raise);
+        }
+        if (spec.isWrite()) run.wrote = true;
+        LuaReplyBuilder reply = new LuaReplyBuilder(run.resp);
+        dispatcher.runNested(run.scriptClient, spec, argv, reply, run.propagate);
+        LuaValue result = reply.result();
+        if (raise && result.istable() && result.rawget("err").isstring()) throw new LuaError(result);
+        return result;
+    }
+
+    private static Varargs fail(LuaTable error, boolean raise) {
+        if (raise) throw new LuaError(error);
+        return error;
+    }
+
+    /** A command argument: strings as they are, numbers as C's "%.17g" (Lua's own format loses precision). */
+    private static byte[] argument(LuaValue v) {
+        if (v.type() == LuaValue.TNUMBER) {
+            return CFormat.g(v.todouble(), 17).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        }
+        if (v.type() != LuaValue.TSTRING) return null;
+        return LuaToReply.bytes(v.checkstring());
+    }
+
+    private Varargs sha1hex(Varargs a) {
+        if (a.narg() != 1) throw error("wrong number of arguments");
+        LuaValue v = a.arg1();
+        byte[] bytes = v.isstring() ? argument(v.type() == LuaValue.TNUMBER ? v.tostring() : v) : new byte[0];
+        return LuaValue.valueOf(Sha1.hex(bytes));
+    }
+
+    private static Varargs errorReply(Varargs a) {
+        if (a.narg() != 1 || a.arg1().type() != LuaValue.TSTRING) {
+            return LuaErrors.errorTable("wrong number or type of arguments", false);
+        }
+        String s = a.arg1().tojstring();
+        return LuaErrors.errorTable(s.startsWith("-") ? s : "-" + s, false);
+    }
+
+    private static Varargs statusReply(Varargs a) {
+        if (a.narg() != 1 || a.arg1().type() != LuaValue.TSTRING) {
+            return LuaErrors.errorTable("wrong number or type of arguments", false);
+        }
+        LuaTable t = new LuaTable();
+        t.rawset("ok", a.arg1());
+        return t;
+    }
+
+    private static Varargs log(Varargs a) {
+        int argc = a.narg();
+        if (argc < 2) throw error("redis.log() requires two arguments or more.");
+        if (!a.arg1().isnumber()) throw error("First argument must be a number (log level).");
+        int level = (int) a.arg1().todouble();
+        if (level < 0 || level > 3) throw error("Invalid debug level.");
+        StringBuilder msg = new StringBuilder();
+        for (int i = 2; i <= argc; i++) {
+            LuaValue v = a.arg(i);
+            if (!v.isstring()) continue;
+            if (i != 2) msg.append(' ');
+            msg.append(v.tojstring());
+        }
+        switch (level) {
+            case 0, 1 -> log.debug("{}", msg);
+            case 2 -> log.info("{}", msg);
+            default -> log.warn("{}", msg);
+        }
+        return LuaValue.NONE;
+    }
+
+    private Varargs setResp(Varargs a) {
+        ScriptRun run = run("redis.setresp");
+        if (a.narg() != 1) throw error("redis.setresp() requires one argument.");
+        int resp = (int) a.arg1().optdouble(0);
+        if (resp != 2 && resp != 3) throw error("RESP version must be 2 or 3.");
+        run.resp = resp;
+        return LuaValue.NONE;
+    }
+
+    private Varargs setRepl(Varargs a) {
+        ScriptRun run = run("redis.set_repl");
+        if (a.narg() != 1) throw error("redis.set_repl() requires two arguments.");
+        int flags = (int) a.arg1().optdouble(0);
+        if ((flags & ~(REPL_AOF | REPL_REPLICA)) != 0) {
+            throw error("Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
+        }
+        run.propagate = (flags & REPL_AOF) != 0;
+        return LuaValue.NONE;
+    }
+
+    private Varargs aclCheck(Varargs a) {
+        run("redis.acl_check_cmd");
+        if (a.narg() == 0) throw error("Please specify at least one argument for this redis lib call");
+        byte[][] argv = new byte[a.narg()][];
+        for (int i = 0; i < argv.length; i++) {
+            argv[i] = argument(a.arg(i + 1));
+            if (argv[i] == null) throw error("Lua redis lib command arguments must be strings or integers");
+        }
+        if (!dispatcher.commandExists(argv)) throw error("Invalid command passed to redis.acl_check_cmd()");
+        return LuaValue.TRUE; // no ACL users yet: the default user may run everything
+    }
+}

@@ -1,0 +1,220 @@
+package io.cinnabar.command.scripting;
+
+import io.cinnabar.command.Client;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.command.Dispatcher;
+import io.cinnabar.protocol.Reply;
+import org.luaj.vm2.LoadState;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.compiler.LuaC;
+import org.luaj.vm2.lib.BaseLib;
+import org.luaj.vm2.lib.CoroutineLib;
+import org.luaj.vm2.lib.PackageLib;
+import org.luaj.vm2.lib.StringLib;
+import org.luaj.vm2.lib.TableLib;
+import org.luaj.vm2.lib.jse.JseMathLib;
+
+import java.io.ByteArrayInputStream;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The Lua interpreter scripts run in, sandboxed as Redis's, and the script cache. One per
+ * server; used by whichever thread owns the keyspace at the time (the keyspace thread or the
+ * script thread it lends the keyspace to).
+ *
+ * Why luaj: a pure-Java Lua with a compiler to Lua bytecode and a debug hook, so scripts run
+ * inside the JVM with no native library, can be interrupted (SCRIPT KILL) and live in the
+ * shaded jar. It implements Lua 5.2; {@link Lua51} bridges what Redis's 5.1 scripts rely on.
+ */
+public final class ScriptEngine {
+    /** Globals Redis lets scripts see (script_lua.c's allow lists); luaj's others are removed. */
+    private static final Set<String> ALLOWED = Set.of("string", "cjson", "bit", "cmsgpack", "math", "table", "struct",
+            "redis", "xpcall", "tostring", "getfenv", "setmetatable", "next", "assert", "tonumber", "rawequal",
+            "collectgarbage", "getmetatable", "rawset", "pcall", "coroutine", "type", "_G", "select", "unpack",
+            "gcinfo", "pairs", "rawget", "loadstring", "ipairs", "_VERSION", "setfenv", "load", "error", "newproxy");
+
+    private final Dispatcher dispatcher;
+    private final Map<String, Script> scripts = new HashMap<>();
+    private SandboxGlobals globals;
+    private volatile ScriptRun current;
+    private final Client scriptClient;
+    private FunctionLibraries functions;
+
+    public ScriptEngine(Dispatcher dispatcher) {
+        this.dispatcher = dispatcher;
+        this.scriptClient = new Client(0, ScriptChannel.INSTANCE, true, true);
+        dispatcher.server().onAbortLongRun(this::forceKill);
+        reset();
+    }
+
+    /** A fresh interpreter (SCRIPT FLUSH): nothing a script left behind survives. */
+    void reset() {
+        scripts.clear();
+        SandboxGlobals g = new SandboxGlobals();
+        g.load(new BaseLib());
+        g.load(new PackageLib());
+        g.load(new TableLib());
+        g.load(new StringLib());
+        g.load(new CoroutineLib());
+        g.load(new JseMathLib());
+        LoadState.install(g);
+        LuaC.install(g);
+        g.debuglib = new InterruptHook(() -> {
+            ScriptRun run = current;
+            return run != null && run.killed;
+        });
+        Lua51.install(g);
+        g.rawset("redis", new RedisApi(this, dispatcher).table());
+        g.rawset("bit", BitLib.table());
+        g.rawset("cjson", CjsonLib.table());
+        g.rawset("struct", StructLib.table());
+        g.rawset("cmsgpack", CmsgpackLib.table());
+        for (LuaValue k : g.keys()) {
+            if (!k.isstring() || !ALLOWED.contains(k.tojstring())) g.rawset(k, LuaValue.NIL);
+        }
+        Map<LuaValue, LuaValue> done = new IdentityHashMap<>();
+        done.put(g, g);
+        for (LuaValue k : g.keys()) g.rawset(k, ReadOnlyTable.lockedCopy(g.rawget(k), done));
+        LuaValue stringMeta = LuaString.s_metatable;
+        if (stringMeta != null) LuaString.s_metatable = ReadOnlyTable.lockedCopy(withIndex(g.rawget("string")), done);
+        g.setmetatable(nonexistentGlobalError());
+        g.lock();
+        globals = g;
+    }
+
+    /** A locked metatable whose __index raises Redis's error for reading a missing global. */
+    static LuaTable nonexistentGlobalError() {
+        ReadOnlyTable meta = new ReadOnlyTable();
+        meta.rawset("__index", RedisApi.fn(a -> {
+            throw new LuaError("Script attempted to access nonexistent global variable '" + a.arg(2).tojstring() + "'");
+        }));
+        meta.lock();
+        return meta;
+    }
+
+    private static LuaTable withIndex(LuaValue stringLib) {
+        LuaTable t = new LuaTable();
+        t.rawset("__index", stringLib);
+        return t;
+    }
+
+    /** The function libraries; they outlive SCRIPT FLUSH, as in Redis. */
+    FunctionLibraries functions() {
+        if (functions == null) functions = new FunctionLibraries(this);
+        return functions;
+    }
+
+    ScriptRun current() {
+        return current;
+    }
+
+    Client scriptClient() {
+        return scriptClient;
+    }
+
+    Script get(String sha) {
+        return scripts.get(sha);
+    }
+
+    boolean exists(String sha) {
+        return scripts.containsKey(sha.toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** Compiles body and caches it under its SHA1 unless already there; Redis's errors on failure. */
+    Script load(byte[] body) {
+        String sha = Sha1.hex(body);
+        Script known = scripts.get(sha);
+        if (known != null) return known;
+        ScriptFlags flags = ScriptFlags.parse(body);
+        // The shebang line is skipped but its newline kept, so that line numbers stay the user's.
+        byte[] code = Arrays.copyOfRange(body, flags.shebangLength(), body.length);
+        LuaValue fn;
+        try {
+            fn = TailCalls.disable(globals.load(new ByteArrayInputStream(code), "@user_script", "t", globals));
+        } catch (LuaError e) {
+            throw new CommandError("ERR Error compiling script (new function): " + LuaErrors.lua51Message(String.valueOf(e.getMessage())));
+        }
+        Script s = new Script(sha, body, flags, fn);
+        scripts.put(sha, s);
+        return s;
+    }
+
+    /** Runs script with KEYS and ARGV as globals and writes what it returns (or its error) to out. */
+    void invoke(Script script, Client caller, byte[][] keys, byte[][] args, boolean readOnly, Reply out) {
+        globals.setUnlocked("KEYS", array(keys));
+        globals.setUnlocked("ARGV", array(args));
+        run(new ScriptRun(script.sha(), true, caller, scriptClient, readOnly), script.function(), LuaValue.NONE, out);
+    }
+
+    /** Runs a function with KEYS and ARGV as its two arguments (FCALL). */
+    void invoke(FunctionLibraries.Function f, Client caller, byte[][] command, byte[][] keys, byte[][] args, boolean readOnly, Reply out) {
+        ScriptRun run = new ScriptRun(f.name(), false, caller, scriptClient, readOnly);
+        run.command = command;
+        run(run, f.callback(),
+                LuaValue.varargsOf(array(keys), array(args)), out);
+    }
+
+    private void run(ScriptRun run, LuaValue fn, org.luaj.vm2.Varargs fnArgs, Reply out) {
+        scriptClient.db(run.caller.db());
+        dispatcher.server().busyError(run.eval ? BUSY_EVAL : BUSY_FUNCTION);
+        current = run;
+        LuaValue result;
+        try {
+            result = fn.invoke(fnArgs).arg1();
+        } catch (LuaError e) {
+            throw new CommandError(LuaErrors.reply(e, run.name));
+        } catch (StackOverflowError e) {
+            throw new CommandError("ERR Error running script " + run.name + ", stack overflow");
+        } finally {
+            current = null;
+        }
+        LuaValue err = result.istable() ? result.rawget("err") : LuaValue.NIL;
+        // An error reply goes through the Dispatcher, which counts it in errorstats as Redis does.
+        if (err.type() == LuaValue.TSTRING) throw new CommandError(err.tojstring().replace('\r', ' ').replace('\n', ' '));
+        LuaToReply.write(result, out, run.resp);
+    }
+
+    static final String BUSY_EVAL = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+    static final String BUSY_FUNCTION = "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
+
+    private static LuaTable array(byte[][] items) {
+        LuaTable t = new LuaTable();
+        for (int i = 0; i < items.length; i++) t.rawset(i + 1, LuaValue.valueOf(items[i]));
+        return t;
+    }
+
+    /** SCRIPT KILL (eval true) or FUNCTION KILL: null when done, else Redis's error. */
+    String kill(boolean eval) {
+        ScriptRun run = current;
+        if (run == null) return "NOTBUSY No scripts in execution right now.";
+        if (run.eval != eval) return run.eval ? BUSY_EVAL : BUSY_FUNCTION;
+        if (run.wrote) {
+            return "UNKILLABLE Sorry the script already executed write commands against the dataset. "
+                    + "You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
+        }
+        run.killed = true;
+        return null;
+    }
+
+    SandboxGlobals globals() {
+        return globals;
+    }
+
+    /** SHUTDOWN NOSAVE during a busy script: it stops at its next instruction, writes or not. */
+    void forceKill() {
+        ScriptRun run = current;
+        if (run != null) run.killed = true;
+    }
+
+    /** Scripts in the cache (INFO memory's number_of_cached_scripts). */
+    public int cachedScripts() {
+        return scripts.size();
+    }
+}

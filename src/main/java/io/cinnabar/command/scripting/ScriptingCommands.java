@@ -1,0 +1,176 @@
+package io.cinnabar.command.scripting;
+
+import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.HelpReply;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Locale;
+
+import static io.cinnabar.command.CommandFlag.ALLOW_BUSY;
+import static io.cinnabar.command.CommandFlag.LOADING;
+import static io.cinnabar.command.CommandFlag.MAY_REPLICATE;
+import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
+import static io.cinnabar.command.CommandFlag.NOSCRIPT;
+import static io.cinnabar.command.CommandFlag.NO_MANDATORY_KEYS;
+import static io.cinnabar.command.CommandFlag.READONLY;
+import static io.cinnabar.command.CommandFlag.SKIP_MONITOR;
+import static io.cinnabar.command.CommandFlag.STALE;
+import static io.cinnabar.command.CommandSpec.spec;
+
+/** EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT: Lua scripts run atomically against the keyspace. */
+public final class ScriptingCommands implements CommandFamily {
+    private static final String NOSCRIPT_ERROR = "NOSCRIPT No matching script. Please use EVAL.";
+
+    @Override
+    public String group() {
+        return "scripting";
+    }
+
+    @Override
+    public void register(CommandTable t) {
+        t.add(spec("EVAL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
+                .keyFinder(ScriptingCommands::keys).propagatesInnerCommands().mayRunLong()
+                .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, false, false));
+        t.add(spec("EVALSHA", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
+                .keyFinder(ScriptingCommands::keys).propagatesInnerCommands().mayRunLong()
+                .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, true, false));
+        t.add(spec("EVAL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY, MOVABLEKEYS).keys(0, 0, 0)
+                .keyFinder(ScriptingCommands::keys).propagatesInnerCommands().mayRunLong()
+                .doc("7.0.0", "Execute a read-only Lua script server side"), c -> eval(c, false, true));
+        t.add(spec("EVALSHA_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY, MOVABLEKEYS).keys(0, 0, 0)
+                .keyFinder(ScriptingCommands::keys).propagatesInnerCommands().mayRunLong()
+                .doc("7.0.0", "Execute a read-only Lua script server side"), c -> eval(c, true, true));
+        t.add(spec("SCRIPT", -2).doc("2.6.0", "A container for Lua scripts management commands")
+                .sub(spec("DEBUG", 3, NOSCRIPT).doc("3.2.0", "Set the debug mode for executed scripts."), this::debug)
+                .sub(spec("EXISTS", -3, NOSCRIPT).tips("request_policy:all_shards", "response_policy:agg_logical_and")
+                        .doc("2.6.0", "Check existence of scripts in the script cache."), this::exists)
+                .sub(spec("FLUSH", -2, NOSCRIPT).tips("request_policy:all_nodes", "response_policy:all_succeeded")
+                        .doc("2.6.0", "Remove all the scripts from the script cache."), this::flush)
+                .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands"), this::help)
+                .sub(spec("KILL", 2, NOSCRIPT, ALLOW_BUSY).runsWhileBusy().tips("request_policy:all_shards", "response_policy:one_succeeded")
+                        .doc("2.6.0", "Kill the script currently in execution."), this::kill)
+                .sub(spec("LOAD", 3, NOSCRIPT, STALE).tips("request_policy:all_nodes", "response_policy:all_succeeded")
+                        .doc("2.6.0", "Load the specified Lua script into the script cache."), this::load), null);
+    }
+
+    /** EVAL's keys: numkeys names after the script. */
+    static void keys(byte[][] argv, io.cinnabar.command.CommandSpec.KeySink sink) {
+        if (argv.length < 3) return;
+        long n;
+        try {
+            n = Long.parseLong(new String(argv[2], StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            return;
+        }
+        for (int i = 0; i < n && 3 + i < argv.length; i++) sink.key(3 + i, "RW", "access", "update");
+    }
+
+    static ScriptEngine engine(Call c) {
+        return c.server().component(ScriptEngine.class, () -> new ScriptEngine(c.dispatcher()));
+    }
+
+    /** EVAL script numkeys [key ...] [arg ...], EVALSHA sha1 numkeys ..., and their _RO twins */
+    private void eval(Call c, boolean bySha, boolean ro) {
+        long numkeys = c.longArg(2);
+        if (numkeys > c.argCount() - 3) throw new CommandError("ERR Number of keys can't be greater than number of args");
+        if (numkeys < 0) throw new CommandError("ERR Number of keys can't be negative");
+        ScriptEngine engine = engine(c);
+        Script script;
+        if (bySha) {
+            byte[] sha = c.arg(1);
+            script = sha.length == 40 ? engine.get(new String(sha, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT)) : null;
+            if (script == null) throw new CommandError(NOSCRIPT_ERROR);
+        } else {
+            script = engine.load(c.arg(1));
+        }
+        ScriptFlags flags = script.flags();
+        checkWritable(c, flags, ro);
+        int keysEnd = 3 + (int) numkeys;
+        byte[][] keys = Arrays.copyOfRange(c.args(), 3, keysEnd);
+        byte[][] args = Arrays.copyOfRange(c.args(), keysEnd, c.argCount());
+        boolean readOnly = ro || (!flags.compat() && flags.noWrites());
+        engine.invoke(script, c.client(), keys, args, readOnly, c.reply());
+    }
+
+    /** Redis's scriptPrepareForRun checks of a script that declared it may write. */
+    static void checkWritable(Call c, ScriptFlags flags, boolean ro) {
+        if (flags.compat() || flags.noWrites()) return;
+        String diskError = c.server().persistence().writeDeniedError();
+        if (diskError != null) throw new CommandError(writableScriptsBlocked(diskError));
+        if (ro) throw new CommandError("ERR Can not execute a script with write flag using *_ro command.");
+    }
+
+    /** Redis's scriptPrepareForRun texts for a writable script while the disk fails. */
+    private static String writableScriptsBlocked(String diskError) {
+        if (diskError.contains("RDB")) {
+            return "MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk. "
+                    + "Writable scripts are blocked. Use 'no-writes' flag for read only scripts.";
+        }
+        int at = diskError.indexOf("AOF error: ");
+        return "MISCONF Redis is configured to persist data to AOF, but it's currently unable to persist to disk. "
+                + "Writable scripts are blocked. Use 'no-writes' flag for read only scripts."
+                + (at >= 0 ? " " + diskError.substring(at) : "");
+    }
+
+    /** SCRIPT LOAD script */
+    private void load(Call c) {
+        c.reply().bulk(engine(c).load(c.arg(2)).sha());
+    }
+
+    /** SCRIPT EXISTS sha1 [sha1 ...] */
+    private void exists(Call c) {
+        ScriptEngine engine = engine(c);
+        c.reply().array(c.argCount() - 2);
+        for (int i = 2; i < c.argCount(); i++) c.reply().integer(engine.exists(c.argString(i)) ? 1 : 0);
+    }
+
+    /** SCRIPT FLUSH [ASYNC|SYNC] */
+    private void flush(Call c) {
+        if (c.argCount() > 3 || (c.argCount() == 3 && !c.argIs(2, "SYNC") && !c.argIs(2, "ASYNC"))) {
+            throw new CommandError("ERR SCRIPT FLUSH only support SYNC|ASYNC option");
+        }
+        engine(c).reset();
+        c.reply().ok();
+    }
+
+    /** SCRIPT KILL */
+    private void kill(Call c) {
+        ScriptEngine engine = c.server().component(ScriptEngine.class, null);
+        String error = engine == null ? "NOTBUSY No scripts in execution right now." : engine.kill(true);
+        if (error != null) throw new CommandError(error);
+        c.reply().ok();
+    }
+
+    /** SCRIPT DEBUG YES|SYNC|NO: the debugger is not available; NO is what is in effect. */
+    private void debug(Call c) {
+        if (c.argIs(2, "NO")) {
+            c.reply().ok();
+            return;
+        }
+        if (!c.argIs(2, "YES") && !c.argIs(2, "SYNC")) throw new CommandError("ERR Use SCRIPT DEBUG YES/SYNC/NO");
+        throw new CommandError("ERR SCRIPT DEBUG is not supported by this server");
+    }
+
+    /** SCRIPT HELP */
+    private void help(Call c) {
+        HelpReply.reply(c,
+                "DEBUG (YES|SYNC|NO)",
+                "    Set the debug mode for subsequent scripts executed.",
+                "EXISTS <sha1> [<sha1> ...]",
+                "    Return information about the existence of the scripts in the script cache.",
+                "FLUSH [ASYNC|SYNC]",
+                "    Flush the Lua scripts cache. Very dangerous on replicas.",
+                "    When called without the optional mode argument, the behavior is determined by the",
+                "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+                "    * ASYNC: Asynchronously flush the scripts cache.",
+                "    * SYNC: Synchronously flush the scripts cache.",
+                "KILL",
+                "    Kill the currently executing Lua script.",
+                "LOAD <script>",
+                "    Load a script into the scripts cache without executing it.");
+    }
+}

@@ -1,0 +1,259 @@
+package io.cinnabar.command;
+
+import io.cinnabar.CinnabarServer;
+import io.cinnabar.junit.CinnabarTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static io.cinnabar.command.Raw.cmd;
+import static io.cinnabar.command.Raw.error;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@CinnabarTest
+class ScriptingCommandsIT {
+    private static Object eval(Jedis j, String script, String... keysThenArgs) {
+        String[] args = new String[keysThenArgs.length + 1];
+        args[0] = script;
+        System.arraycopy(keysThenArgs, 0, args, 1, keysThenArgs.length);
+        return cmd(j, "EVAL", args);
+    }
+
+    /** EVAL with numkeys 0. */
+    private static Object run(Jedis j, String script) {
+        return eval(j, script, "0");
+    }
+
+    private static String sha1(String s) throws Exception {
+        return java.util.HexFormat.of().formatHex(
+                java.security.MessageDigest.getInstance("SHA-1").digest(s.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void luaValuesBecomeReplies(Jedis j) {
+        assertEquals("hello", run(j, "return 'hello'"));
+        assertEquals(100L, run(j, "return 100.5"));
+        assertEquals(-3L, run(j, "return -3.99"));
+        assertEquals(1L, run(j, "return true"));
+        assertNull(run(j, "return false"));
+        assertNull(run(j, "return nil"));
+        assertEquals("fine", run(j, "return {ok='fine'}"));
+        assertEquals("My Error", error(() -> run(j, "return {err='My Error'}")));
+        assertEquals(List.of(1L, 2L, 3L, "ciao", List.of(1L, 2L)), run(j, "return {1,2,3,'ciao',{1,2}}"));
+        assertEquals(List.of(1L, 2L), run(j, "return {1,2,nil,4}"), "arrays stop at the first nil");
+        assertEquals(List.of("a", "b", "c", "d"), eval(j, "return {KEYS[1],KEYS[2],ARGV[1],ARGV[2]}", "2", "a", "b", "c", "d"));
+    }
+
+    @Test
+    void repliesBecomeLuaValues(Jedis j) {
+        j.set("s", "v");
+        j.rpush("l", "x", "y");
+        assertEquals("number 3", run(j, "local n = redis.call('incrby', 'n', 3) return type(n) .. ' ' .. n"));
+        assertEquals("string v", run(j, "local v = redis.call('get', 's') return type(v) .. ' ' .. v"));
+        assertEquals("boolean false", run(j, "local v = redis.call('get', 'none') return type(v) .. ' ' .. tostring(v)"));
+        assertEquals("OK", run(j, "return redis.call('set', 's', 'w')['ok']"));
+        assertEquals(List.of("x", "y"), run(j, "return redis.call('lrange', 'l', 0, -1)"));
+        assertEquals("WRONGTYPE Operation against a key holding the wrong kind of value",
+                run(j, "return redis.pcall('incr', 'l')['err']"));
+        assertEquals("3.1400000000000001", run(j, "redis.call('set', 'f', 3.14) return redis.call('get', 'f')"),
+                "numbers are passed as %.17g");
+    }
+
+    @Test
+    void resp3ConversionsAfterSetresp(Jedis j) {
+        j.hset("h", "f", "v");
+        assertEquals("v", run(j, "redis.setresp(3) return redis.call('hgetall', 'h')['map']['f']"));
+        assertEquals("nil", run(j, "redis.setresp(3) return tostring(redis.call('get', 'none'))"));
+        assertEquals(List.of("f", "v"), run(j, "redis.setresp(2) return redis.call('hgetall', 'h')"));
+        assertEquals("3.5", run(j, "return {double=3.5}"));
+        assertEquals(List.of("a", 1L), run(j, "return {map={a=1}}"));
+        assertEquals("RESP version must be 2 or 3.", error(() -> run(j, "redis.setresp(4)")).split(" script:")[0].substring(4));
+    }
+
+    @Test
+    void errorsCarryRedisShapes(Jedis j) throws Exception {
+        String script = "return foo";
+        assertEquals("ERR user_script:1: Script attempted to access nonexistent global variable 'foo' script: "
+                + sha1(script) + ", on @user_script:1.", error(() -> run(j, script)));
+        String unknown = "return redis.call('nosuch')";
+        assertEquals("ERR Unknown Redis command called from script script: " + sha1(unknown) + ", on @user_script:1.",
+                error(() -> run(j, unknown)));
+        assertTrue(error(() -> run(j, "return redis.call('incr')")).startsWith("ERR Wrong number of args calling Redis command from script"));
+        assertTrue(error(() -> run(j, "return redis.call('multi')")).startsWith("ERR This Redis command is not allowed from script"));
+        assertTrue(error(() -> run(j, "return redis.call('incr', 's', 'x', {})")).startsWith(
+                "ERR Lua redis lib command arguments must be strings or integers"));
+        assertTrue(error(() -> run(j, "error('boom')")).startsWith("ERR user_script:1: boom script: "));
+        assertEquals("My Error", error(() -> run(j, "return redis.error_reply('My Error')")));
+        assertEquals("Fine", run(j, "return redis.status_reply('Fine')"));
+        assertEquals(List.of(0L, "ERR Unknown Redis command called from script"),
+                run(j, "local ok, e = pcall(redis.call, 'nosuch') return {ok and 1 or 0, e}"));
+        assertTrue(error(() -> run(j, "return 1+")).startsWith("ERR Error compiling script (new function): user_script:1: "));
+        assertEquals("ERR Number of keys can't be greater than number of args", error(() -> eval(j, "return 1", "2", "a")));
+        assertEquals("ERR Number of keys can't be negative", error(() -> eval(j, "return 1", "-1")));
+        assertEquals("ERR value is not an integer or out of range", error(() -> eval(j, "return 1", "x")));
+    }
+
+    @Test
+    void sandbox(Jedis j) {
+        for (String global : List.of("os", "io", "loadfile", "dofile", "print", "require", "debug")) {
+            assertTrue(error(() -> run(j, "return " + global)).contains(
+                    "Script attempted to access nonexistent global variable '" + global + "'"), global);
+        }
+        assertTrue(error(() -> run(j, "a = 1")).contains("Attempt to modify a readonly table"));
+        assertTrue(error(() -> run(j, "setmetatable(_G, {})")).contains("Attempt to modify a readonly table"));
+        assertTrue(error(() -> run(j, "string.foo = 1")).contains("Attempt to modify a readonly table"));
+        assertTrue(error(() -> run(j, "redis.call = function() end")).contains("Attempt to modify a readonly table"));
+        assertEquals(3L, run(j, "local t = {} t.x = 3 return t.x"), "local tables stay writable");
+        assertEquals(List.of(1L, 2L, 3L), run(j, "return {unpack({1,2,3})}"));
+        assertEquals(3L, run(j, "return table.getn({1,2,3})"));
+        assertEquals(1L, run(j, "return math.mod(7, 3)"));
+        assertEquals(5L, run(j, "return loadstring('return 5')()"));
+        assertEquals("Lua 5.1", run(j, "return _VERSION"));
+        assertEquals(" 3.14|3|0.1|0.0001|1e+20|\"a\\\"b\"", run(j,
+                "return string.format('%5.2f|%d|%s|%g|%s|%q', 3.14159, 3.7, 0.1, 0.0001, 1e20, 'a\"b')"), "C's printf, Lua 5.1's %s");
+    }
+
+    @Test
+    void shebangFlagsAndReadOnlyScripts(Jedis j) {
+        assertEquals("ERR Unexpected flag in script shebang: foo", error(() -> run(j, "#!lua flags=foo\nreturn 1")));
+        assertEquals("ERR Unknown lua shebang option: foo=bar", error(() -> run(j, "#!lua foo=bar\nreturn 1")));
+        assertEquals("ERR Unexpected engine in script shebang: #!luax", error(() -> run(j, "#!luax\nreturn 1")));
+        assertEquals("ERR Invalid script shebang", error(() -> run(j, "#!lua")));
+        assertTrue(error(() -> run(j, "#!lua flags=no-writes\nreturn redis.call('set','a','b')"))
+                .startsWith("ERR Write commands are not allowed from read-only scripts. script: "));
+        assertTrue(error(() -> cmd(j, "EVAL_RO", "return redis.call('set','a','b')", "0"))
+                .startsWith("ERR Write commands are not allowed from read-only scripts."));
+        assertEquals("ERR Can not execute a script with write flag using *_ro command.",
+                error(() -> cmd(j, "EVAL_RO", "#!lua\nreturn 1", "0")));
+        j.set("k", "v");
+        assertEquals("v", cmd(j, "EVAL_RO", "#!lua flags=no-writes,allow-oom\nreturn redis.call('get', KEYS[1])", "1", "k"));
+        assertFalse(j.exists("a"));
+    }
+
+    @Test
+    void scriptCache(Jedis j) throws Exception {
+        String sha = (String) cmd(j, "SCRIPT", "LOAD", "return ARGV[1]");
+        assertEquals(sha1("return ARGV[1]"), sha);
+        assertEquals("x", cmd(j, "EVALSHA", sha, "0", "x"));
+        assertEquals("y", cmd(j, "EVALSHA", sha.toUpperCase(), "0", "y"));
+        assertEquals("z", cmd(j, "EVALSHA_RO", sha, "0", "z"));
+        assertEquals(List.of(1L, 0L), cmd(j, "SCRIPT", "EXISTS", sha, "ffffffffffffffffffffffffffffffffffffffff"));
+        assertEquals("OK", cmd(j, "SCRIPT", "FLUSH", "ASYNC"));
+        assertEquals(List.of(0L), cmd(j, "SCRIPT", "EXISTS", sha));
+        assertEquals("NOSCRIPT No matching script. Please use EVAL.", error(() -> cmd(j, "EVALSHA", sha, "0")));
+        assertEquals("NOSCRIPT No matching script. Please use EVAL.", error(() -> cmd(j, "EVALSHA", "abc", "0")));
+        assertEquals("ERR SCRIPT FLUSH only support SYNC|ASYNC option", error(() -> cmd(j, "SCRIPT", "FLUSH", "x")));
+        assertEquals("NOTBUSY No scripts in execution right now.", error(() -> cmd(j, "SCRIPT", "KILL")));
+        assertEquals("LOAD <script>", ((List<?>) cmd(j, "SCRIPT", "HELP")).get(13));
+    }
+
+    @Test
+    void selectInsideScriptLeavesTheCallerAlone(Jedis j) {
+        assertEquals("OK", run(j, "redis.call('select', 9) return redis.call('set', 'x', 'in9')"));
+        assertNull(j.get("x"));
+        j.select(9);
+        assertEquals("in9", j.get("x"));
+        j.select(0);
+    }
+
+    @Test
+    void unsortedSetsComeOutSortedInScripts(Jedis j) {
+        j.sadd("set", "d", "b", "c", "a");
+        assertEquals(List.of("a", "b", "c", "d"), eval(j, "return redis.call('sort', KEYS[1], 'by', 'nosort')", "1", "set"));
+    }
+
+    @Test
+    void scriptsNestInsideTransactions(Jedis j) {
+        cmd(j, "MULTI");
+        assertEquals("QUEUED", run(j, "return redis.call('incr', 'c')"));
+        cmd(j, "INCR", "c");
+        assertEquals(List.of(1L, 2L), cmd(j, "EXEC"));
+    }
+
+    @Test
+    void bundledLibraries(Jedis j) {
+        assertEquals("[1,2,\"x\",{\"a\":1}]", run(j, "return cjson.encode({1,2,'x',{a=1}})"));
+        assertEquals(List.of("a", 2L), run(j, "local d = cjson.decode('{\"k\":\"a\",\"n\":[1,2.5]}') return {d.k, d.n[2]}"));
+        assertEquals("cb3fb999999999999a", run(j,
+                "local e = cmsgpack.pack(0.1) local h = '' for i = 1, #e do h = h .. string.format('%02x', string.byte(e, i)) end return h"));
+        assertEquals(List.of(1L, "hello"), run(j, "local t, s = cmsgpack.unpack(cmsgpack.pack({1}, 'hello')) return {t[1], s}"));
+        assertEquals(List.of(1L, 7L, 6L, -2147483648L), run(j, "return {bit.band(5,3), bit.bor(5,3), bit.bxor(5,3), bit.lshift(1,31)}"));
+        assertEquals(List.of(-7L, 5L), run(j, "return {struct.unpack('<i4', struct.pack('<i4', -7))}"));
+    }
+
+    @Test
+    void busyScriptsAnswerBusyAndCanBeKilled() throws Exception {
+        // Its own server: SHUTDOWN NOSAVE ends it.
+        try (CinnabarServer server = CinnabarServer.builder().port(0).option("busy-reply-threshold", "50").build().start();
+             Jedis j = new Jedis(server.host(), server.port());
+             Jedis looping = new Jedis(server.host(), server.port())) {
+            CompletableFuture<String> looped = CompletableFuture.supplyAsync(() -> error(() -> run(looping, "while true do end")));
+            awaitBusy(j);
+            assertEquals("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.",
+                    error(() -> j.get("x")));
+            assertEquals("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.",
+                    error(() -> j.shutdown()));
+            assertEquals("OK", cmd(j, "SCRIPT", "KILL"));
+            assertTrue(looped.get(10, TimeUnit.SECONDS).startsWith("ERR Script killed by user with SCRIPT KILL... script: "));
+            assertEquals("PONG", j.ping());
+            assertEquals("PONG", looping.ping(), "the script's connection goes on");
+
+            CompletableFuture<String> wrote = CompletableFuture.supplyAsync(
+                    () -> error(() -> run(looping, "redis.call('set', 'w', '1') while true do end")));
+            awaitBusy(j);
+            assertTrue(error(() -> cmd(j, "SCRIPT", "KILL")).startsWith("UNKILLABLE Sorry the script already executed write commands"));
+            assertFalse(wrote.isDone());
+            new Thread(() -> {
+                try (Jedis killer = new Jedis(server.host(), server.port())) {
+                    killer.sendCommand(() -> "SHUTDOWN".getBytes(StandardCharsets.US_ASCII), "NOSAVE");
+                } catch (RuntimeException expected) {
+                    // the connection closes instead of replying
+                }
+            }).start();
+            assertTrue(wrote.get(10, TimeUnit.SECONDS).startsWith("ERR Script killed by user with SCRIPT KILL..."));
+        }
+    }
+
+    private static void awaitBusy(Jedis j) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                j.ping();
+            } catch (redis.clients.jedis.exceptions.JedisDataException e) {
+                if (e.getMessage().startsWith("BUSY")) return;
+                throw e;
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("the script never made the server busy");
+    }
+
+    @Test
+    void scriptWritesReachTheAofAsTheCommandsTheyRan(@TempDir Path dir) throws Exception {
+        try (CinnabarServer s = CinnabarServer.builder().port(0).option("dir", dir.toString())
+                .option("appendonly", "yes").option("appendfsync", "always").build().start();
+             Jedis j = new Jedis("127.0.0.1", s.port())) {
+            run(j, "redis.call('set', 'a', '1') redis.call('incr', 'n') return redis.call('get', 'a')");
+            run(j, "redis.call('set', 'only', 'one')");
+            run(j, "redis.set_repl(redis.REPL_NONE) redis.call('set', 'hidden', 'x')");
+            run(j, "return redis.call('get', 'a')");
+        }
+        String aof = new String(Files.readAllBytes(dir.resolve("appendonlydir/appendonly.aof.1.incr.aof")),
+                StandardCharsets.UTF_8).replace("\r\n", " ");
+        assertTrue(aof.contains("*1 $5 MULTI *3 $3 set $1 a $1 1 *2 $4 incr $1 n *1 $4 EXEC "), aof);
+        assertTrue(aof.contains("*3 $3 set $4 only $3 one "), aof);
+        assertFalse(aof.contains("EVAL") || aof.contains("hidden"), aof);
+        assertEquals(1, Arrays.stream(aof.split(" ")).filter("MULTI"::equals).count(), aof);
+    }
+}
