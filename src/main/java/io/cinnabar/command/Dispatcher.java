@@ -412,7 +412,7 @@ public final class Dispatcher {
      * Checks a command a script wants to run as Redis's scriptCall does, with its texts, and
      * returns its spec; throws CommandError with the bare message (no error code) when refused.
      */
-    public CommandSpec scriptCommand(byte[][] args, boolean readOnlyScript) {
+    public CommandSpec scriptCommand(byte[][] args, boolean readOnlyScript, boolean refuseOnOom) {
         CommandSpec spec = resolve(args);
         if (spec == null) throw new CommandError("Unknown Redis command called from script");
         if (!arityOk(spec, args)) throw new CommandError("Wrong number of args calling Redis command from script");
@@ -420,6 +420,7 @@ public final class Dispatcher {
         if (readOnlyScript && (spec.write || spec.hasFlag(CommandFlag.MAY_REPLICATE))) {
             throw new CommandError("Write commands are not allowed from read-only scripts.");
         }
+        if (refuseOnOom && spec.denyOom && MemoryLimit.outOfMemory(server)) throw new CommandError(MemoryLimit.OOM);
         if (spec.write) {
             String diskError = server.persistence().writeDeniedError();
             if (diskError != null) throw new CommandError(diskError);

@@ -26,6 +26,8 @@ final class FunctionLibraries {
 
     record Library(String name, byte[] code, Map<String, Function> functions) { }
 
+    /** Redis's LOAD_TIMEOUT_MS: a library's top-level code may run this long. */
+    private static final long LOAD_TIMEOUT_NANOS = 500_000_000L;
     private final ScriptEngine engine;
     private final Map<String, Library> libraries = new LinkedHashMap<>();
     private final Map<String, Function> functions = new LinkedHashMap<>();
@@ -92,6 +94,7 @@ final class FunctionLibraries {
         Map<String, Function> registered = new LinkedHashMap<>();
         registering = registered;
         registeringLibrary = name;
+        engine.loadDeadlineNanos = System.nanoTime() + LOAD_TIMEOUT_NANOS;
         try {
             chunk.call();
         } catch (LuaError e) {
@@ -99,6 +102,7 @@ final class FunctionLibraries {
             String msg = v.istable() && v.rawget("err").isstring() ? v.rawget("err").tojstring() : "ERR " + v.tojstring();
             throw new CommandError("ERR Error registering functions: " + msg);
         } finally {
+            engine.loadDeadlineNanos = 0;
             registering = null;
             registeringLibrary = null;
         }

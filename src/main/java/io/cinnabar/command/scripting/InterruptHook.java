@@ -6,19 +6,20 @@ import org.luaj.vm2.Varargs;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.lib.DebugLib;
 
-import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * luaj calls its debug library on every instruction once one is installed; this one keeps no
- * call stack (scripts get no debug library) and only stops a script SCRIPT KILL asked to stop,
- * as Redis's count hook does. Once killed, every instruction raises again, so pcall cannot
- * swallow the kill.
+ * call stack (scripts get no debug library) and only stops a script that must stop (SCRIPT KILL,
+ * a FUNCTION LOAD past its time), as Redis's count hook does. Once stopped, every instruction
+ * raises again, so pcall cannot swallow it.
  */
 final class InterruptHook extends DebugLib {
-    private final BooleanSupplier killed;
+    /** Why the running code must stop now (the error it gets), or null to go on. */
+    private final Supplier<String> stopReason;
 
-    InterruptHook(BooleanSupplier killed) {
-        this.killed = killed;
+    InterruptHook(Supplier<String> stopReason) {
+        this.stopReason = stopReason;
     }
 
     @Override public void onCall(LuaFunction f) { }
@@ -27,9 +28,8 @@ final class InterruptHook extends DebugLib {
 
     @Override
     public void onInstruction(int pc, Varargs v, int top) {
-        if (killed.getAsBoolean()) {
-            throw LuaErrors.raise(LuaErrors.errorTable("Script killed by user with SCRIPT KILL...", false));
-        }
+        String reason = stopReason.get();
+        if (reason != null) throw LuaErrors.raise(LuaErrors.errorTable(reason, false));
     }
 
     @Override

@@ -93,7 +93,8 @@ final class RedisApi {
         }
         CommandSpec spec;
         try {
-            spec = dispatcher.scriptCommand(argv, run.readOnly);
+            // Redis's scriptVerifyOOM: past maxmemory, a script that has not written yet may not start to.
+            spec = dispatcher.scriptCommand(argv, run.readOnly, !run.allowOom && !run.wrote);
         } catch (CommandError e) {
             return fail(LuaErrors.errorTable(e.getMessage(), true), raise);
         }

@@ -44,6 +44,9 @@ public final class ScriptEngine {
     private final Map<String, Script> scripts = new HashMap<>();
     private SandboxGlobals globals;
     private volatile ScriptRun current;
+    /** While FUNCTION LOAD runs a library's code: when it must give up (Redis's 500 ms), else 0. */
+    long loadDeadlineNanos;
+    private int instructions;
     private final Client scriptClient;
     private FunctionLibraries functions;
 
@@ -68,7 +71,12 @@ public final class ScriptEngine {
         LuaC.install(g);
         g.debuglib = new InterruptHook(() -> {
             ScriptRun run = current;
-            return run != null && run.killed;
+            if (run != null && run.killed) return "Script killed by user with SCRIPT KILL...";
+            // Checked every 64k instructions: a clock read per instruction would cost more than the code.
+            if (loadDeadlineNanos != 0 && (++instructions & 0xFFFF) == 0 && System.nanoTime() - loadDeadlineNanos > 0) {
+                return "FUNCTION LOAD timeout";
+            }
+            return null;
         });
         Lua51.install(g);
         g.rawset("redis", new RedisApi(this, dispatcher).table());
@@ -150,12 +158,15 @@ public final class ScriptEngine {
     void invoke(Script script, Client caller, byte[][] keys, byte[][] args, boolean readOnly, Reply out) {
         globals.setUnlocked("KEYS", array(keys));
         globals.setUnlocked("ARGV", array(args));
-        run(new ScriptRun(script.sha(), true, caller, scriptClient, readOnly), script.function(), LuaValue.NONE, out);
+        ScriptRun run = new ScriptRun(script.sha(), true, caller, scriptClient, readOnly);
+        run.allowOom = script.flags().allowOom();
+        run(run, script.function(), LuaValue.NONE, out);
     }
 
     /** Runs a function with KEYS and ARGV as its two arguments (FCALL). */
     void invoke(FunctionLibraries.Function f, Client caller, byte[][] command, byte[][] keys, byte[][] args, boolean readOnly, Reply out) {
         ScriptRun run = new ScriptRun(f.name(), false, caller, scriptClient, readOnly);
+        run.allowOom = f.flags().allowOom();
         run.command = command;
         run(run, f.callback(),
                 LuaValue.varargsOf(array(keys), array(args)), out);

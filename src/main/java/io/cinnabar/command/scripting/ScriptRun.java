@@ -22,6 +22,8 @@ final class ScriptRun {
     byte[][] command;
     final long startMs = System.currentTimeMillis();
     volatile boolean wrote;
+    /** The script's allow-oom flag: its writes go on past maxmemory. */
+    boolean allowOom;
     volatile boolean killed;
 
     ScriptRun(String name, boolean eval, Client caller, Client scriptClient, boolean readOnly) {
