@@ -74,8 +74,9 @@ public final class Dispatcher {
         server.tracking(tracking);
         this.clientContainer = commands.lookup("client".getBytes(StandardCharsets.US_ASCII));
         // Before the hook that hands replies to the event loops, so broadcasts leave in the same round.
+        // Not while a script owns the keyspace on the helper thread (it may be invalidating keys).
         server.thread().afterWork(() -> {
-            if (tracking.active()) {
+            if (tracking.active() && !server.thread().lent()) {
                 tracking.broadcast();
                 tracking.limit(server.config().getLong(io.cinnabar.config.ConfigOptions.TRACKING_TABLE_MAX_KEYS));
             }

@@ -105,10 +105,7 @@ public final class FunctionCommands implements CommandFamily {
 
     /** FUNCTION KILL */
     private void kill(Call c) {
-        ScriptEngine engine = c.server().component(ScriptEngine.class, null);
-        String error = engine == null ? "NOTBUSY No scripts in execution right now." : engine.kill(false);
-        if (error != null) throw new CommandError(error);
-        c.reply().ok();
+        ScriptEngine.killCommand(c, false);
     }
 
     /** FUNCTION LIST [LIBRARYNAME pattern] [WITHCODE] */

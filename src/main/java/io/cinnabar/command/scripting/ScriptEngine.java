@@ -119,6 +119,14 @@ public final class ScriptEngine {
         return functions;
     }
 
+    /** SCRIPT KILL (eval) and FUNCTION KILL: stops the running script of that kind, or Redis's error. */
+    static void killCommand(io.cinnabar.command.Call c, boolean eval) {
+        ScriptEngine engine = c.server().component(ScriptEngine.class, null);
+        String error = engine == null ? "NOTBUSY No scripts in execution right now." : engine.kill(eval);
+        if (error != null) throw new io.cinnabar.command.CommandError(error);
+        c.reply().ok();
+    }
+
     ScriptRun current() {
         return current;
     }

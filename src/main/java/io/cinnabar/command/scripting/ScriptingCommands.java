@@ -139,10 +139,7 @@ public final class ScriptingCommands implements CommandFamily {
 
     /** SCRIPT KILL */
     private void kill(Call c) {
-        ScriptEngine engine = c.server().component(ScriptEngine.class, null);
-        String error = engine == null ? "NOTBUSY No scripts in execution right now." : engine.kill(true);
-        if (error != null) throw new CommandError(error);
-        c.reply().ok();
+        ScriptEngine.killCommand(c, true);
     }
 
     /** SCRIPT DEBUG YES|SYNC|NO: the debugger is not available; NO is what is in effect. */
