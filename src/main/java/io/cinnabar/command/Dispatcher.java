@@ -225,7 +225,7 @@ public final class Dispatcher {
             }
             CommandSpec spec = resolve(r.args);
             if (spec == null || !spec.runsWhileBusy || !arityOk(spec, r.args)) {
-                busyWriter.error(server.busyError());
+                busyWriter.error(rejectedWhileBusy(client, spec));
                 continue;
             }
             busyCall.client = client;
@@ -240,6 +240,23 @@ public final class Dispatcher {
         }
         byte[] out = busyWriter.takeBytes();
         if (!client.closing) client.channel().send(out, client.closeAfterReply);
+    }
+
+    /**
+     * The BUSY error, as Redis's rejectCommand gives it: a transaction the client is queueing is
+     * flagged (its EXEC will abort), and a rejected EXEC aborts it now. Its WATCHes are dropped
+     * once the script ends: the watched-key tables belong to the keyspace, which the script owns.
+     */
+    private String rejectedWhileBusy(Client client, CommandSpec spec) {
+        String error = server.busyError();
+        if (client.multi == null) return error;
+        if (spec != null && spec.propagatesInnerCommands) {
+            client.multi = null;
+            if (client.watch != null) server.thread().execute(client.watch::unwatchAll);
+            return "EXECABORT Transaction discarded because of: " + error;
+        }
+        client.multi.dirty = true;
+        return error;
     }
 
     public static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";

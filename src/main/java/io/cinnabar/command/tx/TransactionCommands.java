@@ -34,7 +34,7 @@ public final class TransactionCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("MULTI", 1, NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY)
+        t.add(spec("MULTI", 1, NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY).runsWhileBusy()
                 .doc("1.2.0", "Mark the start of a transaction block"), this::multi);
         t.add(spec("EXEC", 1, NOSCRIPT, LOADING, STALE, SKIP_SLOWLOG).propagatesInnerCommands()
                 .doc("1.2.0", "Execute all commands issued after MULTI"), this::exec);
