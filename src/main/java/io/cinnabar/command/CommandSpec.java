@@ -46,6 +46,11 @@ public final class CommandSpec {
     final boolean mayRunLong;
     /** Its handler is safe while a script owns the keyspace past the threshold (SCRIPT KILL). */
     final boolean runsWhileBusy;
+    /**
+     * Whether this call may write, for commands whose answer depends on what they run (a script's
+     * no-writes flag, as Redis's getCommandFlags reads it); null: the flags say.
+     */
+    public final java.util.function.BiPredicate<ServerContext, byte[][]> callWrites;
 
     private CommandSpec(Builder b, String group, CommandHandler handler, CommandSpec parent) {
         this.name = b.name.toLowerCase(Locale.ROOT);
@@ -74,6 +79,7 @@ public final class CommandSpec {
         this.refusedOnDiskError = b.refusedOnDiskError;
         this.mayRunLong = b.mayRunLong;
         this.runsWhileBusy = b.runsWhileBusy;
+        this.callWrites = b.callWrites;
         this.aclCategories = categories(b.extraCategories, !b.subs.isEmpty() || !b.groupCategory);
         this.tips = Collections.unmodifiableList(new ArrayList<>(b.tips));
     }
@@ -189,6 +195,7 @@ public final class CommandSpec {
         KeyFinder keyFinder;
         boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError, keysAreChannels, allowedWhileSubscribed,
                 mayRunLong, runsWhileBusy;
+        java.util.function.BiPredicate<ServerContext, byte[][]> callWrites;
 
         Builder(String name, int arity, CommandFlag... flags) {
             this.name = name;
@@ -270,6 +277,12 @@ public final class CommandSpec {
          * The handler may run while a script owns the keyspace past the threshold: it touches no
          * data, only the running script's state (SCRIPT KILL, SHUTDOWN NOSAVE).
          */
+        /** Decides per call whether it may write (scripts: their shebang flags). */
+        public Builder callWrites(java.util.function.BiPredicate<ServerContext, byte[][]> test) {
+            callWrites = test;
+            return this;
+        }
+
         public Builder runsWhileBusy() {
             runsWhileBusy = true;
             return this;

@@ -391,7 +391,7 @@ public final class Dispatcher {
             reject(client, args, spec, "ERR Replica can't interact with the keyspace");
             return null;
         }
-        if (server.pause().isActive() && server.pause().postpones(client, anyOf(client, spec, Dispatcher::mayReplicate))) {
+        if (server.pause().isActive() && server.pause().postpones(client, callMayReplicate(client, spec, args))) {
             server.pause().postpone(client, args);
             return null;
         }
@@ -788,6 +788,20 @@ public final class Dispatcher {
     private static boolean mayGrowMemory(Client client, CommandSpec spec) {
         if (anyOf(client, spec, s -> s.denyOom)) return true;
         return client.multi != null && !TransactionControl.endsOrLeavesTransaction(spec);
+    }
+
+    /** As below, with a script's own flags deciding for EVAL, EVALSHA and FCALL (Redis's getCommandFlags). */
+    private boolean callMayReplicate(Client client, CommandSpec spec, byte[][] args) {
+        if (spec.callWrites != null) return spec.callWrites.test(server, args);
+        if (mayReplicate(spec)) return true;
+        if (!spec.propagatesInnerCommands || client.multi == null) return false;
+        for (int i = 0, n = client.multi.specs.size(); i < n; i++) {
+            CommandSpec queued = client.multi.specs.get(i);
+            if (queued.callWrites != null ? queued.callWrites.test(server, client.multi.queued.get(i)) : mayReplicate(queued)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Redis's is_may_replicate_command: writes and commands that may propagate (EVAL, PUBLISH...). */

@@ -35,7 +35,7 @@ public final class FunctionCommands implements CommandFamily {
     @Override
     public void register(CommandTable t) {
         t.add(spec("FCALL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).propagatesInnerCommands().mayRunLong()
+                .keyFinder(ScriptingCommands::keys).callWrites(FunctionCommands::functionMayWrite).propagatesInnerCommands().mayRunLong()
                 .doc("7.0.0", "Invoke a function"), c -> fcall(c, false));
         t.add(spec("FCALL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY, MOVABLEKEYS).keys(0, 0, 0)
                 .keyFinder(ScriptingCommands::keys).propagatesInnerCommands().mayRunLong()
@@ -51,6 +51,13 @@ public final class FunctionCommands implements CommandFamily {
                 .sub(spec("LOAD", -3, NOSCRIPT, WRITE, DENYOOM).doc("7.0.0", "Create a function with the given arguments (name, code, description)"), this::load)
                 .sub(spec("STATS", 2, NOSCRIPT, ALLOW_BUSY).runsWhileBusy().tips("nondeterministic_output", "request_policy:all_shards", "response_policy:special")
                         .doc("7.0.0", "Return information about the function currently running (name, description, duration)"), this::stats), null);
+    }
+
+    private static boolean functionMayWrite(io.cinnabar.command.ServerContext server, byte[][] argv) {
+        ScriptEngine engine = server.component(ScriptEngine.class, null);
+        FunctionLibraries.Function f = engine == null ? null
+                : engine.functions().function(new String(argv[1], java.nio.charset.StandardCharsets.UTF_8));
+        return f == null || ScriptingCommands.mayWrite(f.flags());
     }
 
     private static FunctionLibraries libraries(Call c) {

@@ -33,10 +33,10 @@ public final class ScriptingCommands implements CommandFamily {
     @Override
     public void register(CommandTable t) {
         t.add(spec("EVAL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).propagatesInnerCommands().mayRunLong()
+                .keyFinder(ScriptingCommands::keys).callWrites((server, argv) -> mayWrite(bodyFlags(argv[1]))).propagatesInnerCommands().mayRunLong()
                 .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, false, false));
         t.add(spec("EVALSHA", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).propagatesInnerCommands().mayRunLong()
+                .keyFinder(ScriptingCommands::keys).callWrites(ScriptingCommands::cachedScriptMayWrite).propagatesInnerCommands().mayRunLong()
                 .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, true, false));
         t.add(spec("EVAL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY, MOVABLEKEYS).keys(0, 0, 0)
                 .keyFinder(ScriptingCommands::keys).propagatesInnerCommands().mayRunLong()
@@ -67,6 +67,26 @@ public final class ScriptingCommands implements CommandFamily {
             return;
         }
         for (int i = 0; i < n && 3 + i < argv.length; i++) sink.key(3 + i, "RW", "access", "update");
+    }
+
+    /** A script without a shebang may do anything; one with flags may write unless it says no-writes. */
+    static boolean mayWrite(ScriptFlags flags) {
+        return flags == null || flags.compat() || !flags.noWrites();
+    }
+
+    private static ScriptFlags bodyFlags(byte[] body) {
+        try {
+            return ScriptFlags.parse(body);
+        } catch (io.cinnabar.command.CommandError invalid) {
+            return null; // the call fails anyway; decide as for any write
+        }
+    }
+
+    private static boolean cachedScriptMayWrite(io.cinnabar.command.ServerContext server, byte[][] argv) {
+        ScriptEngine engine = server.component(ScriptEngine.class, null);
+        Script s = engine == null ? null : engine.get(new String(argv[1], java.nio.charset.StandardCharsets.ISO_8859_1)
+                .toLowerCase(java.util.Locale.ROOT));
+        return s == null || mayWrite(s.flags());
     }
 
     static ScriptEngine engine(Call c) {
