@@ -253,11 +253,14 @@ public final class Dispatcher {
         if (spec != null && spec.propagatesInnerCommands) {
             client.multi = null;
             if (client.watch != null) server.thread().execute(client.watch::unwatchAll);
-            return "EXECABORT Transaction discarded because of: " + error;
+            return EXEC_ABORT + error;
         }
         client.multi.dirty = true;
         return error;
     }
+
+    /** Redis's execCommandAbort: a rejected EXEC ends the transaction with this before the reason. */
+    private static final String EXEC_ABORT = "EXECABORT Transaction discarded because of: ";
 
     public static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 
@@ -759,7 +762,7 @@ public final class Dispatcher {
     private void reject(Client client, byte[][] args, CommandSpec spec, String error) {
         if (spec != null && spec.parent == null && spec.name.equals("exec")) {
             // Redis's execCommandAbort: a rejected EXEC also ends the transaction.
-            error = "EXECABORT Transaction discarded because of: " + error;
+            error = EXEC_ABORT + error;
             client.multi = null;
             if (client.watch != null) client.watch.unwatchAll();
             // Monitors saw MULTI: EXEC tells them the transaction is over (execCommandAbort).

@@ -63,6 +63,24 @@ class PersistenceIT {
     }
 
     @Test
+    void scriptWritesAndLoadedFunctionsSurviveAnAofRestart() {
+        try (CinnabarServer s = start("appendonly", "yes", "save", ""); Jedis j = client(s)) {
+            assertEquals(1L, j.eval("redis.call('set', KEYS[1], ARGV[1]); return redis.call('rpush', KEYS[2], ARGV[1])",
+                    2, "s:k", "s:list", "v"));
+            j.functionLoad("#!lua name=lib\nredis.register_function('incr2', function(keys) "
+                    + "return redis.call('incrby', keys[1], 2) end)");
+            assertEquals(2L, j.fcall("incr2", java.util.List.of("s:n"), java.util.List.of()));
+        }
+        try (CinnabarServer s = start("appendonly", "yes", "save", ""); Jedis j = client(s)) {
+            assertEquals("v", j.get("s:k"));
+            assertEquals(java.util.List.of("v"), j.lrange("s:list", 0, -1));
+            assertEquals("2", j.get("s:n"));
+            // The library came back from the AOF's FUNCTION LOAD: it still runs.
+            assertEquals(4L, j.fcall("incr2", java.util.List.of("s:n"), java.util.List.of()));
+        }
+    }
+
+    @Test
     void saveThenRestartRestoresEveryTypeEncodingTtlAndDatabase() {
         Map<String, String> before;
         try (CinnabarServer s = start(); Jedis j = client(s)) {

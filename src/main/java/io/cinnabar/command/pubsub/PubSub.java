@@ -4,6 +4,7 @@ import io.cinnabar.command.Client;
 import io.cinnabar.keyspace.GlobMatcher;
 import io.cinnabar.protocol.RespWriter;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,9 +37,9 @@ public final class PubSub {
         }
     }
 
-    private final Map<ChannelName, LinkedHashSet<Client>> channels = new HashMap<>();
-    private final Map<ChannelName, LinkedHashSet<Client>> shardChannels = new HashMap<>();
-    private final Map<ChannelName, LinkedHashSet<Client>> patterns = new LinkedHashMap<>();
+    private final Map<ByteBuffer, LinkedHashSet<Client>> channels = new HashMap<>();
+    private final Map<ByteBuffer, LinkedHashSet<Client>> shardChannels = new HashMap<>();
+    private final Map<ByteBuffer, LinkedHashSet<Client>> patterns = new LinkedHashMap<>();
     private final Outbox outbox;
 
     public PubSub(Outbox outbox) {
@@ -57,11 +58,11 @@ public final class PubSub {
         return shardChannels.size();
     }
 
-    private Map<ChannelName, LinkedHashSet<Client>> registry(Kind kind) {
+    private Map<ByteBuffer, LinkedHashSet<Client>> registry(Kind kind) {
         return kind == Kind.SHARD ? shardChannels : channels;
     }
 
-    private static LinkedHashSet<ChannelName> own(Subscriptions s, Kind kind) {
+    private static LinkedHashSet<ByteBuffer> own(Subscriptions s, Kind kind) {
         return kind == Kind.SHARD ? s.shardChannels : s.channels;
     }
 
@@ -82,7 +83,7 @@ public final class PubSub {
 
     /** SUBSCRIBE / SSUBSCRIBE of one channel, confirmed to the client. */
     void subscribe(Client c, byte[] channel, Kind kind) {
-        ChannelName name = new ChannelName(channel);
+        ByteBuffer name = ByteBuffer.wrap(channel);
         if (own(of(c), kind).add(name)) {
             registry(kind).computeIfAbsent(name, k -> new LinkedHashSet<>()).add(c);
         }
@@ -93,7 +94,7 @@ public final class PubSub {
     /** UNSUBSCRIBE / SUNSUBSCRIBE of one channel; confirmed to the client if notify. */
     void unsubscribe(Client c, byte[] channel, Kind kind, boolean notify) {
         Subscriptions s = c.subscriptions();
-        ChannelName name = new ChannelName(channel);
+        ByteBuffer name = ByteBuffer.wrap(channel);
         if (s != null && own(s, kind).remove(name)) {
             forget(registry(kind), name, c);
         }
@@ -104,14 +105,14 @@ public final class PubSub {
     /** UNSUBSCRIBE / SUNSUBSCRIBE without arguments: every channel, or one reply with a null name. */
     void unsubscribeAll(Client c, Kind kind, boolean notify) {
         Subscriptions s = c.subscriptions();
-        List<ChannelName> names = s == null ? List.of() : new ArrayList<>(own(s, kind));
-        for (ChannelName n : names) unsubscribe(c, n.bytes, kind, notify);
+        List<ByteBuffer> names = s == null ? List.of() : new ArrayList<>(own(s, kind));
+        for (ByteBuffer n : names) unsubscribe(c, n.array(), kind, notify);
         if (names.isEmpty() && notify) confirm(c, kind.unsubscribed, null, count(c, kind));
         updateFlag(c);
     }
 
     void psubscribe(Client c, byte[] pattern) {
-        ChannelName name = new ChannelName(pattern);
+        ByteBuffer name = ByteBuffer.wrap(pattern);
         if (of(c).patterns.add(name)) {
             patterns.computeIfAbsent(name, k -> new LinkedHashSet<>()).add(c);
         }
@@ -121,7 +122,7 @@ public final class PubSub {
 
     void punsubscribe(Client c, byte[] pattern, boolean notify) {
         Subscriptions s = c.subscriptions();
-        ChannelName name = new ChannelName(pattern);
+        ByteBuffer name = ByteBuffer.wrap(pattern);
         if (s != null && s.patterns.remove(name)) forget(patterns, name, c);
         if (notify) confirm(c, "punsubscribe", pattern, count(c, Kind.CHANNEL));
         updateFlag(c);
@@ -129,8 +130,8 @@ public final class PubSub {
 
     void punsubscribeAll(Client c, boolean notify) {
         Subscriptions s = c.subscriptions();
-        List<ChannelName> names = s == null ? List.of() : new ArrayList<>(s.patterns);
-        for (ChannelName n : names) punsubscribe(c, n.bytes, notify);
+        List<ByteBuffer> names = s == null ? List.of() : new ArrayList<>(s.patterns);
+        for (ByteBuffer n : names) punsubscribe(c, n.array(), notify);
         if (names.isEmpty() && notify) confirm(c, "punsubscribe", null, count(c, Kind.CHANNEL));
         updateFlag(c);
     }
@@ -143,7 +144,7 @@ public final class PubSub {
         punsubscribeAll(c, false);
     }
 
-    private static void forget(Map<ChannelName, LinkedHashSet<Client>> registry, ChannelName name, Client c) {
+    private static void forget(Map<ByteBuffer, LinkedHashSet<Client>> registry, ByteBuffer name, Client c) {
         LinkedHashSet<Client> subscribers = registry.get(name);
         if (subscribers == null) return;
         subscribers.remove(c);
@@ -182,7 +183,7 @@ public final class PubSub {
 
     private int publish(byte[] channel, byte[] message, Kind kind) {
         int receivers = 0;
-        LinkedHashSet<Client> direct = registry(kind).get(new ChannelName(channel));
+        LinkedHashSet<Client> direct = registry(kind).get(ByteBuffer.wrap(channel));
         if (direct != null) {
             Encoded encoded = new Encoded(w -> {
                 w.bulk(kind.message);
@@ -195,8 +196,8 @@ public final class PubSub {
             }
         }
         if (kind == Kind.SHARD || patterns.isEmpty()) return receivers;
-        for (Map.Entry<ChannelName, LinkedHashSet<Client>> e : patterns.entrySet()) {
-            byte[] pattern = e.getKey().bytes;
+        for (Map.Entry<ByteBuffer, LinkedHashSet<Client>> e : patterns.entrySet()) {
+            byte[] pattern = e.getKey().array();
             if (!GlobMatcher.matches(pattern, channel, false)) continue;
             Encoded encoded = new Encoded(w -> {
                 w.bulk("pmessage");
@@ -215,14 +216,14 @@ public final class PubSub {
     /** Names of active channels (or shard channels) matching pattern (null: all). */
     List<byte[]> channelNames(byte[] pattern, Kind kind) {
         List<byte[]> out = new ArrayList<>();
-        for (ChannelName n : registry(kind).keySet()) {
-            if (pattern == null || GlobMatcher.matches(pattern, n.bytes, false)) out.add(n.bytes);
+        for (ByteBuffer n : registry(kind).keySet()) {
+            if (pattern == null || GlobMatcher.matches(pattern, n.array(), false)) out.add(n.array());
         }
         return out;
     }
 
     int subscriberCount(byte[] channel, Kind kind) {
-        LinkedHashSet<Client> s = registry(kind).get(new ChannelName(channel));
+        LinkedHashSet<Client> s = registry(kind).get(ByteBuffer.wrap(channel));
         return s == null ? 0 : s.size();
     }
 

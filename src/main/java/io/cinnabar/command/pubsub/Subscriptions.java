@@ -1,12 +1,13 @@
 package io.cinnabar.command.pubsub;
 
+import java.nio.ByteBuffer;
 import java.util.LinkedHashSet;
 
 /** One client's subscriptions (Redis's pubsub_channels, pubsub_patterns, pubsubshard_channels). */
 public final class Subscriptions {
-    final LinkedHashSet<ChannelName> channels = new LinkedHashSet<>();
-    final LinkedHashSet<ChannelName> patterns = new LinkedHashSet<>();
-    final LinkedHashSet<ChannelName> shardChannels = new LinkedHashSet<>();
+    final LinkedHashSet<ByteBuffer> channels = new LinkedHashSet<>();
+    final LinkedHashSet<ByteBuffer> patterns = new LinkedHashSet<>();
+    final LinkedHashSet<ByteBuffer> shardChannels = new LinkedHashSet<>();
 
     /** Channels and patterns: the count SUBSCRIBE and PSUBSCRIBE reply with. */
     public int classic() {

@@ -153,13 +153,14 @@ public final class Tracking {
         LinkedHashSet<Long> ids = table.remove(ByteBuffer.wrap(key));
         if (ids == null) return;
         totalItems -= ids.size();
+        byte[] one = null;
         for (long id : ids) {
             Client target = server.client(id);
             if (target == null || target.tracking() == null) continue;
             ClientTracking t = target.tracking();
             if (!t.on || t.bcast) continue;
             if (t.noloop && target == by) continue;
-            byte[] one = oneKey(key);
+            if (one == null) one = oneKey(key);
             if (target == current) pendingForCurrent.add(new Pending(target, one));
             else send(target, one);
         }
