@@ -145,7 +145,8 @@ public final class CommandCommands implements CommandFamily {
             s = subcommand(s, c.argString(3));
         }
         if (s == null) throw new CommandError("ERR Invalid command specified");
-        if (s.firstKey() == 0) throw new CommandError("ERR The command has no key arguments");
+        // Shard channels sit where keys would (NOT_KEY): Redis's getKeysFromCommand skips them.
+        if (s.firstKey() == 0 || s.keysAreChannels) throw new CommandError("ERR The command has no key arguments");
         int argc = c.argCount() - 2;
         if ((s.arity() > 0 && s.arity() != argc) || argc < -s.arity()) {
             throw new CommandError("ERR Invalid number of arguments specified for command");
@@ -278,7 +279,7 @@ public final class CommandCommands implements CommandFamily {
     private static void keyFlags(Reply r, CommandSpec s) {
         if (s.keysAreChannels) {
             r.set(1);
-            r.simple("NOT_KEY");
+            r.simple("not_key");
         } else if (s.isWrite()) {
             r.set(2);
             r.simple("RW");
