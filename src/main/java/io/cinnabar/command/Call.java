@@ -51,7 +51,7 @@ public final class Call {
 
     /** True when this run is a blocked client's retry after one of its keys got data. */
     public boolean isRetry() {
-        return dispatcher.isRetry(client);
+        return server.blocked().isRetry(client);
     }
 
     /**
@@ -60,7 +60,7 @@ public final class Call {
      * returns right after calling this, without replying.
      */
     public void block(byte[][] keys, long deadlineMs, java.util.function.Consumer<io.cinnabar.protocol.Reply> timeoutReply) {
-        dispatcher.block(client, keys, deadlineMs, timeoutReply);
+        server.blocked().block(client, spec, args, keys, deadlineMs, timeoutReply);
     }
 
     /** Tells clients blocked on key in this database that it got data (if it was not just created). */

@@ -87,6 +87,11 @@ public final class CommandSpec {
     public String name() { return name; }
     public String fullName() { return fullName; }
     public int arity() { return arity; }
+
+    /** Redis's arity check: exactly arity arguments (name included), or at least -arity when negative. */
+    boolean arityAccepts(byte[][] args) {
+        return (arity <= 0 || arity == args.length) && args.length >= -arity;
+    }
     public Set<CommandFlag> flags() { return flags; }
     public int firstKey() { return firstKey; }
     public int lastKey() { return lastKey; }
@@ -103,6 +108,8 @@ public final class CommandSpec {
     public Map<String, CommandSpec> subcommands() { return Collections.unmodifiableMap(subcommands); }
     public CommandStats stats() { return stats; }
     public boolean isWrite() { return write; }
+    /** A command that may run long (a script): it runs where other clients can still be answered. */
+    public boolean mayRunLong() { return mayRunLong; }
 
     public boolean hasFlag(CommandFlag f) {
         return flags.contains(f);

@@ -71,6 +71,21 @@ public final class CommandTable {
         return lookup(name.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** The command (or, for a container, the subcommand) argv names; null if unknown. */
+    public CommandSpec resolve(byte[][] argv) {
+        CommandSpec spec = lookup(argv[0]);
+        if (spec != null && !spec.subcommands.isEmpty()) spec = argv.length >= 2 ? subcommand(spec, argv[1]) : null;
+        return spec;
+    }
+
+    /** container's subcommand called name (any case), null if it has none. */
+    static CommandSpec subcommand(CommandSpec container, byte[] name) {
+        for (CommandSpec s : container.subcommands.values()) {
+            if (equalsIgnoreCase(s.name, name)) return s;
+        }
+        return null;
+    }
+
     public Collection<CommandSpec> all() {
         return Collections.unmodifiableCollection(byName.values());
     }

@@ -19,8 +19,8 @@ import java.util.function.Consumer;
 /**
  * Runs batches of requests on the keyspace thread: looks each command up, checks arity, auth and
  * MULTI state once, centrally, with Redis's exact messages, runs the handler and hands the whole
- * batch's replies back to the connection in one piece. Also owns blocking: clients blocked on
- * keys are retried when a key is created, answered at their deadline, or by CLIENT UNBLOCK.
+ * batch's replies back to the connection in one piece. A client blocked on keys or paused is
+ * resumed here with its own reply buffer ({@link #resume}); {@link BlockedClients} decides when.
  */
 public final class Dispatcher {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
@@ -34,7 +34,7 @@ public final class Dispatcher {
     private RespWriter writer = primary;
     /** calls[d] is the context of the run at nesting depth d+1: one per invocation level, never shared. */
     private Call[] calls = new Call[4];
-    private final BlockingRegistry blocking;
+    private final BlockedClients blocked;
     private final Propagation propagation;
     private final Tracking tracking;
     /** CLIENT: its subcommands keep a CLIENT CACHING choice for the next command. */
@@ -43,11 +43,8 @@ public final class Dispatcher {
     private CommandSpec requestSpec;
     /** Nesting of run(): above 1 inside EXEC, where blocking commands must not block. */
     private int depth;
-    private boolean serving;
     private boolean replaying;
     private boolean secondaryInUse;
-    private Client retrying;
-    private boolean blockedAgain;
     /** The client whose batch (or resumed commands) is running. */
     private Client batchClient;
     /** Pushes to the running client while its replies are switched off, written after the command. */
@@ -56,43 +53,24 @@ public final class Dispatcher {
     private final LongCommandRunner longRuns;
     /** Non-null while a long command runs past the threshold: what to resume when it ends. */
     private BusyRun busy;
-    private final RespWriter busyWriter = new RespWriter(1024);
-    private final Call busyCall;
+    private final BusyReplies busyReplies;
 
     public Dispatcher(ServerContext server) {
         this.server = server;
         this.commands = server.commands();
         this.keyspace = server.keyspace();
-        this.busyCall = new Call(server, this);
-        this.busyCall.reply = busyWriter;
+        this.busyReplies = new BusyReplies(server, this);
         this.longRuns = new LongCommandRunner(server.thread());
-        this.blocking = server.blocking();
+        this.blocked = new BlockedClients(server, this);
+        server.blocked(blocked);
         this.propagation = server.propagation();
         server.dataSets(new DataSets(server, this));
         server.pubSub(new io.cinnabar.command.pubsub.PubSub(this::push));
         this.tracking = new Tracking(server, this::push);
         server.tracking(tracking);
         this.clientContainer = commands.lookup("client".getBytes(StandardCharsets.US_ASCII));
-        // Before the hook that hands replies to the event loops, so broadcasts leave in the same round.
-        // Not while a script owns the keyspace on the helper thread (it may be invalidating keys).
-        server.thread().afterWork(() -> {
-            if (tracking.active() && !server.thread().lent()) {
-                tracking.broadcast();
-                tracking.limit(server.config().getLong(io.cinnabar.config.ConfigOptions.TRACKING_TABLE_MAX_KEYS));
-            }
-        });
-        KeyspaceEvents events = new KeyspaceEvents(server.config(), server.pubSub());
-        server.events(events);
-        keyspace.onKeyAdded((db, key) -> {
-            blocking.signal(db, key);
-            events.fire(KeyspaceEvents.NEW, "new", key, db);
-        });
-        // Redis's deleteExpiredKeyAndPropagate: the key is gone, "expired" fires, then the DEL goes out.
-        keyspace.onKeyExpired((db, key) -> {
-            events.fire(KeyspaceEvents.EXPIRED, "expired", key, db);
-            propagateExpiry(db, key);
-        });
-        keyspace.onKeyMissed((db, key) -> events.fire(KeyspaceEvents.KEY_MISS, "keymiss", key, db));
+        server.events(new KeyspaceEvents(server.config(), server.pubSub()));
+        KeyspaceHooks.install(server);
         server.pause().onResume(this::resumePostponed);
         server.onConnectionReset(c -> {
             server.pubSub().forgetClient(c);
@@ -117,13 +95,6 @@ public final class Dispatcher {
         }
     }
 
-    /** A key reclaimed for its TTL goes to the feed as DEL (UNLINK with lazyfree-lazy-expire). */
-    private void propagateExpiry(int db, byte[] key) {
-        if (tracking.active()) tracking.invalidate(null, key);
-        boolean lazy = server.config().getBool(io.cinnabar.config.ConfigOptions.LAZYFREE_LAZY_EXPIRE);
-        propagation.also(db, new byte[][] {PropagatedCommands.deletion(lazy), key});
-    }
-
     void alsoPropagate(int db, byte[][] argv) {
         propagation.also(db, argv);
     }
@@ -135,7 +106,7 @@ public final class Dispatcher {
     /** Executes one client's batch and sends the replies. Keyspace thread only. */
     public void executeBatch(Client client, List<Request> batch) {
         if (busy != null) {
-            answerWhileBusy(client, batch);
+            busyReplies.answer(client, batch);
             return;
         }
         if (client.closing) return;
@@ -171,7 +142,7 @@ public final class Dispatcher {
                 for (int k = i + 1; k < n; k++) client.pending().add(batch.get(k));
                 break;
             }
-            if (blocking.hasReady()) serveReadyKeys();
+            blocked.serveReadyKeys();
         }
         batchClient = null;
         flush(client, feedMark);
@@ -197,7 +168,7 @@ public final class Dispatcher {
         busy = null;
         afterCommand(b.client, b.mark, b.skipThis);
         boolean more = !(b.client.closeAfterReply || b.client.closing) && b.client.blocked == null;
-        if (blocking.hasReady()) serveReadyKeys();
+        blocked.serveReadyKeys();
         if (more) {
             continueBatch(b.client, b.batch, b.index + 1, b.feedMark);
         } else {
@@ -210,59 +181,6 @@ public final class Dispatcher {
     public boolean busy() {
         return busy != null;
     }
-
-    /**
-     * While a script owns the keyspace past the threshold, other clients get BUSY, except for
-     * the commands whose handlers are safe then (SCRIPT KILL, SHUTDOWN NOSAVE). Touches no data.
-     */
-    private void answerWhileBusy(Client client, List<Request> batch) {
-        busyWriter.protocol(client.protocol);
-        for (Request r : batch) {
-            if (r.isProtocolError()) {
-                busyWriter.error("ERR " + r.protocolError);
-                client.closeAfterReply = true;
-                break;
-            }
-            CommandSpec spec = resolve(r.args);
-            if (spec == null || !spec.runsWhileBusy || !arityOk(spec, r.args)) {
-                busyWriter.error(rejectedWhileBusy(client, spec));
-                continue;
-            }
-            busyCall.client = client;
-            busyCall.args = r.args;
-            busyCall.spec = spec;
-            try {
-                spec.handler().execute(busyCall);
-            } catch (CommandError e) {
-                busyWriter.error(e.getMessage());
-            }
-            if (client.closeAfterReply || client.closing) break;
-        }
-        byte[] out = busyWriter.takeBytes();
-        if (!client.closing) client.channel().send(out, client.closeAfterReply);
-    }
-
-    /**
-     * The BUSY error, as Redis's rejectCommand gives it: a transaction the client is queueing is
-     * flagged (its EXEC will abort), and a rejected EXEC aborts it now. Its WATCHes are dropped
-     * once the script ends: the watched-key tables belong to the keyspace, which the script owns.
-     */
-    private String rejectedWhileBusy(Client client, CommandSpec spec) {
-        String error = server.busyError();
-        if (client.multi == null) return error;
-        if (spec != null && spec.propagatesInnerCommands) {
-            client.multi = null;
-            if (client.watch != null) server.thread().execute(client.watch::unwatchAll);
-            return EXEC_ABORT + error;
-        }
-        client.multi.dirty = true;
-        return error;
-    }
-
-    /** Redis's execCommandAbort: a rejected EXEC ends the transaction with this before the reason. */
-    private static final String EXEC_ABORT = "EXECABORT Transaction discarded because of: ";
-
-    public static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 
     /** Where a batch stopped when its long command outlived the threshold. */
     private record BusyRun(Client client, List<Request> batch, int index, long feedMark, int mark, boolean skipThis) { }
@@ -347,7 +265,7 @@ public final class Dispatcher {
             return null;
         }
         if (!spec.subcommands.isEmpty() && args.length >= 2) {
-            CommandSpec sub = lookupSub(spec, args[1]);
+            CommandSpec sub = CommandTable.subcommand(spec, args[1]);
             if (sub == null) {
                 reject(client, args, spec, "ERR unknown subcommand '" + clip(args[1]) + "'. Try "
                         + spec.name.toUpperCase(Locale.ROOT) + " HELP.");
@@ -357,7 +275,7 @@ public final class Dispatcher {
         }
         client.lastCommand = spec.fullName;
         requestSpec = spec;
-        if (!arityOk(spec, args)) {
+        if (!spec.arityAccepts(args)) {
             reject(client, args, spec, "ERR wrong number of arguments for '" + spec.fullName + "' command");
             return null;
         }
@@ -409,10 +327,6 @@ public final class Dispatcher {
         return null;
     }
 
-    private static boolean arityOk(CommandSpec spec, byte[][] args) {
-        return (spec.arity <= 0 || spec.arity == args.length) && args.length >= -spec.arity;
-    }
-
     /**
      * Runs an already-validated command (also used by EXEC for queued commands), replying into
      * the current batch. What a top-level run changed is propagated as one unit.
@@ -434,9 +348,9 @@ public final class Dispatcher {
      * returns its spec; throws CommandError with the bare message (no error code) when refused.
      */
     public CommandSpec scriptCommand(byte[][] args, boolean readOnlyScript, boolean refuseOnOom) {
-        CommandSpec spec = resolve(args);
+        CommandSpec spec = commands.resolve(args);
         if (spec == null) throw new CommandError("Unknown Redis command called from script");
-        if (!arityOk(spec, args)) throw new CommandError("Wrong number of args calling Redis command from script");
+        if (!spec.arityAccepts(args)) throw new CommandError("Wrong number of args calling Redis command from script");
         if (spec.hasFlag(CommandFlag.NOSCRIPT)) throw new CommandError("This Redis command is not allowed from script");
         if (readOnlyScript && (spec.write || spec.hasFlag(CommandFlag.MAY_REPLICATE))) {
             throw new CommandError("Write commands are not allowed from read-only scripts.");
@@ -451,14 +365,7 @@ public final class Dispatcher {
 
     /** True when argv names a command (and subcommand) this server has (redis.acl_check_cmd). */
     public boolean commandExists(byte[][] argv) {
-        return resolve(argv) != null;
-    }
-
-    /** The command (or subcommand) argv names, null if unknown. */
-    private CommandSpec resolve(byte[][] argv) {
-        CommandSpec spec = commands.lookup(argv[0]);
-        if (spec != null && !spec.subcommands.isEmpty()) spec = argv.length >= 2 ? lookupSub(spec, argv[1]) : null;
-        return spec;
+        return commands.resolve(argv) != null;
     }
 
     private Call callAt(int level) {
@@ -509,7 +416,7 @@ public final class Dispatcher {
                     && (call.propagationForced || keyspace.dirty() != dirtyBefore)) {
                 propagation.also(client.db, call.propagateAs != null ? call.propagateAs : args);
             }
-            if (tracking.active()) afterRun(client, spec, args, failed, keyspace.dirty() != dirtyBefore);
+            if (tracking.active()) tracking.afterCommand(client, spec, args, failed, keyspace.dirty() != dirtyBefore, calls[0]);
             shown = call.shownArgs;
             call.args = null;
             call.shownArgs = null;
@@ -524,27 +431,10 @@ public final class Dispatcher {
             }
         }
         // Redis shows (and counts) a blocking command once, when first called, not when it is served.
-        if (retrying != client && !replaying) feedMonitors(client, spec, shown);
-        if (retrying != client) spec.stats.calls++;
+        boolean retry = blocked.isRetry(client);
+        if (!retry && !replaying) feedMonitors(client, spec, shown);
+        if (!retry) spec.stats.calls++;
         spec.stats.micros += (System.nanoTime() - start) / 1000;
-    }
-
-    /**
-     * Client-side caching: a read remembers its keys for the reader, a write that changed data
-     * invalidates its keys. A read inside a script remembers the script's declared keys for its
-     * caller (Redis's script_caller); the read-only script commands themselves remember nothing.
-     */
-    private void afterRun(Client client, CommandSpec spec, byte[][] args, boolean failed, boolean changed) {
-        if (spec.hasFlag(CommandFlag.READONLY)) {
-            if (client.isScript()) {
-                Call top = calls[0];
-                tracking.afterRead(top.client, top.spec, top.args);
-            } else if (!spec.mayRunLong) {
-                tracking.afterRead(client, spec, args);
-            }
-        } else if (!failed && changed) {
-            tracking.afterWrite(client.isScript() ? calls[0].client : client, spec, args);
-        }
     }
 
     /** A failed command's reply is its error alone. */
@@ -565,14 +455,12 @@ public final class Dispatcher {
 
     /** A client postponed by CLIENT PAUSE runs its command again (it may be paused anew). */
     private void resumePostponed(Client c) {
-        resume(c, () -> {
+        resume(c, out -> {
             byte[][] argv = c.postponed;
             c.postponed = null;
             execute(c, argv);
         });
     }
-
-    // ---- blocking (BLPOP & co.) ----
 
     /** False inside EXEC (and scripts) and while replaying an AOF: blocking commands act as their non-blocking twins. */
     boolean mayBlock() {
@@ -588,7 +476,7 @@ public final class Dispatcher {
         CommandSpec spec = commands.lookup(argv[0]);
         if (spec == null) throw io.cinnabar.persistence.aof.AofReplayException.unknownCommand(argv[0]);
         if (!spec.subcommands.isEmpty() && argv.length >= 2) {
-            CommandSpec sub = lookupSub(spec, argv[1]);
+            CommandSpec sub = CommandTable.subcommand(spec, argv[1]);
             if (sub != null) spec = sub;
         }
         int mark = writer.size();
@@ -606,100 +494,12 @@ public final class Dispatcher {
         }
     }
 
-    /** True while the current command is a blocked client's retry after one of its keys got data. */
-    boolean isRetry(Client client) {
-        return retrying == client;
-    }
-
     /**
-     * Blocks the current command's client on keys until one gets data (the command is then run
-     * again), the deadline passes (timeoutReply answers) or CLIENT UNBLOCK. deadlineMs 0 = never.
+     * Runs firstStep for a blocked or paused client with its own reply buffer (given to firstStep),
+     * then the requests it sent meanwhile, and sends it the replies; the interrupted batch's
+     * output is left intact.
      */
-    void block(Client client, byte[][] keys, long deadlineMs, Consumer<Reply> timeoutReply) {
-        if (retrying == client) {
-            blockedAgain = true;
-            return;
-        }
-        Call call = calls[depth - 1];
-        BlockedState state = new BlockedState(client.db, keys, call.spec, call.args, timeoutReply);
-        client.blocked = state;
-        blocking.add(client, state);
-        if (deadlineMs > 0) {
-            long delay = Math.max(0, deadlineMs - System.currentTimeMillis());
-            state.timer = server.thread().schedule(delay, () -> timedOut(client));
-        }
-    }
-
-    /** CLIENT UNBLOCK: answers the blocked client as a timeout would, or with an error. */
-    public boolean unblock(Client target, boolean withError) {
-        if (target.blocked == null) return false;
-        resume(target, () -> {
-            BlockedState state = target.blocked;
-            release(target);
-            // As Redis's updateStatsOnUnblock(target, 0, 0, 1): an unblocked command counts as failed.
-            state.spec.stats.failedCalls++;
-            if (withError) {
-                writer.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
-                server.stats().errorReply("UNBLOCKED");
-            } else {
-                state.timeoutReply.accept(writer);
-            }
-        });
-        return true;
-    }
-
-    private void timedOut(Client client) {
-        if (client.blocked == null || client.closing) return;
-        resume(client, () -> {
-            BlockedState state = client.blocked;
-            release(client);
-            state.timeoutReply.accept(writer);
-        });
-        if (blocking.hasReady()) serveReadyKeys();
-    }
-
-    /** Retries the commands of clients blocked on keys that got data, oldest client first. */
-    private void serveReadyKeys() {
-        if (serving) return;
-        serving = true;
-        try {
-            while (blocking.hasReady()) {
-                BlockingRegistry.BlockKey k = blocking.pollReady();
-                for (Client c : blocking.waitingOn(k)) {
-                    if (c.blocked == null || c.closing) continue;
-                    if (!keyspace.db(k.db).exists(k.key)) break;
-                    retry(c);
-                }
-            }
-        } finally {
-            serving = false;
-        }
-    }
-
-    private void retry(Client c) {
-        BlockedState state = c.blocked;
-        resume(c, () -> {
-            int mark = writer.size();
-            retrying = c;
-            blockedAgain = false;
-            try {
-                run(c, state.spec, state.args);
-            } finally {
-                retrying = null;
-            }
-            if (blockedAgain) {
-                writer.truncate(mark);
-            } else {
-                release(c);
-            }
-        });
-    }
-
-    /**
-     * Runs firstStep for a blocked client with its own reply buffer, then the requests it sent
-     * while blocked, and sends it the replies; the interrupted batch's output is left intact.
-     */
-    private void resume(Client c, Runnable firstStep) {
+    void resume(Client c, Consumer<RespWriter> firstStep) {
         RespWriter saved = writer;
         Client savedBatchClient = batchClient;
         batchClient = c;
@@ -714,7 +514,7 @@ public final class Dispatcher {
         try {
             int mark = w.size();
             long feedMark = server.feed().offset();
-            firstStep.run();
+            firstStep.accept(w);
             // CLIENT REPLY OFF also silences the late answer of a command that was blocked.
             if (c.replyOff) w.truncate(mark);
             while (!c.waiting() && c.pending != null && !c.pending.isEmpty()) {
@@ -730,18 +530,9 @@ public final class Dispatcher {
         }
     }
 
-    /** Forgets what the client was blocked on. */
-    private void release(Client c) {
-        BlockedState state = c.blocked;
-        if (state == null) return;
-        blocking.remove(c, state);
-        if (state.timer != null) state.timer.cancel();
-        c.blocked = null;
-    }
-
     /** The client's socket closed: forget it and whatever it was waiting for. */
     public void disconnected(Client client) {
-        release(client);
+        blocked.release(client);
         server.pause().forget(client);
         server.monitors().remove(client);
         if (client.pending != null) client.pending.clear();
@@ -762,7 +553,7 @@ public final class Dispatcher {
     private void reject(Client client, byte[][] args, CommandSpec spec, String error) {
         if (spec != null && spec.parent == null && spec.name.equals("exec")) {
             // Redis's execCommandAbort: a rejected EXEC also ends the transaction.
-            error = EXEC_ABORT + error;
+            error = TransactionControl.EXEC_ABORT + error;
             client.multi = null;
             if (client.watch != null) client.watch.unwatchAll();
             // Monitors saw MULTI: EXEC tells them the transaction is over (execCommandAbort).
@@ -814,13 +605,6 @@ public final class Dispatcher {
 
     private static boolean touchesKeyspace(CommandSpec spec) {
         return spec.readonly || mayReplicate(spec);
-    }
-
-    private static CommandSpec lookupSub(CommandSpec container, byte[] name) {
-        for (CommandSpec s : container.subcommands.values()) {
-            if (CommandTable.equalsIgnoreCase(s.name, name)) return s;
-        }
-        return null;
     }
 
     private static String unknownCommand(byte[][] args) {

@@ -43,7 +43,7 @@ public final class ServerContext {
     private volatile int port;
     private Runnable shutdownHook = () -> { };
     private volatile Runnable longRunAbort = () -> { };
-    private volatile String busyError = Dispatcher.BUSY;
+    private volatile String busyError = BusyReplies.BUSY;
     private boolean activeExpireEnabled = true;
     private KeyspaceThread.Timer cronTimer;
     private volatile boolean shutdownStarted;
@@ -96,6 +96,10 @@ public final class ServerContext {
     public KeyspaceThread thread() { return thread; }
     public ServerStats stats() { return stats; }
     BlockingRegistry blocking() { return blocking; }
+    private BlockedClients blocked;
+    /** Clients blocked on keys: blocking, retrying, CLIENT UNBLOCK. */
+    public BlockedClients blocked() { return blocked; }
+    void blocked(BlockedClients b) { blocked = b; }
     /** Executed writes as Redis propagates them; the AOF consumes it. */
     public WriteFeed feed() { return feed; }
     Propagation propagation() { return propagation; }

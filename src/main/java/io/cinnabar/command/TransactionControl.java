@@ -4,6 +4,9 @@ package io.cinnabar.command;
 final class TransactionControl {
     private TransactionControl() {}
 
+    /** Redis's execCommandAbort: a rejected EXEC ends the transaction with this before the reason. */
+    static final String EXEC_ABORT = "EXECABORT Transaction discarded because of: ";
+
     static boolean runsImmediately(CommandSpec spec) {
         switch (spec.parent == null ? spec.name : spec.parent.name) {
             case "exec":

@@ -297,7 +297,7 @@ public final class ClientCommands implements CommandFamily {
             else if (!c.argIs(3, "TIMEOUT")) throw new CommandError("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
         }
         Client target = c.server().client(c.longArg(2));
-        c.reply().integer(target != null && c.dispatcher().unblock(target, withError) ? 1 : 0);
+        c.reply().integer(target != null && c.server().blocked().unblock(target, withError) ? 1 : 0);
     }
 
     /** CLIENT SETINFO LIB-NAME libname | LIB-VER libver (Redis 7.2; clients send it on connect) */

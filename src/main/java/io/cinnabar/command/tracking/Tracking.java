@@ -1,8 +1,11 @@
 package io.cinnabar.command.tracking;
 
+import io.cinnabar.command.Call;
 import io.cinnabar.command.Client;
+import io.cinnabar.command.CommandFlag;
 import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.ServerContext;
+import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.protocol.RespWriter;
 
 import java.nio.ByteBuffer;
@@ -51,6 +54,15 @@ public final class Tracking {
     public Tracking(ServerContext server, Outbox outbox) {
         this.server = server;
         this.outbox = outbox;
+        // Registered before the hook that hands replies to the event loops (the Dispatcher creates
+        // this first), so broadcasts leave in the same round. Not while a script owns the keyspace
+        // on the helper thread (it may be invalidating keys).
+        server.thread().afterWork(() -> {
+            if (active() && !server.thread().lent()) {
+                broadcast();
+                limit(server.config().getLong(ConfigOptions.TRACKING_TABLE_MAX_KEYS));
+            }
+        });
     }
 
     /** True when any client tracks: the only check commands pay otherwise. */
@@ -130,8 +142,26 @@ public final class Tracking {
         return Arrays.equals(a, 0, n, b, 0, n);
     }
 
+    /**
+     * After any command ran: a read remembers its keys for the reader, a write that changed data
+     * invalidates its keys. A read inside a script remembers the script's declared keys for its
+     * caller, the top-level command (Redis's script_caller); the script commands themselves
+     * remember nothing.
+     */
+    public void afterCommand(Client client, CommandSpec spec, byte[][] argv, boolean failed, boolean changed, Call top) {
+        if (spec.hasFlag(CommandFlag.READONLY)) {
+            if (client.isScript()) {
+                afterRead(top.client(), top.spec(), top.args());
+            } else if (!spec.mayRunLong()) {
+                afterRead(client, spec, argv);
+            }
+        } else if (!failed && changed) {
+            afterWrite(client.isScript() ? top.client() : client, spec, argv);
+        }
+    }
+
     /** After a read-only command of a tracking client: remember the keys it may now cache. */
-    public void afterRead(Client c, CommandSpec spec, byte[][] argv) {
+    private void afterRead(Client c, CommandSpec spec, byte[][] argv) {
         ClientTracking t = c.tracking();
         if (t == null || !t.on || t.bcast) return;
         if ((t.optin && !t.caching) || (t.optout && t.caching)) return;
@@ -143,7 +173,7 @@ public final class Tracking {
     }
 
     /** After a write command that changed data: its keys may have changed (Redis's signalModifiedKey). */
-    public void afterWrite(Client by, CommandSpec spec, byte[][] argv) {
+    private void afterWrite(Client by, CommandSpec spec, byte[][] argv) {
         spec.forEachKey(argv, pos -> invalidate(by, argv[pos]));
     }
 

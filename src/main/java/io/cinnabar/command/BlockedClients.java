@@ -1,0 +1,127 @@
+package io.cinnabar.command;
+
+import io.cinnabar.keyspace.Keyspace;
+import io.cinnabar.protocol.Reply;
+
+import java.util.function.Consumer;
+
+/**
+ * Clients blocked on keys (BLPOP, BLMOVE, BZPOPMIN...): their command runs again when one of
+ * the keys gets data, oldest client first; the deadline or CLIENT UNBLOCK answers it otherwise.
+ * The Dispatcher resumes such a client with its own reply buffer. Keyspace thread only.
+ */
+public final class BlockedClients {
+    private final ServerContext server;
+    private final Keyspace keyspace;
+    private final BlockingRegistry registry;
+    private final Dispatcher dispatcher;
+    /** The client whose blocked command is being run again, or null. */
+    private Client retrying;
+    /** Set when the retried command found nothing and blocked again. */
+    private boolean blockedAgain;
+    private boolean serving;
+
+    BlockedClients(ServerContext server, Dispatcher dispatcher) {
+        this.server = server;
+        this.keyspace = server.keyspace();
+        this.registry = server.blocking();
+        this.dispatcher = dispatcher;
+    }
+
+    /** True while client's blocked command is run again because one of its keys got data. */
+    boolean isRetry(Client client) {
+        return retrying == client;
+    }
+
+    /**
+     * Blocks client's command (spec, args) on keys until one gets data (the command is then run
+     * again), the deadline passes (timeoutReply answers) or CLIENT UNBLOCK. deadlineMs 0 = never.
+     */
+    void block(Client client, CommandSpec spec, byte[][] args, byte[][] keys, long deadlineMs, Consumer<Reply> timeoutReply) {
+        if (retrying == client) {
+            blockedAgain = true;
+            return;
+        }
+        BlockedState state = new BlockedState(client.db, keys, spec, args, timeoutReply);
+        client.blocked = state;
+        registry.add(client, state);
+        if (deadlineMs > 0) {
+            long delay = Math.max(0, deadlineMs - System.currentTimeMillis());
+            state.timer = server.thread().schedule(delay, () -> timedOut(client));
+        }
+    }
+
+    /** CLIENT UNBLOCK: answers the blocked client as a timeout would, or with an error. */
+    public boolean unblock(Client target, boolean withError) {
+        if (target.blocked == null) return false;
+        dispatcher.resume(target, out -> {
+            BlockedState state = target.blocked;
+            release(target);
+            // As Redis's updateStatsOnUnblock(target, 0, 0, 1): an unblocked command counts as failed.
+            state.spec.stats.failedCalls++;
+            if (withError) {
+                out.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
+                server.stats().errorReply("UNBLOCKED");
+            } else {
+                state.timeoutReply.accept(out);
+            }
+        });
+        return true;
+    }
+
+    private void timedOut(Client client) {
+        if (client.blocked == null || client.closing) return;
+        dispatcher.resume(client, out -> {
+            BlockedState state = client.blocked;
+            release(client);
+            state.timeoutReply.accept(out);
+        });
+        serveReadyKeys();
+    }
+
+    /** Runs again the commands of clients blocked on keys that got data, oldest client first. */
+    void serveReadyKeys() {
+        if (serving || !registry.hasReady()) return;
+        serving = true;
+        try {
+            while (registry.hasReady()) {
+                BlockingRegistry.BlockKey k = registry.pollReady();
+                for (Client c : registry.waitingOn(k)) {
+                    if (c.blocked == null || c.closing) continue;
+                    if (!keyspace.db(k.db).exists(k.key)) break;
+                    retry(c);
+                }
+            }
+        } finally {
+            serving = false;
+        }
+    }
+
+    private void retry(Client c) {
+        BlockedState state = c.blocked;
+        dispatcher.resume(c, out -> {
+            int mark = out.size();
+            retrying = c;
+            blockedAgain = false;
+            try {
+                dispatcher.run(c, state.spec, state.args);
+            } finally {
+                retrying = null;
+            }
+            if (blockedAgain) {
+                out.truncate(mark);
+            } else {
+                release(c);
+            }
+        });
+    }
+
+    /** Forgets what the client was blocked on (it was answered, or left). */
+    void release(Client c) {
+        BlockedState state = c.blocked;
+        if (state == null) return;
+        registry.remove(c, state);
+        if (state.timer != null) state.timer.cancel();
+        c.blocked = null;
+    }
+}
