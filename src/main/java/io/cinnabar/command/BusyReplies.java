@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Answers clients while a script owns the keyspace past busy-reply-threshold: BUSY, except for
- * the commands whose handlers are safe then (SCRIPT KILL, SHUTDOWN NOSAVE, MULTI). Touches no
- * data: the keyspace belongs to the script until it ends.
+ * the commands whose handlers are safe then (SCRIPT KILL, SHUTDOWN NOSAVE, MULTI, the connection
+ * handshake: HELLO, AUTH, QUIT). Touches no data: the keyspace belongs to the script until it ends.
  */
 final class BusyReplies {
     /** The BUSY error before a script says which kind it is (EVAL or FUNCTION). */
@@ -33,32 +33,60 @@ final class BusyReplies {
                 client.closeAfterReply = true;
                 break;
             }
-            CommandSpec spec = server.commands().resolve(r.args);
-            if (spec == null || !spec.runsWhileBusy || !spec.arityAccepts(r.args)) {
-                writer.error(rejected(client, spec));
-                continue;
-            }
-            call.client = client;
-            call.args = r.args;
-            call.spec = spec;
-            try {
-                spec.handler().execute(call);
-            } catch (CommandError e) {
-                writer.error(e.getMessage());
-            }
+            run(client, r.args);
             if (client.closeAfterReply || client.closing) break;
         }
         byte[] out = writer.takeBytes();
         if (!client.closing) client.channel().send(out, client.closeAfterReply);
     }
 
+    /** HELLO while busy: the rest of its reply is in the protocol it chose. */
+    void protocol(int protocol) {
+        writer.protocol(protocol);
+    }
+
     /**
-     * The BUSY error, as Redis's rejectCommand gives it: a transaction the client is queueing is
-     * flagged (its EXEC will abort), and a rejected EXEC aborts it now. Its WATCHes are dropped
-     * once the script ends: the watched-key tables belong to the keyspace, which the script owns.
+     * Runs a command that is safe while busy (the connection handshake, SCRIPT KILL...); refuses
+     * the others, after the checks Redis's processCommand makes before the busy one.
      */
-    private String rejected(Client client, CommandSpec spec) {
-        String error = server.busyError();
+    private void run(Client client, byte[][] args) {
+        CommandSpec spec = server.commands().lookup(args[0]);
+        if (spec == null) {
+            writer.error(rejected(client, null, Refusals.unknownCommand(args)));
+            return;
+        }
+        if (!spec.subcommands.isEmpty() && args.length >= 2) {
+            CommandSpec sub = CommandTable.subcommand(spec, args[1]);
+            if (sub == null) {
+                writer.error(rejected(client, spec, Refusals.unknownSubcommand(spec, args[1])));
+                return;
+            }
+            spec = sub;
+        }
+        String refusal = !spec.arityAccepts(args) ? Refusals.wrongArity(spec)
+                : Refusals.needsAuth(server, client, spec) ? Refusals.NOAUTH
+                : !spec.runsWhileBusy ? server.busyError() : null;
+        if (refusal != null) {
+            writer.error(rejected(client, spec, refusal));
+            return;
+        }
+        call.client = client;
+        call.args = args;
+        call.shownArgs = args;
+        call.spec = spec;
+        try {
+            spec.handler().execute(call);
+        } catch (CommandError e) {
+            writer.error(e.getMessage());
+        }
+    }
+
+    /**
+     * As Redis's rejectCommand: a transaction the client is queueing is flagged (its EXEC will
+     * abort), and a rejected EXEC aborts it now. Its WATCHes are dropped once the script ends: the
+     * watched-key tables belong to the keyspace, which the script owns.
+     */
+    private String rejected(Client client, CommandSpec spec, String error) {
         if (client.multi == null) return error;
         if (spec != null && spec.propagatesInnerCommands) {
             client.multi = null;

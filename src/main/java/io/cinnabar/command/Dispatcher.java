@@ -13,7 +13,6 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
@@ -261,14 +260,13 @@ public final class Dispatcher {
         requestSpec = null;
         CommandSpec spec = commands.lookup(args[0]);
         if (spec == null) {
-            reject(client, args, null, unknownCommand(args));
+            reject(client, args, null, Refusals.unknownCommand(args));
             return null;
         }
         if (!spec.subcommands.isEmpty() && args.length >= 2) {
             CommandSpec sub = CommandTable.subcommand(spec, args[1]);
             if (sub == null) {
-                reject(client, args, spec, "ERR unknown subcommand '" + clip(args[1]) + "'. Try "
-                        + spec.name.toUpperCase(Locale.ROOT) + " HELP.");
+                reject(client, args, spec, Refusals.unknownSubcommand(spec, args[1]));
                 return null;
             }
             spec = sub;
@@ -276,11 +274,11 @@ public final class Dispatcher {
         client.lastCommand = spec.fullName;
         requestSpec = spec;
         if (!spec.arityAccepts(args)) {
-            reject(client, args, spec, "ERR wrong number of arguments for '" + spec.fullName + "' command");
+            reject(client, args, spec, Refusals.wrongArity(spec));
             return null;
         }
-        if (!client.authenticated && !spec.noAuth && server.requirePass()) {
-            reject(client, args, spec, "NOAUTH Authentication required.");
+        if (Refusals.needsAuth(server, client, spec)) {
+            reject(client, args, spec, Refusals.NOAUTH);
             return null;
         }
         if (mayGrowMemory(client, spec) && MemoryLimit.outOfMemory(server)) {
@@ -547,7 +545,7 @@ public final class Dispatcher {
     /** Switches the protocol replies are written in, from the next byte on (HELLO). */
     public void switchProtocol(Client client, int protocol) {
         client.protocol = protocol;
-        writer.protocol(protocol);
+        if (busy != null) busyReplies.protocol(protocol); else writer.protocol(protocol);
     }
 
     private void reject(Client client, byte[][] args, CommandSpec spec, String error) {
@@ -605,20 +603,5 @@ public final class Dispatcher {
 
     private static boolean touchesKeyspace(CommandSpec spec) {
         return spec.readonly || mayReplicate(spec);
-    }
-
-    private static String unknownCommand(byte[][] args) {
-        StringBuilder list = new StringBuilder();
-        for (int i = 1; i < args.length && list.length() < 128; i++) {
-            String a = new String(args[i], StandardCharsets.UTF_8);
-            int room = 128 - list.length();
-            list.append('\'').append(a, 0, Math.min(a.length(), room)).append("' ");
-        }
-        return "ERR unknown command '" + clip(args[0]) + "', with args beginning with: " + list;
-    }
-
-    private static String clip(byte[] b) {
-        String s = new String(b, StandardCharsets.UTF_8);
-        return s.length() > 128 ? s.substring(0, 128) : s;
     }
 }

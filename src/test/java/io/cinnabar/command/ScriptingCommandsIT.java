@@ -204,6 +204,18 @@ class ScriptingCommandsIT {
                     error(() -> j.get("x")));
             assertEquals("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.",
                     error(() -> j.shutdown()));
+            // A client connecting meanwhile gets through its handshake, and the errors checked before BUSY.
+            try (RespSocket late = new RespSocket(server.port())) {
+                List<?> hello = (List<?>) late.call("HELLO", "3", "SETNAME", "late");
+                assertEquals(List.of("proto", 3L), hello.subList(4, 6));
+                assertEquals(new RespSocket.Error("ERR AUTH <password> called without any password configured for the default user. "
+                        + "Are you sure your configuration is correct?"), late.call("AUTH", "pw"));
+                assertEquals(new RespSocket.Error("ERR wrong number of arguments for 'get' command"), late.call("GET"));
+                assertEquals(new RespSocket.Error("ERR unknown command 'NOPE', with args beginning with: "), late.call("NOPE"));
+                assertEquals(new RespSocket.Error("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."),
+                        late.call("GET", "x"));
+                assertEquals("OK", late.call("QUIT"));
+            }
             assertEquals("OK", cmd(j, "SCRIPT", "KILL"));
             assertTrue(looped.get(10, TimeUnit.SECONDS).startsWith("ERR Script killed by user with SCRIPT KILL... script: "));
             assertEquals("PONG", j.ping());
