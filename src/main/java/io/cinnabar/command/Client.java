@@ -21,14 +21,11 @@ public final class Client {
     long lastInteractionMs;
     String lastCommand = "NULL";
     boolean noEvict;
-    boolean noTouch;
     boolean closing;
     /** Set by QUIT and protocol errors: close once this batch's replies are written. */
     boolean closeAfterReply;
-    String libName;
     /** CLIENT REPLY OFF / SKIP state, applied by the Dispatcher around each command. */
     boolean replyOff, replySkip, replySkipNext;
-    String libVersion;
     Transaction multi;
     /** WATCHed keys; null until the client first WATCHes. */
     io.cinnabar.keyspace.WatchState watch;
@@ -96,8 +93,6 @@ public final class Client {
     public String lastCommand() { return lastCommand; }
     public boolean noEvict() { return noEvict; }
     public void noEvict(boolean v) { noEvict = v; }
-    public boolean noTouch() { return noTouch; }
-    public void noTouch(boolean v) { noTouch = v; }
     public boolean closing() { return closing; }
     public void closeAfterReply() { closeAfterReply = true; }
     /** Closing, or closing once its replies are out (QUIT): as good as gone for others (Redis frees it before the next command). */
@@ -114,10 +109,6 @@ public final class Client {
         if (watch == null) watch = new io.cinnabar.keyspace.WatchState();
         return watch;
     }
-    public String libName() { return libName; }
-    public void libName(String n) { libName = n; }
-    public String libVersion() { return libVersion; }
-    public void libVersion(String v) { libVersion = v; }
 
     public boolean monitor() { return monitor; }
     /** Waiting for a CLIENT PAUSE to end. */

@@ -393,7 +393,6 @@ public final class Dispatcher {
         // As Redis's call(): the clock is read once per top-level command; EXEC and scripts see one time.
         if (outermost) {
             keyspace.beginCommand();
-            keyspace.touchEnabled(!client.noTouch);
         }
         long start = System.nanoTime();
         int mark = target == writer ? writer.size() : 0;

@@ -196,7 +196,7 @@ public final class Keyspace {
         return clock >= last ? clock - last : clock + (Entry.LRU_MASK - last);
     }
 
-    /** CLIENT NO-TOUCH and OBJECT suspend LRU updates for their lookups. */
+    /** DEBUG OBJECT looks its key up without updating its LRU; the Dispatcher turns this back on after each command. */
     public void touchEnabled(boolean enabled) {
         touchEnabled = enabled;
     }

@@ -175,7 +175,6 @@ public final class ConnectionCommands implements CommandFamily {
         client.db(0);
         client.name(null);
         client.noEvict(false);
-        client.noTouch(false);
         if (c.server().requirePass()) client.authenticated(false);
         c.switchProtocol(2);
         c.reply().raw(RESET_REPLY);

@@ -69,9 +69,7 @@ public final class ClientCommands implements CommandFamily {
         "TRACKINGINFO",
         "    Report tracking status for the current connection.",
         "NO-EVICT (ON|OFF)",
-        "    Protect current client connection from eviction.",
-        "NO-TOUCH (ON|OFF)",
-        "    Will not touch LRU/LFU stats when this mode is on."
+        "    Protect current client connection from eviction."
     };
 
     @Override
@@ -89,9 +87,7 @@ public final class ClientCommands implements CommandFamily {
                 .sub(spec("LIST", -2, ADMIN, NOSCRIPT, LOADING, STALE).tips("nondeterministic_output").doc("2.4.0", "Get the list of client connections"), this::list)
                 .sub(spec("KILL", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.4.0", "Kill the connection of a client"), this::kill)
                 .sub(spec("NO-EVICT", 3, ADMIN, NOSCRIPT, LOADING, STALE).doc("7.0.0", "Set client eviction mode for the current connection"), this::noEvict)
-                .sub(spec("NO-TOUCH", 3, NOSCRIPT, LOADING, STALE).doc("7.2.0", "Controls whether commands sent by the client will alter the LRU/LFU of the keys they access."), this::noTouch)
                 .sub(spec("UNBLOCK", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("5.0.0", "Unblock a client blocked in a blocking command from a different connection"), this::unblock)
-                .sub(spec("SETINFO", 4, NOSCRIPT, LOADING, STALE).doc("7.2.0", "Set client or connection specific info"), this::setinfo)
                 .sub(spec("REPLY", 3, NOSCRIPT, LOADING, STALE).doc("3.2.0", "Instruct the server whether to reply to commands"), this::reply)
                 .sub(spec("PAUSE", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.9.50", "Stop processing commands from clients for some time"), this::pause)
                 .sub(spec("UNPAUSE", 2, ADMIN, NOSCRIPT, LOADING, STALE).doc("6.2.0", "Resume processing of clients that were paused"), this::unpause)
@@ -276,12 +272,6 @@ public final class ClientCommands implements CommandFamily {
         c.reply().ok();
     }
 
-    /** CLIENT NO-TOUCH ON|OFF */
-    private void noTouch(Call c) {
-        c.client().noTouch(onOff(c));
-        c.reply().ok();
-    }
-
     private static boolean onOff(Call c) {
         if (c.argIs(2, "ON")) return true;
         if (c.argIs(2, "OFF")) return false;
@@ -298,24 +288,6 @@ public final class ClientCommands implements CommandFamily {
         }
         Client target = c.server().client(c.longArg(2));
         c.reply().integer(target != null && c.server().blocked().unblock(target, withError) ? 1 : 0);
-    }
-
-    /** CLIENT SETINFO LIB-NAME libname | LIB-VER libver (Redis 7.2; clients send it on connect) */
-    private void setinfo(Call c) {
-        String value = c.argString(3);
-        boolean name = c.argIs(2, "LIB-NAME");
-        if (!name && !c.argIs(2, "LIB-VER")) {
-            throw new CommandError("ERR Unrecognized option '" + c.argString(2) + "'");
-        }
-        for (byte b : c.arg(3)) {
-            if (b < '!' || b > '~') {
-                throw new CommandError("ERR " + (name ? "lib-name" : "lib-ver")
-                        + " cannot contain spaces, newlines or special characters.");
-            }
-        }
-        if (name) c.client().libName(value.isEmpty() ? null : value);
-        else c.client().libVersion(value.isEmpty() ? null : value);
-        c.reply().ok();
     }
 
     /** CLIENT HELP */

@@ -25,7 +25,6 @@ final class ClientInfo {
         if (c.watch() != null && c.watch().isDirty()) flags.append('d');
         if (c.closing()) flags.append('A');
         if (c.noEvict()) flags.append('e');
-        if (c.noTouch()) flags.append('T');
         if (flags.length() == 0) flags.append('N');
         return sb.append("id=").append(c.id())
                 .append(" addr=").append(c.channel().remoteAddress())
