@@ -549,8 +549,9 @@ public final class Dispatcher {
 
     private void reject(Client client, byte[][] args, CommandSpec spec, String error) {
         if (spec != null && spec.parent == null && spec.name.equals("exec")) {
-            // Redis's execCommandAbort: a rejected EXEC also ends the transaction.
-            error = TransactionControl.EXEC_ABORT + error;
+            // Redis's execCommandAbort: a rejected EXEC also ends the transaction. Errors Redis
+            // formats on the spot (arity, subscriber context) carry no ERR code there.
+            error = TransactionControl.EXEC_ABORT + (error.startsWith("ERR ") ? error.substring(4) : error);
             client.multi = null;
             if (client.watch != null) client.watch.unwatchAll();
             // Monitors saw MULTI: EXEC tells them the transaction is over (execCommandAbort).

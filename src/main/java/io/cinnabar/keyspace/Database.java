@@ -190,6 +190,17 @@ public final class Database {
         find(key, hash(key)).lru |= Entry.RAW;
     }
 
+    /** The string at key (which exists) is "raw" from now on, unchanged otherwise (SETBIT of an unchanged bit). */
+    public void markRaw(byte[] key) {
+        find(key, hash(key)).lru |= Entry.RAW;
+    }
+
+    /** Stores INCRBYFLOAT's result, keeping the TTL: Redis never integer-encodes it (OBJECT ENCODING). */
+    public void setNotIntKeepTtl(byte[] key, byte[] value) {
+        put(key, value, true);
+        find(key, hash(key)).lru |= Entry.NOT_INT;
+    }
+
     /**
      * Stores value at key (replacing whatever is there) with source's TTL and encoding flags:
      * RENAME and MOVE pass the same value and keep its access time, COPY passes a copy.

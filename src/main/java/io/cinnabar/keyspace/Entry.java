@@ -24,6 +24,13 @@ public class Entry {
      * {@link KeyspaceSnapshot}).
      */
     static final int SNAPSHOT_MARK = 1 << 25;
+    /**
+     * The string was stored as Redis stores INCRBYFLOAT's result, without trying the integer
+     * encoding: OBJECT ENCODING says "embstr" (or "raw" by length) even for "10".
+     */
+    static final int NOT_INT = 1 << 26;
+    /** Redis's OBJ_ENCODING_EMBSTR_SIZE_LIMIT. */
+    private static final int EMBSTR_SIZE_LIMIT = 44;
 
     Entry(byte[] key, int hash, Object value, int lru) {
         this.key = key;
@@ -53,5 +60,17 @@ public class Entry {
     /** True when the string value is held the way Redis holds a modified string (encoding "raw"). */
     public final boolean rawEncoding() {
         return (lru & RAW) != 0;
+    }
+
+    /**
+     * OBJECT ENCODING of a string value, as Redis's tryObjectEncoding leaves it: canonical longs
+     * "int", short strings "embstr", others "raw"; strings edited in place (APPEND...) are "raw"
+     * and INCRBYFLOAT's results are never "int".
+     */
+    public final String stringEncoding() {
+        byte[] s = (byte[]) value;
+        if ((lru & RAW) != 0) return "raw";
+        if ((lru & NOT_INT) == 0 && s.length <= 20 && io.cinnabar.util.Numbers.isLong(s)) return "int";
+        return s.length <= EMBSTR_SIZE_LIMIT ? "embstr" : "raw";
     }
 }

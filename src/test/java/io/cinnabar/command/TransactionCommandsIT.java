@@ -264,7 +264,7 @@ class TransactionCommandsIT {
     void rejectedExecAbortsWithReason(Jedis jedis) {
         str(jedis, "MULTI");
         JedisDataException e = assertThrows(JedisDataException.class, () -> cmd(jedis, "EXEC", "extra"));
-        assertEquals("EXECABORT Transaction discarded because of: ERR wrong number of arguments for 'exec' command",
+        assertEquals("EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command",
                 e.getMessage());
         e = assertThrows(JedisDataException.class, () -> cmd(jedis, "EXEC"));
         assertEquals("ERR EXEC without MULTI", e.getMessage());

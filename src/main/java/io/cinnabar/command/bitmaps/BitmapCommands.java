@@ -71,6 +71,8 @@ public final class BitmapCommands implements CommandFamily {
             db.setRawKeepTtl(key, updated);
             c.notify(KeyspaceEvents.STRING, "setbit", key);
         } else {
+            // Redis's dbUnshareStringValue still ran: the unchanged string is now "raw".
+            db.markRaw(key);
             db.unchanged(key);
         }
         c.reply().integer(wasSet ? 1 : 0);

@@ -32,8 +32,7 @@ import static io.cinnabar.command.CommandSpec.spec;
 public final class KeyCommands implements CommandFamily {
     private static final String SAME_OBJECT = "ERR source and destination objects are the same";
     private static final String DB_OUT_OF_RANGE = "ERR DB index is out of range";
-    /** Redis's OBJ_ENCODING_EMBSTR_SIZE_LIMIT and OBJ_SHARED_INTEGERS. */
-    private static final int EMBSTR_SIZE_LIMIT = 44;
+    /** Redis's OBJ_SHARED_INTEGERS. */
     private static final long SHARED_INTEGERS = 10000;
     /** OBJ_SHARED_REFCOUNT: what OBJECT REFCOUNT says of a shared integer. */
     private static final long SHARED_REFCOUNT = Integer.MAX_VALUE;
@@ -252,14 +251,7 @@ public final class KeyCommands implements CommandFamily {
             return;
         }
         Object v = e.value();
-        c.reply().bulk(v instanceof TypedValue ? ((TypedValue) v).encoding() : stringEncoding(e, (byte[]) v));
-    }
-
-    /** Redis's tryObjectEncoding outcome: canonical longs are "int", short strings "embstr". */
-    static String stringEncoding(Entry e, byte[] s) {
-        if (e.rawEncoding()) return "raw";
-        if (s.length <= 20 && Numbers.isLong(s)) return "int";
-        return s.length <= EMBSTR_SIZE_LIMIT ? "embstr" : "raw";
+        c.reply().bulk(v instanceof TypedValue ? ((TypedValue) v).encoding() : e.stringEncoding());
     }
 
     /** OBJECT REFCOUNT key — small integers are shared objects in Redis unless an LRU/LFU policy is set. */
@@ -270,9 +262,9 @@ public final class KeyCommands implements CommandFamily {
             return;
         }
         long refcount = 1;
-        if (e.value() instanceof byte[] s && !e.rawEncoding() && s.length <= 5 && sharesIntegers(c)) {
+        if (e.value() instanceof byte[] s && s.length <= 5 && sharesIntegers(c) && e.stringEncoding().equals("int")) {
             long n = Numbers.parseLongOr(s, -1);
-            if (n >= 0 && n < SHARED_INTEGERS && Numbers.isLong(s)) refcount = SHARED_REFCOUNT;
+            if (n >= 0 && n < SHARED_INTEGERS) refcount = SHARED_REFCOUNT;
         }
         c.reply().integer(refcount);
     }

@@ -236,7 +236,7 @@ final class DebugCommand {
         String encoding;
         long serialized;
         if (v instanceof byte[] b) {
-            encoding = stringEncoding(b);
+            encoding = e.stringEncoding();
             serialized = encoding.equals("int") ? intSerializedLength(b) : lengthPrefix(b.length) + b.length;
         } else {
             encoding = ((TypedValue) v).encoding();
@@ -253,12 +253,6 @@ final class DebugCommand {
         if (!encoding.equals("int")) return 1;
         long n = Numbers.parseLongOr((byte[]) v, -1);
         return n >= 0 && n < 10000 ? Integer.MAX_VALUE : 1;
-    }
-
-    /** int, embstr or raw, as Redis's tryObjectEncoding decides for a stored string. */
-    static String stringEncoding(byte[] b) {
-        if (b.length <= 20 && Numbers.isLong(b)) return "int";
-        return b.length <= 44 ? "embstr" : "raw";
     }
 
     /** Bytes rdbSaveLongLongAsStringObject writes for an integer-encoded string. */

@@ -422,7 +422,7 @@ public final class StringCommands implements CommandFamily {
         LongDouble sum = value.add(increment);
         if (sum == null || sum.isInfinite()) throw new CommandError("ERR increment would produce NaN or Infinity");
         byte[] result = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
-        db.setKeepTtl(key, result);
+        db.setNotIntKeepTtl(key, result);
         c.notify(KeyspaceEvents.STRING, "incrbyfloat", key);
         c.reply().bulk(result);
         // The result, not the increment: float formatting must not differ on replay.

@@ -1,7 +1,5 @@
-package io.cinnabar.command.keys;
+package io.cinnabar.keyspace;
 
-import io.cinnabar.keyspace.Database;
-import io.cinnabar.keyspace.Keyspace;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -19,7 +17,7 @@ class StringEncodingTest {
     }
 
     private String encoding(String key) {
-        return KeyCommands.stringEncoding(db.lookup(b(key)), (byte[]) db.lookup(b(key)).value());
+        return db.lookup(b(key)).stringEncoding();
     }
 
     @Test
@@ -51,6 +49,25 @@ class StringEncodingTest {
         assertEquals("int", encoding("k"));
         db.setKeepTtl(b("new"), b("ab"));
         assertEquals("embstr", encoding("new"));
+    }
+
+    @Test
+    void incrbyfloatResultsAreNeverIntegers() {
+        db.setNotIntKeepTtl(b("f"), b("10"));
+        assertEquals("embstr", encoding("f"));
+        db.setNotIntKeepTtl(b("f"), b("1".repeat(45)));
+        assertEquals("raw", encoding("f"));
+        db.set(b("f"), b("10"));
+        assertEquals("int", encoding("f"), "a plain write integer-encodes again");
+    }
+
+    @Test
+    void markedRawWithoutAChange() {
+        db.set(b("k"), b("12"));
+        long dirty = keyspace.dirty();
+        db.markRaw(b("k"));
+        assertEquals("raw", encoding("k"));
+        assertEquals(dirty, keyspace.dirty());
     }
 
     @Test
