@@ -156,13 +156,7 @@ public final class GeoCommands implements CommandFamily {
 
     /** GEOPOS key [member ...] */
     private void geopos(Call c) {
-        ZSetValue z = ZSetCommands.read(c, c.arg(1));
-        Reply r = c.reply();
-        r.array(c.argCount() - 2);
-        for (int j = 2; j < c.argCount(); j++) {
-            double score = z == null ? Double.NaN : z.score(c.arg(j));
-            if (Double.isNaN(score)) r.nullArray(); else position(r, GeoHash.position(score));
-        }
+        eachMember(c, c.reply()::nullArray, score -> position(c.reply(), GeoHash.position(score)));
     }
 
     /** GEODIST key member1 member2 [M|KM|FT|MI] */
@@ -183,12 +177,16 @@ public final class GeoCommands implements CommandFamily {
 
     /** GEOHASH key [member ...] */
     private void geohash(Call c) {
+        eachMember(c, c.reply()::nullBulk, score -> c.reply().bulk(GeoHash.standard(score)));
+    }
+
+    /** An array with one reply per member argument: from its score, or missing's when it has none. */
+    private static void eachMember(Call c, Runnable missing, java.util.function.DoubleConsumer present) {
         ZSetValue z = ZSetCommands.read(c, c.arg(1));
-        Reply r = c.reply();
-        r.array(c.argCount() - 2);
+        c.reply().array(c.argCount() - 2);
         for (int j = 2; j < c.argCount(); j++) {
             double score = z == null ? Double.NaN : z.score(c.arg(j));
-            if (Double.isNaN(score)) r.nullBulk(); else r.bulk(GeoHash.standard(score));
+            if (Double.isNaN(score)) missing.run(); else present.accept(score);
         }
     }
 }
