@@ -115,6 +115,16 @@ public final class Call {
         propagateAs = argv;
     }
 
+    /**
+     * The rest of the command runs on argv instead, and argv is what propagates (Redis's
+     * replaceClientCommandVector): GEOADD hands ZADD its arguments with the scores worked out.
+     * MONITOR and the command's stats still see the command as sent.
+     */
+    public void replaceArgs(byte[]... argv) {
+        args = argv;
+        propagateAs = argv;
+    }
+
     /** Propagates argv (run in the client's database) before the command itself (Redis's alsoPropagate). */
     public void alsoPropagate(byte[]... argv) {
         dispatcher.alsoPropagate(client.db, argv);

@@ -28,6 +28,8 @@ public final class CommandSpec {
     final List<String> tips;
     final CommandHandler handler;
     final KeyFinder keyFinder;
+    /** Redis's key specs when declared; empty: COMMAND INFO derives one from the key triple. */
+    final List<KeySpec> keySpecs;
     final CommandSpec parent;
     final Map<String, CommandSpec> subcommands = new LinkedHashMap<>();
     final CommandStats stats = new CommandStats();
@@ -64,7 +66,8 @@ public final class CommandSpec {
         this.summary = b.summary;
         this.since = b.since;
         this.handler = handler;
-        this.keyFinder = b.keyFinder;
+        this.keySpecs = List.copyOf(b.keySpecs);
+        this.keyFinder = b.keyFinder != null || keySpecs.isEmpty() ? b.keyFinder : this::findBySpecs;
         this.parent = parent;
         this.write = flags.contains(CommandFlag.WRITE);
         this.readonly = flags.contains(CommandFlag.READONLY);
@@ -105,6 +108,8 @@ public final class CommandSpec {
     public CommandSpec parent() { return parent; }
     /** Null unless the key positions depend on the arguments (a movablekeys command). */
     public KeyFinder keyFinder() { return keyFinder; }
+    /** The declared key specs, empty when the key triple describes the keys. */
+    public List<KeySpec> keySpecs() { return keySpecs; }
     public Map<String, CommandSpec> subcommands() { return Collections.unmodifiableMap(subcommands); }
     public CommandStats stats() { return stats; }
     public boolean isWrite() { return write; }
@@ -156,6 +161,13 @@ public final class CommandSpec {
         return Collections.unmodifiableList(out);
     }
 
+    private void findBySpecs(byte[][] argv, KeySink sink) {
+        for (KeySpec k : keySpecs) {
+            int pos = k.find(argv);
+            if (pos >= 0) sink.key(pos, k.flags.toArray(new String[0]));
+        }
+    }
+
     /** Calls keyPosition with the argv index of each key of this call (the key triple or the key finder). */
     public void forEachKey(byte[][] argv, java.util.function.IntConsumer keyPosition) {
         if (keyFinder != null) {
@@ -200,6 +212,7 @@ public final class CommandSpec {
         final List<Object[]> subs = new ArrayList<>();
         boolean groupCategory = true;
         KeyFinder keyFinder;
+        final List<KeySpec> keySpecs = new ArrayList<>();
         boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError, keysAreChannels, allowedWhileSubscribed,
                 mayRunLong, runsWhileBusy;
         java.util.function.BiPredicate<ServerContext, byte[][]> callWrites;
@@ -221,6 +234,15 @@ public final class CommandSpec {
         /** How to find the keys when the triple cannot say (movablekeys commands). */
         public Builder keyFinder(KeyFinder finder) {
             keyFinder = finder;
+            return this;
+        }
+
+        /**
+         * Redis's key specs, for keys the triple cannot describe (a keyword's argument, keys
+         * accessed differently); they also find the keys unless a key finder is given.
+         */
+        public Builder keySpecs(KeySpec... specs) {
+            Collections.addAll(keySpecs, specs);
             return this;
         }
 

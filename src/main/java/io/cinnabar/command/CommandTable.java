@@ -40,6 +40,7 @@ public final class CommandTable {
         t.register(new io.cinnabar.command.sets.SetCommands());
         t.register(new io.cinnabar.command.tx.TransactionCommands());
         t.register(new io.cinnabar.command.zsets.ZSetCommands());
+        t.register(new io.cinnabar.command.geo.GeoCommands());
         t.register(new io.cinnabar.command.pubsub.PubSubCommands());
         t.register(new io.cinnabar.command.scripting.ScriptingCommands());
         t.register(new io.cinnabar.command.scripting.FunctionCommands());

@@ -37,6 +37,14 @@ public interface Reply {
 
     void doubleValue(double d);
 
+    /**
+     * A double as Redis's addReplyHumanLongDouble writes it (GEOPOS coordinates): "%.17Lf" trimmed
+     * of trailing zeros, as a bulk string in RESP2 and a double in RESP3.
+     */
+    default void humanDouble(double d) {
+        if (protocol() == 3) doubleValue(d); else bulk(io.cinnabar.util.DoubleFormat.human(d));
+    }
+
     void bool(boolean b);
 
     void verbatim(String format, byte[] text);

@@ -140,7 +140,16 @@ public final class RespWriter implements Reply {
 
     @Override
     public void doubleValue(double d) {
-        String s = io.cinnabar.util.DoubleFormat.reply(d);
+        doubleText(io.cinnabar.util.DoubleFormat.reply(d));
+    }
+
+    @Override
+    public void humanDouble(double d) {
+        doubleText(io.cinnabar.util.DoubleFormat.human(d));
+    }
+
+    /** A double already formatted: ",text" in RESP3, a bulk string in RESP2. */
+    private void doubleText(String s) {
         if (protocol == 3) {
             put((byte) ',');
             putAscii(s);

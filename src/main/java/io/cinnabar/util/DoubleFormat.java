@@ -4,7 +4,10 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 
-/** C printf's {@code %.17g}, which Redis 7.0 uses for every double it replies with. */
+/**
+ * C printf's {@code %.17g}, which Redis 7.0 uses for most doubles it replies with, and the other
+ * formats some replies use ("%.17Lf" trimmed, "%f").
+ */
 public final class DoubleFormat {
     private static final MathContext SEVENTEEN = new MathContext(17, RoundingMode.HALF_EVEN);
 
@@ -36,6 +39,33 @@ public final class DoubleFormat {
             return sb.append(e).toString();
         }
         return stripZeros(rounded.toPlainString());
+    }
+
+    /** Redis's addReplyHumanLongDouble text for a double (GEOPOS): see {@link #human(BigDecimal, boolean)}. */
+    public static String human(double d) {
+        if (Double.isInfinite(d)) return d > 0 ? "inf" : "-inf";
+        return human(new BigDecimal(d), d < 0 || (d == 0 && 1 / d < 0));
+    }
+
+    /**
+     * Redis's ld2string in LD_STR_HUMAN mode for an exact finite value: "%.17Lf" (glibc rounds the
+     * exact value, ties to even), trailing zeros after the point removed, then the point if
+     * nothing follows it, and "-0" turned into "0".
+     */
+    public static String human(BigDecimal exact, boolean negative) {
+        String s = exact.setScale(17, RoundingMode.HALF_EVEN).toPlainString();
+        if (negative && s.charAt(0) != '-') s = "-" + s; // -0 keeps its sign in printf
+        s = stripZeros(s);
+        return s.equals("-0") ? "0" : s;
+    }
+
+    /** C's "%.{digits}f" (glibc: the exact binary value rounded, ties to even; "inf", "-0.000000"). */
+    public static String fixed(double d, int digits) {
+        if (Double.isNaN(d)) return d < 0 ? "-nan" : "nan";
+        if (Double.isInfinite(d)) return d > 0 ? "inf" : "-inf";
+        String s = new BigDecimal(d).setScale(digits, RoundingMode.HALF_EVEN).toPlainString();
+        boolean negative = d < 0 || (d == 0 && 1 / d < 0);
+        return negative && s.charAt(0) != '-' ? "-" + s : s;
     }
 
     private static String stripZeros(String s) {

@@ -205,15 +205,7 @@ public final class LongDouble {
      */
     public String toHumanString() {
         if (infinite) return negative ? "-inf" : "inf";
-        String s = toBigDecimal().setScale(17, RoundingMode.HALF_EVEN).toPlainString();
-        if (negative && s.charAt(0) != '-') s = "-" + s; // -0 keeps its sign in printf
-        int end = s.length();
-        if (s.indexOf('.') >= 0) {
-            while (s.charAt(end - 1) == '0') end--;
-            if (s.charAt(end - 1) == '.') end--;
-        }
-        s = s.substring(0, end);
-        return s.equals("-0") ? "0" : s;
+        return DoubleFormat.human(toBigDecimal(), negative);
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandFlag;
 import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeySpec;
 import io.cinnabar.keyspace.GlobMatcher;
 import io.cinnabar.protocol.Reply;
 
@@ -243,8 +244,20 @@ public final class CommandCommands implements CommandFamily {
         }
     }
 
-    /** One key spec derived from the legacy (first, last, step) triple. */
+    /** The declared key specs, else one derived from the legacy (first, last, step) triple. */
     private static void keySpecs(Reply r, CommandSpec s) {
+        if (!s.keySpecs().isEmpty()) {
+            r.set(s.keySpecs().size());
+            for (KeySpec k : s.keySpecs()) {
+                r.map(3);
+                r.bulk("flags");
+                r.set(k.flags().size());
+                for (String f : k.flags()) r.simple(f);
+                beginSearch(r, k.keyword(), k.keyword() == null ? k.index() : k.startFrom());
+                findKeysRange(r, 0, 1);
+            }
+            return;
+        }
         if (s.firstKey() == 0) {
             r.set(0);
             return;
@@ -253,14 +266,30 @@ public final class CommandCommands implements CommandFamily {
         r.map(3);
         r.bulk("flags");
         keyFlags(r, s);
+        beginSearch(r, null, s.firstKey());
+        findKeysRange(r, s.lastKey() < 0 ? s.lastKey() : s.lastKey() - s.firstKey(), s.keyStep());
+    }
+
+    /** begin_search: at an argument index, or (keyword != null) after a keyword from startfrom on. */
+    private static void beginSearch(Reply r, String keyword, int position) {
         r.bulk("begin_search");
         r.map(2);
         r.bulk("type");
-        r.bulk("index");
+        r.bulk(keyword == null ? "index" : "keyword");
         r.bulk("spec");
-        r.map(1);
-        r.bulk("index");
-        r.integer(s.firstKey());
+        if (keyword == null) {
+            r.map(1);
+            r.bulk("index");
+        } else {
+            r.map(2);
+            r.bulk("keyword");
+            r.bulk(keyword);
+            r.bulk("startfrom");
+        }
+        r.integer(position);
+    }
+
+    private static void findKeysRange(Reply r, int lastKey, int keyStep) {
         r.bulk("find_keys");
         r.map(2);
         r.bulk("type");
@@ -268,9 +297,9 @@ public final class CommandCommands implements CommandFamily {
         r.bulk("spec");
         r.map(3);
         r.bulk("lastkey");
-        r.integer(s.lastKey() < 0 ? s.lastKey() : s.lastKey() - s.firstKey());
+        r.integer(lastKey);
         r.bulk("keystep");
-        r.integer(s.keyStep());
+        r.integer(keyStep);
         r.bulk("limit");
         r.integer(0);
     }

@@ -140,7 +140,7 @@ public final class ZSetCommands implements CommandFamily {
     // ---- lookups shared by the family ----
 
     /** The sorted set at key for reading, null if absent; WRONGTYPE if another type. */
-    static ZSetValue read(Call c, byte[] key) {
+    public static ZSetValue read(Call c, byte[] key) {
         Object v = c.db().read(key);
         if (v == null || v instanceof ZSetValue) return (ZSetValue) v;
         throw WrongTypeException.INSTANCE;
@@ -153,11 +153,11 @@ public final class ZSetCommands implements CommandFamily {
         throw WrongTypeException.INSTANCE;
     }
 
-    static long maxEntries(Call c) {
+    public static long maxEntries(Call c) {
         return c.config().getLong(ConfigOptions.ZSET_MAX_LISTPACK_ENTRIES);
     }
 
-    static long maxValue(Call c) {
+    public static long maxValue(Call c) {
         return c.config().getLong(ConfigOptions.ZSET_MAX_LISTPACK_VALUE);
     }
 
@@ -170,8 +170,11 @@ public final class ZSetCommands implements CommandFamily {
 
     // ---- handlers ----
 
-    /** ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member [score member ...]; ZINCRBY key increment member */
-    private void zadd(Call c, int flags) {
+    /**
+     * ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member [score member ...]; ZINCRBY key increment
+     * member (flags IN_INCR); also what GEOADD runs once it has turned coordinates into scores.
+     */
+    public static void zadd(Call c, int flags) {
         boolean ch = false;
         int i = 2;
         if (flags == 0) {

@@ -1,0 +1,192 @@
+package io.cinnabar.command.geo;
+
+import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeySpec;
+import io.cinnabar.command.zsets.ZSetCommands;
+import io.cinnabar.keyspace.ZSetValue;
+import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.DoubleFormat;
+import io.cinnabar.util.Numbers;
+
+import java.nio.charset.StandardCharsets;
+
+import static io.cinnabar.command.CommandFlag.DENYOOM;
+import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
+import static io.cinnabar.command.CommandFlag.READONLY;
+import static io.cinnabar.command.CommandFlag.WRITE;
+import static io.cinnabar.command.CommandSpec.spec;
+
+/**
+ * The GEO commands (geo.c): positions kept in a sorted set, each member scored with the 52-bit
+ * geohash of its position ({@link GeoHash}), so that a key written by Redis reads the same here.
+ * The searches (GEORADIUS*, GEOSEARCH*) live in {@link GeoSearch}.
+ */
+public final class GeoCommands implements CommandFamily {
+    private static final String UNIT_ERROR = "ERR unsupported unit provided. please use M, KM, FT, MI";
+
+    @Override
+    public String group() {
+        return "geo";
+    }
+
+    @Override
+    public void register(CommandTable t) {
+        t.add(spec("GEOADD", -5, WRITE, DENYOOM).keys(1, 1, 1)
+                .doc("3.2.0", "Add one or more geospatial items in the geospatial index represented using a sorted set"),
+                this::geoadd);
+        t.add(spec("GEOPOS", -2, READONLY).keys(1, 1, 1)
+                .doc("3.2.0", "Returns longitude and latitude of members of a geospatial index"), this::geopos);
+        t.add(spec("GEODIST", -4, READONLY).keys(1, 1, 1)
+                .doc("3.2.0", "Returns the distance between two members of a geospatial index"), this::geodist);
+        t.add(spec("GEOHASH", -2, READONLY).keys(1, 1, 1)
+                .doc("3.2.0", "Returns members of a geospatial index as standard geohash strings"), this::geohash);
+        t.add(spec("GEORADIUS", -6, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1).keySpecs(source(), store(6), storeDist(6))
+                .doc("3.2.0", "Query a sorted set representing a geospatial index to fetch members matching a given maximum distance from a point"),
+                c -> GeoSearch.run(c, GeoSearch.AROUND_LONLAT));
+        t.add(spec("GEORADIUSBYMEMBER", -5, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1).keySpecs(source(), store(5), storeDist(5))
+                .doc("3.2.0", "Query a sorted set representing a geospatial index to fetch members matching a given maximum distance from a member"),
+                c -> GeoSearch.run(c, GeoSearch.AROUND_MEMBER));
+        t.add(spec("GEORADIUS_RO", -6, READONLY).keys(1, 1, 1)
+                .doc("3.2.10", "A read-only variant for GEORADIUS"),
+                c -> GeoSearch.run(c, GeoSearch.AROUND_LONLAT | GeoSearch.NO_STORE));
+        t.add(spec("GEORADIUSBYMEMBER_RO", -5, READONLY).keys(1, 1, 1)
+                .doc("3.2.10", "A read-only variant for GEORADIUSBYMEMBER"),
+                c -> GeoSearch.run(c, GeoSearch.AROUND_MEMBER | GeoSearch.NO_STORE));
+        t.add(spec("GEOSEARCH", -7, READONLY).keys(1, 1, 1)
+                .doc("6.2.0", "Query a sorted set representing a geospatial index to fetch members inside an area of a box or a circle."),
+                c -> GeoSearch.run(c, GeoSearch.SEARCH));
+        t.add(spec("GEOSEARCHSTORE", -8, WRITE, DENYOOM).keys(1, 2, 1)
+                .keySpecs(KeySpec.index(1, "OW", "update"), KeySpec.index(2, "RO", "access"))
+                .doc("6.2.0", "Query a sorted set representing a geospatial index to fetch members inside an area of a box or a circle, and store the result in another key."),
+                c -> GeoSearch.run(c, GeoSearch.SEARCH | GeoSearch.SEARCH_STORE));
+    }
+
+    private static KeySpec source() {
+        return KeySpec.index(1, "RO", "access");
+    }
+
+    private static KeySpec store(int startFrom) {
+        return KeySpec.keyword("STORE", startFrom, "OW", "update");
+    }
+
+    private static KeySpec storeDist(int startFrom) {
+        return KeySpec.keyword("STOREDIST", startFrom, "OW", "update");
+    }
+
+    // ---- argument helpers shared with GeoSearch ----
+
+    /** {lon, lat} from arguments i and i+1, within the geohash limits. */
+    static double[] lonLat(Call c, int i) {
+        double lon = c.doubleArg(i), lat = c.doubleArg(i + 1);
+        if (lon < GeoHash.LON_MIN || lon > GeoHash.LON_MAX || lat < GeoHash.LAT_MIN || lat > GeoHash.LAT_MAX) {
+            throw new CommandError("ERR invalid longitude,latitude pair " + DoubleFormat.fixed(lon, 6) + ","
+                    + DoubleFormat.fixed(lat, 6));
+        }
+        return new double[] {lon, lat};
+    }
+
+    /** Meters per unit for argument i (m, km, ft, mi, any case). */
+    static double unit(Call c, int i) {
+        if (c.argIs(i, "m")) return 1;
+        if (c.argIs(i, "km")) return 1000;
+        if (c.argIs(i, "ft")) return 0.3048;
+        if (c.argIs(i, "mi")) return 1609.34;
+        throw new CommandError(UNIT_ERROR);
+    }
+
+    /** A double argument, or "ERR " + what when it is not one. */
+    static double number(Call c, int i, String what) {
+        double d = Numbers.parseDouble(c.arg(i));
+        if (Double.isNaN(d)) throw new CommandError("ERR " + what);
+        return d;
+    }
+
+    /**
+     * Redis's addReplyDoubleDistance: rounded (ties to even, as llrint) to 4 decimals and written
+     * in fixed point, as a bulk string whatever the protocol.
+     */
+    static void distance(Reply r, double d) {
+        long scaled = (long) Math.rint(d * 10000.0);
+        String digits = Long.toString(Math.abs(scaled));
+        if (digits.length() < 5) digits = "0".repeat(5 - digits.length()) + digits;
+        int point = digits.length() - 4;
+        String s = (scaled < 0 ? "-" : "") + digits.substring(0, point) + "." + digits.substring(point);
+        r.bulk(s.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** A position as GEOPOS and WITHCOORD reply it. */
+    static void position(Reply r, double[] xy) {
+        r.array(2);
+        r.humanDouble(xy[0]);
+        r.humanDouble(xy[1]);
+    }
+
+    // ---- handlers ----
+
+    /**
+     * GEOADD key [NX|XX] [CH] longitude latitude member [...]: runs as ZADD with the geohash scores,
+     * and propagates as that ZADD.
+     */
+    private void geoadd(Call c) {
+        boolean nx = false, xx = false;
+        int first = 2;
+        for (; first < c.argCount(); first++) {
+            if (c.argIs(first, "NX")) nx = true;
+            else if (c.argIs(first, "XX")) xx = true;
+            else if (!c.argIs(first, "CH")) break; // CH is ZADD's business
+        }
+        if ((c.argCount() - first) % 3 != 0 || (nx && xx)) throw CommandError.syntax();
+        int elements = (c.argCount() - first) / 3;
+        byte[][] zadd = new byte[first + elements * 2][];
+        zadd[0] = ZADD;
+        System.arraycopy(c.args(), 1, zadd, 1, first - 1);
+        for (int i = 0; i < elements; i++) {
+            double[] xy = lonLat(c, first + i * 3);
+            zadd[first + i * 2] = Numbers.toBytes(GeoHash.score(xy[0], xy[1]));
+            zadd[first + i * 2 + 1] = c.arg(first + i * 3 + 2);
+        }
+        c.replaceArgs(zadd);
+        ZSetCommands.zadd(c, 0);
+    }
+
+    private static final byte[] ZADD = "zadd".getBytes(StandardCharsets.US_ASCII);
+
+    /** GEOPOS key [member ...] */
+    private void geopos(Call c) {
+        eachMember(c, c.reply()::nullArray, score -> position(c.reply(), GeoHash.position(score)));
+    }
+
+    /** GEODIST key member1 member2 [M|KM|FT|MI] */
+    private void geodist(Call c) {
+        double toMeters = 1;
+        if (c.argCount() == 5) toMeters = unit(c, 4);
+        else if (c.argCount() > 5) throw CommandError.syntax();
+        ZSetValue z = ZSetCommands.read(c, c.arg(1));
+        double s1 = z == null ? Double.NaN : z.score(c.arg(2));
+        double s2 = z == null ? Double.NaN : z.score(c.arg(3));
+        if (Double.isNaN(s1) || Double.isNaN(s2)) {
+            c.reply().nullBulk();
+            return;
+        }
+        double[] a = GeoHash.position(s1), b = GeoHash.position(s2);
+        distance(c.reply(), GeoShape.distance(a[0], a[1], b[0], b[1]) / toMeters);
+    }
+
+    /** GEOHASH key [member ...] */
+    private void geohash(Call c) {
+        eachMember(c, c.reply()::nullBulk, score -> c.reply().bulk(GeoHash.standard(score)));
+    }
+
+    /** An array with one reply per member argument: from its score, or missing's when it has none. */
+    private static void eachMember(Call c, Runnable missing, java.util.function.DoubleConsumer present) {
+        ZSetValue z = ZSetCommands.read(c, c.arg(1));
+        c.reply().array(c.argCount() - 2);
+        for (int j = 2; j < c.argCount(); j++) {
+            double score = z == null ? Double.NaN : z.score(c.arg(j));
+            if (Double.isNaN(score)) missing.run(); else present.accept(score);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.cinnabar.command.geo;
+
+/**
+ * What GEOSEARCH looks in: a circle or an axis-aligned box around a center, sized in a unit, and
+ * the geohash cells that cover it (geohash_helper.c). Which cells Redis scans decides which
+ * members COUNT ANY returns and in which order unsorted results come, so the cells and the order
+ * they are scanned in follow Redis exactly.
+ */
+final class GeoShape {
+    /** Redis's EARTH_RADIUS_IN_METERS, the quadratic mean radius of WGS-84. */
+    static final double EARTH_RADIUS = 6372797.560856;
+    private static final double MERCATOR_MAX = 20037726.37;
+    private static final double D_R = Math.PI / 180.0;
+    /** A cell left out of the search. */
+    static final long NO_CELL = -1;
+
+    double lon, lat;
+    boolean box;
+    /** In the unit: the radius of a circle, or the sides of a box. */
+    double radius, width, height;
+    /** Meters per unit. */
+    double conversion;
+
+    /** Great-circle distance in meters (haversine), as Redis's geohashGetDistance. */
+    static double distance(double lon1, double lat1, double lon2, double lat2) {
+        double lon1r = lon1 * D_R, lon2r = lon2 * D_R;
+        double v = Math.sin((lon2r - lon1r) / 2);
+        // Same meridian: asin(sin(x)) is x, so Redis skips the expensive part.
+        if (v == 0.0) return latDistance(lat1, lat2);
+        double lat1r = lat1 * D_R, lat2r = lat2 * D_R;
+        double u = Math.sin((lat2r - lat1r) / 2);
+        double a = u * u + Math.cos(lat1r) * Math.cos(lat2r) * v * v;
+        return 2.0 * EARTH_RADIUS * Math.asin(Math.sqrt(a));
+    }
+
+    private static double latDistance(double lat1, double lat2) {
+        return EARTH_RADIUS * Math.abs(lat2 * D_R - lat1 * D_R);
+    }
+
+    /** The distance in meters from the center to (x, y) if that point is inside, else NaN. */
+    double distanceIfInside(double x, double y) {
+        if (!box) {
+            double d = distance(lon, lat, x, y);
+            return d > radius * conversion ? Double.NaN : d;
+        }
+        // The latitude test is the cheaper one, so it goes first.
+        if (latDistance(y, lat) > height * conversion / 2) return Double.NaN;
+        if (distance(x, y, lon, y) > width * conversion / 2) return Double.NaN;
+        return distance(lon, lat, x, y);
+    }
+
+    /**
+     * {minLon, minLat, maxLon, maxLat} around the shape. A box's sides are meridians, so it is
+     * widest at the edge nearer the equator.
+     */
+    private double[] bounds() {
+        double h = conversion * (box ? height / 2 : radius);
+        double w = conversion * (box ? width / 2 : radius);
+        double latDelta = h / EARTH_RADIUS / D_R;
+        double lonDeltaTop = w / EARTH_RADIUS / Math.cos((lat + latDelta) * D_R) / D_R;
+        double lonDeltaBottom = w / EARTH_RADIUS / Math.cos((lat - latDelta) * D_R) / D_R;
+        double lonDelta = lat < 0 ? lonDeltaBottom : lonDeltaTop;
+        return new double[] {lon - lonDelta, lat - latDelta, lon + lonDelta, lat + latDelta};
+    }
+
+    /** The coarsest step whose cells are still about as wide as the search radius. */
+    private static int estimateStep(double rangeMeters, double lat) {
+        if (rangeMeters == 0) return GeoHash.STEP_MAX;
+        int step = 1;
+        while (rangeMeters < MERCATOR_MAX) {
+            rangeMeters *= 2;
+            step++;
+        }
+        step -= 2;
+        // Meridians converge towards the poles: go a step or two coarser there.
+        if (lat > 66 || lat < -66) {
+            step--;
+            if (lat > 80 || lat < -80) step--;
+        }
+        return Math.max(1, Math.min(GeoHash.STEP_MAX, step));
+    }
+
+    /**
+     * The cells to scan, in Redis's order: the center's cell, then north, south, east, west,
+     * north-east, north-west, south-east, south-west; {@link #NO_CELL} for those that cannot
+     * touch the shape. The last element is the step of the cells.
+     */
+    long[] cells() {
+        double[] b = bounds();
+        double minLon = b[0], minLat = b[1], maxLon = b[2], maxLat = b[3];
+        double rangeMeters = box ? Math.sqrt((width / 2) * (width / 2) + (height / 2) * (height / 2)) : radius;
+        rangeMeters *= conversion;
+        int step = estimateStep(rangeMeters, lat);
+        long[] cells = around(GeoHash.encode(lon, lat, step), step);
+        // A shape close to its cell's edge may reach past the neighbours: one step coarser then.
+        if (step > 1 && (GeoHash.area(cells[1], step)[3] < maxLat || GeoHash.area(cells[2], step)[2] > minLat
+                || GeoHash.area(cells[3], step)[1] < maxLon || GeoHash.area(cells[4], step)[0] > minLon)) {
+            step--;
+            cells = around(GeoHash.encode(lon, lat, step), step);
+        }
+        if (step >= 2) {
+            double[] a = GeoHash.area(cells[0], step);
+            if (a[2] < minLat) drop(cells, 2, 7, 8);
+            if (a[3] > maxLat) drop(cells, 1, 5, 6);
+            if (a[0] < minLon) drop(cells, 4, 8, 6);
+            if (a[1] > maxLon) drop(cells, 3, 7, 5);
+        }
+        cells[9] = step;
+        return cells;
+    }
+
+    private static long[] around(long c, int step) {
+        return new long[] {c,
+            GeoHash.neighbour(c, step, 0, 1), GeoHash.neighbour(c, step, 0, -1),
+            GeoHash.neighbour(c, step, 1, 0), GeoHash.neighbour(c, step, -1, 0),
+            GeoHash.neighbour(c, step, 1, 1), GeoHash.neighbour(c, step, -1, 1),
+            GeoHash.neighbour(c, step, 1, -1), GeoHash.neighbour(c, step, -1, -1),
+            0};
+    }
+
+    private static void drop(long[] cells, int... which) {
+        for (int i : which) cells[i] = NO_CELL;
+    }
+}

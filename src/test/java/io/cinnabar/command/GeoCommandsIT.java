@@ -1,0 +1,172 @@
+package io.cinnabar.command;
+
+import io.cinnabar.CinnabarServer;
+import io.cinnabar.junit.CinnabarTest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+import java.util.List;
+
+import static io.cinnabar.command.Raw.cmd;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/** The GEO commands; every expected value was read from a real Redis 7.0.15 given the same data. */
+@CinnabarTest
+class GeoCommandsIT {
+    private static final List<String> PALERMO = List.of("13.36138933897018433", "38.11555639549629859");
+    private static final List<String> CATANIA = List.of("15.08726745843887329", "37.50266842333162032");
+
+    private static String error(Jedis jedis, String name, String... args) {
+        return Raw.error(() -> cmd(jedis, name, args));
+    }
+
+    @BeforeEach
+    void sicily(Jedis jedis) {
+        jedis.flushAll();
+        assertEquals(4L, cmd(jedis, "GEOADD", "Sicily", "13.361389", "38.115556", "Palermo", "15.087269", "37.502669",
+                "Catania", "12.758489", "38.788135", "edge1", "17.241510", "38.788135", "edge2"));
+    }
+
+    @Test
+    void geoaddStoresRedisScores(Jedis jedis) {
+        assertEquals(List.of("Palermo", "3479099956230698", "edge1", "3479273021651468", "Catania", "3479447370796909",
+                "edge2", "3481342659049484"), cmd(jedis, "ZRANGE", "Sicily", "0", "-1", "WITHSCORES"));
+        assertEquals(0L, cmd(jedis, "GEOADD", "Sicily", "13.361389", "38.115556", "Palermo"));
+        assertEquals(1L, cmd(jedis, "GEOADD", "Sicily", "CH", "XX", "13.4", "38.1", "Palermo", "1", "1", "absent"));
+        assertNull(cmd(jedis, "ZSCORE", "Sicily", "absent"));
+        assertEquals(0L, cmd(jedis, "GEOADD", "Sicily", "NX", "13.361389", "38.115556", "Palermo"));
+        assertEquals("ERR syntax error", error(jedis, "GEOADD", "Sicily", "XX", "NX", "1", "2", "m"));
+        assertEquals("ERR syntax error", error(jedis, "GEOADD", "Sicily", "CH", "foo", "1", "2", "m"));
+        assertEquals("ERR value is not a valid float", error(jedis, "GEOADD", "Sicily", "GT", "1", "2"));
+        assertEquals("ERR invalid longitude,latitude pair 200.000000,100.000000",
+                error(jedis, "GEOADD", "Sicily", "200", "100", "m"));
+        assertEquals("ERR invalid longitude,latitude pair -0.000000,100.000000",
+                error(jedis, "GEOADD", "Sicily", "-0.0", "100", "m"));
+        assertEquals("ERR invalid longitude,latitude pair inf,0.000000", error(jedis, "GEOADD", "Sicily", "inf", "0", "m"));
+        jedis.set("str", "x");
+        assertEquals("WRONGTYPE Operation against a key holding the wrong kind of value",
+                error(jedis, "GEOADD", "str", "1", "2", "m"));
+    }
+
+    @Test
+    void geoposGeohashGeodist(Jedis jedis) {
+        assertEquals(java.util.Arrays.asList(PALERMO, null, CATANIA), cmd(jedis, "GEOPOS", "Sicily", "Palermo", "x", "Catania"));
+        assertEquals(java.util.Arrays.asList("sqc8b49rny0", null, "sqdtr74hyu0"),
+                cmd(jedis, "GEOHASH", "Sicily", "Palermo", "x", "Catania"));
+        assertEquals("166274.1516", cmd(jedis, "GEODIST", "Sicily", "Palermo", "Catania"));
+        assertEquals("545518.8700", cmd(jedis, "GEODIST", "Sicily", "Palermo", "Catania", "ft"));
+        assertEquals("103.3182", cmd(jedis, "GEODIST", "Sicily", "Palermo", "Catania", "MI"));
+        assertEquals("0.0000", cmd(jedis, "GEODIST", "Sicily", "Palermo", "Palermo", "km"));
+        assertNull(cmd(jedis, "GEODIST", "Sicily", "Palermo", "x"));
+        assertNull(cmd(jedis, "GEODIST", "nokey", "a", "b"));
+        assertEquals("ERR unsupported unit provided. please use M, KM, FT, MI",
+                error(jedis, "GEODIST", "Sicily", "a", "b", "yd"));
+        assertEquals("ERR syntax error", error(jedis, "GEODIST", "Sicily", "a", "b", "m", "x"));
+    }
+
+    @Test
+    void georadiusOptions(Jedis jedis) {
+        assertEquals(List.of(List.of("Catania", "56.4413", 3479447370796909L, CATANIA),
+                        List.of("Palermo", "190.4424", 3479099956230698L, PALERMO)),
+                cmd(jedis, "GEORADIUS", "Sicily", "15", "37", "200", "km", "WITHDIST", "WITHHASH", "WITHCOORD", "ASC"));
+        // Unsorted results come cell by cell, in score order within a cell.
+        assertEquals(List.of("Palermo", "edge1", "Catania", "edge2"), cmd(jedis, "GEORADIUS", "Sicily", "15", "37", "300", "km"));
+        assertEquals(List.of("Palermo", "edge1"), cmd(jedis, "GEORADIUS", "Sicily", "15", "37", "300", "km", "COUNT", "2", "ANY"));
+        assertEquals(List.of("Catania", "Palermo"), cmd(jedis, "GEORADIUS_RO", "Sicily", "15", "37", "300", "km", "COUNT", "2"));
+        assertEquals(List.of(List.of("Palermo", "0.0000"), List.of("edge1", "56.7939")),
+                cmd(jedis, "GEORADIUSBYMEMBER", "Sicily", "Palermo", "100", "mi", "WITHDIST"));
+        assertEquals(List.of(), cmd(jedis, "GEORADIUS", "nokey", "15", "37", "300", "km"));
+    }
+
+    @Test
+    void georadiusErrors(Jedis jedis) {
+        assertEquals("ERR radius cannot be negative", error(jedis, "GEORADIUS", "Sicily", "15", "37", "-1", "km"));
+        assertEquals("ERR need numeric radius", error(jedis, "GEORADIUS", "Sicily", "15", "37", "x", "km"));
+        assertEquals("ERR unsupported unit provided. please use M, KM, FT, MI",
+                error(jedis, "GEORADIUS", "Sicily", "15", "37", "1", "kmx"));
+        assertEquals("ERR COUNT must be > 0", error(jedis, "GEORADIUS", "Sicily", "15", "37", "1", "km", "COUNT", "0"));
+        assertEquals("ERR value is not an integer or out of range",
+                error(jedis, "GEORADIUS", "Sicily", "15", "37", "1", "km", "COUNT", "x"));
+        assertEquals("ERR syntax error", error(jedis, "GEORADIUS", "Sicily", "15", "37", "1", "km", "COUNT"));
+        assertEquals("ERR the ANY argument requires COUNT argument",
+                error(jedis, "GEORADIUS", "Sicily", "15", "37", "1", "km", "ANY"));
+        assertEquals("ERR STORE option in GEORADIUS is not compatible with WITHDIST, WITHHASH and WITHCOORD options",
+                error(jedis, "GEORADIUS", "Sicily", "15", "37", "1", "km", "STORE", "x", "WITHDIST"));
+        assertEquals("ERR syntax error", error(jedis, "GEORADIUS_RO", "Sicily", "15", "37", "1", "km", "STORE", "x"));
+        assertEquals("ERR could not decode requested zset member",
+                error(jedis, "GEORADIUSBYMEMBER", "Sicily", "nope", "1", "km"));
+        // Without the key the member is not looked up and the radius is not parsed.
+        assertEquals(List.of(), cmd(jedis, "GEORADIUSBYMEMBER", "nokey", "nope", "-1", "km"));
+    }
+
+    @Test
+    void geosearch(Jedis jedis) {
+        assertEquals(List.of(List.of("Catania", "166.2742"), List.of("edge1", "91.4007"), List.of("Palermo", "0.0000")),
+                cmd(jedis, "GEOSEARCH", "Sicily", "FROMMEMBER", "Palermo", "BYBOX", "400", "400", "km", "DESC", "WITHDIST"));
+        assertEquals(List.of("Catania", "Palermo", "edge2", "edge1"),
+                cmd(jedis, "GEOSEARCH", "Sicily", "FROMLONLAT", "15", "37", "BYBOX", "400", "400", "km", "ASC"));
+        assertEquals("ERR syntax error",
+                error(jedis, "GEOSEARCH", "Sicily", "FROMLONLAT", "15", "37", "FROMMEMBER", "Palermo", "BYRADIUS", "1", "km"));
+        assertEquals("ERR exactly one of FROMMEMBER or FROMLONLAT can be specified for GeoSearch",
+                error(jedis, "GeoSearch", "Sicily", "BYBOX", "1", "1", "km", "ASC"));
+        assertEquals("ERR exactly one of BYRADIUS and BYBOX can be specified for GEOSEARCH",
+                error(jedis, "GEOSEARCH", "Sicily", "FROMLONLAT", "1", "1", "ASC", "WITHDIST"));
+        assertEquals("ERR height or width cannot be negative",
+                error(jedis, "GEOSEARCH", "Sicily", "FROMLONLAT", "15", "37", "BYBOX", "-1", "1", "km"));
+        assertEquals("ERR need numeric height",
+                error(jedis, "GEOSEARCH", "Sicily", "FROMLONLAT", "15", "37", "BYBOX", "1", "x", "km"));
+        assertEquals("ERR syntax error",
+                error(jedis, "GEOSEARCH", "Sicily", "FROMLONLAT", "15", "37", "BYRADIUS", "1", "km", "STOREDIST"));
+    }
+
+    @Test
+    void storeAndStoredist(Jedis jedis) {
+        assertEquals(2L, cmd(jedis, "GEORADIUS", "Sicily", "15", "37", "200", "km", "STORE", "dst"));
+        assertEquals(List.of("Palermo", "3479099956230698", "Catania", "3479447370796909"),
+                cmd(jedis, "ZRANGE", "dst", "0", "-1", "WITHSCORES"));
+        assertEquals(2L, cmd(jedis, "GEOSEARCHSTORE", "dst", "Sicily", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km",
+                "STOREDIST"));
+        assertEquals(List.of("Catania", "56.441257870158204", "Palermo", "190.44242984775784"),
+                cmd(jedis, "ZRANGE", "dst", "0", "-1", "WITHSCORES"));
+        assertEquals("listpack", cmd(jedis, "OBJECT", "ENCODING", "dst"));
+        assertEquals(1L, cmd(jedis, "GEORADIUSBYMEMBER", "Sicily", "Palermo", "200", "km", "STOREDIST", "dst", "COUNT", "1"));
+        assertEquals(List.of("Palermo", "0"), cmd(jedis, "ZRANGE", "dst", "0", "-1", "WITHSCORES"));
+        // Nothing found, or no source: the destination goes.
+        assertEquals(0L, cmd(jedis, "GEORADIUS", "Sicily", "100", "2", "5", "km", "STORE", "dst"));
+        assertEquals(0L, cmd(jedis, "EXISTS", "dst"));
+        jedis.set("dst", "x");
+        assertEquals(0L, cmd(jedis, "GEOSEARCHSTORE", "dst", "nokey", "FROMLONLAT", "15", "37", "BYRADIUS", "1", "km"));
+        assertEquals(0L, cmd(jedis, "EXISTS", "dst"));
+        assertEquals("ERR GEOSEARCHSTORE is not compatible with WITHDIST, WITHHASH and WITHCOORD options",
+                error(jedis, "GEOSEARCHSTORE", "dst", "Sicily", "FROMLONLAT", "15", "37", "BYRADIUS", "1", "km", "WITHDIST"));
+    }
+
+    @Test
+    void keysOfStoreVariants(Jedis jedis) {
+        assertEquals(List.of("k", "d", "e"),
+                cmd(jedis, "COMMAND", "GETKEYS", "GEORADIUS", "k", "1", "2", "3", "km", "STOREDIST", "e", "STORE", "d"));
+        // STORE before the unit is not where the key spec looks.
+        assertEquals(List.of("k"), cmd(jedis, "COMMAND", "GETKEYS", "GEORADIUS", "k", "1", "2", "3", "STORE", "d"));
+        assertEquals(List.of(List.of("d", List.of("OW", "update")), List.of("s", List.of("RO", "access"))),
+                cmd(jedis, "COMMAND", "GETKEYSANDFLAGS", "GEOSEARCHSTORE", "d", "s", "FROMLONLAT", "1", "2", "BYRADIUS", "3", "km"));
+        List<?> info = (List<?>) ((List<?>) cmd(jedis, "COMMAND", "INFO", "GEORADIUS")).get(0);
+        assertEquals(List.of("write", "denyoom", "movablekeys"), info.get(2));
+        assertEquals(List.of("@write", "@geo", "@slow"), info.get(6));
+        assertEquals(3, ((List<?>) info.get(8)).size());
+    }
+
+    @Test
+    void resp3Coordinates(CinnabarServer server) throws Exception {
+        try (RespSocket s = new RespSocket(server.port())) {
+            s.call("HELLO", "3");
+            s.send("GEOPOS", "Sicily", "Palermo", "x");
+            assertEquals(List.of("*2", "*2", ",13.36138933897018433", ",38.11555639549629859", "_"),
+                    List.of(s.line(), s.line(), s.line(), s.line(), s.line()));
+            // Distances stay bulk strings.
+            s.send("GEODIST", "Sicily", "Palermo", "Catania");
+            assertEquals(List.of("$11", "166274.1516"), List.of(s.line(), s.line()));
+        }
+    }
+}
