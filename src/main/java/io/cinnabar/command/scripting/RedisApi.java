@@ -93,8 +93,7 @@ final class RedisApi {
         }
         CommandSpec spec;
         try {
-            // Redis's scriptVerifyOOM: past maxmemory, a script that has not written yet may not start to.
-            spec = dispatcher.scriptCommand(argv, run.readOnly, !run.allowOom && !run.wrote);
+            spec = dispatcher.scriptCommand(argv, run.readOnly, run.wrote, run.allowOom);
         } catch (CommandError e) {
             return fail(LuaErrors.errorTable(e.getMessage(), true), raise);
         }

@@ -96,6 +96,9 @@ final class DebugCommand {
         } else if (c.argIs(1, "LOG") && c.argCount() == 3) {
             log.warn("DEBUG LOG: {}", c.argString(2));
             c.reply().ok();
+        } else if (c.argIs(1, "SET-DISABLE-DENY-SCRIPTS") && c.argCount() == 3) {
+            c.server().scriptsMayRunNoscript(io.cinnabar.util.Numbers.parseLongOr(c.arg(2), 0) != 0);
+            c.reply().ok();
         } else if (c.argIs(1, "SET-SKIP-CHECKSUM-VALIDATION") && c.argCount() == 3) {
             c.server().skipChecksumValidation(c.longArg(2) != 0);
             c.reply().ok();
