@@ -69,7 +69,7 @@ public final class ScriptEngine {
         g.load(new JseMathLib());
         LoadState.install(g);
         LuaC.install(g);
-        g.debuglib = new InterruptHook(() -> {
+        g.debuglib = new ScriptHook(g, () -> {
             ScriptRun run = current;
             if (run != null && run.killed) return "Script killed by user with SCRIPT KILL...";
             // Checked every 64k instructions: a clock read per instruction would cost more than the code.
