@@ -27,9 +27,9 @@ public final class ConfigOptions {
     private ConfigOptions() {}
 
     // ---- network ----
-    public static final ConfigOption PORT = add(integer("port", 0, 65535, 6379).immutable());
+    public static final ConfigOption PORT = add(integer("port", 0, 65535, 6379));
     public static final ConfigOption BIND = add(custom("bind", words -> String.join(" ", words), v -> (String) v,
-            "* -::*").multiArg().immutable());
+            "* -::*").multiArg());
     public static final ConfigOption TRACKING_TABLE_MAX_KEYS = add(integer("tracking-table-max-keys", 0, LONG_MAX, 1000000));
     public static final ConfigOption PROTECTED_MODE = add(bool("protected-mode", true).inert());
     public static final ConfigOption TCP_BACKLOG = add(integer("tcp-backlog", 0, INT_MAX, 511).immutable());
