@@ -261,7 +261,7 @@ class ScriptingCommandsIT {
     void numbersBecomeStringsAsInLua51(Jedis j) {
         assertEquals("0.0003 0.33333333333333 1e+20 1e+15 -0.5x7 123456789.5 inf",
                 run(j, "return 0.0003 .. ' ' .. 1/3 .. ' ' .. 1e20 .. ' ' .. 1e15 .. ' ' .. -0.5 .. 'x' .. 7 .. ' ' .. 123456789.5 .. ' ' .. 1/0"));
-        assertEquals(List.of("0.10.1", "number", "16", "0.50.5", "0.3333", "a0.25b", "10.50.50.50.333333333333330.5x", "1E+300", "1e+100"),
+        assertEquals(List.of("0.10.1", "number", 16L, "0.50.5", "0.3333", "a0.25b", "10.50.50.50.333333333333330.5x", "1E+300", "1e+100"),
                 run(j, "local a = 0.1; return {a .. a, type(a), string.len(1/3), string.rep(0.5, 2), string.sub(1/3, 1, 6),"
                         + " (string.gsub('a.b', '%.', 0.25)), table.concat({1, 0.5, 1/3, 'x'}, 0.5), string.upper(1e300), tostring(1e100)}"));
         assertEquals(List.of("0.50.25", "0.25"), run(j, "local co = coroutine.create(function(x) coroutine.yield(x .. 0.25) return 1/4 .. '' end);"
