@@ -233,7 +233,7 @@ final class DebugCommand {
     /** DEBUG OBJECT key: Redis's one-line description of the stored object. */
     private static void object(Call c) {
         c.keyspace().touchEnabled(false);
-        Entry e = c.db().lookup(c.arg(2));
+        Entry e = c.db().stored(c.arg(2)); // an expired key is shown, not reclaimed, as Redis's dictFind
         if (e == null) throw new CommandError("ERR no such key");
         Object v = e.value();
         String encoding;
