@@ -5,6 +5,7 @@ import io.cinnabar.command.Dispatcher;
 import io.cinnabar.command.KeyspaceThread;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.config.Config;
+import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.config.ConfigException;
 import io.cinnabar.network.NettyServer;
 import org.slf4j.Logger;
@@ -88,7 +89,17 @@ public final class CinnabarServer implements AutoCloseable {
             throw new IllegalStateException(e.getMessage(), e);
         }
         context.port(port);
+        config.onApply(ConfigOptions.PORT, () -> relisten("Unable to listen on this port. Check server logs."));
+        config.onApply(ConfigOptions.BIND, () -> relisten("Failed to bind to specified addresses."));
         return this;
+    }
+
+    /** CONFIG SET port/bind (keyspace thread): null once listening as configured, else failure. */
+    private String relisten(String failure) {
+        if (network.rebind(config.getInt(ConfigOptions.PORT), config.getString(ConfigOptions.BIND)) != null) return failure;
+        port = network.port();
+        context.port(port);
+        return null;
     }
 
     /** The second half of {@link #start()}: loads the data set; on failure stops the server and throws. */

@@ -63,6 +63,14 @@ public final class Call {
         server.blocked().block(client, spec, args, keys, deadlineMs, timeoutReply);
     }
 
+    /**
+     * Shows this command to MONITOR clients now, ahead of the commands it runs (EVAL, FCALL:
+     * their skip_monitor flag keeps them out of the usual feed after a command).
+     */
+    public void showToMonitors() {
+        if (!server.keyspace().isLoading()) server.monitors().feed(client, client.db, args);
+    }
+
     /** Tells clients blocked on key in this database that it got data (if it was not just created). */
     public void signalReady(byte[] key) {
         server.blocking().signal(client.db, key);

@@ -11,8 +11,19 @@ public final class CommandError extends RuntimeException {
     public static final String NO_SUCH_KEY = "ERR no such key";
     public static final String OUT_OF_RANGE = "ERR index out of range";
 
+    /**
+     * True when the error was already counted in INFO errorstats where it arose (a script
+     * passing on the error of a command it called, Redis's ERR_REPLY_FLAG_NO_STATS_UPDATE).
+     */
+    public final boolean alreadyCounted;
+
     public CommandError(String message) {
+        this(message, false);
+    }
+
+    public CommandError(String message, boolean alreadyCounted) {
         super(message, null, false, false);
+        this.alreadyCounted = alreadyCounted;
     }
 
     public static CommandError syntax() {

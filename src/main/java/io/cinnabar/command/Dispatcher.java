@@ -292,6 +292,10 @@ public final class Dispatcher {
                 return null;
             }
         }
+        if (isWrite(client, spec) && !GoodReplicas.enough(server)) {
+            reject(client, args, spec, GoodReplicas.NOREPLICAS);
+            return null;
+        }
         if (client.subscribed && client.protocol == 2 && !spec.allowedWhileSubscribed) {
             reject(client, args, spec, "ERR Can't execute '" + spec.fullName + "': only (P|S)SUBSCRIBE / "
                     + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
@@ -343,22 +347,37 @@ public final class Dispatcher {
 
     /**
      * Checks a command a script wants to run as Redis's scriptCall does, with its texts, and
-     * returns its spec; throws CommandError with the bare message (no error code) when refused.
+     * returns its spec. A refusal counts as an error reply (and a rejected call of the command)
+     * and throws CommandError with Redis's error buffer: a bare message (code ERR) or
+     * "-CODE message".
      */
-    public CommandSpec scriptCommand(byte[][] args, boolean readOnlyScript, boolean refuseOnOom) {
+    public CommandSpec scriptCommand(byte[][] args, boolean readOnlyScript, boolean wrote, boolean allowOom) {
         CommandSpec spec = commands.resolve(args);
-        if (spec == null) throw new CommandError("Unknown Redis command called from script");
-        if (!spec.arityAccepts(args)) throw new CommandError("Wrong number of args calling Redis command from script");
-        if (spec.hasFlag(CommandFlag.NOSCRIPT)) throw new CommandError("This Redis command is not allowed from script");
-        if (readOnlyScript && (spec.write || spec.hasFlag(CommandFlag.MAY_REPLICATE))) {
-            throw new CommandError("Write commands are not allowed from read-only scripts.");
+        String refusal = scriptRefusal(spec, args, readOnlyScript, wrote, allowOom);
+        if (refusal == null) return spec;
+        server.stats().errorReply(refusal.startsWith("-") ? refusal.substring(1) : "ERR " + refusal);
+        if (spec != null) spec.stats.rejectedCalls++;
+        throw new CommandError(refusal);
+    }
+
+    private String scriptRefusal(CommandSpec spec, byte[][] args, boolean readOnlyScript, boolean wrote, boolean allowOom) {
+        if (spec == null) return "Unknown Redis command called from script";
+        if (!spec.arityAccepts(args)) return "Wrong number of args calling Redis command from script";
+        if (spec.hasFlag(CommandFlag.NOSCRIPT) && !server.scriptsMayRunNoscript()) {
+            return "This Redis command is not allowed from script";
         }
-        if (refuseOnOom && spec.denyOom && MemoryLimit.outOfMemory(server)) throw new CommandError(MemoryLimit.OOM);
+        if (readOnlyScript && (spec.write || spec.hasFlag(CommandFlag.MAY_REPLICATE))) {
+            return "Write commands are not allowed from read-only scripts.";
+        }
+        // Server state refuses only a script's first write: after one, stopping halfway is worse.
+        if (wrote) return null;
         if (spec.write) {
             String diskError = server.persistence().writeDeniedError();
-            if (diskError != null) throw new CommandError(diskError);
+            if (diskError != null) return "-" + diskError;
+            if (!GoodReplicas.enough(server)) return "-" + GoodReplicas.NOREPLICAS;
         }
-        return spec;
+        if (!allowOom && spec.denyOom && MemoryLimit.outOfMemory(server)) return "-" + MemoryLimit.OOM;
+        return null;
     }
 
     /** True when argv names a command (and subcommand) this server has (redis.acl_check_cmd). */
@@ -401,12 +420,12 @@ public final class Dispatcher {
             spec.handler().execute(call);
             failed = false;
         } catch (CommandError e) {
-            fail(target, mark, spec, e.getMessage());
+            fail(target, mark, spec, e.getMessage(), !e.alreadyCounted);
         } catch (WrongTypeException e) {
-            fail(target, mark, spec, WrongTypeException.MESSAGE);
+            fail(target, mark, spec, WrongTypeException.MESSAGE, true);
         } catch (RuntimeException | StackOverflowError e) {
             log.error("Unexpected error running {}", spec.fullName, e);
-            fail(target, mark, spec, "ERR internal error: " + e);
+            fail(target, mark, spec, "ERR internal error: " + e, true);
         } finally {
             if (failed) keyspace.commandFailed(); else keyspace.commandSucceeded();
             if (!failed && propagate && !replaying && !spec.propagatesInnerCommands && !call.propagationPrevented
@@ -435,11 +454,11 @@ public final class Dispatcher {
     }
 
     /** A failed command's reply is its error alone. */
-    private void fail(Reply target, int mark, CommandSpec spec, String error) {
+    private void fail(Reply target, int mark, CommandSpec spec, String error, boolean countError) {
         if (target == writer) writer.truncate(mark); else ((NestedReply) target).discard();
         target.error(error);
         spec.stats.failedCalls++;
-        server.stats().errorReply(error);
+        if (countError) server.stats().errorReply(error);
     }
 
     /** Redis's call(): shows what ran to MONITOR clients, except commands too sensitive to show. */

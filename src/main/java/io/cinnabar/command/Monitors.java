@@ -34,18 +34,24 @@ public final class Monitors {
         return clients.isEmpty();
     }
 
+    /** Shows argv to every monitor before source runs it (a monitor may not run scripts anyway). */
+    void feed(Client source, int db, byte[][] argv) {
+        feed(source, db, argv, null);
+    }
+
     /**
      * Shows argv, just run by source in database db, to every monitor. A monitor that ran the
      * command itself gets the line into ownReplies, after the command's reply, as in Redis where
      * both go to the same output buffer.
      */
     void feed(Client source, int db, byte[][] argv, RespWriter ownReplies) {
+        if (clients.isEmpty()) return;
         byte[] line = MonitorLine.format(Instant.now(), db, source.monitorSource(), argv);
         for (int i = 0, n = clients.size(); i < n; i++) {
             Client m = clients.get(i);
             // CLIENT REPLY OFF silences a monitor too: Redis adds nothing to its output then.
             if (m.closing || m.replyOff) continue;
-            if (m == source) ownReplies.raw(line); else m.channel().push(line);
+            if (m == source && ownReplies != null) ownReplies.raw(line); else m.channel().push(line);
         }
     }
 }

@@ -49,6 +49,7 @@ public final class ServerContext {
     private volatile boolean shutdownStarted;
     private DataSets dataSets;
     private boolean skipChecksumValidation;
+    private boolean scriptsMayRunNoscript;
     /** State a command family keeps for the server's lifetime (the script engine), created on first use. */
     private final Map<Class<?>, Object> components = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -120,6 +121,9 @@ public final class ServerContext {
     /** DEBUG SET-SKIP-CHECKSUM-VALIDATION: RESTORE then accepts payloads whose CRC64 is wrong. */
     public boolean skipChecksumValidation() { return skipChecksumValidation; }
     public void skipChecksumValidation(boolean skip) { skipChecksumValidation = skip; }
+    /** DEBUG SET-DISABLE-DENY-SCRIPTS: scripts may then call commands flagged noscript (tests use it). */
+    public boolean scriptsMayRunNoscript() { return scriptsMayRunNoscript; }
+    public void scriptsMayRunNoscript(boolean may) { scriptsMayRunNoscript = may; }
     /** Clients blocked on keys or waiting for a CLIENT PAUSE to end (INFO blocked_clients). */
     public int blockedClients() { return blocking.blockedClients() + pause.waitingClients(); }
     /** Clients in MONITOR mode. */

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The live value of every option. Reads are lock-free from any thread (the values array is
@@ -31,6 +32,7 @@ public final class Config {
 
     private volatile Object[] values;
     private final List<Consumer<ConfigOption>> listeners = new CopyOnWriteArrayList<>();
+    private final Map<ConfigOption, Supplier<String>> appliers = new java.util.concurrent.ConcurrentHashMap<>();
     /** Options given a value at startup or by CONFIG SET, in the order first given. */
     private final Set<ConfigOption> given = Collections.synchronizedSet(new LinkedHashSet<>());
     private final StartupDirectives directives = new StartupDirectives();
@@ -108,6 +110,15 @@ public final class Config {
         listeners.add(listener);
     }
 
+    /**
+     * Registers what CONFIG SET must do for a new value of o to take effect when that can fail
+     * (listening on another port): apply returns null, or the reason for the error reply, and the
+     * whole CONFIG SET is then undone. Not run at startup, where the option is read when used.
+     */
+    public void onApply(ConfigOption o, Supplier<String> apply) {
+        appliers.put(o, apply);
+    }
+
     /** Sets an option from its words, at startup (immutable options allowed). */
     public void set(ConfigOption o, String[] words) throws ConfigException {
         Object parsed = o.parser.parse(words);
@@ -159,10 +170,32 @@ public final class Config {
                         + e.getMessage();
             }
         }
+        Object[] before = values;
         values = next;
+        String failure = apply(changes.keySet(), before, next, argNames);
+        if (failure != null) return failure;
         given.addAll(changes.keySet());
         for (ConfigOption o : changes.keySet()) {
             for (Consumer<ConfigOption> l : listeners) l.accept(o);
+        }
+        return null;
+    }
+
+    /**
+     * Redis's configSetCommand apply step: each apply function of an option whose value changed
+     * runs once; when one fails the old values come back and those that ran run again on them.
+     */
+    private String apply(Set<ConfigOption> changed, Object[] before, Object[] after, Map<ConfigOption, String> argNames) {
+        List<Supplier<String>> ran = new ArrayList<>();
+        for (ConfigOption o : changed) {
+            Supplier<String> apply = appliers.get(o);
+            if (apply == null || java.util.Objects.equals(before[o.index], after[o.index]) || ran.contains(apply)) continue;
+            ran.add(apply);
+            String error = apply.get();
+            if (error == null) continue;
+            values = before;
+            for (Supplier<String> undo : ran) undo.get();
+            return "ERR CONFIG SET failed (possibly related to argument '" + argNames.get(o) + "') - " + error;
         }
         return null;
     }

@@ -27,9 +27,9 @@ public final class ConfigOptions {
     private ConfigOptions() {}
 
     // ---- network ----
-    public static final ConfigOption PORT = add(integer("port", 0, 65535, 6379).immutable());
+    public static final ConfigOption PORT = add(integer("port", 0, 65535, 6379));
     public static final ConfigOption BIND = add(custom("bind", words -> String.join(" ", words), v -> (String) v,
-            "* -::*").multiArg().immutable());
+            "* -::*").multiArg());
     public static final ConfigOption TRACKING_TABLE_MAX_KEYS = add(integer("tracking-table-max-keys", 0, LONG_MAX, 1000000));
     public static final ConfigOption PROTECTED_MODE = add(bool("protected-mode", true).inert());
     public static final ConfigOption TCP_BACKLOG = add(integer("tcp-backlog", 0, INT_MAX, 511).immutable());
@@ -225,8 +225,8 @@ public final class ConfigOptions {
         add(bool("repl-disable-tcp-nodelay", false).inert());
         add(memory("repl-backlog-size", 1, LONG_MAX, 1024 * 1024).inert());
         add(integer("repl-backlog-ttl", 0, LONG_MAX, 3600).inert());
-        add(integer("min-replicas-to-write", 0, INT_MAX, 0).alias("min-slaves-to-write").inert());
-        add(integer("min-replicas-max-lag", 0, INT_MAX, 10).alias("min-slaves-max-lag").inert());
+        add(integer("min-replicas-to-write", 0, INT_MAX, 0).alias("min-slaves-to-write"));
+        add(integer("min-replicas-max-lag", 0, INT_MAX, 10).alias("min-slaves-max-lag"));
         add(enumeration("propagation-error-behavior", "ignore", "ignore", "panic", "panic-on-replicas").inert());
         // cluster
         add(bool("cluster-enabled", false).immutable().inert());

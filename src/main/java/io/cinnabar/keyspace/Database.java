@@ -413,7 +413,12 @@ public final class Database {
 
     /** True when the table holds key, expired or not (WATCH bookkeeping, no reclaiming). */
     boolean containsPhysically(byte[] key) {
-        return find(key, hash(key)) != null;
+        return stored(key) != null;
+    }
+
+    /** The entry as stored, even past its TTL and without reclaiming it (DEBUG OBJECT, Redis's dictFind). */
+    public Entry stored(byte[] key) {
+        return find(key, hash(key));
     }
 
     /** True when key is stored but its TTL has passed (Redis's keyIsExpired). */

@@ -38,7 +38,12 @@ public final class NettyServer implements AutoCloseable {
     private final EventLoopGroup workers;
     private final Class<? extends ServerChannel> channelClass;
     private final List<Channel> listeners = new ArrayList<>();
-    private int port;
+    private ServerBootstrap bootstrap;
+    /** What the listeners were bound for: the port option (0: any free port) and the bind option. */
+    private int wantedPort;
+    private String bindAddresses;
+    /** The port actually bound. */
+    private volatile int port;
 
     public NettyServer(Dispatcher dispatcher) {
         this.server = dispatcher.server();
@@ -62,10 +67,9 @@ public final class NettyServer implements AutoCloseable {
     private final ClientInitializer initializer;
 
     /** Binds every address of the "bind" option on the configured port; returns the port bound. */
-    public int bind() throws IOException {
+    public synchronized int bind() throws IOException {
         Config config = server.config();
-        int wanted = config.getInt(ConfigOptions.PORT);
-        ServerBootstrap b = new ServerBootstrap()
+        bootstrap = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(channelClass)
                 .option(ChannelOption.SO_BACKLOG, config.getInt(ConfigOptions.TCP_BACKLOG))
@@ -74,26 +78,81 @@ public final class NettyServer implements AutoCloseable {
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                 .childHandler(initializer);
-        String[] addresses = config.getString(ConfigOptions.BIND).trim().split("\\s+");
-        port = wanted;
-        for (String spec : addresses) {
+        wantedPort = config.getInt(ConfigOptions.PORT);
+        bindAddresses = config.getString(ConfigOptions.BIND);
+        try {
+            listeners.addAll(listen(bindAddresses, wantedPort));
+        } catch (BindException e) {
+            close();
+            throw e;
+        }
+        return port;
+    }
+
+    /**
+     * CONFIG SET port or bind: listens where the options now say, keeping the clients already
+     * connected. Returns null when done, else why not (and the old listeners are still there).
+     * The old listeners close only once the new ones are bound, except when the port stays: the
+     * old sockets would hold it, so they close first and come back if the new addresses fail
+     * (as Redis's changeBindAddr). Port 0 takes a free port, as at startup.
+     */
+    public synchronized String rebind(int newPort, String newAddresses) {
+        if (newPort == wantedPort && newAddresses.equals(bindAddresses)) return null;
+        List<Channel> old = new ArrayList<>(listeners);
+        int oldPort = port;
+        try {
+            if (newPort != 0 && newPort == oldPort) {
+                closeAll(old);
+                listeners.clear();
+                try {
+                    listeners.addAll(listen(newAddresses, newPort));
+                } catch (BindException e) {
+                    listeners.addAll(listen(bindAddresses, oldPort));
+                    throw e;
+                }
+            } else {
+                List<Channel> fresh = listen(newAddresses, newPort);
+                closeAll(old);
+                listeners.clear();
+                listeners.addAll(fresh);
+            }
+        } catch (BindException e) {
+            log.warn("CONFIG SET: {}", e.getMessage());
+            return e.getMessage();
+        }
+        log.info("Listening on port {} ({})", port, newAddresses);
+        wantedPort = newPort;
+        bindAddresses = newAddresses;
+        return null;
+    }
+
+    /** Binds every address of addresses (words, "-" marking optional ones) on wanted; all or none. */
+    private List<Channel> listen(String addresses, int wanted) throws BindException {
+        List<Channel> opened = new ArrayList<>();
+        int p = wanted;
+        for (String spec : addresses.trim().split("\\s+")) {
             boolean optional = spec.startsWith("-");
             String host = optional ? spec.substring(1) : spec;
             if (host.equals("*")) host = "0.0.0.0";
             if (host.equals("::*")) host = "::";
             try {
-                Channel ch = b.bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
-                listeners.add(ch);
-                port = ((InetSocketAddress) ch.localAddress()).getPort();
+                Channel ch = bootstrap.bind(new InetSocketAddress(host, p)).syncUninterruptibly().channel();
+                opened.add(ch);
+                p = ((InetSocketAddress) ch.localAddress()).getPort();
             } catch (Exception e) {
                 if (optional) continue;
-                close();
+                closeAll(opened);
                 String reason = e instanceof BindException ? "Address already in use" : e.getMessage();
-                throw new BindException("Could not create server TCP listening socket " + host + ":" + port + ": " + reason);
+                throw new BindException("Could not create server TCP listening socket " + host + ":" + p + ": " + reason);
             }
         }
-        if (listeners.isEmpty()) throw new BindException("Failed listening on port " + wanted + " (tcp), aborting.");
-        return port;
+        if (opened.isEmpty()) throw new BindException("Failed listening on port " + wanted + " (tcp), aborting.");
+        port = p;
+        return opened;
+    }
+
+    private static void closeAll(List<Channel> channels) {
+        for (Channel ch : channels) ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
     public int port() {
@@ -105,8 +164,8 @@ public final class NettyServer implements AutoCloseable {
      * (e.g. the jar was replaced under a running server) must not hang SIGTERM forever.
      */
     @Override
-    public void close() {
-        for (Channel ch : listeners) ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    public synchronized void close() {
+        closeAll(listeners);
         listeners.clear();
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);

@@ -67,4 +67,53 @@ class ConfigCommandsIT {
         JedisDataException e = assertThrows(JedisDataException.class, () -> cmd(jedis, name, args));
         assertEquals(expected, e.getMessage());
     }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+            return probe.getLocalPort();
+        }
+    }
+
+    @Test
+    void setPortListensThereAndKeepsConnectedClients() throws Exception {
+        try (io.cinnabar.CinnabarServer s = io.cinnabar.CinnabarServer.builder().port(0).build().start();
+             Jedis before = new Jedis(s.host(), s.port())) {
+            int old = s.port();
+            int next = freePort();
+            assertEquals("OK", before.configSet("port", String.valueOf(next)));
+            assertEquals(next, s.port());
+            assertEquals("PONG", before.ping(), "a client connected before still is");
+            try (Jedis after = new Jedis(s.host(), next)) {
+                assertEquals(String.valueOf(next), after.configGet("port").get("port"));
+                assertTrue(after.info("server").contains("tcp_port:" + next));
+            }
+            assertThrows(java.net.ConnectException.class, () -> new java.net.Socket(s.host(), old).close());
+            // Same value: nothing to do. Other addresses on the same port: the listener moves.
+            assertEquals("OK", before.configSet("port", String.valueOf(next)));
+            assertEquals("OK", before.configSet("bind", "127.0.0.1"));
+            try (Jedis after = new Jedis("127.0.0.1", next)) {
+                assertEquals("PONG", after.ping());
+            }
+        }
+    }
+
+    @Test
+    void setPortToABusyPortUndoesTheWholeConfigSet() throws Exception {
+        try (io.cinnabar.CinnabarServer s = io.cinnabar.CinnabarServer.builder().port(0).build().start();
+             Jedis j = new Jedis(s.host(), s.port());
+             java.net.ServerSocket taken = new java.net.ServerSocket(0)) {
+            int port = s.port();
+            JedisDataException e = assertThrows(JedisDataException.class, () -> j.configSet(
+                    "maxmemory", "10000001", "port", String.valueOf(taken.getLocalPort()), "client-query-buffer-limit", "10mb"));
+            assertEquals("ERR CONFIG SET failed (possibly related to argument 'port') - Unable to listen on this port. Check server logs.",
+                    e.getMessage());
+            assertEquals("0", j.configGet("maxmemory").get("maxmemory"));
+            assertEquals("0", j.configGet("port").get("port"));
+            assertEquals("1073741824", j.configGet("client-query-buffer-limit").get("client-query-buffer-limit"));
+            assertEquals(port, s.port());
+            try (Jedis again = new Jedis(s.host(), port)) {
+                assertEquals("PONG", again.ping(), "still listening where it was");
+            }
+        }
+    }
 }

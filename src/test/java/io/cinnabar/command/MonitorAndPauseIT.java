@@ -94,6 +94,22 @@ class MonitorAndPauseIT {
     }
 
     @Test
+    void scriptsAreShownBeforeTheCommandsTheyRunWhichComeFromLua(Jedis jedis) throws IOException {
+        cmd(jedis, "FUNCTION", "LOAD", "REPLACE", "#!lua name=monitored\n"
+                + "redis.register_function('setfoo', function() return redis.call('set', 'foo', 'bar') end)");
+        try (RespSocket m = monitor()) {
+            cmd(jedis, "EVAL", "redis.call('set', KEYS[1], ARGV[1])", "1", "foo", "bar");
+            assertTrue(m.line().endsWith("\"EVAL\" \"redis.call('set', KEYS[1], ARGV[1])\" \"1\" \"foo\" \"bar\""));
+            assertTrue(m.line().endsWith(" [0 lua] \"set\" \"foo\" \"bar\""));
+            cmd(jedis, "FCALL", "setfoo", "0");
+            assertTrue(m.line().endsWith("\"FCALL\" \"setfoo\" \"0\""));
+            assertTrue(m.line().endsWith(" [0 lua] \"set\" \"foo\" \"bar\""));
+        } finally {
+            cmd(jedis, "FUNCTION", "DELETE", "monitored");
+        }
+    }
+
+    @Test
     void monitoringClientMayNotTouchDataAndSeesItsOwnCommandsAfterTheirReplies() throws IOException {
         try (RespSocket m = monitor()) {
             assertEquals("-ERR Replica can't interact with the keyspace", m.send("GET", "x").line());

@@ -268,4 +268,88 @@ class ScriptingCommandsIT {
         assertFalse(aof.contains("EVAL") || aof.contains("hidden"), aof);
         assertEquals(1, Arrays.stream(aof.split(" ")).filter("MULTI"::equals).count(), aof);
     }
+
+    @Test
+    void numbersBecomeStringsAsInLua51(Jedis j) {
+        assertEquals("0.0003 0.33333333333333 1e+20 1e+15 -0.5x7 123456789.5 inf",
+                run(j, "return 0.0003 .. ' ' .. 1/3 .. ' ' .. 1e20 .. ' ' .. 1e15 .. ' ' .. -0.5 .. 'x' .. 7 .. ' ' .. 123456789.5 .. ' ' .. 1/0"));
+        assertEquals(List.of("0.10.1", "number", 16L, "0.50.5", "0.3333", "a0.25b", "10.50.50.50.333333333333330.5x", "1E+300", "1e+100"),
+                run(j, "local a = 0.1; return {a .. a, type(a), string.len(1/3), string.rep(0.5, 2), string.sub(1/3, 1, 6),"
+                        + " (string.gsub('a.b', '%.', 0.25)), table.concat({1, 0.5, 1/3, 'x'}, 0.5), string.upper(1e300), tostring(1e100)}"));
+        assertEquals(List.of("0.50.25", "0.25"), run(j, "local co = coroutine.create(function(x) coroutine.yield(x .. 0.25) return 1/4 .. '' end);"
+                + " local _, a = coroutine.resume(co, 0.5); local _, b = coroutine.resume(co); return {a, b}"));
+        assertEquals(List.of("tablenumber", "numbertable"), run(j, "local t = setmetatable({}, {__concat = function(a, b) return type(a) .. type(b) end});"
+                + " return {t .. 0.5, 0.5 .. t}"), "a __concat metamethod gets the number itself");
+        assertEquals("0.5", run(j, "local function f(n) if n == 0 then return 0.5 end return f(n - 1) .. '' end return f(10)"));
+        assertEquals("0 -5000 -1 0.0003 1023.2 0", run(j, "local decoded = cjson.decode('[0.0, -5e3, -1, 0.3e-3, 1023.2, 0e10]');"
+                + " return table.concat(decoded, ' ')"));
+        assertTrue(error(() -> run(j, "return table.concat({1, true})")).startsWith(
+                "ERR user_script:1: invalid value (boolean) at index 2 in table for 'concat'"));
+    }
+
+    @Test
+    void debugSetDisableDenyScriptsLetsScriptsRunNoscriptCommands(Jedis j) {
+        String refused = "ERR This Redis command is not allowed from script";
+        assertTrue(error(() -> run(j, "return redis.call('config', 'get', 'hz')")).startsWith(refused));
+        assertEquals("OK", cmd(j, "DEBUG", "SET-DISABLE-DENY-SCRIPTS", "1"));
+        try {
+            assertEquals(List.of("hz", "10"), run(j, "return redis.call('config', 'get', 'hz')"));
+        } finally {
+            cmd(j, "DEBUG", "SET-DISABLE-DENY-SCRIPTS", "0");
+        }
+        assertTrue(error(() -> run(j, "return redis.call('config', 'get', 'hz')")).startsWith(refused));
+    }
+
+    private static String info(Jedis j, String section, String field) {
+        for (String line : j.info(section).split("\r\n")) {
+            if (line.startsWith(field + ":")) return line.substring(field.length() + 1);
+        }
+        return null;
+    }
+
+    @Test
+    void commandsRefusedInsideScriptsKeepTheirErrorCodeAndCountOnce() {
+        try (CinnabarServer s = CinnabarServer.builder().port(0).option("maxmemory", "1").build().start();
+             Jedis j = new Jedis(s.host(), s.port())) {
+            assertTrue(error(() -> eval(j, "return redis.call('set', 'x', 'y')", "1", "x")).startsWith(
+                    "OOM command not allowed when used memory > 'maxmemory'. script: "));
+            assertEquals("count=1", info(j, "errorstats", "errorstat_OOM"));
+            assertEquals("1", info(j, "stats", "total_error_replies"));
+            assertTrue(info(j, "commandstats", "cmdstat_set").contains("calls=0,") && info(j, "commandstats", "cmdstat_set").endsWith("rejected_calls=1,failed_calls=0"));
+            assertTrue(info(j, "commandstats", "cmdstat_eval").endsWith("rejected_calls=0,failed_calls=1"));
+            cmd(j, "CONFIG", "RESETSTAT");
+            assertEquals("OOM command not allowed when used memory > 'maxmemory'.", error(() -> eval(j, "return redis.pcall('set', 'x', 'y')", "1", "x")));
+            assertEquals("count=1", info(j, "errorstats", "errorstat_OOM"));
+            assertEquals("1", info(j, "stats", "total_error_replies"));
+            // Reads go on; a script that declares flags needs allow-oom (or no-writes) to start at all.
+            assertNull(eval(j, "return redis.call('get', 'x')", "1", "x"));
+            assertEquals("OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'",
+                    error(() -> run(j, "#!lua flags=\nreturn 1")));
+            assertEquals("OK", run(j, "#!lua flags=allow-oom\nreturn redis.call('set', 'x', 'y')"));
+            assertEquals("y", run(j, "#!lua flags=no-writes\nreturn redis.call('get', 'x')"));
+            j.configSet("maxmemory", "0");
+            cmd(j, "CONFIG", "RESETSTAT");
+            assertTrue(error(() -> run(j, "return redis.call('select', 99)")).startsWith("ERR DB index is out of range script: "));
+            assertEquals("count=1", info(j, "errorstats", "errorstat_ERR"), "the error of the command, not again as the script's");
+            assertEquals("1", info(j, "stats", "total_error_replies"));
+        }
+    }
+
+    @Test
+    void minReplicasToWriteRefusesWritesWithoutReplicas(Jedis j) {
+        j.set("x", "v");
+        j.configSet("min-replicas-to-write", "1");
+        try {
+            assertEquals("NOREPLICAS Not enough good replicas to write.", error(() -> j.set("x", "w")));
+            assertEquals("v", j.get("x"));
+            assertEquals("v", eval(j, "return redis.call('get', 'x')", "1", "x"));
+            assertEquals("v", eval(j, "#!lua flags=no-writes\nreturn redis.call('get', 'x')", "1", "x"));
+            assertEquals("NOREPLICAS Not enough good replicas to write.", error(() -> eval(j, "#!lua\nreturn redis.call('get', 'x')", "1", "x")));
+            assertTrue(error(() -> eval(j, "return redis.call('set', 'x', 'w')", "1", "x")).startsWith(
+                    "NOREPLICAS Not enough good replicas to write. script: "));
+        } finally {
+            j.configSet("min-replicas-to-write", "0");
+        }
+        assertEquals("OK", j.set("x", "w"));
+    }
 }

@@ -103,8 +103,29 @@ class ConfigLoaderTest {
         assertEquals(10L * 1024 * 1024, c.getLong(ConfigOptions.MAXMEMORY));
         assertEquals("ERR Unknown option or number of arguments for CONFIG SET - 'nosuch'",
                 c.configSet(List.of(bytes("nosuch"), bytes("1"))));
-        assertEquals("ERR CONFIG SET failed (possibly related to argument 'port') - can't set immutable config",
-                c.configSet(List.of(bytes("port"), bytes("1"))));
+        assertEquals("ERR CONFIG SET failed (possibly related to argument 'daemonize') - can't set immutable config",
+                c.configSet(List.of(bytes("daemonize"), bytes("yes"))));
+    }
+
+    @Test
+    void failedApplyRestoresEveryValueAndAppliesThemAgain() {
+        Config c = new Config();
+        List<Long> applied = new java.util.ArrayList<>();
+        c.onApply(ConfigOptions.PORT, () -> {
+            applied.add(c.getLong(ConfigOptions.PORT));
+            return c.getLong(ConfigOptions.PORT) == 7001 ? "Unable to listen on this port. Check server logs." : null;
+        });
+        assertEquals("ERR CONFIG SET failed (possibly related to argument 'port') - Unable to listen on this port. Check server logs.",
+                c.configSet(List.of(bytes("maxmemory"), bytes("1mb"), bytes("port"), bytes("7001"))));
+        assertEquals(0, c.getLong(ConfigOptions.MAXMEMORY));
+        assertEquals(6379, c.getLong(ConfigOptions.PORT));
+        assertEquals(List.of(7001L, 6379L), applied);
+        // An unchanged value applies nothing.
+        applied.clear();
+        assertEquals(null, c.configSet(List.of(bytes("port"), bytes("6379"))));
+        assertEquals(List.of(), applied);
+        assertEquals(null, c.configSet(List.of(bytes("port"), bytes("7002"))));
+        assertEquals(List.of(7002L), applied);
     }
 
     @Test

@@ -66,6 +66,7 @@ public final class FunctionCommands implements CommandFamily {
 
     /** FCALL function numkeys [key ...] [arg ...] and FCALL_RO */
     private void fcall(Call c, boolean ro) {
+        c.showToMonitors(); // before the commands the function runs, as Redis's fcallCommandGeneric
         ScriptEngine engine = ScriptingCommands.engine(c);
         FunctionLibraries.Function f = engine.functions().function(c.argString(1));
         if (f == null) throw new CommandError("ERR Function not found");

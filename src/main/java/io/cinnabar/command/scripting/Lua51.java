@@ -1,7 +1,9 @@
 package io.cinnabar.command.scripting;
 
 import org.luaj.vm2.Globals;
+import org.luaj.vm2.LuaDouble;
 import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
@@ -12,8 +14,10 @@ import static io.cinnabar.command.scripting.RedisApi.fn;
 
 /**
  * What scripts written for Redis's Lua 5.1 expect and luaj (Lua 5.2) does differently or lacks:
- * unpack, loadstring, table.getn, math.mod, gcinfo, 5.1-style error positions in pcall, and
- * Redis's own pcall, which turns an error table into its message.
+ * unpack, loadstring, table.getn, math.mod, gcinfo, 5.1-style error positions in pcall,
+ * Redis's own pcall, which turns an error table into its message, and numbers written as
+ * "%.14g" where they become strings (tostring, the string library, table.concat; '..' is
+ * bridged in {@link ScriptHook}).
  */
 final class Lua51 {
     private Lua51() {}
@@ -31,8 +35,67 @@ final class Lua51 {
         g.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
         g.rawset("error", fn(Lua51::error));
         LuaValue tostring = g.get("tostring");
-        g.rawset("tostring", fn(a -> a.arg1().type() == LuaValue.TNUMBER
-                ? LuaValue.valueOf(CFormat.g(a.arg1().todouble(), 14)) : tostring.invoke(a)));
+        g.rawset("tostring", fn(a -> a.arg1().type() == LuaValue.TNUMBER ? text(a.arg1()) : tostring.invoke(a)));
+        stringArguments((LuaTable) g.get("string"));
+        table.rawset("concat", fn(Lua51::concat));
+    }
+
+    /** A number luaj would write differently from Lua 5.1 (luaj's integers print the same). */
+    static boolean needsText(LuaValue v) {
+        return v instanceof LuaDouble;
+    }
+
+    /** A string or number as Lua 5.1's lua_tolstring gives it: numbers as "%.14g". */
+    static LuaString text(LuaValue v) {
+        return v.type() == LuaValue.TNUMBER ? LuaValue.valueOf(CFormat.g(v.todouble(), 14)) : v.checkstring();
+    }
+
+    /**
+     * The string library's functions take numbers where they expect strings and write them as
+     * Lua 5.1 does: the positions of their string arguments (string.format has its own bridge).
+     */
+    private static void stringArguments(LuaTable string) {
+        Object[][] positions = {
+            {"byte", 1}, {"len", 1}, {"lower", 1}, {"upper", 1}, {"rep", 1}, {"reverse", 1}, {"sub", 1},
+            {"find", 1, 2}, {"match", 1, 2}, {"gmatch", 1, 2}, {"gsub", 1, 2, 3},
+        };
+        for (Object[] p : positions) {
+            LuaValue f = string.get((String) p[0]);
+            int[] at = new int[p.length - 1];
+            for (int i = 1; i < p.length; i++) at[i - 1] = (Integer) p[i];
+            string.rawset((String) p[0], fn(a -> f.invoke(withText(a, at))));
+        }
+    }
+
+    private static Varargs withText(Varargs a, int[] positions) {
+        LuaValue[] copy = null;
+        for (int p : positions) {
+            if (!needsText(a.arg(p))) continue;
+            if (copy == null) {
+                copy = new LuaValue[a.narg()];
+                for (int i = 0; i < copy.length; i++) copy[i] = a.arg(i + 1);
+            }
+            copy[p - 1] = text(copy[p - 1]);
+        }
+        return copy == null ? a : LuaValue.varargsOf(copy);
+    }
+
+    /** table.concat(list [, sep [, i [, j]]]), numbers written as Lua 5.1 does, with Redis's Lua's error. */
+    private static Varargs concat(Varargs a) {
+        LuaTable list = a.checktable(1);
+        LuaString sep = a.isnoneornil(2) ? LuaValue.EMPTYSTRING : text(a.arg(2));
+        int i = a.optint(3, 1);
+        int j = a.isnoneornil(4) ? list.length() : a.checkint(4);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (int k = i; k <= j; k++) {
+            LuaValue v = list.get(k);
+            if (v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) {
+                throw new LuaError("invalid value (" + v.typename() + ") at index " + k + " in table for 'concat'");
+            }
+            out.writeBytes(LuaToReply.bytes(text(v)));
+            if (k != j) out.writeBytes(LuaToReply.bytes(sep));
+        }
+        return LuaValue.valueOf(out.toByteArray());
     }
 
     /** error(message [, level]): level 0 adds no position; tables are raised as they are. */

@@ -43,6 +43,11 @@ final class LuaErrors {
         return t;
     }
 
+    /** An error table redis.call made of an error already counted in errorstats (see errorTable). */
+    static boolean alreadyCounted(LuaValue error) {
+        return error != null && error.istable() && error.rawget("ignore_error_stats_update").toboolean();
+    }
+
     private static String trimNewlines(String s) {
         int start = 0, end = s.length();
         while (start < end && (s.charAt(start) == '\r' || s.charAt(start) == '\n')) start++;

@@ -93,8 +93,7 @@ final class RedisApi {
         }
         CommandSpec spec;
         try {
-            // Redis's scriptVerifyOOM: past maxmemory, a script that has not written yet may not start to.
-            spec = dispatcher.scriptCommand(argv, run.readOnly, !run.allowOom && !run.wrote);
+            spec = dispatcher.scriptCommand(argv, run.readOnly, run.wrote, run.allowOom);
         } catch (CommandError e) {
             return fail(LuaErrors.errorTable(e.getMessage(), true), raise);
         }
@@ -123,7 +122,7 @@ final class RedisApi {
     private Varargs sha1hex(Varargs a) {
         if (a.narg() != 1) throw error("wrong number of arguments");
         LuaValue v = a.arg1();
-        byte[] bytes = v.isstring() ? argument(v.type() == LuaValue.TNUMBER ? v.tostring() : v) : new byte[0];
+        byte[] bytes = v.isstring() ? LuaToReply.bytes(Lua51.text(v)) : new byte[0];
         return LuaValue.valueOf(Sha1.hex(bytes));
     }
 
@@ -155,7 +154,7 @@ final class RedisApi {
             LuaValue v = a.arg(i);
             if (!v.isstring()) continue;
             if (i != 2) msg.append(' ');
-            msg.append(v.tojstring());
+            msg.append(Lua51.text(v).tojstring());
         }
         switch (level) {
             case 0, 1 -> log.debug("{}", msg);

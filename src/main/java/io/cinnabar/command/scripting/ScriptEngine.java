@@ -69,7 +69,7 @@ public final class ScriptEngine {
         g.load(new JseMathLib());
         LoadState.install(g);
         LuaC.install(g);
-        g.debuglib = new InterruptHook(() -> {
+        g.debuglib = new ScriptHook(g, () -> {
             ScriptRun run = current;
             if (run != null && run.killed) return "Script killed by user with SCRIPT KILL...";
             // Checked every 64k instructions: a clock read per instruction would cost more than the code.
@@ -188,15 +188,18 @@ public final class ScriptEngine {
         try {
             result = fn.invoke(fnArgs).arg1();
         } catch (LuaError e) {
-            throw new CommandError(LuaErrors.reply(e, run.name));
+            throw new CommandError(LuaErrors.reply(e, run.name), LuaErrors.alreadyCounted(e.getMessageObject()));
         } catch (StackOverflowError e) {
             throw new CommandError("ERR Error running script " + run.name + ", stack overflow");
         } finally {
             current = null;
         }
         LuaValue err = result.istable() ? result.rawget("err") : LuaValue.NIL;
-        // An error reply goes through the Dispatcher, which counts it in errorstats as Redis does.
-        if (err.type() == LuaValue.TSTRING) throw new CommandError(err.tojstring().replace('\r', ' ').replace('\n', ' '));
+        // An error reply goes through the Dispatcher, which counts it in errorstats as Redis does
+        // unless the command that gave it was counted already.
+        if (err.type() == LuaValue.TSTRING) {
+            throw new CommandError(err.tojstring().replace('\r', ' ').replace('\n', ' '), LuaErrors.alreadyCounted(result));
+        }
         LuaToReply.write(result, out, run.resp);
     }
 

@@ -4,7 +4,9 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.GoodReplicas;
 import io.cinnabar.command.HelpReply;
+import io.cinnabar.command.MemoryLimit;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -95,6 +97,8 @@ public final class ScriptingCommands implements CommandFamily {
 
     /** EVAL script numkeys [key ...] [arg ...], EVALSHA sha1 numkeys ..., and their _RO twins */
     private void eval(Call c, boolean bySha, boolean ro) {
+        // Shown before the commands the script runs (Redis's evalCommand feeds MONITOR itself).
+        c.showToMonitors();
         long numkeys = c.longArg(2);
         if (numkeys > c.argCount() - 3) throw new CommandError("ERR Number of keys can't be greater than number of args");
         if (numkeys < 0) throw new CommandError("ERR Number of keys can't be negative");
@@ -122,6 +126,11 @@ public final class ScriptingCommands implements CommandFamily {
         String diskError = c.server().persistence().writeDeniedError();
         if (diskError != null) throw new CommandError(writableScriptsBlocked(diskError));
         if (ro) throw new CommandError("ERR Can not execute a script with write flag using *_ro command.");
+        if (!GoodReplicas.enough(c.server())) throw new CommandError(GoodReplicas.NOREPLICAS);
+        // Declared flags decide up front, whatever the script would call (no-writes implies allow-oom).
+        if (!flags.allowOom() && MemoryLimit.outOfMemory(c.server())) {
+            throw new CommandError("OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'");
+        }
     }
 
     /** Redis's scriptPrepareForRun texts for a writable script while the disk fails. */

@@ -96,6 +96,9 @@ final class DebugCommand {
         } else if (c.argIs(1, "LOG") && c.argCount() == 3) {
             log.warn("DEBUG LOG: {}", c.argString(2));
             c.reply().ok();
+        } else if (c.argIs(1, "SET-DISABLE-DENY-SCRIPTS") && c.argCount() == 3) {
+            c.server().scriptsMayRunNoscript(io.cinnabar.util.Numbers.parseLongOr(c.arg(2), 0) != 0);
+            c.reply().ok();
         } else if (c.argIs(1, "SET-SKIP-CHECKSUM-VALIDATION") && c.argCount() == 3) {
             c.server().skipChecksumValidation(c.longArg(2) != 0);
             c.reply().ok();
@@ -230,7 +233,7 @@ final class DebugCommand {
     /** DEBUG OBJECT key: Redis's one-line description of the stored object. */
     private static void object(Call c) {
         c.keyspace().touchEnabled(false);
-        Entry e = c.db().lookup(c.arg(2));
+        Entry e = c.db().stored(c.arg(2)); // an expired key is shown, not reclaimed, as Redis's dictFind
         if (e == null) throw new CommandError("ERR no such key");
         Object v = e.value();
         String encoding;

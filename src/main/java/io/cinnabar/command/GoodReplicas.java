@@ -1,0 +1,22 @@
+package io.cinnabar.command;
+
+import io.cinnabar.config.Config;
+import io.cinnabar.config.ConfigOption;
+
+/**
+ * min-replicas-to-write as Redis's checkGoodReplicasStatus applies it: writes are refused while
+ * fewer replicas than that are connected and recent. This server takes no replicas, so any
+ * positive setting (with a positive min-replicas-max-lag) refuses every write.
+ */
+public final class GoodReplicas {
+    public static final String NOREPLICAS = "NOREPLICAS Not enough good replicas to write.";
+    private static final ConfigOption TO_WRITE = Config.option("min-replicas-to-write");
+    private static final ConfigOption MAX_LAG = Config.option("min-replicas-max-lag");
+
+    private GoodReplicas() {}
+
+    public static boolean enough(ServerContext server) {
+        Config config = server.config();
+        return config.getLong(TO_WRITE) == 0 || config.getLong(MAX_LAG) == 0;
+    }
+}

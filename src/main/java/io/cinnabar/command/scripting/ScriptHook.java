@@ -1,0 +1,105 @@
+package io.cinnabar.command.scripting;
+
+import org.luaj.vm2.Globals;
+import org.luaj.vm2.Lua;
+import org.luaj.vm2.LuaClosure;
+import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaThread;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.lib.DebugLib;
+
+import java.util.function.Supplier;
+
+/**
+ * luaj calls its debug library on every call, return and instruction once one is installed;
+ * scripts get no debug library, and this one serves two ends:
+ * <ul>
+ * <li>it stops a script that must stop (SCRIPT KILL, a FUNCTION LOAD past its time), as Redis's
+ * count hook does. Once stopped, every instruction raises again, so pcall cannot swallow it;</li>
+ * <li>before a concatenation it turns the numbers about to be joined into Lua 5.1's text for them
+ * ({@link Lua51#text}): luaj writes non-integral numbers with Java's Float.toString (3.0E-4 where
+ * Lua 5.1 writes 0.0003) and offers no other way in. The operands of CONCAT are always fresh
+ * temporary registers, so rewriting them changes nothing else.</li>
+ * </ul>
+ * To reach those registers it keeps the stack of each running Lua function, per coroutine (in
+ * the slot luaj's own debug library uses for its call stack).
+ */
+final class ScriptHook extends DebugLib {
+    /** Why the running code must stop now (the error it gets), or null to go on. */
+    private final Supplier<String> stopReason;
+    private final Globals globals;
+
+    ScriptHook(Globals globals, Supplier<String> stopReason) {
+        this.globals = globals;
+        this.stopReason = stopReason;
+    }
+
+    @Override public void onCall(LuaFunction f) { frames().push(null, null); }
+    @Override public void onCall(LuaClosure c, Varargs varargs, LuaValue[] stack) { frames().push(c, stack); }
+    @Override public void onReturn() { frames().pop(); }
+
+    @Override
+    public void onInstruction(int pc, Varargs v, int top) {
+        String reason = stopReason.get();
+        if (reason != null) throw LuaErrors.raise(LuaErrors.errorTable(reason, false));
+        Frames f = frames();
+        if (f.depth == 0) return;
+        LuaClosure running = f.closures[f.depth - 1];
+        if (running == null) return;
+        int i = running.p.code[pc];
+        if (Lua.GET_OPCODE(i) == Lua.OP_CONCAT) concatenating(f.stacks[f.depth - 1], Lua.GETARG_B(i), Lua.GETARG_C(i));
+    }
+
+    /**
+     * CONCAT joins registers b..c. Only when all are strings or numbers: otherwise a __concat
+     * metamethod may run, and it must see the numbers as numbers.
+     */
+    private static void concatenating(LuaValue[] stack, int b, int c) {
+        boolean fractional = false;
+        for (int j = b; j <= c; j++) {
+            LuaValue v = stack[j];
+            if (v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) return;
+            if (Lua51.needsText(v)) fractional = true;
+        }
+        if (!fractional) return;
+        for (int j = b; j <= c; j++) {
+            if (Lua51.needsText(stack[j])) stack[j] = Lua51.text(stack[j]);
+        }
+    }
+
+    private Frames frames() {
+        LuaThread running = globals.running;
+        if (running.callstack instanceof Frames f) return f;
+        Frames f = new Frames();
+        running.callstack = f;
+        return f;
+    }
+
+    /** The Lua functions running in one coroutine, innermost last (null for Java functions). */
+    private static final class Frames {
+        LuaClosure[] closures = new LuaClosure[16];
+        LuaValue[][] stacks = new LuaValue[16][];
+        int depth;
+
+        void push(LuaClosure c, LuaValue[] stack) {
+            if (depth == closures.length) {
+                closures = java.util.Arrays.copyOf(closures, depth * 2);
+                stacks = java.util.Arrays.copyOf(stacks, depth * 2);
+            }
+            closures[depth] = c;
+            stacks[depth++] = stack;
+        }
+
+        void pop() {
+            if (depth == 0) return;
+            closures[--depth] = null;
+            stacks[depth] = null;
+        }
+    }
+
+    @Override
+    public String traceback(int level) {
+        return "";
+    }
+}
