@@ -14,12 +14,12 @@ import java.lang.management.MemoryUsage;
  * default) refuses; under other policies commands run as before. Nothing is refused during a
  * CLIENT PAUSE, when Redis does not evict either.
  */
-final class MemoryLimit {
-    static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+public final class MemoryLimit {
+    public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
 
     private MemoryLimit() {}
 
-    static boolean outOfMemory(ServerContext server) {
+    public static boolean outOfMemory(ServerContext server) {
         long max = server.config().getLong(ConfigOptions.MAXMEMORY);
         if (max == 0 || server.pause().isActive()) return false;
         if (!"noeviction".equals(server.config().getString(ConfigOptions.MAXMEMORY_POLICY))) return false;

@@ -90,7 +90,7 @@ public final class ScriptingCommands implements CommandFamily {
     }
 
     static ScriptEngine engine(Call c) {
-        return c.server().component(ScriptEngine.class, () -> new ScriptEngine(c.dispatcher()));
+        return ScriptEngine.of(c.server(), c.dispatcher());
     }
 
     /** EVAL script numkeys [key ...] [arg ...], EVALSHA sha1 numkeys ..., and their _RO twins */
