@@ -195,7 +195,7 @@ public final class FunctionCommands implements CommandFamily {
                 r.bulk("flags");
                 List<String> flags = FunctionLibraries.flagNames(f.flags());
                 r.set(flags.size());
-                for (String flag : flags) r.bulk(flag);
+                for (String flag : flags) r.simple(flag); // status replies, as Redis's functionListReplyFlags
             }
             if (withCode) {
                 r.bulk("library_code");

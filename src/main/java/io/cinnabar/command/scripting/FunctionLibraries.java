@@ -2,9 +2,11 @@ package io.cinnabar.command.scripting;
 
 import io.cinnabar.command.CommandError;
 import io.cinnabar.util.ArgSplitter;
+import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Prototype;
 import org.luaj.vm2.Varargs;
 
 import java.io.ByteArrayInputStream;
@@ -25,7 +27,8 @@ import static io.cinnabar.command.scripting.RedisApi.fn;
  * log, versions) while it loads; its functions see the scripts' globals when called.
  */
 final class FunctionLibraries {
-    record Function(String name, String description, ScriptFlags flags, LuaValue callback, String library) { }
+    /** chunk: the library's compiled code, where a failed call's callee is looked up (CalledNames). */
+    record Function(String name, String description, ScriptFlags flags, LuaValue callback, String library, Prototype chunk) { }
 
     record Library(String name, byte[] code, Map<String, Function> functions) { }
 
@@ -45,6 +48,7 @@ final class FunctionLibraries {
     /** The library being loaded; non-null only during FUNCTION LOAD. */
     private Map<String, Function> registering;
     private String registeringLibrary;
+    private Prototype registeringChunk;
 
     /**
      * A set of libraries and the functions they registered (Redis's functionsLibCtx). Library
@@ -204,6 +208,7 @@ final class FunctionLibraries {
         Map<String, Function> registered = new LinkedHashMap<>();
         registering = registered;
         registeringLibrary = name;
+        registeringChunk = chunk instanceof LuaClosure closure ? closure.p : null;
         engine.loadDeadlineNanos = System.nanoTime() + LOAD_TIMEOUT_NANOS;
         try {
             chunk.call();
@@ -215,6 +220,7 @@ final class FunctionLibraries {
             engine.loadDeadlineNanos = 0;
             registering = null;
             registeringLibrary = null;
+            registeringChunk = null;
         }
         if (registered.isEmpty()) throw new CommandError("ERR No functions registered");
         return new Library(name, payload, registered);
@@ -318,7 +324,7 @@ final class FunctionLibraries {
         }
         if (!validName(name)) throw loadError(invalidName().getMessage().substring(4));
         if (registering.containsKey(name)) throw loadError("Function already exists in the library");
-        registering.put(name, new Function(name, description, flags, callback, registeringLibrary));
+        registering.put(name, new Function(name, description, flags, callback, registeringLibrary, registeringChunk));
         return LuaValue.NONE;
     }
 

@@ -197,6 +197,7 @@ public final class ScriptEngine {
         ScriptRun run = new ScriptRun(f.name(), false, caller, scriptClient, readOnly);
         run.allowOom = f.flags().allowOom();
         run.command = command;
+        run.chunk = f.chunk();
         run(run, f.callback(),
                 LuaValue.varargsOf(array(keys), array(args)), out);
     }
@@ -209,7 +210,7 @@ public final class ScriptEngine {
         try {
             result = fn.invoke(fnArgs).arg1();
         } catch (LuaError e) {
-            throw new CommandError(LuaErrors.reply(e, run.name));
+            throw new CommandError(CalledNames.inReply(LuaErrors.reply(e, run.name), run.chunk, "user_function"));
         } catch (StackOverflowError e) {
             throw new CommandError("ERR Error running script " + run.name + ", stack overflow");
         } finally {
