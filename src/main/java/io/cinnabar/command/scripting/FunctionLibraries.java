@@ -125,7 +125,12 @@ final class FunctionLibraries {
 
     /** FUNCTION LOAD: the library's name, or CommandError with Redis's text. */
     String load(byte[] payload, boolean replace) {
-        return create(current, payload, replace);
+        return create(current, payload, replace, true);
+    }
+
+    /** A library from an RDB file: as FUNCTION LOAD, but its code may run as long as it takes, as in Redis. */
+    void loadSaved(byte[] payload, boolean replace) {
+        create(current, payload, replace, false);
     }
 
     /**
@@ -134,7 +139,7 @@ final class FunctionLibraries {
      */
     void restore(List<byte[]> codes, RestorePolicy policy) {
         Catalog restored = new Catalog();
-        for (byte[] code : codes) create(restored, code, false);
+        for (byte[] code : codes) create(restored, code, false, false);
         if (policy == RestorePolicy.FLUSH) {
             current = restored;
             return;
@@ -176,15 +181,18 @@ final class FunctionLibraries {
         current = new Catalog();
     }
 
-    /** Redis's functionsCreateWithLibraryCtx: compiles payload and adds its library to catalog. */
-    private String create(Catalog catalog, byte[] payload, boolean replace) {
+    /**
+     * Redis's functionsCreateWithLibraryCtx: compiles payload and adds its library to catalog.
+     * timed: the code's top level gets LOAD_TIMEOUT (FUNCTION LOAD), else no limit (RESTORE, RDB).
+     */
+    private String create(Catalog catalog, byte[] payload, boolean replace, boolean timed) {
         String[] meta = metadata(payload);
         String engineName = meta[0], name = meta[1];
         if (!validName(name)) throw invalidName();
         if (!engineName.equalsIgnoreCase("LUA")) throw new CommandError("ERR Engine '" + engineName + "' not found");
         Library old = catalog.libraries.get(name);
         if (old != null && !replace) throw new CommandError("ERR Library '" + name + "' already exists");
-        Library created = compile(name, payload);
+        Library created = compile(name, payload, timed);
         if (old != null) catalog.unlink(old);
         Function clash = catalog.collision(created);
         if (clash != null) {
@@ -196,7 +204,7 @@ final class FunctionLibraries {
     }
 
     /** Runs the library's code with the load API, collecting the functions it registers. */
-    private Library compile(String name, byte[] payload) {
+    private Library compile(String name, byte[] payload, boolean timed) {
         int newline = indexOf(payload, (byte) '\n');
         byte[] code = java.util.Arrays.copyOfRange(payload, newline, payload.length);
         LuaValue chunk;
@@ -209,7 +217,7 @@ final class FunctionLibraries {
         registering = registered;
         registeringLibrary = name;
         registeringChunk = chunk instanceof LuaClosure closure ? closure.p : null;
-        engine.loadDeadlineNanos = System.nanoTime() + LOAD_TIMEOUT_NANOS;
+        engine.loadDeadlineNanos = timed ? System.nanoTime() + LOAD_TIMEOUT_NANOS : 0;
         try {
             chunk.call();
         } catch (LuaError e) {

@@ -70,7 +70,7 @@ public final class ScriptEngine {
      * MERGE) lets it take the place of one with its name. CommandError with Redis's text if not.
      */
     public void loadLibrary(byte[] code, boolean replace) {
-        functions().load(code, replace);
+        functions().loadSaved(code, replace);
     }
 
     /** The data set is being replaced (DEBUG RELOAD, DEBUG LOADAOF): libraries go with it, as in Redis's emptyData. */
