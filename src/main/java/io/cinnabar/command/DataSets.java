@@ -63,7 +63,7 @@ public final class DataSets {
         if (flush) emptyData();
         LoadSources.LoadStats stats = new LoadSources.LoadStats();
         String error = loadNow(LoadSources.rdb(server.config(), p.rdb().dumpFile(), stats), merge, stats);
-        if (error != null) return "ERR Error trying to load the RDB dump, check server logs.";
+        if (error != null) return "ERR Error trying to load the RDB dump";
         log.warn("DB reloaded by DEBUG RELOAD");
         return null;
     }
