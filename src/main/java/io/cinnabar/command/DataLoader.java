@@ -1,5 +1,6 @@
 package io.cinnabar.command;
 
+import io.cinnabar.command.scripting.ScriptEngine;
 import io.cinnabar.keyspace.Database;
 import io.cinnabar.keyspace.Keyspace;
 import io.cinnabar.persistence.Loading;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
  * own, as Redis's fake AOF client does (no reply, no propagation, no checks but the command name).
  */
 final class DataLoader implements Loading.Sink {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DataLoader.class);
     private static final ClientChannel NOWHERE = new ClientChannel() {
         @Override
         public void send(byte[] replies, boolean closeAfterReply) {
@@ -47,6 +49,7 @@ final class DataLoader implements Loading.Sink {
         }
     };
 
+    private final ServerContext server;
     private final Keyspace keyspace;
     private final KeyspaceEvents events;
     private final Dispatcher dispatcher;
@@ -55,6 +58,7 @@ final class DataLoader implements Loading.Sink {
     private boolean allowDuplicates;
 
     DataLoader(ServerContext server, Dispatcher dispatcher) {
+        this.server = server;
         this.keyspace = server.keyspace();
         this.events = server.events();
         this.dispatcher = dispatcher;
@@ -62,7 +66,7 @@ final class DataLoader implements Loading.Sink {
         this.commands = server.commands();
     }
 
-    /** DEBUG RELOAD MERGE: a key already present is replaced instead of failing the load. */
+    /** DEBUG RELOAD MERGE: a key or library already present is replaced instead of failing the load. */
     DataLoader allowDuplicates(boolean allow) {
         allowDuplicates = allow;
         return this;
@@ -79,6 +83,18 @@ final class DataLoader implements Loading.Sink {
         events.quietly(() -> {
             if (expireAtMs == -1) d.set(key, value); else d.set(key, value, expireAtMs);
         });
+    }
+
+    /** As Redis's rdbFunctionLoad: a library that cannot be created (it exists, it fails to compile) fails the load. */
+    @Override
+    public void function(byte[] code) {
+        try {
+            ScriptEngine.of(server, dispatcher).loadLibrary(code, allowDuplicates);
+        } catch (CommandError e) {
+            String reason = e.getMessage().startsWith("ERR ") ? e.getMessage().substring(4) : e.getMessage();
+            log.warn("Failed loading library, {}", reason);
+            throw new IllegalStateException("Failed loading library, " + reason);
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.cinnabar.command;
 
+import io.cinnabar.command.scripting.ScriptEngine;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Keyspace;
@@ -59,10 +60,10 @@ public final class DataSets {
     public String reload(boolean merge, boolean flush, boolean save) {
         Persistence p = server.persistence();
         if (save && p.rdb().save() != null) return "ERR";
-        if (flush) server.keyspace().flushAll();
+        if (flush) emptyData();
         LoadSources.LoadStats stats = new LoadSources.LoadStats();
         String error = loadNow(LoadSources.rdb(server.config(), p.rdb().dumpFile(), stats), merge, stats);
-        if (error != null) return "ERR Error trying to load the RDB dump, check server logs.";
+        if (error != null) return "ERR Error trying to load the RDB dump";
         log.warn("DB reloaded by DEBUG RELOAD");
         return null;
     }
@@ -72,7 +73,7 @@ public final class DataSets {
         Persistence p = server.persistence();
         AppendOnly aof = p.aof();
         aof.syncNow();
-        server.keyspace().flushAll();
+        emptyData();
         LoadSources.LoadStats stats = new LoadSources.LoadStats();
         String error = loadNow(LoadSources.aof(server.config(), aof.layout(), stats, new AofManifest[1]), false, stats);
         if (error != null) {
@@ -82,6 +83,13 @@ public final class DataSets {
         }
         log.warn("Append Only File loaded by DEBUG LOADAOF");
         return null;
+    }
+
+    /** Redis's emptyData: the keys and the function libraries. */
+    private void emptyData() {
+        server.keyspace().flushAll();
+        ScriptEngine engine = server.component(ScriptEngine.class, null);
+        if (engine != null) engine.flushLibraries();
     }
 
     private String loadNow(Loading.Source source, boolean merge, LoadSources.LoadStats stats) {

@@ -13,8 +13,10 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Everything the keyspace thread owns besides the data itself: config, command table, clients,
@@ -50,6 +52,8 @@ public final class ServerContext {
     private DataSets dataSets;
     private boolean skipChecksumValidation;
     private boolean scriptsMayRunNoscript;
+    /** The function libraries' codes, which snapshots carry; the script engine sets it when it starts. */
+    private volatile Supplier<List<byte[]>> functionLibraries = List::of;
     /** State a command family keeps for the server's lifetime (the script engine), created on first use. */
     private final Map<Class<?>, Object> components = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -80,7 +84,7 @@ public final class ServerContext {
             public long commandsRun() {
                 return stats().totalCommandsProcessed;
             }
-        }, PersistenceFormats.rdb(config), PersistenceFormats.aof(config));
+        }, PersistenceFormats.rdb(config, () -> functionLibraries.get()), PersistenceFormats.aof(config, () -> functionLibraries.get()));
         // The write feed is the script's while it owns the keyspace past the threshold.
         thread.afterWork(() -> {
             if (!thread.lent()) persistence.endOfRound();
@@ -161,6 +165,11 @@ public final class ServerContext {
             components.put(type, c);
         }
         return type.cast(c);
+    }
+
+    /** Where snapshots (RDB files, AOF rewrites) get the function libraries' codes; keyspace thread. */
+    public void functionLibraries(Supplier<List<byte[]>> codes) {
+        functionLibraries = codes;
     }
 
     /** What clients get while a script runs past busy-reply-threshold (EVAL and FCALL name different KILLs). */

@@ -164,6 +164,11 @@ public final class LoadSources {
             }
 
             @Override
+            public void function(byte[] code) {
+                sink.function(code);
+            }
+
+            @Override
             public void emptyKeySkipped(int db, byte[] key) {
                 stats.emptySkipped++;
                 log.warn("rdbLoadObject skipping empty key: {}", new String(key, StandardCharsets.UTF_8));

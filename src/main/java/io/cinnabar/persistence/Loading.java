@@ -27,6 +27,9 @@ public final class Loading {
         /** A command from an AOF, replayed. */
         void command(byte[][] argv);
 
+        /** A function library's code from an RDB (or an AOF's RDB base); throws to fail the load. */
+        void function(byte[] code);
+
         /**
          * Called on the loader thread before a command is queued, so that a command that cannot
          * be replayed fails the load where the file and offset are known; throws to refuse it.
@@ -53,9 +56,9 @@ public final class Loading {
         }
     }
 
-    private record Item(int db, byte[] key, Object value, long expireAt, int idle, byte[][] argv) { }
+    private record Item(int db, byte[] key, Object value, long expireAt, int idle, byte[][] argv, byte[] library) { }
 
-    private static final Item END = new Item(-1, null, null, 0, 0, null);
+    private static final Item END = new Item(-1, null, null, 0, 0, null, null);
 
     private volatile boolean inProgress;
     private volatile long startSeconds, totalBytes, loadedBytes;
@@ -129,6 +132,7 @@ public final class Loading {
 
     private static void apply(Item item, Sink target) {
         if (item.argv != null) target.command(item.argv);
+        else if (item.library != null) target.function(item.library);
         else target.entry(item.db, item.key, item.value, item.expireAt, item.idle);
     }
 
@@ -161,13 +165,18 @@ public final class Loading {
             Sink sink = new Sink() {
                 @Override
                 public void entry(int db, byte[] key, Object value, long expireAtMs, int lruIdleSeconds) {
-                    put(new Item(db, key, value, expireAtMs, lruIdleSeconds, null));
+                    put(new Item(db, key, value, expireAtMs, lruIdleSeconds, null, null));
                 }
 
                 @Override
                 public void command(byte[][] argv) {
                     target.check(argv);
-                    put(new Item(0, null, null, 0, 0, argv));
+                    put(new Item(0, null, null, 0, 0, argv, null));
+                }
+
+                @Override
+                public void function(byte[] code) {
+                    put(new Item(0, null, null, 0, 0, null, code));
                 }
             };
             try {

@@ -7,28 +7,33 @@ import io.cinnabar.persistence.rdb.RdbWriter;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.function.Supplier;
 
-/** The snapshot formats: RDB files (dumps and AOF bases) and AOF command bases, with the config's settings. */
+/**
+ * The snapshot formats: RDB files (dumps and AOF bases) and AOF command bases, with the config's
+ * settings. Each snapshot also carries the function libraries, before the databases as in Redis:
+ * libraries gives their codes, and is asked on the keyspace thread when the snapshot is taken.
+ */
 public final class PersistenceFormats {
     private PersistenceFormats() {}
 
     /** dump.rdb as SAVE/BGSAVE write it. */
-    public static Supplier<SnapshotFormat> rdb(Config config) {
-        return () -> new Rdb(config, false);
+    public static Supplier<SnapshotFormat> rdb(Config config, Supplier<List<byte[]>> libraries) {
+        return () -> new Rdb(config, false, libraries.get());
     }
 
     /** What an AOF rewrite writes: an RDB marked as AOF base, or commands. */
-    public static AppendOnly.Formats aof(Config config) {
+    public static AppendOnly.Formats aof(Config config, Supplier<List<byte[]>> libraries) {
         return new AppendOnly.Formats() {
             @Override
             public SnapshotFormat rdbBase() {
-                return new Rdb(config, true);
+                return new Rdb(config, true, libraries.get());
             }
 
             @Override
             public SnapshotFormat commandsBase() {
-                return new Commands(config);
+                return new Commands(config, libraries.get());
             }
         };
     }
@@ -36,11 +41,13 @@ public final class PersistenceFormats {
     private static final class Rdb implements SnapshotFormat {
         private final Config config;
         private final boolean aofBase;
+        private final List<byte[]> libraries;
         private RdbWriter writer;
 
-        Rdb(Config config, boolean aofBase) {
+        Rdb(Config config, boolean aofBase, List<byte[]> libraries) {
             this.config = config;
             this.aofBase = aofBase;
+            this.libraries = libraries;
         }
 
         @Override
@@ -48,6 +55,7 @@ public final class PersistenceFormats {
             writer = new RdbWriter(out, config.getBool(ConfigOptions.RDBCOMPRESSION), config.getBool(ConfigOptions.RDBCHECKSUM));
             Runtime rt = Runtime.getRuntime();
             writer.begin(RdbWriter.standardAux(System.currentTimeMillis() / 1000, rt.totalMemory() - rt.freeMemory(), aofBase));
+            for (byte[] code : libraries) writer.function(code);
         }
 
         @Override
@@ -68,17 +76,20 @@ public final class PersistenceFormats {
 
     private static final class Commands implements SnapshotFormat {
         private final Config config;
+        private final List<byte[]> libraries;
         private AofRewriteEmitter emitter;
         private int db;
 
-        Commands(Config config) {
+        Commands(Config config, List<byte[]> libraries) {
             this.config = config;
+            this.libraries = libraries;
         }
 
         @Override
         public void begin(OutputStream out) throws IOException {
             emitter = new AofRewriteEmitter(out);
             if (config.getBool(ConfigOptions.AOF_TIMESTAMP_ENABLED)) emitter.timestamp(System.currentTimeMillis() / 1000);
+            for (byte[] code : libraries) emitter.functionLoad(code);
         }
 
         @Override

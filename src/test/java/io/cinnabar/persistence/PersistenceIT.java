@@ -310,6 +310,67 @@ class PersistenceIT {
         }
     }
 
+    private static final String LIBRARY = "#!lua name=lib\nredis.register_function('incr2', function(keys) "
+            + "return redis.call('incrby', keys[1], 2) end)\n-- padded past 20 bytes so that rdbcompression applies";
+
+    private static List<String> libraries(Jedis j) {
+        return j.functionList().stream().map(redis.clients.jedis.resps.LibraryInfo::getLibraryName).sorted().toList();
+    }
+
+    @Test
+    void functionLibrariesSurviveARestartOverTheRdb() {
+        try (CinnabarServer s = start("save", ""); Jedis j = client(s)) {
+            j.functionLoad(LIBRARY);
+            j.functionLoad("#!lua name=other\nredis.register_function{function_name='ro', callback=function() return 'x' end, "
+                    + "flags={'no-writes'}, description='read only'}");
+            j.set("k", "v");
+            assertEquals("OK", j.save());
+        }
+        try (CinnabarServer s = start("save", ""); Jedis j = client(s)) {
+            assertEquals(List.of("lib", "other"), libraries(j));
+            assertEquals(2L, j.fcall("incr2", List.of("n"), List.of()));
+            assertEquals("x", j.fcallReadonly("ro", List.of(), List.of()));
+            assertEquals("v", j.get("k"));
+        }
+    }
+
+    @Test
+    void debugReloadSavesAndLoadsLibrariesAndItsOptionsDecideOnCollisions() {
+        try (CinnabarServer s = start("save", ""); Jedis j = client(s)) {
+            j.functionLoad(LIBRARY);
+            assertEquals("OK", debug(j, "RELOAD"));
+            assertEquals(List.of("lib"), libraries(j));
+            JedisDataException e = assertThrows(JedisDataException.class, () -> debug(j, "RELOAD", "NOFLUSH"));
+            assertTrue(e.getMessage().startsWith("ERR Error trying to load the RDB dump"), "the library is there already");
+            j.functionLoad("#!lua name=unsaved\nredis.register_function('u', function() return 1 end)");
+            assertEquals("OK", debug(j, "RELOAD", "NOSAVE", "NOFLUSH", "MERGE"));
+            assertEquals(List.of("lib", "unsaved"), libraries(j), "MERGE replaces lib and keeps the unsaved one");
+            assertEquals("OK", debug(j, "RELOAD", "NOSAVE"));
+            assertEquals(List.of("lib"), libraries(j), "the reload empties the libraries first");
+        }
+    }
+
+    @Test
+    void anAofRewriteKeepsLibrariesWithEitherBase() throws Exception {
+        for (String preamble : List.of("yes", "no")) {
+            Path sub = dir.resolve("functions-preamble-" + preamble);
+            sub.toFile().mkdirs();
+            try (CinnabarServer s = CinnabarServer.builder().port(0).option("dir", sub.toString()).option("save", "")
+                    .option("appendonly", "yes").option("aof-use-rdb-preamble", preamble).build().start(); Jedis j = client(s)) {
+                j.functionLoad(LIBRARY);
+                assertEquals("Background append only file rewriting started", j.bgrewriteaof());
+                awaitInfo(j, "aof_rewrite_in_progress", "0");
+                assertEquals("ok", info(j, "aof_last_bgrewrite_status"));
+            }
+            String base = "yes".equals(preamble) ? "appendonly.aof.2.base.rdb" : "appendonly.aof.2.base.aof";
+            assertTrue(Files.readString(sub.resolve("appendonlydir/" + base), StandardCharsets.ISO_8859_1).contains("incr2"));
+            try (CinnabarServer s = CinnabarServer.builder().port(0).option("dir", sub.toString()).option("save", "")
+                    .option("appendonly", "yes").build().start(); Jedis j = client(s)) {
+                assertEquals(2L, j.fcall("incr2", List.of("n"), List.of()), "preamble " + preamble);
+            }
+        }
+    }
+
     @Test
     void debugReloadAndLoadaofKeepTheDataSet() {
         try (CinnabarServer s = start("appendonly", "yes"); Jedis j = client(s)) {

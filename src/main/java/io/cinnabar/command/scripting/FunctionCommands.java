@@ -5,9 +5,14 @@ import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.HelpReply;
+import io.cinnabar.command.MemoryLimit;
+import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.GlobMatcher;
+import io.cinnabar.persistence.rdb.DumpPayload;
+import io.cinnabar.persistence.rdb.RdbFormatException;
 import io.cinnabar.protocol.Reply;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -25,7 +30,7 @@ import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
 
-/** FCALL, FCALL_RO and FUNCTION LOAD / DELETE / FLUSH / LIST / KILL / STATS / HELP. */
+/** FCALL, FCALL_RO and FUNCTION LOAD / DELETE / FLUSH / LIST / DUMP / RESTORE / KILL / STATS / HELP. */
 public final class FunctionCommands implements CommandFamily {
     @Override
     public String group() {
@@ -42,6 +47,7 @@ public final class FunctionCommands implements CommandFamily {
                 .doc("7.0.0", "Invoke a read-only function"), c -> fcall(c, true));
         t.add(spec("FUNCTION", -2).doc("7.0.0", "A container for function commands")
                 .sub(spec("DELETE", 3, NOSCRIPT, WRITE).doc("7.0.0", "Delete a function by name"), this::delete)
+                .sub(spec("DUMP", 2, NOSCRIPT).doc("7.0.0", "Dump all functions into a serialized binary payload"), this::dump)
                 .sub(spec("FLUSH", -2, NOSCRIPT, WRITE).doc("7.0.0", "Deleting all functions"), this::flush)
                 .sub(spec("HELP", 2, LOADING, STALE).doc("7.0.0", "Show helpful text about the different subcommands"), this::help)
                 .sub(spec("KILL", 2, NOSCRIPT, ALLOW_BUSY).runsWhileBusy().tips("request_policy:all_shards", "response_policy:one_succeeded")
@@ -49,6 +55,8 @@ public final class FunctionCommands implements CommandFamily {
                 .sub(spec("LIST", -2, NOSCRIPT).tips("nondeterministic_output_order")
                         .doc("7.0.0", "List information about all the functions"), this::list)
                 .sub(spec("LOAD", -3, NOSCRIPT, WRITE, DENYOOM).doc("7.0.0", "Create a function with the given arguments (name, code, description)"), this::load)
+                .sub(spec("RESTORE", -3, NOSCRIPT, WRITE, DENYOOM).tips("request_policy:all_shards", "response_policy:all_succeeded")
+                        .doc("7.0.0", "Restore all the functions on the given payload"), this::restore)
                 .sub(spec("STATS", 2, NOSCRIPT, ALLOW_BUSY).runsWhileBusy().tips("nondeterministic_output", "request_policy:all_shards", "response_policy:special")
                         .doc("7.0.0", "Return information about the function currently running (name, description, duration)"), this::stats), null);
     }
@@ -70,6 +78,10 @@ public final class FunctionCommands implements CommandFamily {
         ScriptEngine engine = ScriptingCommands.engine(c);
         FunctionLibraries.Function f = engine.functions().function(c.argString(1));
         if (f == null) throw new CommandError("ERR Function not found");
+        // Redis's fcallGetCommandFlags makes FCALL deny-oom unless the function says allow-oom or no-writes.
+        if (!f.flags().allowOom() && !f.flags().noWrites() && MemoryLimit.outOfMemory(c.server())) {
+            throw new CommandError(MemoryLimit.OOM);
+        }
         long numkeys = c.longArg(2, "ERR Bad number of keys provided");
         if (numkeys > c.argCount() - 3) throw new CommandError("ERR Number of keys can't be greater than number of args");
         if (numkeys < 0) throw new CommandError("ERR Number of keys can't be negative");
@@ -103,10 +115,41 @@ public final class FunctionCommands implements CommandFamily {
 
     /** FUNCTION FLUSH [ASYNC|SYNC] */
     private void flush(Call c) {
-        if (c.argCount() > 3 || (c.argCount() == 3 && !c.argIs(2, "ASYNC") && !c.argIs(2, "SYNC"))) {
+        if (c.argCount() > 3) throw CommandError.subcommandSyntax(c.args());
+        if (c.argCount() == 3 && !c.argIs(2, "ASYNC") && !c.argIs(2, "SYNC")) {
             throw new CommandError("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
         }
         libraries(c).flush();
+        c.forcePropagation();
+        c.reply().ok();
+    }
+
+    /** FUNCTION DUMP: the libraries in RDB form, with DUMP's version and checksum footer. */
+    private void dump(Call c) {
+        try {
+            c.reply().bulk(DumpPayload.functions(libraries(c).codes(), c.config().getBool(ConfigOptions.RDBCOMPRESSION)));
+        } catch (IOException e) {
+            throw new IllegalStateException(e); // in-memory output: unreachable
+        }
+    }
+
+    /** FUNCTION RESTORE serialized-value [FLUSH|APPEND|REPLACE] */
+    private void restore(Call c) {
+        if (c.argCount() > 4) throw CommandError.subcommandSyntax(c.args());
+        FunctionLibraries.RestorePolicy policy = FunctionLibraries.RestorePolicy.APPEND;
+        if (c.argCount() == 4) {
+            if (c.argIs(3, "APPEND")) policy = FunctionLibraries.RestorePolicy.APPEND;
+            else if (c.argIs(3, "REPLACE")) policy = FunctionLibraries.RestorePolicy.REPLACE;
+            else if (c.argIs(3, "FLUSH")) policy = FunctionLibraries.RestorePolicy.FLUSH;
+            else throw new CommandError("ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.");
+        }
+        List<byte[]> codes;
+        try {
+            codes = DumpPayload.functionCodes(c.arg(2), !c.server().skipChecksumValidation());
+        } catch (RdbFormatException e) {
+            throw new CommandError("ERR " + e.reason());
+        }
+        libraries(c).restore(codes, policy);
         c.forcePropagation();
         c.reply().ok();
     }
@@ -153,7 +196,7 @@ public final class FunctionCommands implements CommandFamily {
                 r.bulk("flags");
                 List<String> flags = FunctionLibraries.flagNames(f.flags());
                 r.set(flags.size());
-                for (String flag : flags) r.bulk(flag);
+                for (String flag : flags) r.simple(flag); // status replies, as Redis's functionListReplyFlags
             }
             if (withCode) {
                 r.bulk("library_code");
@@ -166,10 +209,11 @@ public final class FunctionCommands implements CommandFamily {
     private void stats(Call c) {
         ScriptEngine engine = c.server().component(ScriptEngine.class, null);
         ScriptRun run = engine == null ? null : engine.current();
+        if (run != null && run.eval) throw new CommandError(ScriptEngine.BUSY_EVAL);
         Reply r = c.reply();
         r.map(2);
         r.bulk("running_script");
-        if (run == null || run.eval) {
+        if (run == null) {
             r.nullBulk();
         } else {
             r.map(3);

@@ -1,17 +1,22 @@
 package io.cinnabar.command.scripting;
 
 import io.cinnabar.command.CommandError;
+import io.cinnabar.util.ArgSplitter;
+import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Prototype;
 import org.luaj.vm2.Varargs;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static io.cinnabar.command.scripting.RedisApi.fn;
@@ -22,15 +27,18 @@ import static io.cinnabar.command.scripting.RedisApi.fn;
  * log, versions) while it loads; its functions see the scripts' globals when called.
  */
 final class FunctionLibraries {
-    record Function(String name, String description, ScriptFlags flags, LuaValue callback, String library) { }
+    /** chunk: the library's compiled code, where a failed call's callee is looked up (CalledNames). */
+    record Function(String name, String description, ScriptFlags flags, LuaValue callback, String library, Prototype chunk) { }
 
     record Library(String name, byte[] code, Map<String, Function> functions) { }
+
+    /** What FUNCTION RESTORE does with the libraries already there. */
+    enum RestorePolicy { APPEND, REPLACE, FLUSH }
 
     /** Redis's LOAD_TIMEOUT_MS: a library's top-level code may run this long. */
     private static final long LOAD_TIMEOUT_NANOS = 500_000_000L;
     private final ScriptEngine engine;
-    private final Map<String, Library> libraries = new LinkedHashMap<>();
-    private final Map<String, Function> functions = new LinkedHashMap<>();
+    private Catalog current = new Catalog();
     /**
      * The environment of library code: empty, reading through to the load API or the globals.
      * A Globals, because luaj gives closures the debug hook (SCRIPT KILL) only through theirs.
@@ -40,6 +48,39 @@ final class FunctionLibraries {
     /** The library being loaded; non-null only during FUNCTION LOAD. */
     private Map<String, Function> registering;
     private String registeringLibrary;
+    private Prototype registeringChunk;
+
+    /**
+     * A set of libraries and the functions they registered (Redis's functionsLibCtx). Library
+     * names are case-sensitive; function names are not (FCALL test finds TEST), as in Redis's dicts.
+     */
+    private static final class Catalog {
+        final Map<String, Library> libraries = new LinkedHashMap<>();
+        final Map<String, Function> functions = new HashMap<>();
+        int functionCount;
+
+        void link(Library l) {
+            for (Function f : l.functions().values()) functions.put(key(f.name()), f);
+            libraries.put(l.name(), l);
+            functionCount += l.functions().size();
+        }
+
+        void unlink(Library l) {
+            for (Function f : l.functions().values()) functions.remove(key(f.name()));
+            libraries.remove(l.name());
+            functionCount -= l.functions().size();
+        }
+
+        /** A function of l whose name one of the libraries here has registered already, or null. */
+        Function collision(Library l) {
+            for (Function f : l.functions().values()) if (functions.containsKey(key(f.name()))) return f;
+            return null;
+        }
+
+        static String key(String functionName) {
+            return functionName.toLowerCase(Locale.ROOT);
+        }
+    }
 
     FunctionLibraries(ScriptEngine engine) {
         this.engine = engine;
@@ -64,25 +105,106 @@ final class FunctionLibraries {
     }
 
     Function function(String name) {
-        return functions.get(name);
+        return current.functions.get(Catalog.key(name));
     }
 
     Collection<Library> libraries() {
-        return libraries.values();
+        return current.libraries.values();
     }
 
     int functionCount() {
-        return functions.size();
+        return current.functionCount;
+    }
+
+    /** Every library's code, as FUNCTION DUMP and snapshots save them. */
+    List<byte[]> codes() {
+        List<byte[]> codes = new ArrayList<>(current.libraries.size());
+        for (Library l : current.libraries.values()) codes.add(l.code());
+        return codes;
     }
 
     /** FUNCTION LOAD: the library's name, or CommandError with Redis's text. */
     String load(byte[] payload, boolean replace) {
+        return create(current, payload, replace, true);
+    }
+
+    /** A library from an RDB file: as FUNCTION LOAD, but its code may run as long as it takes, as in Redis. */
+    void loadSaved(byte[] payload, boolean replace) {
+        create(current, payload, replace, false);
+    }
+
+    /**
+     * FUNCTION RESTORE: the libraries are all built first, so that a bad one (or a collision)
+     * changes nothing; then they replace everything (FLUSH) or join the others.
+     */
+    void restore(List<byte[]> codes, RestorePolicy policy) {
+        Catalog restored = new Catalog();
+        for (byte[] code : codes) create(restored, code, false, false);
+        if (policy == RestorePolicy.FLUSH) {
+            current = restored;
+            return;
+        }
+        join(restored, policy == RestorePolicy.REPLACE);
+    }
+
+    /** Redis's libraryJoin: all of from's libraries or, on a collision, none of them. */
+    private void join(Catalog from, boolean replace) {
+        List<Library> replaced = new ArrayList<>();
+        try {
+            for (Library l : from.libraries.values()) {
+                Library old = current.libraries.get(l.name());
+                if (old == null) continue;
+                if (!replace) throw new CommandError("ERR Library " + l.name() + " already exists");
+                current.unlink(old);
+                replaced.add(old);
+            }
+            for (Library l : from.libraries.values()) {
+                Function clash = current.collision(l);
+                if (clash != null) throw new CommandError("ERR Function " + clash.name() + " already exists");
+            }
+        } catch (CommandError e) {
+            for (Library old : replaced) current.link(old);
+            throw e;
+        }
+        for (Library l : from.libraries.values()) current.link(l);
+    }
+
+    /** FUNCTION DELETE: false if there is no such library. */
+    boolean delete(String name) {
+        Library l = current.libraries.get(name);
+        if (l == null) return false;
+        current.unlink(l);
+        return true;
+    }
+
+    void flush() {
+        current = new Catalog();
+    }
+
+    /**
+     * Redis's functionsCreateWithLibraryCtx: compiles payload and adds its library to catalog.
+     * timed: the code's top level gets LOAD_TIMEOUT (FUNCTION LOAD), else no limit (RESTORE, RDB).
+     */
+    private String create(Catalog catalog, byte[] payload, boolean replace, boolean timed) {
         String[] meta = metadata(payload);
         String engineName = meta[0], name = meta[1];
-        if (!engineName.equalsIgnoreCase("LUA")) throw new CommandError("ERR Engine '" + engineName + "' not found");
         if (!validName(name)) throw invalidName();
-        Library old = libraries.get(name);
+        if (!engineName.equalsIgnoreCase("LUA")) throw new CommandError("ERR Engine '" + engineName + "' not found");
+        Library old = catalog.libraries.get(name);
         if (old != null && !replace) throw new CommandError("ERR Library '" + name + "' already exists");
+        Library created = compile(name, payload, timed);
+        if (old != null) catalog.unlink(old);
+        Function clash = catalog.collision(created);
+        if (clash != null) {
+            if (old != null) catalog.link(old);
+            throw new CommandError("ERR Function " + clash.name() + " already exists");
+        }
+        catalog.link(created);
+        return name;
+    }
+
+    /** Runs the library's code with the load API, collecting the functions it registers. */
+    private Library compile(String name, byte[] payload, boolean timed) {
         int newline = indexOf(payload, (byte) '\n');
         byte[] code = java.util.Arrays.copyOfRange(payload, newline, payload.length);
         LuaValue chunk;
@@ -94,7 +216,8 @@ final class FunctionLibraries {
         Map<String, Function> registered = new LinkedHashMap<>();
         registering = registered;
         registeringLibrary = name;
-        engine.loadDeadlineNanos = System.nanoTime() + LOAD_TIMEOUT_NANOS;
+        registeringChunk = chunk instanceof LuaClosure closure ? closure.p : null;
+        engine.loadDeadlineNanos = timed ? System.nanoTime() + LOAD_TIMEOUT_NANOS : 0;
         try {
             chunk.call();
         } catch (LuaError e) {
@@ -105,51 +228,39 @@ final class FunctionLibraries {
             engine.loadDeadlineNanos = 0;
             registering = null;
             registeringLibrary = null;
+            registeringChunk = null;
         }
         if (registered.isEmpty()) throw new CommandError("ERR No functions registered");
-        for (Function f : registered.values()) {
-            Function existing = functions.get(f.name());
-            if (existing != null && !existing.library().equals(name)) {
-                throw new CommandError("ERR Function " + f.name() + " already exists");
-            }
-        }
-        if (old != null) delete(name);
-        libraries.put(name, new Library(name, payload, registered));
-        functions.putAll(registered);
-        return name;
+        return new Library(name, payload, registered);
     }
 
-    /** FUNCTION DELETE: false if there is no such library. */
-    boolean delete(String name) {
-        Library l = libraries.remove(name);
-        if (l == null) return false;
-        for (String f : l.functions().keySet()) functions.remove(f);
-        return true;
-    }
-
-    void flush() {
-        libraries.clear();
-        functions.clear();
-    }
-
-    /** "#!<engine> name=<library>": engine and name, Redis's errors otherwise. */
+    /**
+     * "#!<engine> name=<library>": engine and name, Redis's errors otherwise. The line is split
+     * as Redis's sdssplitargs splits it, so name="foo" names foo.
+     */
     private static String[] metadata(byte[] payload) {
         if (payload.length < 2 || payload[0] != '#' || payload[1] != '!') throw new CommandError("ERR Missing library metadata");
         int end = indexOf(payload, (byte) '\n');
         if (end < 0) throw new CommandError("ERR Invalid library metadata");
-        String[] parts = new String(payload, 2, end - 2, StandardCharsets.UTF_8).trim().split("[ \t]+");
-        if (parts.length == 0 || parts[0].isEmpty()) throw new CommandError("ERR Invalid library metadata");
+        byte[][] parts = ArgSplitter.split(java.util.Arrays.copyOf(payload, end));
+        if (parts == null || parts.length == 0) throw new CommandError("ERR Invalid library metadata");
+        String engineName = text(parts[0]).substring(2);
         String name = null;
         for (int i = 1; i < parts.length; i++) {
-            if (parts[i].regionMatches(true, 0, "name=", 0, 5)) {
+            String part = text(parts[i]);
+            if (part.regionMatches(true, 0, "name=", 0, 5)) {
                 if (name != null) throw new CommandError("ERR Invalid metadata value, name argument was given multiple times");
-                name = parts[i].substring(5);
+                name = part.substring(5);
             } else {
-                throw new CommandError("ERR Invalid metadata value given: " + parts[i]);
+                throw new CommandError("ERR Invalid metadata value given: " + part);
             }
         }
         if (name == null) throw new CommandError("ERR Library name was not given");
-        return new String[] {parts[0], name};
+        return new String[] {engineName, name};
+    }
+
+    private static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
     }
 
     private static int indexOf(byte[] b, byte c) {
@@ -221,7 +332,7 @@ final class FunctionLibraries {
         }
         if (!validName(name)) throw loadError(invalidName().getMessage().substring(4));
         if (registering.containsKey(name)) throw loadError("Function already exists in the library");
-        registering.put(name, new Function(name, description, flags, callback, registeringLibrary));
+        registering.put(name, new Function(name, description, flags, callback, registeringLibrary, registeringChunk));
         return LuaValue.NONE;
     }
 

@@ -3,6 +3,7 @@ package io.cinnabar.command.scripting;
 import io.cinnabar.command.Client;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.Dispatcher;
+import io.cinnabar.command.ServerContext;
 import io.cinnabar.protocol.Reply;
 import org.luaj.vm2.LoadState;
 import org.luaj.vm2.LuaError;
@@ -21,6 +22,7 @@ import java.io.ByteArrayInputStream;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -50,11 +52,30 @@ public final class ScriptEngine {
     private final Client scriptClient;
     private FunctionLibraries functions;
 
-    public ScriptEngine(Dispatcher dispatcher) {
+    private ScriptEngine(Dispatcher dispatcher) {
         this.dispatcher = dispatcher;
         this.scriptClient = new Client(0, ScriptChannel.INSTANCE, true, true);
         dispatcher.server().onAbortLongRun(this::forceKill);
+        dispatcher.server().functionLibraries(() -> functions == null ? List.of() : functions.codes());
         reset();
+    }
+
+    /** The server's engine, started on first use (a script, a function, a library in a loaded RDB). */
+    public static ScriptEngine of(ServerContext server, Dispatcher dispatcher) {
+        return server.component(ScriptEngine.class, () -> new ScriptEngine(dispatcher));
+    }
+
+    /**
+     * A library read from an RDB file, added as FUNCTION LOAD adds it; replace (DEBUG RELOAD
+     * MERGE) lets it take the place of one with its name. CommandError with Redis's text if not.
+     */
+    public void loadLibrary(byte[] code, boolean replace) {
+        functions().loadSaved(code, replace);
+    }
+
+    /** The data set is being replaced (DEBUG RELOAD, DEBUG LOADAOF): libraries go with it, as in Redis's emptyData. */
+    public void flushLibraries() {
+        if (functions != null) functions.flush();
     }
 
     /** A fresh interpreter (SCRIPT FLUSH): nothing a script left behind survives. */
@@ -176,6 +197,7 @@ public final class ScriptEngine {
         ScriptRun run = new ScriptRun(f.name(), false, caller, scriptClient, readOnly);
         run.allowOom = f.flags().allowOom();
         run.command = command;
+        run.chunk = f.chunk();
         run(run, f.callback(),
                 LuaValue.varargsOf(array(keys), array(args)), out);
     }
@@ -188,7 +210,8 @@ public final class ScriptEngine {
         try {
             result = fn.invoke(fnArgs).arg1();
         } catch (LuaError e) {
-            throw new CommandError(LuaErrors.reply(e, run.name), LuaErrors.alreadyCounted(e.getMessageObject()));
+            throw new CommandError(CalledNames.inReply(LuaErrors.reply(e, run.name), run.chunk, "user_function"),
+                    LuaErrors.alreadyCounted(e.getMessageObject()));
         } catch (StackOverflowError e) {
             throw new CommandError("ERR Error running script " + run.name + ", stack overflow");
         } finally {

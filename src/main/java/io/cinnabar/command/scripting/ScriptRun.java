@@ -18,6 +18,8 @@ final class ScriptRun {
     int resp = 2;
     /** Whether writes are propagated (redis.set_repl: REPL_AOF bit). */
     boolean propagate = true;
+    /** A function's library code, to name the callee of a failed call in the error (CalledNames). */
+    org.luaj.vm2.Prototype chunk;
     /** The command that started it and when (FUNCTION STATS). */
     byte[][] command;
     final long startMs = System.currentTimeMillis();

@@ -68,7 +68,9 @@ public final class ScriptingCommands implements CommandFamily {
         } catch (NumberFormatException e) {
             return;
         }
-        for (int i = 0; i < n && 3 + i < argv.length; i++) sink.key(3 + i, "RW", "access", "update");
+        // As Redis's genericGetKeys: none at all when numkeys is more than there are (the call fails anyway).
+        if (n > argv.length - 3) return;
+        for (int i = 0; i < n; i++) sink.key(3 + i, "RW", "access", "update");
     }
 
     /** A script without a shebang may do anything; one with flags may write unless it says no-writes. */
@@ -92,7 +94,7 @@ public final class ScriptingCommands implements CommandFamily {
     }
 
     static ScriptEngine engine(Call c) {
-        return c.server().component(ScriptEngine.class, () -> new ScriptEngine(c.dispatcher()));
+        return ScriptEngine.of(c.server(), c.dispatcher());
     }
 
     /** EVAL script numkeys [key ...] [arg ...], EVALSHA sha1 numkeys ..., and their _RO twins */

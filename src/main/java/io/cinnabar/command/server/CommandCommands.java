@@ -147,7 +147,8 @@ public final class CommandCommands implements CommandFamily {
         }
         if (s == null) throw new CommandError("ERR Invalid command specified");
         // Shard channels sit where keys would (NOT_KEY): Redis's getKeysFromCommand skips them.
-        if (s.firstKey() == 0 || s.keysAreChannels) throw new CommandError("ERR The command has no key arguments");
+        // A key finder (EVAL's, FCALL's numkeys) has keys though its spec names no positions.
+        if ((s.firstKey() == 0 && s.keyFinder() == null) || s.keysAreChannels) throw new CommandError("ERR The command has no key arguments");
         int argc = c.argCount() - 2;
         if ((s.arity() > 0 && s.arity() != argc) || argc < -s.arity()) {
             throw new CommandError("ERR Invalid number of arguments specified for command");

@@ -3,10 +3,13 @@ package io.cinnabar.persistence.rdb;
 import io.cinnabar.persistence.rdb.RdbFormatException.Kind;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * DUMP's serialization and RESTORE's check of it: the value's RDB type byte and body, then the
  * RDB version (2 bytes little endian) and the CRC64 of all of that (8 bytes little endian).
+ * FUNCTION DUMP / RESTORE use the same footer around the libraries as an RDB file holds them.
  */
 public final class DumpPayload {
     /** RESTORE's reply when the footer is wrong: a newer version or a bad checksum. */
@@ -24,9 +27,53 @@ public final class DumpPayload {
         RdbOutput out = new RdbOutput(compression);
         out.writeByte(RdbValues.typeOf(value));
         RdbValues.write(out, value);
+        return withFooter(out);
+    }
+
+    /** FUNCTION DUMP's payload: each library as an RDB file holds it (FUNCTION2 and its code). */
+    public static byte[] functions(List<byte[]> codes, boolean compression) throws IOException {
+        RdbOutput out = new RdbOutput(compression);
+        for (byte[] code : codes) {
+            out.writeByte(RdbType.OPCODE_FUNCTION2);
+            out.writeString(code);
+        }
+        return withFooter(out);
+    }
+
+    private static byte[] withFooter(RdbOutput out) throws IOException {
         out.writeLittleEndian(RdbType.RDB_VERSION, 2);
         out.writeLittleEndian(out.crc(), 8);
         return out.toByteArray();
+    }
+
+    /**
+     * The libraries' codes in a FUNCTION RESTORE payload. Throws with Redis's reply text (less
+     * "ERR ") as the reason: a bad footer, an entry that is not a library, or one cut short.
+     */
+    public static List<byte[]> functionCodes(byte[] payload, boolean verifyChecksum) throws RdbFormatException {
+        if (!verify(payload, verifyChecksum)) {
+            throw new RdbFormatException(Kind.CHECKSUM, 0, "DUMP payload version or checksum are wrong");
+        }
+        int end = payload.length - FOOTER;
+        RdbInput in = new RdbInput(payload, 0, end);
+        List<byte[]> codes = new ArrayList<>();
+        while (in.offset() < end) {
+            int type;
+            try {
+                type = in.readUnsignedByte();
+            } catch (IOException e) {
+                throw new RdbFormatException(Kind.CORRUPT, in.offset(), "can not read data type");
+            }
+            if (type != RdbType.OPCODE_FUNCTION2 && type != RdbType.OPCODE_FUNCTION) {
+                throw new RdbFormatException(Kind.CORRUPT, in.offset(), "given type is not a function");
+            }
+            try {
+                codes.add(type == RdbType.OPCODE_FUNCTION2 ? in.readString() : RdbReader.readOldFunction(in));
+            } catch (IOException e) {
+                throw new RdbFormatException(Kind.CORRUPT, in.offset(), "Failed loading library payload");
+            }
+        }
+        return codes;
     }
 
     /**

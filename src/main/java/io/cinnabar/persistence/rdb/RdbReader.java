@@ -110,7 +110,7 @@ public final class RdbReader {
                             "The RDB file contains AUX module data I can't load: no matching module '"
                                     + RdbValues.moduleName(moduleId) + "'");
                 case RdbType.OPCODE_FUNCTION:
-                    v.function(readOldFunction());
+                    v.function(readOldFunction(in));
                     continue;
                 case RdbType.OPCODE_FUNCTION2:
                     v.function(in.readString());
@@ -133,7 +133,7 @@ public final class RdbReader {
      * The 7.0 release candidates stored a library as name, engine, optional description and body;
      * Redis rebuilds the code as "#!engine name=name\n" + body.
      */
-    private byte[] readOldFunction() throws IOException {
+    static byte[] readOldFunction(RdbInput in) throws IOException {
         byte[] name = in.readString();
         byte[] engine = in.readString();
         if (in.readLength() != 0) in.readString(); // the description, dropped as Redis drops it

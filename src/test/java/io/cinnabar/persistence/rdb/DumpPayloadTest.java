@@ -184,4 +184,44 @@ class DumpPayloadTest {
         }
         return out;
     }
+
+    /** FUNCTION DUMP of "#!lua name=fromredis ..." by redis-server 7.0.15, with and without rdbcompression. */
+    private static final String REDIS_FUNCTIONS_LZF = "f5c3404a40501423216c7561206e616d653d66726f6d72656469730a60051c2e7265"
+            + "6769737465725f66756e6374696f6e2827616e73776572272c20e000120f292072657475726e20343220656e64290a003389a743031abf20";
+    private static final String REDIS_FUNCTIONS_PLAIN = "f5405023216c7561206e616d653d66726f6d72656469730a72656469732e72656769"
+            + "737465725f66756e6374696f6e2827616e73776572272c2066756e6374696f6e28292072657475726e20343220656e64290a005542ba03e5fe938a";
+    private static final String REDIS_LIBRARY = "#!lua name=fromredis\nredis.register_function('answer', function() return 42 end)";
+
+    private static String functionsError(byte[] payload) {
+        return assertThrows(RdbFormatException.class, () -> DumpPayload.functionCodes(payload, true)).reason();
+    }
+
+    @Test
+    void functionPayloadsOfRedisReadAndAreWrittenTheSameWithoutCompression() throws IOException {
+        for (String hex : List.of(REDIS_FUNCTIONS_LZF, REDIS_FUNCTIONS_PLAIN)) {
+            List<byte[]> codes = DumpPayload.functionCodes(java.util.HexFormat.of().parseHex(hex), true);
+            assertEquals(1, codes.size());
+            assertEquals(REDIS_LIBRARY, new String(codes.get(0), StandardCharsets.UTF_8));
+        }
+        byte[] ours = DumpPayload.functions(List.of(b(REDIS_LIBRARY)), false);
+        assertEquals(REDIS_FUNCTIONS_PLAIN, java.util.HexFormat.of().formatHex(ours));
+    }
+
+    @Test
+    void functionPayloadsRoundTripAndBadOnesGiveRedisErrors() throws IOException {
+        List<byte[]> codes = List.of(b("#!lua name=a\n" + "x".repeat(100)), b("#!lua name=b\nshort"));
+        byte[] p = DumpPayload.functions(codes, true);
+        List<byte[]> back = DumpPayload.functionCodes(p, true);
+        assertEquals(2, back.size());
+        for (int i = 0; i < 2; i++) assertEquals(new String(codes.get(i)), new String(back.get(i)));
+        assertEquals(List.of(), DumpPayload.functionCodes(DumpPayload.functions(List.of(), true), true), "no libraries");
+
+        byte[] badCrc = p.clone();
+        badCrc[badCrc.length - 1] ^= 1;
+        assertEquals("DUMP payload version or checksum are wrong", functionsError(badCrc));
+        assertEquals(2, DumpPayload.functionCodes(badCrc, false).size(), "checksum check skipped");
+        assertEquals("DUMP payload version or checksum are wrong", functionsError(b("bad_payload")));
+        assertEquals("given type is not a function", functionsError(DumpPayload.create(b("value"), false)));
+        assertEquals("Failed loading library payload", functionsError(payload(RdbType.OPCODE_FUNCTION2, o -> o.writeLength(50))));
+    }
 }
