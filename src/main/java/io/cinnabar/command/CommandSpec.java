@@ -52,7 +52,19 @@ public final class CommandSpec {
      * Whether this call may write, for commands whose answer depends on what they run (a script's
      * no-writes flag, as Redis's getCommandFlags reads it); null: the flags say.
      */
-    public final java.util.function.BiPredicate<ServerContext, byte[][]> callWrites;
+    /** Redis's getCommandFlags hook (scripts: their shebang's flags); null when a call's flags are the spec's. */
+    private final CallFlags callFlags;
+    /** This spec's {@link CallFlags} bits. */
+    private final int declaredCallFlags;
+
+    /** The flags that decide Redis's checks before a call, for commands whose calls differ (Redis's getCommandFlags). */
+    @FunctionalInterface
+    public interface CallFlags {
+        int WRITE = 1, DENYOOM = 2, MAY_REPLICATE = 4, READONLY = 8;
+
+        /** The call's bits, given the spec's own (declared). */
+        int of(ServerContext server, byte[][] argv, int declared);
+    }
 
     private CommandSpec(Builder b, String group, CommandHandler handler, CommandSpec parent) {
         this.name = b.name.toLowerCase(Locale.ROOT);
@@ -82,7 +94,9 @@ public final class CommandSpec {
         this.refusedOnDiskError = b.refusedOnDiskError;
         this.mayRunLong = b.mayRunLong;
         this.runsWhileBusy = b.runsWhileBusy;
-        this.callWrites = b.callWrites;
+        this.callFlags = b.callFlags;
+        this.declaredCallFlags = (write ? CallFlags.WRITE : 0) | (denyOom ? CallFlags.DENYOOM : 0)
+                | (flags.contains(CommandFlag.MAY_REPLICATE) ? CallFlags.MAY_REPLICATE : 0) | (readonly ? CallFlags.READONLY : 0);
         this.aclCategories = categories(b.extraCategories, !b.subs.isEmpty() || !b.groupCategory);
         this.tips = Collections.unmodifiableList(new ArrayList<>(b.tips));
     }
@@ -113,6 +127,11 @@ public final class CommandSpec {
     public Map<String, CommandSpec> subcommands() { return Collections.unmodifiableMap(subcommands); }
     public CommandStats stats() { return stats; }
     public boolean isWrite() { return write; }
+
+    /** This call's {@link CallFlags} bits: the spec's, or what its hook decides for these arguments. */
+    int callFlags(ServerContext server, byte[][] argv) {
+        return callFlags == null ? declaredCallFlags : callFlags.of(server, argv, declaredCallFlags);
+    }
     /** A command that may run long (a script): it runs where other clients can still be answered. */
     public boolean mayRunLong() { return mayRunLong; }
 
@@ -215,7 +234,7 @@ public final class CommandSpec {
         final List<KeySpec> keySpecs = new ArrayList<>();
         boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError, keysAreChannels, allowedWhileSubscribed,
                 mayRunLong, runsWhileBusy;
-        java.util.function.BiPredicate<ServerContext, byte[][]> callWrites;
+        CallFlags callFlags;
 
         Builder(String name, int arity, CommandFlag... flags) {
             this.name = name;
@@ -302,16 +321,16 @@ public final class CommandSpec {
             return this;
         }
 
-        /**
-         * The handler may run while a script owns the keyspace past the threshold: it touches no
-         * data, only the running script's state (SCRIPT KILL, SHUTDOWN NOSAVE).
-         */
-        /** Decides per call whether it may write (scripts: their shebang flags). */
-        public Builder callWrites(java.util.function.BiPredicate<ServerContext, byte[][]> test) {
-            callWrites = test;
+        /** Decides per call the flags Redis's checks use (scripts: their shebang flags). */
+        public Builder callFlags(CallFlags hook) {
+            callFlags = hook;
             return this;
         }
 
+        /**
+         * The handler may run while a script owns the keyspace past the threshold: it touches no
+         * data, only the running script's or the connection's state (SCRIPT KILL, HELLO).
+         */
         public Builder runsWhileBusy() {
             runsWhileBusy = true;
             return this;

@@ -1,5 +1,6 @@
 package io.cinnabar.command;
 
+import io.cinnabar.command.CommandSpec.CallFlags;
 import io.cinnabar.keyspace.Keyspace;
 import io.cinnabar.keyspace.WrongTypeException;
 import io.cinnabar.protocol.Reply;
@@ -281,18 +282,23 @@ public final class Dispatcher {
             reject(client, args, spec, Refusals.NOAUTH);
             return null;
         }
-        if (mayGrowMemory(client, spec) && MemoryLimit.outOfMemory(server)) {
+        int flags = callFlags(client, spec, args);
+        boolean write = (flags & CallFlags.WRITE) != 0;
+        // In MULTI anything but what ends it may grow memory: the queue grows too.
+        boolean mayGrowMemory = (flags & CallFlags.DENYOOM) != 0
+                || (client.multi != null && !TransactionControl.endsOrLeavesTransaction(spec));
+        if (mayGrowMemory && MemoryLimit.outOfMemory(server)) {
             reject(client, args, spec, MemoryLimit.OOM);
             return null;
         }
-        if (spec.refusedOnDiskError || isWrite(client, spec)) {
+        if (spec.refusedOnDiskError || write) {
             String diskError = server.persistence().writeDeniedError();
             if (diskError != null) {
                 reject(client, args, spec, diskError);
                 return null;
             }
         }
-        if (isWrite(client, spec) && !GoodReplicas.enough(server)) {
+        if (write && !GoodReplicas.enough(server)) {
             reject(client, args, spec, GoodReplicas.NOREPLICAS);
             return null;
         }
@@ -310,11 +316,12 @@ public final class Dispatcher {
             return null;
         }
         // A MONITOR client is a replica to Redis: it may not touch data, and is never paused.
-        if (client.monitor && anyOf(client, spec, Dispatcher::touchesKeyspace)) {
+        boolean mayReplicate = (flags & (CallFlags.WRITE | CallFlags.MAY_REPLICATE)) != 0;
+        if (client.monitor && (mayReplicate || (flags & CallFlags.READONLY) != 0)) {
             reject(client, args, spec, "ERR Replica can't interact with the keyspace");
             return null;
         }
-        if (server.pause().isActive() && server.pause().postpones(client, callMayReplicate(client, spec, args))) {
+        if (server.pause().isActive() && server.pause().postpones(client, mayReplicate)) {
             server.pause().postpone(client, args);
             return null;
         }
@@ -567,7 +574,7 @@ public final class Dispatcher {
     }
 
     private void reject(Client client, byte[][] args, CommandSpec spec, String error) {
-        if (spec != null && spec.parent == null && spec.name.equals("exec")) {
+        if (spec != null && TransactionControl.isExec(spec)) {
             // Redis's execCommandAbort: a rejected EXEC also ends the transaction. Errors Redis
             // formats on the spot (arity, subscriber context) carry no ERR code there.
             error = TransactionControl.EXEC_ABORT + (error.startsWith("ERR ") ? error.substring(4) : error);
@@ -582,45 +589,17 @@ public final class Dispatcher {
         if (client.multi != null) client.multi.dirty = true;
     }
 
-    /** A write command, or an EXEC whose transaction holds one. */
-    private static boolean isWrite(Client client, CommandSpec spec) {
-        return anyOf(client, spec, s -> s.write);
-    }
-
-    /** True when test holds for spec, or for a command queued in the transaction spec EXECs. */
-    private static boolean anyOf(Client client, CommandSpec spec, java.util.function.Predicate<CommandSpec> test) {
-        if (test.test(spec)) return true;
-        if (!spec.propagatesInnerCommands || client.multi == null) return false;
-        for (CommandSpec queued : client.multi.specs) if (test.test(queued)) return true;
-        return false;
-    }
-
-    /** Deny-oom commands (or an EXEC of one), and in MULTI anything but what ends it: queues grow too. */
-    private static boolean mayGrowMemory(Client client, CommandSpec spec) {
-        if (anyOf(client, spec, s -> s.denyOom)) return true;
-        return client.multi != null && !TransactionControl.endsOrLeavesTransaction(spec);
-    }
-
-    /** As below, with a script's own flags deciding for EVAL, EVALSHA and FCALL (Redis's getCommandFlags). */
-    private boolean callMayReplicate(Client client, CommandSpec spec, byte[][] args) {
-        if (spec.callWrites != null) return spec.callWrites.test(server, args);
-        if (mayReplicate(spec)) return true;
-        if (!spec.propagatesInnerCommands || client.multi == null) return false;
-        for (int i = 0, n = client.multi.specs.size(); i < n; i++) {
-            CommandSpec queued = client.multi.specs.get(i);
-            if (queued.callWrites != null ? queued.callWrites.test(server, client.multi.queued.get(i)) : mayReplicate(queued)) {
-                return true;
+    /**
+     * Redis's getCommandFlags as processCommand uses them: the call's own (a script's shebang
+     * decides for EVAL and FCALL), and for an EXEC also those of the commands it queued.
+     */
+    private int callFlags(Client client, CommandSpec spec, byte[][] args) {
+        int flags = spec.callFlags(server, args);
+        if (client.multi != null && TransactionControl.isExec(spec)) {
+            for (int i = 0, n = client.multi.specs.size(); i < n; i++) {
+                flags |= client.multi.specs.get(i).callFlags(server, client.multi.queued.get(i));
             }
         }
-        return false;
-    }
-
-    /** Redis's is_may_replicate_command: writes and commands that may propagate (EVAL, PUBLISH...). */
-    private static boolean mayReplicate(CommandSpec spec) {
-        return spec.write || spec.hasFlag(CommandFlag.MAY_REPLICATE);
-    }
-
-    private static boolean touchesKeyspace(CommandSpec spec) {
-        return spec.readonly || mayReplicate(spec);
+        return flags;
     }
 }

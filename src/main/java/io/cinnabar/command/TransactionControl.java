@@ -7,6 +7,10 @@ final class TransactionControl {
     /** Redis's execCommandAbort: a rejected EXEC ends the transaction with this before the reason. */
     static final String EXEC_ABORT = "EXECABORT Transaction discarded because of: ";
 
+    static boolean isExec(CommandSpec spec) {
+        return spec.parent == null && spec.name.equals("exec");
+    }
+
     static boolean runsImmediately(CommandSpec spec) {
         switch (spec.parent == null ? spec.name : spec.parent.name) {
             case "exec":

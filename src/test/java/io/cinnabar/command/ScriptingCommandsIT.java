@@ -321,10 +321,12 @@ class ScriptingCommandsIT {
             assertEquals("OOM command not allowed when used memory > 'maxmemory'.", error(() -> eval(j, "return redis.pcall('set', 'x', 'y')", "1", "x")));
             assertEquals("count=1", info(j, "errorstats", "errorstat_OOM"));
             assertEquals("1", info(j, "stats", "total_error_replies"));
-            // Reads go on; a script that declares flags needs allow-oom (or no-writes) to start at all.
+            // Reads go on; a script that declares flags needs allow-oom (or no-writes) to start at all:
+            // its shebang makes EVAL deny-oom, refused before it runs (Redis's evalGetCommandFlags).
             assertNull(eval(j, "return redis.call('get', 'x')", "1", "x"));
-            assertEquals("OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'",
-                    error(() -> run(j, "#!lua flags=\nreturn 1")));
+            assertEquals("OOM command not allowed when used memory > 'maxmemory'.", error(() -> run(j, "#!lua flags=\nreturn 1")));
+            assertEquals("OOM command not allowed when used memory > 'maxmemory'.", error(() -> run(j, "#!lua\nreturn 1")));
+            assertTrue(info(j, "commandstats", "cmdstat_eval").contains("rejected_calls=2"));
             assertEquals("OK", run(j, "#!lua flags=allow-oom\nreturn redis.call('set', 'x', 'y')"));
             assertEquals("y", run(j, "#!lua flags=no-writes\nreturn redis.call('get', 'x')"));
             j.configSet("maxmemory", "0");

@@ -5,7 +5,6 @@ import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.HelpReply;
-import io.cinnabar.command.MemoryLimit;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.GlobMatcher;
 import io.cinnabar.persistence.rdb.DumpPayload;
@@ -40,10 +39,10 @@ public final class FunctionCommands implements CommandFamily {
     @Override
     public void register(CommandTable t) {
         t.add(spec("FCALL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callWrites(FunctionCommands::functionMayWrite).propagatesInnerCommands().mayRunLong()
+                .keyFinder(ScriptingCommands::keys).callFlags(FunctionCommands::functionCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("7.0.0", "Invoke a function"), c -> fcall(c, false));
         t.add(spec("FCALL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).propagatesInnerCommands().mayRunLong()
+                .keyFinder(ScriptingCommands::keys).callFlags(FunctionCommands::functionCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("7.0.0", "Invoke a read-only function"), c -> fcall(c, true));
         t.add(spec("FUNCTION", -2).doc("7.0.0", "A container for function commands")
                 .sub(spec("DELETE", 3, NOSCRIPT, WRITE).doc("7.0.0", "Delete a function by name"), this::delete)
@@ -61,11 +60,12 @@ public final class FunctionCommands implements CommandFamily {
                         .doc("7.0.0", "Return information about the function currently running (name, description, duration)"), this::stats), null);
     }
 
-    private static boolean functionMayWrite(io.cinnabar.command.ServerContext server, byte[][] argv) {
+    /** FCALL's flags for Redis's checks: the function's (Redis's fcallGetCommandFlags), the command's if it is unknown. */
+    private static int functionCallFlags(io.cinnabar.command.ServerContext server, byte[][] argv, int declared) {
         ScriptEngine engine = server.component(ScriptEngine.class, null);
         FunctionLibraries.Function f = engine == null ? null
                 : engine.functions().function(new String(argv[1], java.nio.charset.StandardCharsets.UTF_8));
-        return f == null || ScriptingCommands.mayWrite(f.flags());
+        return f == null ? declared : ScriptFlags.commandFlags(f.flags(), declared);
     }
 
     private static FunctionLibraries libraries(Call c) {
@@ -78,10 +78,6 @@ public final class FunctionCommands implements CommandFamily {
         ScriptEngine engine = ScriptingCommands.engine(c);
         FunctionLibraries.Function f = engine.functions().function(c.argString(1));
         if (f == null) throw new CommandError("ERR Function not found");
-        // Redis's fcallGetCommandFlags makes FCALL deny-oom unless the function says allow-oom or no-writes.
-        if (!f.flags().allowOom() && !f.flags().noWrites() && MemoryLimit.outOfMemory(c.server())) {
-            throw new CommandError(MemoryLimit.OOM);
-        }
         long numkeys = c.longArg(2, "ERR Bad number of keys provided");
         if (numkeys > c.argCount() - 3) throw new CommandError("ERR Number of keys can't be greater than number of args");
         if (numkeys < 0) throw new CommandError("ERR Number of keys can't be negative");

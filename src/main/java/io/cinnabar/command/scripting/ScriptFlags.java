@@ -1,6 +1,7 @@
 package io.cinnabar.command.scripting;
 
 import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandSpec.CallFlags;
 
 import java.nio.charset.StandardCharsets;
 
@@ -13,6 +14,19 @@ record ScriptFlags(boolean compat, boolean noWrites, boolean allowOom, boolean a
                    boolean noCluster, boolean allowCrossSlot, int shebangLength) {
 
     static final ScriptFlags COMPAT = new ScriptFlags(true, false, false, false, false, false, 0);
+
+    /**
+     * Redis's scriptFlagsToCmdFlags: a script with a shebang replaces its command's write,
+     * deny-oom and may-replicate flags with what it declared (flags null: not known, the command's own).
+     */
+    static int commandFlags(ScriptFlags flags, int declared) {
+        if (flags == null || flags.compat) return declared;
+        int out = declared & ~(CallFlags.WRITE | CallFlags.DENYOOM | CallFlags.MAY_REPLICATE);
+        // no-writes implies allow-oom
+        if (!flags.allowOom && !flags.noWrites) out |= CallFlags.DENYOOM;
+        if (!flags.noWrites) out |= CallFlags.WRITE;
+        return out;
+    }
 
     static ScriptFlags parse(byte[] body) {
         if (body.length < 2 || body[0] != '#' || body[1] != '!') return COMPAT;

@@ -35,16 +35,16 @@ public final class ScriptingCommands implements CommandFamily {
     @Override
     public void register(CommandTable t) {
         t.add(spec("EVAL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callWrites((server, argv) -> mayWrite(bodyFlags(argv[1]))).propagatesInnerCommands().mayRunLong()
+                .keyFinder(ScriptingCommands::keys).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, false, false));
         t.add(spec("EVALSHA", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callWrites(ScriptingCommands::cachedScriptMayWrite).propagatesInnerCommands().mayRunLong()
+                .keyFinder(ScriptingCommands::keys).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, true, false));
         t.add(spec("EVAL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).propagatesInnerCommands().mayRunLong()
+                .keyFinder(ScriptingCommands::keys).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("7.0.0", "Execute a read-only Lua script server side"), c -> eval(c, false, true));
         t.add(spec("EVALSHA_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).propagatesInnerCommands().mayRunLong()
+                .keyFinder(ScriptingCommands::keys).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("7.0.0", "Execute a read-only Lua script server side"), c -> eval(c, true, true));
         t.add(spec("SCRIPT", -2).doc("2.6.0", "A container for Lua scripts management commands")
                 .sub(spec("DEBUG", 3, NOSCRIPT).doc("3.2.0", "Set the debug mode for executed scripts."), this::debug)
@@ -73,24 +73,23 @@ public final class ScriptingCommands implements CommandFamily {
         for (int i = 0; i < n; i++) sink.key(3 + i, "RW", "access", "update");
     }
 
-    /** A script without a shebang may do anything; one with flags may write unless it says no-writes. */
-    static boolean mayWrite(ScriptFlags flags) {
-        return flags == null || flags.compat() || !flags.noWrites();
-    }
-
-    private static ScriptFlags bodyFlags(byte[] body) {
+    /** EVAL's flags for Redis's checks: the body's shebang decides (Redis's evalGetCommandFlags). */
+    private static int bodyCallFlags(io.cinnabar.command.ServerContext server, byte[][] argv, int declared) {
+        ScriptFlags flags;
         try {
-            return ScriptFlags.parse(body);
+            flags = ScriptFlags.parse(argv[1]);
         } catch (io.cinnabar.command.CommandError invalid) {
-            return null; // the call fails anyway; decide as for any write
+            return declared; // the call fails anyway
         }
+        return ScriptFlags.commandFlags(flags, declared);
     }
 
-    private static boolean cachedScriptMayWrite(io.cinnabar.command.ServerContext server, byte[][] argv) {
+    /** EVALSHA's: the cached script's shebang, the command's own flags for an unknown script. */
+    private static int cachedScriptCallFlags(io.cinnabar.command.ServerContext server, byte[][] argv, int declared) {
         ScriptEngine engine = server.component(ScriptEngine.class, null);
-        Script s = engine == null ? null : engine.get(new String(argv[1], java.nio.charset.StandardCharsets.ISO_8859_1)
-                .toLowerCase(java.util.Locale.ROOT));
-        return s == null || mayWrite(s.flags());
+        if (engine == null || argv[1].length != 40) return declared;
+        Script s = engine.get(new String(argv[1], java.nio.charset.StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT));
+        return s == null ? declared : ScriptFlags.commandFlags(s.flags(), declared);
     }
 
     static ScriptEngine engine(Call c) {
