@@ -308,6 +308,26 @@ class ScriptingCommandsIT {
     }
 
     @Test
+    void infoMemoryCountsScriptsAndFunctions() {
+        try (CinnabarServer s = CinnabarServer.builder().port(0).build().start();
+             Jedis j = new Jedis(s.host(), s.port())) {
+            assertEquals("0", info(j, "memory", "number_of_cached_scripts"));
+            assertEquals("0", info(j, "memory", "used_memory_scripts"));
+            cmd(j, "SCRIPT", "LOAD", "return 1");
+            cmd(j, "FUNCTION", "LOAD", "#!lua name=lib\nredis.register_function('f', function() return 1 end)");
+            assertEquals("1", info(j, "memory", "number_of_cached_scripts"));
+            assertEquals("1", info(j, "memory", "number_of_functions"));
+            assertEquals("1", info(j, "memory", "number_of_libraries"));
+            long eval = Long.parseLong(info(j, "memory", "used_memory_scripts_eval"));
+            long functions = Long.parseLong(info(j, "memory", "used_memory_functions"));
+            assertTrue(eval > 0 && functions > 0);
+            assertEquals(eval + functions, Long.parseLong(info(j, "memory", "used_memory_scripts")));
+            cmd(j, "SCRIPT", "FLUSH");
+            assertEquals("0", info(j, "memory", "used_memory_scripts_eval"));
+        }
+    }
+
+    @Test
     void commandsRefusedInsideScriptsKeepTheirErrorCodeAndCountOnce() {
         try (CinnabarServer s = CinnabarServer.builder().port(0).option("maxmemory", "1").build().start();
              Jedis j = new Jedis(s.host(), s.port())) {

@@ -116,6 +116,18 @@ final class FunctionLibraries {
         return current.functionCount;
     }
 
+    /** What the libraries hold: code, names and descriptions (INFO memory's used_memory_functions). */
+    long bytes() {
+        long n = 0;
+        for (Library l : current.libraries.values()) {
+            n += l.code().length + l.name().length() + ScriptMemory.ENTRY_OVERHEAD;
+            for (Function f : l.functions().values()) {
+                n += f.name().length() + (f.description() == null ? 0 : f.description().length()) + ScriptMemory.ENTRY_OVERHEAD;
+            }
+        }
+        return n;
+    }
+
     /** Every library's code, as FUNCTION DUMP and snapshots save them. */
     List<byte[]> codes() {
         List<byte[]> codes = new ArrayList<>(current.libraries.size());

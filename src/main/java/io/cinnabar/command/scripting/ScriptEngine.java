@@ -258,8 +258,12 @@ public final class ScriptEngine {
         if (run != null) run.killed = true;
     }
 
-    /** Scripts in the cache (INFO memory's number_of_cached_scripts). */
-    public int cachedScripts() {
-        return scripts.size();
+    /** INFO memory's scripting figures. */
+    public ScriptMemory memory() {
+        long evalBytes = 0;
+        for (Script s : scripts.values()) evalBytes += s.sha().length() + s.body().length + ScriptMemory.ENTRY_OVERHEAD;
+        FunctionLibraries f = functions;
+        if (f == null) return new ScriptMemory(scripts.size(), evalBytes, 0, 0, 0);
+        return new ScriptMemory(scripts.size(), evalBytes, f.functionCount(), f.libraries().size(), f.bytes());
     }
 }

@@ -163,28 +163,56 @@ public final class InfoCommand implements CommandFamily {
         s.field("used_memory_startup", 0);
         s.field("used_memory_dataset", used);
         s.field("used_memory_dataset_perc", "100.00%");
+        // The JVM's heap plays jemalloc's part: in use, committed, and resident with the rest of the process.
+        long committed = rt.totalMemory();
+        s.field("allocator_allocated", used);
+        s.field("allocator_active", committed);
+        s.field("allocator_resident", rss);
         s.field("total_system_memory", systemMemory);
         s.field("total_system_memory_human", human(systemMemory));
+        var engine = server.component(io.cinnabar.command.scripting.ScriptEngine.class, null);
+        var scripts = engine == null ? io.cinnabar.command.scripting.ScriptMemory.NONE : engine.memory();
+        // Scripts run on the JVM's heap: there is no separate Lua VM to measure.
         s.field("used_memory_lua", 0);
+        s.field("used_memory_vm_eval", 0);
         s.field("used_memory_lua_human", "0B");
-        s.field("used_memory_scripts", 0);
-        s.field("used_memory_scripts_human", "0B");
-        var scripts = server.component(io.cinnabar.command.scripting.ScriptEngine.class, null);
-        s.field("number_of_cached_scripts", scripts == null ? 0 : scripts.cachedScripts());
+        s.field("used_memory_scripts_eval", scripts.scriptsEvalBytes());
+        s.field("number_of_cached_scripts", scripts.cachedScripts());
+        s.field("number_of_functions", scripts.functions());
+        s.field("number_of_libraries", scripts.libraries());
+        s.field("used_memory_vm_functions", 0);
+        s.field("used_memory_vm_total", 0);
+        s.field("used_memory_vm_total_human", "0B");
+        s.field("used_memory_functions", scripts.functionsBytes());
+        long scriptBytes = scripts.scriptsEvalBytes() + scripts.functionsBytes();
+        s.field("used_memory_scripts", scriptBytes);
+        s.field("used_memory_scripts_human", human(scriptBytes));
         s.field("maxmemory", maxmemory);
         s.field("maxmemory_human", human(maxmemory));
         s.field("maxmemory_policy", server.config().print(ConfigOptions.MAXMEMORY_POLICY));
-        s.field("mem_fragmentation_ratio", String.format(Locale.ROOT, "%.2f", used == 0 ? 0.0 : (double) rss / used));
+        s.field("allocator_frag_ratio", ratio(committed, used));
+        s.field("allocator_frag_bytes", committed - used);
+        s.field("allocator_rss_ratio", ratio(rss, committed));
+        s.field("allocator_rss_bytes", rss - committed);
+        s.field("rss_overhead_ratio", "1.00");
+        s.field("rss_overhead_bytes", 0);
+        s.field("mem_fragmentation_ratio", ratio(rss, used));
         s.field("mem_fragmentation_bytes", rss - used);
         s.field("mem_not_counted_for_evict", 0);
         s.field("mem_replication_backlog", 0);
+        s.field("mem_total_replication_buffers", 0);
         s.field("mem_clients_slaves", 0);
         s.field("mem_clients_normal", 0);
+        s.field("mem_cluster_links", 0);
         s.field("mem_aof_buffer", 0);
         s.field("mem_allocator", "jvm");
         s.field("active_defrag_running", 0);
         s.field("lazyfree_pending_objects", 0);
         s.field("lazyfreed_objects", 0);
+    }
+
+    private static String ratio(long a, long b) {
+        return String.format(Locale.ROOT, "%.2f", b == 0 ? 0.0 : (double) a / b);
     }
 
     private void persistence(Section s, ServerContext server) {
