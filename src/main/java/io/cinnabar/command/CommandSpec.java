@@ -20,6 +20,7 @@ public final class CommandSpec {
     final String fullName;
     final int arity;
     final Set<CommandFlag> flags;
+    /** Redis's legacy key triple, derived from the key specs (populateCommandLegacyRangeSpec); last as printed. */
     final int firstKey, lastKey, keyStep;
     final String group;
     final String summary;
@@ -27,8 +28,9 @@ public final class CommandSpec {
     final List<String> aclCategories;
     final List<String> tips;
     final CommandHandler handler;
+    /** Redis's getkeys_proc, for the commands that have one; null otherwise. */
     final KeyFinder keyFinder;
-    /** Redis's key specs when declared; empty: COMMAND INFO derives one from the key triple. */
+    /** Redis's key specs, in its order. */
     final List<KeySpec> keySpecs;
     final CommandSpec parent;
     final Map<String, CommandSpec> subcommands = new LinkedHashMap<>();
@@ -36,7 +38,7 @@ public final class CommandSpec {
     final boolean write, readonly, denyOom, noAuth, fast, admin;
     /** Redis's hidden CMD_TOUCHES_ARBITRARY_KEYS: lazy expiry it causes is not wrapped in MULTI/EXEC. */
     final boolean touchesArbitraryKeys;
-    /** The "keys" are shard channel names (Redis's NOT_KEY key spec flag). */
+    /** All its "keys" are shard channel names (NOT_KEY specs): no key is touched. */
     public final boolean keysAreChannels;
     /** Runs for a RESP2 client in subscriber mode (Redis allows only these there). */
     public final boolean allowedWhileSubscribed;
@@ -70,16 +72,20 @@ public final class CommandSpec {
         this.name = b.name.toLowerCase(Locale.ROOT);
         this.fullName = parent == null ? name : parent.name + "|" + name;
         this.arity = b.arity;
-        this.flags = Collections.unmodifiableSet(b.flags);
-        this.firstKey = b.firstKey;
-        this.lastKey = b.lastKey;
-        this.keyStep = b.keyStep;
+        this.keySpecs = List.copyOf(b.keySpecs);
+        int[] legacy = new int[3];
+        boolean movable = legacyRange(keySpecs, legacy);
+        this.firstKey = legacy[0];
+        this.lastKey = legacy[1];
+        this.keyStep = legacy[2];
+        EnumSet<CommandFlag> f = b.flags.clone();
+        if (movable) f.add(CommandFlag.MOVABLEKEYS);
+        this.flags = Collections.unmodifiableSet(f);
         this.group = group;
         this.summary = b.summary;
         this.since = b.since;
         this.handler = handler;
-        this.keySpecs = List.copyOf(b.keySpecs);
-        this.keyFinder = b.keyFinder != null || keySpecs.isEmpty() ? b.keyFinder : this::findBySpecs;
+        this.keyFinder = b.keyFinder;
         this.parent = parent;
         this.write = flags.contains(CommandFlag.WRITE);
         this.readonly = flags.contains(CommandFlag.READONLY);
@@ -88,7 +94,7 @@ public final class CommandSpec {
         this.fast = flags.contains(CommandFlag.FAST);
         this.admin = flags.contains(CommandFlag.ADMIN);
         this.touchesArbitraryKeys = b.touchesArbitraryKeys;
-        this.keysAreChannels = b.keysAreChannels;
+        this.keysAreChannels = !keySpecs.isEmpty() && keySpecs.stream().allMatch(k -> k.has(KeyFlag.NOT_KEY));
         this.allowedWhileSubscribed = b.allowedWhileSubscribed;
         this.propagatesInnerCommands = b.propagatesInnerCommands;
         this.refusedOnDiskError = b.refusedOnDiskError;
@@ -120,9 +126,8 @@ public final class CommandSpec {
     /** Redis's command tips as COMMAND INFO prints them, e.g. "nondeterministic_output". */
     public List<String> tips() { return tips; }
     public CommandSpec parent() { return parent; }
-    /** Null unless the key positions depend on the arguments (a movablekeys command). */
+    /** Redis's getkeys_proc for this command, or null. */
     public KeyFinder keyFinder() { return keyFinder; }
-    /** The declared key specs, empty when the key triple describes the keys. */
     public List<KeySpec> keySpecs() { return keySpecs; }
     public Map<String, CommandSpec> subcommands() { return Collections.unmodifiableMap(subcommands); }
     public CommandStats stats() { return stats; }
@@ -180,14 +185,76 @@ public final class CommandSpec {
         return Collections.unmodifiableList(out);
     }
 
-    private void findBySpecs(byte[][] argv, KeySink sink) {
-        for (KeySpec k : keySpecs) {
-            int pos = k.find(argv);
-            if (pos >= 0) sink.key(pos, k.flags.toArray(new String[0]));
+    /**
+     * Redis's populateCommandLegacyRangeSpec: the (first, last, step) triple of the index + range
+     * specs that follow each other (a single one as it is), into out; true when some keys are
+     * beyond it (movablekeys).
+     */
+    private static boolean legacyRange(List<KeySpec> specs, int[] out) {
+        if (specs.isEmpty()) return false;
+        KeySpec only = specs.get(0);
+        if (specs.size() == 1 && only.isIndexRange()) {
+            out[0] = only.index();
+            out[1] = only.lastKey() >= 0 ? only.index() + only.lastKey() : only.lastKey();
+            out[2] = only.keyStep();
+            return only.has(KeyFlag.INCOMPLETE);
         }
+        boolean movable = false;
+        int first = Integer.MAX_VALUE, last = 0, prevLast = 0;
+        for (KeySpec k : specs) {
+            if (!k.isIndexRange() || k.keyStep() != 1 || (prevLast != 0 && prevLast != k.index() - 1)) {
+                movable = true;
+                continue;
+            }
+            if (k.has(KeyFlag.INCOMPLETE)) movable = true;
+            first = Math.min(first, k.index());
+            int abs = k.lastKey() >= 0 ? k.index() + k.lastKey() : k.lastKey();
+            // Redis compares unsigned, so a negative (from the end) last key wins.
+            last = Integer.compareUnsigned(last, abs) >= 0 ? last : abs;
+            prevLast = last;
+        }
+        if (first == Integer.MAX_VALUE) return true;
+        out[0] = first;
+        out[1] = last;
+        out[2] = 1;
+        return movable;
     }
 
-    /** Calls keyPosition with the argv index of each key of this call (the key triple or the key finder). */
+    /** Redis's doesCommandHaveKeys: a getkeys procedure, or a spec of real keys. */
+    public boolean hasKeys() {
+        return keyFinder != null || keySpecs.stream().anyMatch(k -> !k.has(KeyFlag.NOT_KEY));
+    }
+
+    /**
+     * Redis's getKeysFromCommandWithSpecs, for COMMAND GETKEYS and ACL: the keys of this call with
+     * how it uses them, from the key specs when they are complete and their flags fixed, else from
+     * the getkeys procedure. Shard channels (NOT_KEY) are left out. out is cleared first.
+     */
+    public void keysWithFlags(byte[][] argv, KeyRefs out) {
+        out.clear();
+        boolean realKeys = false, variableFlags = false;
+        for (KeySpec k : keySpecs) {
+            realKeys |= !k.has(KeyFlag.NOT_KEY);
+            variableFlags |= k.has(KeyFlag.VARIABLE_FLAGS);
+        }
+        if (realKeys && !variableFlags) {
+            boolean valid = true;
+            for (KeySpec k : keySpecs) {
+                if (!k.has(KeyFlag.NOT_KEY) && !k.find(argv, out)) {
+                    valid = false;
+                    break;
+                }
+            }
+            if (valid) return;
+            out.clear();
+        }
+        if (keyFinder != null) keyFinder.find(argv, out);
+    }
+
+    /**
+     * Redis's getKeysFromCommand, which client tracking uses: the getkeys procedure, else the
+     * legacy triple (nothing when a variable-arity call is too short for it).
+     */
     public void forEachKey(byte[][] argv, java.util.function.IntConsumer keyPosition) {
         if (keyFinder != null) {
             keyFinder.find(argv, (pos, flags) -> keyPosition.accept(pos));
@@ -195,12 +262,13 @@ public final class CommandSpec {
         }
         if (firstKey == 0) return;
         int last = lastKey < 0 ? argv.length + lastKey : lastKey;
-        for (int i = firstKey; i <= last && i < argv.length; i += Math.max(1, keyStep)) keyPosition.accept(i);
+        if (last >= firstKey && firstKey + (last - firstKey) / keyStep * keyStep >= argv.length) return;
+        for (int i = firstKey; i <= last; i += keyStep) keyPosition.accept(i);
     }
 
     /**
-     * Redis's getkeys_proc: finds the keys of a command whose key positions depend on its
-     * arguments, for COMMAND GETKEYS / GETKEYSANDFLAGS.
+     * Redis's getkeys_proc: finds the keys of a call where the key specs cannot (a numkeys
+     * argument the specs could not read, SORT's STORE, SET's flags that depend on GET).
      */
     @FunctionalInterface
     public interface KeyFinder {
@@ -210,11 +278,11 @@ public final class CommandSpec {
 
     @FunctionalInterface
     public interface KeySink {
-        /** flags as COMMAND GETKEYSANDFLAGS prints them, e.g. "RO", "access". */
-        void key(int position, String... flags);
+        /** flagBits: {@link KeyFlag} bits, 0 when the procedure does not say (as several of Redis's do not). */
+        void key(int position, int flagBits);
     }
 
-    /** Starts a spec: {@code spec("GET", 2, READONLY, FAST).keys(1, 1, 1)}. */
+    /** Starts a spec: {@code spec("GET", 2, READONLY, FAST).keys(at(1, RO, ACCESS))}. */
     public static Builder spec(String name, int arity, CommandFlag... flags) {
         return new Builder(name, arity, flags);
     }
@@ -223,7 +291,6 @@ public final class CommandSpec {
         final String name;
         final int arity;
         final EnumSet<CommandFlag> flags = EnumSet.noneOf(CommandFlag.class);
-        int firstKey, lastKey, keyStep;
         String summary = "";
         String since = "1.0.0";
         final List<String> extraCategories = new ArrayList<>();
@@ -232,7 +299,7 @@ public final class CommandSpec {
         boolean groupCategory = true;
         KeyFinder keyFinder;
         final List<KeySpec> keySpecs = new ArrayList<>();
-        boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError, keysAreChannels, allowedWhileSubscribed,
+        boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError, allowedWhileSubscribed,
                 mayRunLong, runsWhileBusy;
         CallFlags callFlags;
 
@@ -242,26 +309,15 @@ public final class CommandSpec {
             Collections.addAll(this.flags, flags);
         }
 
-        /** Redis's legacy key triple: first key index, last (negative counts from the end), step. */
-        public Builder keys(int first, int last, int step) {
-            firstKey = first;
-            lastKey = last;
-            keyStep = step;
+        /** Redis's key specs, in its order; the legacy triple and movablekeys follow from them. */
+        public Builder keys(KeySpec... specs) {
+            Collections.addAll(keySpecs, specs);
             return this;
         }
 
-        /** How to find the keys when the triple cannot say (movablekeys commands). */
+        /** Redis's getkeys_proc: finds the keys where the specs cannot (numkeys, SORT's STORE, SET's GET flags). */
         public Builder keyFinder(KeyFinder finder) {
             keyFinder = finder;
-            return this;
-        }
-
-        /**
-         * Redis's key specs, for keys the triple cannot describe (a keyword's argument, keys
-         * accessed differently); they also find the keys unless a key finder is given.
-         */
-        public Builder keySpecs(KeySpec... specs) {
-            Collections.addAll(keySpecs, specs);
             return this;
         }
 
@@ -288,12 +344,6 @@ public final class CommandSpec {
         /** The command may reach (and lazily expire) any key: SCAN, RANDOMKEY. */
         public Builder touchesArbitraryKeys() {
             touchesArbitraryKeys = true;
-            return this;
-        }
-
-        /** The key positions hold shard channel names, not keys (SPUBLISH, SSUBSCRIBE). */
-        public Builder channelKeys() {
-            keysAreChannels = true;
             return this;
         }
 

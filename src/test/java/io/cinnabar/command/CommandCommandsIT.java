@@ -72,7 +72,7 @@ class CommandCommandsIT {
     void getkeys(Jedis jedis) {
         assertEquals(List.of("a"), cmd(jedis, "COMMAND", "GETKEYS", "get", "a"));
         assertEquals(List.of("a", "b"), cmd(jedis, "COMMAND", "GETKEYS", "del", "a", "b"));
-        assertEquals(List.of(List.of("a", List.of("RW", "update"))), cmd(jedis, "COMMAND", "GETKEYSANDFLAGS", "set", "a", "b"));
+        assertEquals(List.of(List.of("a", List.of("OW", "update"))), cmd(jedis, "COMMAND", "GETKEYSANDFLAGS", "set", "a", "b"));
         assertError(jedis, "ERR Invalid command specified", "COMMAND", "GETKEYS", "nosuch", "a");
         assertError(jedis, "ERR The command has no key arguments", "COMMAND", "GETKEYS", "ping", "a");
         assertError(jedis, "ERR Invalid number of arguments specified for command", "COMMAND", "GETKEYS", "get", "a", "b");

@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyProcs;
 import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.config.ConfigOptions;
@@ -17,11 +18,17 @@ import java.util.Arrays;
 import static io.cinnabar.command.CommandFlag.BLOCKING;
 import static io.cinnabar.command.CommandFlag.DENYOOM;
 import static io.cinnabar.command.CommandFlag.FAST;
-import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
 import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.DELETE;
+import static io.cinnabar.command.KeyFlag.INSERT;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
 
 /**
  * List commands (t_list.c), blocking ones included. Blocking commands that find nothing call
@@ -39,53 +46,53 @@ public final class ListCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("LPUSH", -3, WRITE, DENYOOM, FAST).keys(1, 1, 1)
+        t.add(spec("LPUSH", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT))
                 .doc("1.0.0", "Prepend one or multiple elements to a list"), c -> push(c, HEAD, false));
-        t.add(spec("RPUSH", -3, WRITE, DENYOOM, FAST).keys(1, 1, 1)
+        t.add(spec("RPUSH", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT))
                 .doc("1.0.0", "Append one or multiple elements to a list"), c -> push(c, TAIL, false));
-        t.add(spec("LPUSHX", -3, WRITE, DENYOOM, FAST).keys(1, 1, 1)
+        t.add(spec("LPUSHX", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT))
                 .doc("2.2.0", "Prepend an element to a list, only if the list exists"), c -> push(c, HEAD, true));
-        t.add(spec("RPUSHX", -3, WRITE, DENYOOM, FAST).keys(1, 1, 1)
+        t.add(spec("RPUSHX", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT))
                 .doc("2.2.0", "Append an element to a list, only if the list exists"), c -> push(c, TAIL, true));
-        t.add(spec("LPOP", -2, WRITE, FAST).keys(1, 1, 1)
+        t.add(spec("LPOP", -2, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE))
                 .doc("1.0.0", "Remove and get the first elements in a list"), c -> pop(c, HEAD));
-        t.add(spec("RPOP", -2, WRITE, FAST).keys(1, 1, 1)
+        t.add(spec("RPOP", -2, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE))
                 .doc("1.0.0", "Remove and get the last elements in a list"), c -> pop(c, TAIL));
-        t.add(spec("LLEN", 2, READONLY, FAST).keys(1, 1, 1).doc("1.0.0", "Get the length of a list"), this::llen);
-        t.add(spec("LRANGE", 4, READONLY).keys(1, 1, 1)
+        t.add(spec("LLEN", 2, READONLY, FAST).keys(at(1, RO)).doc("1.0.0", "Get the length of a list"), this::llen);
+        t.add(spec("LRANGE", 4, READONLY).keys(at(1, RO, ACCESS))
                 .doc("1.0.0", "Get a range of elements from a list"), this::lrange);
-        t.add(spec("LINDEX", 3, READONLY).keys(1, 1, 1)
+        t.add(spec("LINDEX", 3, READONLY).keys(at(1, RO, ACCESS))
                 .doc("1.0.0", "Get an element from a list by its index"), this::lindex);
-        t.add(spec("LSET", 4, WRITE, DENYOOM).keys(1, 1, 1)
+        t.add(spec("LSET", 4, WRITE, DENYOOM).keys(at(1, RW, UPDATE))
                 .doc("1.0.0", "Set the value of an element in a list by its index"), this::lset);
-        t.add(spec("LINSERT", 5, WRITE, DENYOOM).keys(1, 1, 1)
+        t.add(spec("LINSERT", 5, WRITE, DENYOOM).keys(at(1, RW, INSERT))
                 .doc("2.2.0", "Insert an element before or after another element in a list"), this::linsert);
-        t.add(spec("LREM", 4, WRITE).keys(1, 1, 1).doc("1.0.0", "Remove elements from a list"), this::lrem);
-        t.add(spec("LTRIM", 4, WRITE).keys(1, 1, 1)
+        t.add(spec("LREM", 4, WRITE).keys(at(1, RW, DELETE)).doc("1.0.0", "Remove elements from a list"), this::lrem);
+        t.add(spec("LTRIM", 4, WRITE).keys(at(1, RW, DELETE))
                 .doc("1.0.0", "Trim a list to the specified range"), this::ltrim);
-        t.add(spec("LPOS", -3, READONLY).keys(1, 1, 1)
+        t.add(spec("LPOS", -3, READONLY).keys(at(1, RO, ACCESS))
                 .doc("6.0.6", "Return the index of matching elements on a list"), this::lpos);
-        t.add(spec("LMOVE", 5, WRITE, DENYOOM).keys(1, 2, 1)
+        t.add(spec("LMOVE", 5, WRITE, DENYOOM).keys(at(1, RW, ACCESS, DELETE), at(2, RW, INSERT))
                 .doc("6.2.0", "Pop an element from a list, push it to another list and return it"),
                 c -> move(c, side(c, 3), side(c, 4), -1));
-        t.add(spec("RPOPLPUSH", 3, WRITE, DENYOOM).keys(1, 2, 1)
+        t.add(spec("RPOPLPUSH", 3, WRITE, DENYOOM).keys(at(1, RW, ACCESS, DELETE), at(2, RW, INSERT))
                 .doc("1.2.0", "Remove the last element in a list, prepend it to another list and return it"),
                 c -> move(c, TAIL, HEAD, -1));
-        t.add(spec("LMPOP", -4, WRITE, MOVABLEKEYS).keys(0, 0, 0)
+        t.add(spec("LMPOP", -4, WRITE).keys(at(1, RW, ACCESS, DELETE).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 1, 2))
                 .doc("7.0.0", "Pop elements from a list"), c -> mpop(c, 1, false));
-        t.add(spec("BLPOP", -3, WRITE, NOSCRIPT, BLOCKING).keys(1, -2, 1)
+        t.add(spec("BLPOP", -3, WRITE, NOSCRIPT, BLOCKING).keys(at(1, RW, ACCESS, DELETE).range(-2, 1))
                 .doc("2.0.0", "Remove and get the first element in a list, or block until one is available"),
                 c -> blockingPop(c, 1, c.argCount() - 2, HEAD, c.argCount() - 1, SINGLE));
-        t.add(spec("BRPOP", -3, WRITE, NOSCRIPT, BLOCKING).keys(1, -2, 1)
+        t.add(spec("BRPOP", -3, WRITE, NOSCRIPT, BLOCKING).keys(at(1, RW, ACCESS, DELETE).range(-2, 1))
                 .doc("2.0.0", "Remove and get the last element in a list, or block until one is available"),
                 c -> blockingPop(c, 1, c.argCount() - 2, TAIL, c.argCount() - 1, SINGLE));
-        t.add(spec("BLMOVE", 6, WRITE, DENYOOM, NOSCRIPT, BLOCKING).keys(1, 2, 1)
+        t.add(spec("BLMOVE", 6, WRITE, DENYOOM, NOSCRIPT, BLOCKING).keys(at(1, RW, ACCESS, DELETE), at(2, RW, INSERT))
                 .doc("6.2.0", "Pop an element from a list, push it to another list and return it; or block until one is available"),
                 this::blmove);
-        t.add(spec("BRPOPLPUSH", 4, WRITE, DENYOOM, NOSCRIPT, BLOCKING).keys(1, 2, 1)
+        t.add(spec("BRPOPLPUSH", 4, WRITE, DENYOOM, NOSCRIPT, BLOCKING).keys(at(1, RW, ACCESS, DELETE), at(2, RW, INSERT))
                 .doc("2.2.0", "Pop an element from a list, push it to another list and return it; or block until one is available"),
                 c -> move(c, TAIL, HEAD, 3));
-        t.add(spec("BLMPOP", -5, WRITE, BLOCKING, MOVABLEKEYS).keys(0, 0, 0)
+        t.add(spec("BLMPOP", -5, WRITE, BLOCKING).keys(at(2, RW, ACCESS, DELETE).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 2, 3))
                 .doc("7.0.0", "Pop elements from a list, or block until one is available"), c -> mpop(c, 2, true));
     }
 

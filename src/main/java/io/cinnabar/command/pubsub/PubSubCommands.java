@@ -16,6 +16,8 @@ import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.PUBSUB;
 import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.NOT_KEY;
+import static io.cinnabar.command.KeySpec.at;
 
 /** SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE, their UNSUBSCRIBEs, PUBLISH, SPUBLISH and PUBSUB. */
 public final class PubSubCommands implements CommandFamily {
@@ -30,11 +32,11 @@ public final class PubSubCommands implements CommandFamily {
         t.add(spec("UNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Stop listening for messages posted to the given channels"), this::unsubscribe);
         t.add(spec("PSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Listen for messages published to channels matching the given patterns"), this::psubscribe);
         t.add(spec("PUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Stop listening for messages posted to channels matching the given patterns"), this::punsubscribe);
-        t.add(spec("SSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).keys(1, -1, 1).channelKeys().allowedWhileSubscribed().doc("7.0.0", "Listen for messages published to the given shard channels"), this::ssubscribe);
-        t.add(spec("SUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).keys(1, -1, 1).channelKeys().allowedWhileSubscribed().doc("7.0.0", "Stop listening for messages posted to the given shard channels"), this::sunsubscribe);
+        t.add(spec("SSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).keys(at(1, NOT_KEY).range(-1, 1)).allowedWhileSubscribed().doc("7.0.0", "Listen for messages published to the given shard channels"), this::ssubscribe);
+        t.add(spec("SUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).keys(at(1, NOT_KEY).range(-1, 1)).allowedWhileSubscribed().doc("7.0.0", "Stop listening for messages posted to the given shard channels"), this::sunsubscribe);
         t.add(spec("PUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).doc("2.0.0", "Post a message to a channel"),
                 c -> c.reply().integer(pubSub(c).publish(c.arg(1), c.arg(2))));
-        t.add(spec("SPUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).keys(1, 1, 1).channelKeys().doc("7.0.0", "Post a message to a shard channel"),
+        t.add(spec("SPUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).keys(at(1, NOT_KEY)).doc("7.0.0", "Post a message to a shard channel"),
                 c -> c.reply().integer(pubSub(c).spublish(c.arg(1), c.arg(2))));
         t.add(spec("PUBSUB", -2).doc("2.8.0", "A container for Pub/Sub commands")
                 .sub(spec("CHANNELS", -2, PUBSUB, LOADING, STALE).doc("2.8.0", "List active channels"), c -> channels(c, PubSub.Kind.CHANNEL))

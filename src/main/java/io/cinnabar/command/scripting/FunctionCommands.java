@@ -5,6 +5,7 @@ import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.HelpReply;
+import io.cinnabar.command.KeyProcs;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.GlobMatcher;
 import io.cinnabar.persistence.rdb.DumpPayload;
@@ -20,7 +21,6 @@ import static io.cinnabar.command.CommandFlag.ALLOW_BUSY;
 import static io.cinnabar.command.CommandFlag.DENYOOM;
 import static io.cinnabar.command.CommandFlag.LOADING;
 import static io.cinnabar.command.CommandFlag.MAY_REPLICATE;
-import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
 import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.NO_MANDATORY_KEYS;
 import static io.cinnabar.command.CommandFlag.READONLY;
@@ -28,6 +28,11 @@ import static io.cinnabar.command.CommandFlag.SKIP_MONITOR;
 import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
 
 /** FCALL, FCALL_RO and FUNCTION LOAD / DELETE / FLUSH / LIST / DUMP / RESTORE / KILL / STATS / HELP. */
 public final class FunctionCommands implements CommandFamily {
@@ -38,11 +43,11 @@ public final class FunctionCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("FCALL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callFlags(FunctionCommands::functionCallFlags).propagatesInnerCommands().mayRunLong()
+        t.add(spec("FCALL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE).keys(at(2, RW, ACCESS, UPDATE).keynum(0, 1, 1).notes("We cannot tell how the keys will be used so we assume the worst, RW and UPDATE"))
+                .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(FunctionCommands::functionCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("7.0.0", "Invoke a function"), c -> fcall(c, false));
-        t.add(spec("FCALL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callFlags(FunctionCommands::functionCallFlags).propagatesInnerCommands().mayRunLong()
+        t.add(spec("FCALL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY).keys(at(2, RO, ACCESS).keynum(0, 1, 1).notes("We cannot tell how the keys will be used so we assume the worst, RO and ACCESS"))
+                .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(FunctionCommands::functionCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("7.0.0", "Invoke a read-only function"), c -> fcall(c, true));
         t.add(spec("FUNCTION", -2).doc("7.0.0", "A container for function commands")
                 .sub(spec("DELETE", 3, NOSCRIPT, WRITE).doc("7.0.0", "Delete a function by name"), this::delete)

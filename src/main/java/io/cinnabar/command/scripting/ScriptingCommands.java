@@ -6,6 +6,7 @@ import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.GoodReplicas;
 import io.cinnabar.command.HelpReply;
+import io.cinnabar.command.KeyProcs;
 import io.cinnabar.command.MemoryLimit;
 
 import java.nio.charset.StandardCharsets;
@@ -15,13 +16,17 @@ import java.util.Locale;
 import static io.cinnabar.command.CommandFlag.ALLOW_BUSY;
 import static io.cinnabar.command.CommandFlag.LOADING;
 import static io.cinnabar.command.CommandFlag.MAY_REPLICATE;
-import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
 import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.NO_MANDATORY_KEYS;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.SKIP_MONITOR;
 import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
 
 /** EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT: Lua scripts run atomically against the keyspace. */
 public final class ScriptingCommands implements CommandFamily {
@@ -34,17 +39,17 @@ public final class ScriptingCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("EVAL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
+        t.add(spec("EVAL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE).keys(at(2, RW, ACCESS, UPDATE).keynum(0, 1, 1).notes("We cannot tell how the keys will be used so we assume the worst, RW and UPDATE"))
+                .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, false, false));
-        t.add(spec("EVALSHA", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
+        t.add(spec("EVALSHA", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE).keys(at(2, RW, ACCESS, UPDATE).keynum(0, 1, 1))
+                .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, true, false));
-        t.add(spec("EVAL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
+        t.add(spec("EVAL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY).keys(at(2, RO, ACCESS).keynum(0, 1, 1).notes("We cannot tell how the keys will be used so we assume the worst, RO and ACCESS"))
+                .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("7.0.0", "Execute a read-only Lua script server side"), c -> eval(c, false, true));
-        t.add(spec("EVALSHA_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
+        t.add(spec("EVALSHA_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY).keys(at(2, RO, ACCESS).keynum(0, 1, 1))
+                .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("7.0.0", "Execute a read-only Lua script server side"), c -> eval(c, true, true));
         t.add(spec("SCRIPT", -2).doc("2.6.0", "A container for Lua scripts management commands")
                 .sub(spec("DEBUG", 3, NOSCRIPT).doc("3.2.0", "Set the debug mode for executed scripts."), this::debug)
@@ -57,20 +62,6 @@ public final class ScriptingCommands implements CommandFamily {
                         .doc("2.6.0", "Kill the script currently in execution."), this::kill)
                 .sub(spec("LOAD", 3, NOSCRIPT, STALE).tips("request_policy:all_nodes", "response_policy:all_succeeded")
                         .doc("2.6.0", "Load the specified Lua script into the script cache."), this::load), null);
-    }
-
-    /** EVAL's keys: numkeys names after the script. */
-    static void keys(byte[][] argv, io.cinnabar.command.CommandSpec.KeySink sink) {
-        if (argv.length < 3) return;
-        long n;
-        try {
-            n = Long.parseLong(new String(argv[2], StandardCharsets.US_ASCII));
-        } catch (NumberFormatException e) {
-            return;
-        }
-        // As Redis's genericGetKeys: none at all when numkeys is more than there are (the call fails anyway).
-        if (n > argv.length - 3) return;
-        for (int i = 0; i < n; i++) sink.key(3 + i, "RW", "access", "update");
     }
 
     /** EVAL's flags for Redis's checks: the body's shebang decides (Redis's evalGetCommandFlags). */

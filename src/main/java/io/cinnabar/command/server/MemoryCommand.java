@@ -10,6 +10,8 @@ import io.cinnabar.keyspace.TypedValue;
 
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeySpec.at;
 
 /** MEMORY USAGE and HELP. */
 public final class MemoryCommand implements CommandFamily {
@@ -24,7 +26,7 @@ public final class MemoryCommand implements CommandFamily {
     @Override
     public void register(CommandTable t) {
         t.add(spec("MEMORY", -2).doc("4.0.0", "A container for memory diagnostics commands")
-                .sub(spec("USAGE", -3, READONLY).keys(2, 2, 1).doc("4.0.0", "Estimate the memory usage of a key"), this::usage)
+                .sub(spec("USAGE", -3, READONLY).keys(at(2, RO)).doc("4.0.0", "Estimate the memory usage of a key"), this::usage)
                 .sub(spec("HELP", 2).doc("4.0.0", "Show helpful text about the different subcommands"),
                         c -> HelpReply.reply(c,
                                 "USAGE <key> [SAMPLES <count>]",

@@ -18,6 +18,8 @@ import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.SKIP_SLOWLOG;
 import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeySpec.at;
 
 /**
  * MULTI, EXEC, DISCARD, WATCH, UNWATCH. Queueing itself is the Dispatcher's (it already knows
@@ -40,7 +42,7 @@ public final class TransactionCommands implements CommandFamily {
                 .doc("1.2.0", "Execute all commands issued after MULTI"), this::exec);
         t.add(spec("DISCARD", 1, NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY)
                 .doc("2.0.0", "Discard all commands issued after MULTI"), this::discard);
-        t.add(spec("WATCH", -2, NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY).keys(1, -1, 1)
+        t.add(spec("WATCH", -2, NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY).keys(at(1, RO).range(-1, 1))
                 .doc("2.2.0", "Watch the given keys to determine execution of the MULTI/EXEC block"), this::watch);
         t.add(spec("UNWATCH", 1, NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY)
                 .doc("2.2.0", "Forget about all watched keys"), this::unwatch);

@@ -2,9 +2,10 @@ package io.cinnabar.command.zsets;
 
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
-import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyProcs;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.keys.ScanArgs;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.LexRange;
@@ -22,11 +23,17 @@ import java.util.List;
 import static io.cinnabar.command.CommandFlag.BLOCKING;
 import static io.cinnabar.command.CommandFlag.DENYOOM;
 import static io.cinnabar.command.CommandFlag.FAST;
-import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
 import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.DELETE;
+import static io.cinnabar.command.KeyFlag.OW;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
 
 /** Sorted set commands (t_zset.c). Set algebra lives in {@link ZSetAlgebra}, pops in {@link ZSetPops}. */
 public final class ZSetCommands implements CommandFamily {
@@ -41,98 +48,98 @@ public final class ZSetCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("ZADD", -4, WRITE, DENYOOM, FAST).keys(1, 1, 1)
+        t.add(spec("ZADD", -4, WRITE, DENYOOM, FAST).keys(at(1, RW, UPDATE))
                 .doc("1.2.0", "Add one or more members to a sorted set, or update its score if it already exists"),
                 c -> zadd(c, 0));
-        t.add(spec("ZINCRBY", 4, WRITE, DENYOOM, FAST).keys(1, 1, 1)
+        t.add(spec("ZINCRBY", 4, WRITE, DENYOOM, FAST).keys(at(1, RW, ACCESS, UPDATE))
                 .doc("1.2.0", "Increment the score of a member in a sorted set"), c -> zadd(c, ZSetValue.IN_INCR));
-        t.add(spec("ZREM", -3, WRITE, FAST).keys(1, 1, 1)
+        t.add(spec("ZREM", -3, WRITE, FAST).keys(at(1, RW, DELETE))
                 .doc("1.2.0", "Remove one or more members from a sorted set"), this::zrem);
-        t.add(spec("ZCARD", 2, READONLY, FAST).keys(1, 1, 1)
+        t.add(spec("ZCARD", 2, READONLY, FAST).keys(at(1, RO))
                 .doc("1.2.0", "Get the number of members in a sorted set"), this::zcard);
-        t.add(spec("ZCOUNT", 4, READONLY, FAST).keys(1, 1, 1)
+        t.add(spec("ZCOUNT", 4, READONLY, FAST).keys(at(1, RO, ACCESS))
                 .doc("2.0.0", "Count the members in a sorted set with scores within the given values"), this::zcount);
-        t.add(spec("ZLEXCOUNT", 4, READONLY, FAST).keys(1, 1, 1)
+        t.add(spec("ZLEXCOUNT", 4, READONLY, FAST).keys(at(1, RO, ACCESS))
                 .doc("2.8.9", "Count the number of members in a sorted set between a given lexicographical range"),
                 this::zlexcount);
-        t.add(spec("ZSCORE", 3, READONLY, FAST).keys(1, 1, 1)
+        t.add(spec("ZSCORE", 3, READONLY, FAST).keys(at(1, RO, ACCESS))
                 .doc("1.2.0", "Get the score associated with the given member in a sorted set"), this::zscore);
-        t.add(spec("ZMSCORE", -3, READONLY, FAST).keys(1, 1, 1)
+        t.add(spec("ZMSCORE", -3, READONLY, FAST).keys(at(1, RO, ACCESS))
                 .doc("6.2.0", "Get the score associated with the given members in a sorted set"), this::zmscore);
-        t.add(spec("ZRANK", 3, READONLY, FAST).keys(1, 1, 1)
+        t.add(spec("ZRANK", 3, READONLY, FAST).keys(at(1, RO, ACCESS))
                 .doc("2.0.0", "Determine the index of a member in a sorted set"), c -> zrank(c, false));
-        t.add(spec("ZREVRANK", 3, READONLY, FAST).keys(1, 1, 1)
+        t.add(spec("ZREVRANK", 3, READONLY, FAST).keys(at(1, RO, ACCESS))
                 .doc("2.0.0", "Determine the index of a member in a sorted set, with scores ordered from high to low"),
                 c -> zrank(c, true));
-        t.add(spec("ZRANGE", -4, READONLY).keys(1, 1, 1)
+        t.add(spec("ZRANGE", -4, READONLY).keys(at(1, RO, ACCESS))
                 .doc("1.2.0", "Return a range of members in a sorted set"),
                 c -> zrange(c, 1, false, RangeType.AUTO, Direction.AUTO));
-        t.add(spec("ZRANGESTORE", -5, WRITE, DENYOOM).keys(1, 2, 1)
+        t.add(spec("ZRANGESTORE", -5, WRITE, DENYOOM).keys(at(1, OW, UPDATE), at(2, RO, ACCESS))
                 .doc("6.2.0", "Store a range of members from sorted set into another key"),
                 c -> zrange(c, 2, true, RangeType.AUTO, Direction.AUTO));
-        t.add(spec("ZREVRANGE", -4, READONLY).keys(1, 1, 1)
+        t.add(spec("ZREVRANGE", -4, READONLY).keys(at(1, RO, ACCESS))
                 .doc("1.2.0", "Return a range of members in a sorted set, by index, with scores ordered from high to low"),
                 c -> zrange(c, 1, false, RangeType.RANK, Direction.REVERSE));
-        t.add(spec("ZRANGEBYSCORE", -4, READONLY).keys(1, 1, 1)
+        t.add(spec("ZRANGEBYSCORE", -4, READONLY).keys(at(1, RO, ACCESS))
                 .doc("1.0.5", "Return a range of members in a sorted set, by score"),
                 c -> zrange(c, 1, false, RangeType.SCORE, Direction.FORWARD));
-        t.add(spec("ZREVRANGEBYSCORE", -4, READONLY).keys(1, 1, 1)
+        t.add(spec("ZREVRANGEBYSCORE", -4, READONLY).keys(at(1, RO, ACCESS))
                 .doc("2.2.0", "Return a range of members in a sorted set, by score, with scores ordered from high to low"),
                 c -> zrange(c, 1, false, RangeType.SCORE, Direction.REVERSE));
-        t.add(spec("ZRANGEBYLEX", -4, READONLY).keys(1, 1, 1)
+        t.add(spec("ZRANGEBYLEX", -4, READONLY).keys(at(1, RO, ACCESS))
                 .doc("2.8.9", "Return a range of members in a sorted set, by lexicographical range"),
                 c -> zrange(c, 1, false, RangeType.LEX, Direction.FORWARD));
-        t.add(spec("ZREVRANGEBYLEX", -4, READONLY).keys(1, 1, 1)
+        t.add(spec("ZREVRANGEBYLEX", -4, READONLY).keys(at(1, RO, ACCESS))
                 .doc("2.8.9", "Return a range of members in a sorted set, by lexicographical range, ordered from higher to lower strings."),
                 c -> zrange(c, 1, false, RangeType.LEX, Direction.REVERSE));
-        t.add(spec("ZREMRANGEBYRANK", 4, WRITE).keys(1, 1, 1)
+        t.add(spec("ZREMRANGEBYRANK", 4, WRITE).keys(at(1, RW, DELETE))
                 .doc("2.0.0", "Remove all members in a sorted set within the given indexes"),
                 c -> zremrange(c, RangeType.RANK));
-        t.add(spec("ZREMRANGEBYSCORE", 4, WRITE).keys(1, 1, 1)
+        t.add(spec("ZREMRANGEBYSCORE", 4, WRITE).keys(at(1, RW, DELETE))
                 .doc("1.2.0", "Remove all members in a sorted set within the given scores"),
                 c -> zremrange(c, RangeType.SCORE));
-        t.add(spec("ZREMRANGEBYLEX", 4, WRITE).keys(1, 1, 1)
+        t.add(spec("ZREMRANGEBYLEX", 4, WRITE).keys(at(1, RW, DELETE))
                 .doc("2.8.9", "Remove all members in a sorted set between the given lexicographical range"),
                 c -> zremrange(c, RangeType.LEX));
-        t.add(spec("ZRANDMEMBER", -2, READONLY).keys(1, 1, 1).tips("nondeterministic_output")
+        t.add(spec("ZRANDMEMBER", -2, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
                 .doc("6.2.0", "Get one or multiple random elements from a sorted set"), ZSetRandom::zrandmember);
-        t.add(spec("ZSCAN", -3, READONLY).keys(1, 1, 1).tips("nondeterministic_output")
+        t.add(spec("ZSCAN", -3, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
                 .doc("2.8.0", "Incrementally iterate sorted sets elements and associated scores"), this::zscan);
 
-        t.add(spec("ZUNION", -3, READONLY, MOVABLEKEYS).keys(0, 0, 0)
+        t.add(spec("ZUNION", -3, READONLY).keys(at(1, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 1, 2))
                 .doc("6.2.0", "Add multiple sorted sets"), c -> ZSetAlgebra.run(c, false, ZSetAlgebra.UNION, false));
-        t.add(spec("ZINTER", -3, READONLY, MOVABLEKEYS).keys(0, 0, 0)
+        t.add(spec("ZINTER", -3, READONLY).keys(at(1, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 1, 2))
                 .doc("6.2.0", "Intersect multiple sorted sets"), c -> ZSetAlgebra.run(c, false, ZSetAlgebra.INTER, false));
-        t.add(spec("ZDIFF", -3, READONLY, MOVABLEKEYS).keys(0, 0, 0)
+        t.add(spec("ZDIFF", -3, READONLY).keys(at(1, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 1, 2))
                 .doc("6.2.0", "Subtract multiple sorted sets"), c -> ZSetAlgebra.run(c, false, ZSetAlgebra.DIFF, false));
-        t.add(spec("ZINTERCARD", -3, READONLY, MOVABLEKEYS).keys(0, 0, 0)
+        t.add(spec("ZINTERCARD", -3, READONLY).keys(at(1, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 1, 2))
                 .doc("7.0.0", "Intersect multiple sorted sets and return the cardinality of the result"),
                 c -> ZSetAlgebra.run(c, false, ZSetAlgebra.INTER, true));
-        t.add(spec("ZUNIONSTORE", -4, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1)
+        t.add(spec("ZUNIONSTORE", -4, WRITE, DENYOOM).keys(at(1, OW, UPDATE), at(2, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(1, 2, 3))
                 .doc("2.0.0", "Add multiple sorted sets and store the resulting sorted set in a new key"),
                 c -> ZSetAlgebra.run(c, true, ZSetAlgebra.UNION, false));
-        t.add(spec("ZINTERSTORE", -4, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1)
+        t.add(spec("ZINTERSTORE", -4, WRITE, DENYOOM).keys(at(1, OW, UPDATE), at(2, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(1, 2, 3))
                 .doc("2.0.0", "Intersect multiple sorted sets and store the resulting sorted set in a new key"),
                 c -> ZSetAlgebra.run(c, true, ZSetAlgebra.INTER, false));
-        t.add(spec("ZDIFFSTORE", -4, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1)
+        t.add(spec("ZDIFFSTORE", -4, WRITE, DENYOOM).keys(at(1, OW, UPDATE), at(2, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(1, 2, 3))
                 .doc("6.2.0", "Subtract multiple sorted sets and store the resulting sorted set in a new key"),
                 c -> ZSetAlgebra.run(c, true, ZSetAlgebra.DIFF, false));
 
-        t.add(spec("ZPOPMIN", -2, WRITE, FAST).keys(1, 1, 1)
+        t.add(spec("ZPOPMIN", -2, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE))
                 .doc("5.0.0", "Remove and return members with the lowest scores in a sorted set"),
                 c -> ZSetPops.zpop(c, false));
-        t.add(spec("ZPOPMAX", -2, WRITE, FAST).keys(1, 1, 1)
+        t.add(spec("ZPOPMAX", -2, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE))
                 .doc("5.0.0", "Remove and return members with the highest scores in a sorted set"),
                 c -> ZSetPops.zpop(c, true));
-        t.add(spec("ZMPOP", -4, WRITE, MOVABLEKEYS).keys(0, 0, 0)
+        t.add(spec("ZMPOP", -4, WRITE).keys(at(1, RW, ACCESS, DELETE).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 1, 2))
                 .doc("7.0.0", "Remove and return members with scores in a sorted set"), c -> ZSetPops.zmpop(c, false));
-        t.add(spec("BZPOPMIN", -3, WRITE, NOSCRIPT, FAST, BLOCKING).keys(1, -2, 1)
+        t.add(spec("BZPOPMIN", -3, WRITE, NOSCRIPT, FAST, BLOCKING).keys(at(1, RW, ACCESS, DELETE).range(-2, 1))
                 .doc("5.0.0", "Remove and return the member with the lowest score from one or more sorted sets, or block until one is available"),
                 c -> ZSetPops.bzpop(c, false));
-        t.add(spec("BZPOPMAX", -3, WRITE, NOSCRIPT, FAST, BLOCKING).keys(1, -2, 1)
+        t.add(spec("BZPOPMAX", -3, WRITE, NOSCRIPT, FAST, BLOCKING).keys(at(1, RW, ACCESS, DELETE).range(-2, 1))
                 .doc("5.0.0", "Remove and return the member with the highest score from one or more sorted sets, or block until one is available"),
                 c -> ZSetPops.bzpop(c, true));
-        t.add(spec("BZMPOP", -5, WRITE, BLOCKING, MOVABLEKEYS).keys(0, 0, 0)
+        t.add(spec("BZMPOP", -5, WRITE, BLOCKING).keys(at(2, RW, ACCESS, DELETE).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 2, 3))
                 .doc("7.0.0", "Remove and return members with scores in a sorted set or block until one is available"),
                 c -> ZSetPops.zmpop(c, true));
     }
