@@ -152,7 +152,8 @@ public final class CommandSpec {
     private List<String> categories(List<String> extra, boolean container) {
         List<String> out = new ArrayList<>();
         if (write) out.add("@write");
-        if (readonly) out.add("@read");
+        // Redis keeps read-only scripts (EVAL_RO, FCALL_RO) out of @read.
+        if (readonly && !"scripting".equals(group)) out.add("@read");
         if (admin) {
             out.add("@admin");
             out.add("@dangerous");

@@ -38,15 +38,19 @@ public final class ExpireCommands implements CommandFamily {
                 c -> expire(c, c.now(), MILLISECONDS));
         t.add(spec("EXPIREAT", -3, WRITE, FAST).keys(at(1, RW, UPDATE)).doc("1.2.0", "Set the expiration for a key as a UNIX timestamp"),
                 c -> expire(c, 0, SECONDS));
-        t.add(spec("PEXPIREAT", -3, WRITE, FAST).keys(at(1, RW, UPDATE)).doc("2.6.0", "Set the expiration for a key as a UNIX timestamp specified in milliseconds"),
+        t.add(spec("PEXPIREAT", -3, WRITE, FAST).keys(at(1, RW, UPDATE))
+                .doc("2.6.0", "Set the expiration for a key as a UNIX timestamp specified in milliseconds"),
                 c -> expire(c, 0, MILLISECONDS));
-        t.add(spec("TTL", 2, READONLY, FAST).keys(at(1, RO, ACCESS)).doc("1.0.0", "Get the time to live for a key in seconds"),
+        t.add(spec("TTL", 2, READONLY, FAST).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
+                .doc("1.0.0", "Get the time to live for a key in seconds"),
                 c -> ttl(c, SECONDS, false));
-        t.add(spec("PTTL", 2, READONLY, FAST).keys(at(1, RO, ACCESS)).doc("2.6.0", "Get the time to live for a key in milliseconds"),
+        t.add(spec("PTTL", 2, READONLY, FAST).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
+                .doc("2.6.0", "Get the time to live for a key in milliseconds"),
                 c -> ttl(c, MILLISECONDS, false));
         t.add(spec("EXPIRETIME", 2, READONLY, FAST).keys(at(1, RO, ACCESS)).doc("7.0.0", "Get the expiration Unix timestamp for a key"),
                 c -> ttl(c, SECONDS, true));
-        t.add(spec("PEXPIRETIME", 2, READONLY, FAST).keys(at(1, RO, ACCESS)).doc("7.0.0", "Get the expiration Unix timestamp for a key in milliseconds"),
+        t.add(spec("PEXPIRETIME", 2, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("7.0.0", "Get the expiration Unix timestamp for a key in milliseconds"),
                 c -> ttl(c, MILLISECONDS, true));
         t.add(spec("PERSIST", 2, WRITE, FAST).keys(at(1, RW, UPDATE)).doc("2.2.0", "Remove the expiration from a key"), this::persist);
     }

@@ -54,29 +54,34 @@ public final class KeyCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("DEL", -2, WRITE).keys(at(1, RM, DELETE).range(-1, 1)).doc("1.0.0", "Delete a key"), this::del);
-        t.add(spec("UNLINK", -2, WRITE, FAST).keys(at(1, RM, DELETE).range(-1, 1))
+        t.add(spec("DEL", -2, WRITE).keys(at(1, RM, DELETE).range(-1, 1)).tips("request_policy:multi_shard", "response_policy:agg_sum")
+                .doc("1.0.0", "Delete a key"), this::del);
+        t.add(spec("UNLINK", -2, WRITE, FAST).keys(at(1, RM, DELETE).range(-1, 1)).tips("request_policy:multi_shard", "response_policy:agg_sum")
                 .doc("4.0.0", "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking."), this::del);
-        t.add(spec("EXISTS", -2, READONLY, FAST).keys(at(1, RO).range(-1, 1)).doc("1.0.0", "Determine if a key exists"), this::exists);
+        t.add(spec("EXISTS", -2, READONLY, FAST).keys(at(1, RO).range(-1, 1)).tips("request_policy:multi_shard", "response_policy:agg_sum")
+                .doc("1.0.0", "Determine if a key exists"), this::exists);
         t.add(spec("TYPE", 2, READONLY, FAST).keys(at(1, RO)).doc("1.0.0", "Determine the type stored at key"), this::type);
-        t.add(spec("KEYS", 2, READONLY).acl("@dangerous").doc("1.0.0", "Find all keys matching the given pattern"), this::keys);
-        t.add(spec("SCAN", -2, READONLY).touchesArbitraryKeys().doc("2.8.0", "Incrementally iterate the keys space"), this::scan);
-        t.add(spec("RANDOMKEY", 1, READONLY).touchesArbitraryKeys().doc("1.0.0", "Return a random key from the keyspace"), this::randomKey);
+        t.add(spec("KEYS", 2, READONLY).tips("request_policy:all_shards", "nondeterministic_output_order").acl("@dangerous")
+                .doc("1.0.0", "Find all keys matching the given pattern"), this::keys);
+        t.add(spec("SCAN", -2, READONLY).tips("nondeterministic_output", "request_policy:special").touchesArbitraryKeys()
+                .doc("2.8.0", "Incrementally iterate the keys space"), this::scan);
+        t.add(spec("RANDOMKEY", 1, READONLY).tips("request_policy:all_shards", "nondeterministic_output").touchesArbitraryKeys()
+                .doc("1.0.0", "Return a random key from the keyspace"), this::randomKey);
         t.add(spec("RENAME", 3, WRITE).keys(at(1, RW, ACCESS, DELETE), at(2, OW, UPDATE)).doc("1.0.0", "Rename a key"), c -> rename(c, false));
         t.add(spec("RENAMENX", 3, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE), at(2, OW, INSERT))
                 .doc("1.0.0", "Rename a key, only if the new key does not exist"), c -> rename(c, true));
         t.add(spec("MOVE", 3, WRITE, FAST).keys(at(1, RW, ACCESS, UPDATE)).doc("1.0.0", "Move a key to another database"), this::move);
         t.add(spec("COPY", -3, WRITE, DENYOOM).keys(at(1, RO, ACCESS), at(2, OW, UPDATE)).doc("6.2.0", "Copy a key"), this::copy);
-        t.add(spec("TOUCH", -2, READONLY, FAST).keys(at(1, RO).range(-1, 1))
+        t.add(spec("TOUCH", -2, READONLY, FAST).keys(at(1, RO).range(-1, 1)).tips("request_policy:multi_shard", "response_policy:agg_sum")
                 .doc("3.2.1", "Alters the last access time of a key(s). Returns the number of existing keys specified."), this::touch);
         t.add(spec("OBJECT", -2).doc("2.2.3", "A container for object introspection commands")
-                .sub(spec("ENCODING", 3, READONLY).keys(at(2, RO))
+                .sub(spec("ENCODING", 3, READONLY).keys(at(2, RO)).tips("nondeterministic_output")
                         .doc("2.2.3", "Inspect the internal encoding of a Redis object"), this::objectEncoding)
-                .sub(spec("REFCOUNT", 3, READONLY).keys(at(2, RO))
+                .sub(spec("REFCOUNT", 3, READONLY).keys(at(2, RO)).tips("nondeterministic_output")
                         .doc("2.2.3", "Get the number of references to the value of the key"), this::objectRefcount)
-                .sub(spec("IDLETIME", 3, READONLY).keys(at(2, RO))
+                .sub(spec("IDLETIME", 3, READONLY).keys(at(2, RO)).tips("nondeterministic_output")
                         .doc("2.2.3", "Get the time since a Redis object was last accessed"), this::objectIdletime)
-                .sub(spec("FREQ", 3, READONLY).keys(at(2, RO))
+                .sub(spec("FREQ", 3, READONLY).keys(at(2, RO)).tips("nondeterministic_output")
                         .doc("4.0.0", "Get the logarithmic access frequency counter of a Redis object"), this::objectFreq)
                 .sub(spec("HELP", 2, LOADING, STALE)
                         .doc("6.2.0", "Show helpful text about the different subcommands"), this::objectHelp), null);

@@ -32,11 +32,14 @@ public final class PubSubCommands implements CommandFamily {
         t.add(spec("UNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Stop listening for messages posted to the given channels"), this::unsubscribe);
         t.add(spec("PSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Listen for messages published to channels matching the given patterns"), this::psubscribe);
         t.add(spec("PUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Stop listening for messages posted to channels matching the given patterns"), this::punsubscribe);
-        t.add(spec("SSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).keys(at(1, NOT_KEY).range(-1, 1)).allowedWhileSubscribed().doc("7.0.0", "Listen for messages published to the given shard channels"), this::ssubscribe);
-        t.add(spec("SUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).keys(at(1, NOT_KEY).range(-1, 1)).allowedWhileSubscribed().doc("7.0.0", "Stop listening for messages posted to the given shard channels"), this::sunsubscribe);
+        t.add(spec("SSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).keys(at(1, NOT_KEY).range(-1, 1)).allowedWhileSubscribed()
+                .doc("7.0.0", "Listen for messages published to the given shard channels"), this::ssubscribe);
+        t.add(spec("SUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).keys(at(1, NOT_KEY).range(-1, 1)).allowedWhileSubscribed()
+                .doc("7.0.0", "Stop listening for messages posted to the given shard channels"), this::sunsubscribe);
         t.add(spec("PUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).doc("2.0.0", "Post a message to a channel"),
                 c -> c.reply().integer(pubSub(c).publish(c.arg(1), c.arg(2))));
-        t.add(spec("SPUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).keys(at(1, NOT_KEY)).doc("7.0.0", "Post a message to a shard channel"),
+        t.add(spec("SPUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).keys(at(1, NOT_KEY))
+                .doc("7.0.0", "Post a message to a shard channel"),
                 c -> c.reply().integer(pubSub(c).spublish(c.arg(1), c.arg(2))));
         t.add(spec("PUBSUB", -2).doc("2.8.0", "A container for Pub/Sub commands")
                 .sub(spec("CHANNELS", -2, PUBSUB, LOADING, STALE).doc("2.8.0", "List active channels"), c -> channels(c, PubSub.Kind.CHANNEL))
@@ -45,7 +48,7 @@ public final class PubSubCommands implements CommandFamily {
                 .sub(spec("NUMSUB", -2, PUBSUB, LOADING, STALE).doc("2.8.0", "Get the count of subscribers for channels"), c -> numsub(c, PubSub.Kind.CHANNEL))
                 .sub(spec("SHARDCHANNELS", -2, PUBSUB, LOADING, STALE).doc("7.0.0", "List active shard channels"), c -> channels(c, PubSub.Kind.SHARD))
                 .sub(spec("SHARDNUMSUB", -2, PUBSUB, LOADING, STALE).doc("7.0.0", "Get the count of subscribers for shard channels"), c -> numsub(c, PubSub.Kind.SHARD))
-                .sub(spec("HELP", 2, LOADING, STALE).doc("6.2.0", "Show helpful text about the different subcommands"),
+                .sub(spec("HELP", 2, LOADING, STALE).withoutGroupCategory().doc("6.2.0", "Show helpful text about the different subcommands"),
                         c -> HelpReply.reply(c,
                                 "CHANNELS [<pattern>]",
                                 "    Return the currently active channels matching a <pattern> (default: '*').",

@@ -28,11 +28,6 @@ import static io.cinnabar.command.CommandFlag.SKIP_MONITOR;
 import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
-import static io.cinnabar.command.KeyFlag.ACCESS;
-import static io.cinnabar.command.KeyFlag.RO;
-import static io.cinnabar.command.KeyFlag.RW;
-import static io.cinnabar.command.KeyFlag.UPDATE;
-import static io.cinnabar.command.KeySpec.at;
 
 /** FCALL, FCALL_RO and FUNCTION LOAD / DELETE / FLUSH / LIST / DUMP / RESTORE / KILL / STATS / HELP. */
 public final class FunctionCommands implements CommandFamily {
@@ -43,22 +38,27 @@ public final class FunctionCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("FCALL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE).keys(at(2, RW, ACCESS, UPDATE).keynum(0, 1, 1).notes("We cannot tell how the keys will be used so we assume the worst, RW and UPDATE"))
+        t.add(spec("FCALL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE)
+                .keys(ScriptingCommands.SCRIPT_KEYS.notes(ScriptingCommands.SCRIPT_KEYS_NOTES))
                 .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(FunctionCommands::functionCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("7.0.0", "Invoke a function"), c -> fcall(c, false));
-        t.add(spec("FCALL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY).keys(at(2, RO, ACCESS).keynum(0, 1, 1).notes("We cannot tell how the keys will be used so we assume the worst, RO and ACCESS"))
+        t.add(spec("FCALL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY)
+                .keys(ScriptingCommands.SCRIPT_RO_KEYS.notes(ScriptingCommands.SCRIPT_RO_KEYS_NOTES))
                 .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(FunctionCommands::functionCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("7.0.0", "Invoke a read-only function"), c -> fcall(c, true));
         t.add(spec("FUNCTION", -2).doc("7.0.0", "A container for function commands")
-                .sub(spec("DELETE", 3, NOSCRIPT, WRITE).doc("7.0.0", "Delete a function by name"), this::delete)
+                .sub(spec("DELETE", 3, NOSCRIPT, WRITE).tips("request_policy:all_shards", "response_policy:all_succeeded")
+                        .doc("7.0.0", "Delete a function by name"), this::delete)
                 .sub(spec("DUMP", 2, NOSCRIPT).doc("7.0.0", "Dump all functions into a serialized binary payload"), this::dump)
-                .sub(spec("FLUSH", -2, NOSCRIPT, WRITE).doc("7.0.0", "Deleting all functions"), this::flush)
+                .sub(spec("FLUSH", -2, NOSCRIPT, WRITE).tips("request_policy:all_shards", "response_policy:all_succeeded")
+                        .doc("7.0.0", "Deleting all functions"), this::flush)
                 .sub(spec("HELP", 2, LOADING, STALE).doc("7.0.0", "Show helpful text about the different subcommands"), this::help)
                 .sub(spec("KILL", 2, NOSCRIPT, ALLOW_BUSY).runsWhileBusy().tips("request_policy:all_shards", "response_policy:one_succeeded")
                         .doc("7.0.0", "Kill the function currently in execution."), this::kill)
                 .sub(spec("LIST", -2, NOSCRIPT).tips("nondeterministic_output_order")
                         .doc("7.0.0", "List information about all the functions"), this::list)
-                .sub(spec("LOAD", -3, NOSCRIPT, WRITE, DENYOOM).doc("7.0.0", "Create a function with the given arguments (name, code, description)"), this::load)
+                .sub(spec("LOAD", -3, NOSCRIPT, WRITE, DENYOOM).tips("request_policy:all_shards", "response_policy:all_succeeded")
+                        .doc("7.0.0", "Create a function with the given arguments (name, code, description)"), this::load)
                 .sub(spec("RESTORE", -3, NOSCRIPT, WRITE, DENYOOM).tips("request_policy:all_shards", "response_policy:all_succeeded")
                         .doc("7.0.0", "Restore all the functions on the given payload"), this::restore)
                 .sub(spec("STATS", 2, NOSCRIPT, ALLOW_BUSY).runsWhileBusy().tips("nondeterministic_output", "request_policy:all_shards", "response_policy:special")

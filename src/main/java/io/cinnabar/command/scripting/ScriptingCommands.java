@@ -7,6 +7,7 @@ import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.GoodReplicas;
 import io.cinnabar.command.HelpReply;
 import io.cinnabar.command.KeyProcs;
+import io.cinnabar.command.KeySpec;
 import io.cinnabar.command.MemoryLimit;
 
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,11 @@ import static io.cinnabar.command.KeySpec.at;
 public final class ScriptingCommands implements CommandFamily {
     private static final String NOSCRIPT_ERROR = "NOSCRIPT No matching script. Please use EVAL.";
 
+    /** EVAL's and FCALL's keys: numkeys names after the script or function. */
+    static final KeySpec SCRIPT_KEYS = at(2, RW, ACCESS, UPDATE).keynum(0, 1, 1), SCRIPT_RO_KEYS = at(2, RO, ACCESS).keynum(0, 1, 1);
+    static final String SCRIPT_KEYS_NOTES = "We cannot tell how the keys will be used so we assume the worst, RW and UPDATE";
+    static final String SCRIPT_RO_KEYS_NOTES = "We cannot tell how the keys will be used so we assume the worst, RO and ACCESS";
+
     @Override
     public String group() {
         return "scripting";
@@ -39,16 +45,20 @@ public final class ScriptingCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("EVAL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE).keys(at(2, RW, ACCESS, UPDATE).keynum(0, 1, 1).notes("We cannot tell how the keys will be used so we assume the worst, RW and UPDATE"))
+        t.add(spec("EVAL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE)
+                .keys(SCRIPT_KEYS.notes(SCRIPT_KEYS_NOTES))
                 .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, false, false));
-        t.add(spec("EVALSHA", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE).keys(at(2, RW, ACCESS, UPDATE).keynum(0, 1, 1))
+        t.add(spec("EVALSHA", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE)
+                .keys(SCRIPT_KEYS)
                 .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, true, false));
-        t.add(spec("EVAL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY).keys(at(2, RO, ACCESS).keynum(0, 1, 1).notes("We cannot tell how the keys will be used so we assume the worst, RO and ACCESS"))
+        t.add(spec("EVAL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY)
+                .keys(SCRIPT_RO_KEYS.notes(SCRIPT_RO_KEYS_NOTES))
                 .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("7.0.0", "Execute a read-only Lua script server side"), c -> eval(c, false, true));
-        t.add(spec("EVALSHA_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY).keys(at(2, RO, ACCESS).keynum(0, 1, 1))
+        t.add(spec("EVALSHA_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY)
+                .keys(SCRIPT_RO_KEYS)
                 .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
                 .doc("7.0.0", "Execute a read-only Lua script server side"), c -> eval(c, true, true));
         t.add(spec("SCRIPT", -2).doc("2.6.0", "A container for Lua scripts management commands")

@@ -198,7 +198,7 @@ public final class CommandCommands implements CommandFamily {
         r.set(cats.size());
         for (String cat : cats) r.simple(cat);
         r.set(s.tips().size());
-        for (String tip : s.tips()) r.simple(tip);
+        for (String tip : s.tips()) r.bulk(tip);
         r.set(s.keySpecs().size());
         for (KeySpec k : s.keySpecs()) k.reply(r);
         if (s.subcommands().isEmpty()) {

@@ -56,7 +56,8 @@ public final class SetCommands implements CommandFamily {
     public void register(CommandTable t) {
         t.add(spec("SADD", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT)).doc("1.0.0", "Add one or more members to a set"), this::sadd);
         t.add(spec("SREM", -3, WRITE, FAST).keys(at(1, RW, DELETE)).doc("1.0.0", "Remove one or more members from a set"), this::srem);
-        t.add(spec("SMOVE", 4, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE), at(2, RW, INSERT)).doc("1.0.0", "Move a member from one set to another"), this::smove);
+        t.add(spec("SMOVE", 4, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE), at(2, RW, INSERT))
+                .doc("1.0.0", "Move a member from one set to another"), this::smove);
         t.add(spec("SISMEMBER", 3, READONLY, FAST).keys(at(1, RO))
                 .doc("1.0.0", "Determine if a given value is a member of a set"), this::sismember);
         t.add(spec("SMISMEMBER", -3, READONLY, FAST).keys(at(1, RO, ACCESS))

@@ -6,6 +6,7 @@ import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.KeyProcs;
+import io.cinnabar.command.KeySpec;
 import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
@@ -40,6 +41,11 @@ import static io.cinnabar.command.KeySpec.unknown;
 public final class SortCommands implements CommandFamily {
     private static final String NOT_DOUBLE = "ERR One or more scores can't be converted into double";
 
+    private static final KeySpec BY_GET_KEYS = unknown(RO, ACCESS).notes("For the optional BY/GET keyword. It is marked "
+            + "'unknown' because the key names derive from the content of the key we sort");
+    private static final KeySpec STORE_KEY = unknown(OW, UPDATE).notes("For the optional STORE keyword. It is marked "
+            + "'unknown' because the keyword can appear anywhere in the argument array");
+
     @Override
     public String group() {
         return "generic";
@@ -47,10 +53,11 @@ public final class SortCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("SORT", -2, WRITE, DENYOOM).keys(at(1, RO, ACCESS), unknown(RO, ACCESS).notes("For the optional BY/GET keyword. It is marked 'unknown' because the key names derive from the content of the key we sort"), unknown(OW, UPDATE).notes("For the optional STORE keyword. It is marked 'unknown' because the keyword can appear anywhere in the argument array")).keyFinder(KeyProcs::sort).withoutGroupCategory()
+        t.add(spec("SORT", -2, WRITE, DENYOOM).keys(at(1, RO, ACCESS), BY_GET_KEYS, STORE_KEY)
+                .keyFinder(KeyProcs::sort).withoutGroupCategory()
                 .acl("@set", "@sortedset", "@list", "@dangerous")
                 .doc("1.0.0", "Sort the elements in a list, set or sorted set"), c -> sort(c, false));
-        t.add(spec("SORT_RO", -2, READONLY).keys(at(1, RO, ACCESS), unknown(RO, ACCESS).notes("For the optional BY/GET keyword. It is marked 'unknown' because the key names derive from the content of the key we sort"))
+        t.add(spec("SORT_RO", -2, READONLY).keys(at(1, RO, ACCESS), BY_GET_KEYS)
                 .keyFinder(KeyProcs::sortRo).withoutGroupCategory()
                 .acl("@set", "@sortedset", "@list", "@dangerous")
                 .doc("7.0.0", "Sort the elements in a list, set or sorted set. Read-only variant of SORT."),

@@ -49,7 +49,8 @@ public final class StringCommands implements CommandFamily {
     @Override
     public void register(CommandTable t) {
         t.add(spec("GET", 2, READONLY, FAST).keys(at(1, RO, ACCESS)).doc("1.0.0", "Get the value of a key"), this::get);
-        t.add(spec("SET", -3, WRITE, DENYOOM).keys(at(1, RW, ACCESS, UPDATE, VARIABLE_FLAGS).notes("RW and ACCESS due to the optional `GET` argument"))
+        t.add(spec("SET", -3, WRITE, DENYOOM)
+                .keys(at(1, RW, ACCESS, UPDATE, VARIABLE_FLAGS).notes("RW and ACCESS due to the optional `GET` argument"))
                 .keyFinder(KeyProcs::set).doc("1.0.0", "Set the string value of a key"), this::set);
         t.add(spec("SETNX", 3, WRITE, DENYOOM, FAST).keys(at(1, OW, INSERT))
                 .doc("1.0.0", "Set the value of a key, only if the key does not exist"), this::setnx);
@@ -63,11 +64,12 @@ public final class StringCommands implements CommandFamily {
                 .doc("6.2.0", "Get the value of a key and delete the key"), this::getdel);
         t.add(spec("GETSET", 3, WRITE, DENYOOM, FAST).keys(at(1, RW, ACCESS, UPDATE))
                 .doc("1.0.0", "Set the string value of a key and return its old value"), this::getset);
-        t.add(spec("MGET", -2, READONLY, FAST).keys(at(1, RO, ACCESS).range(-1, 1))
+        t.add(spec("MGET", -2, READONLY, FAST).keys(at(1, RO, ACCESS).range(-1, 1)).tips("request_policy:multi_shard")
                 .doc("1.0.0", "Get the values of all the given keys"), this::mget);
         t.add(spec("MSET", -3, WRITE, DENYOOM).keys(at(1, OW, UPDATE).range(-1, 2))
+                .tips("request_policy:multi_shard", "response_policy:all_succeeded")
                 .doc("1.0.1", "Set multiple keys to multiple values"), c -> mset(c, false));
-        t.add(spec("MSETNX", -3, WRITE, DENYOOM).keys(at(1, OW, INSERT).range(-1, 2))
+        t.add(spec("MSETNX", -3, WRITE, DENYOOM).keys(at(1, OW, INSERT).range(-1, 2)).tips("request_policy:multi_shard", "response_policy:agg_min")
                 .doc("1.0.1", "Set multiple keys to multiple values, only if none of the keys exist"), c -> mset(c, true));
         t.add(spec("APPEND", 3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT)).doc("2.0.0", "Append a value to a key"), this::append);
         t.add(spec("STRLEN", 2, READONLY, FAST).keys(at(1, RO))
