@@ -14,8 +14,13 @@ other part must be identical. Prints one line per differing command and a count;
 when any differed.
 """
 import argparse
+import difflib
+import os
 import socket
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import resp  # noqa: E402
 
 
 class Resp3:
@@ -26,11 +31,7 @@ class Resp3:
         self.call("HELLO", "3")
 
     def call(self, *args):
-        out = [b"*%d\r\n" % len(args)]
-        for a in args:
-            a = a if isinstance(a, bytes) else str(a).encode()
-            out.append(b"$%d\r\n%s\r\n" % (len(a), a))
-        self.sock.sendall(b"".join(out))
+        self.sock.sendall(resp.command(args))
         return self.read()
 
     def _fill(self, n):
@@ -129,7 +130,6 @@ def main():
         print("DIFF", name)
         if a.verbose:
             m, r = show(mine).splitlines(), show(real).splitlines()
-            import difflib
             for line in difflib.unified_diff(r, m, "redis", "cinnabar", lineterm="", n=2):
                 print("   ", line)
     print("%d of %d commands match (%d differ)" % (len(names) - differ, len(names), differ))
