@@ -25,6 +25,10 @@ public final class CommandSpec {
     final String group;
     final String summary;
     final String since;
+    /** COMMAND DOCS' other fields, null or empty when Redis has none. */
+    final String complexity, deprecatedSince, replacedBy;
+    final List<String[]> history;
+    final boolean syscmd;
     final List<String> aclCategories;
     final List<String> tips;
     final CommandHandler handler;
@@ -84,6 +88,11 @@ public final class CommandSpec {
         this.group = group;
         this.summary = b.summary;
         this.since = b.since;
+        this.complexity = b.complexity;
+        this.deprecatedSince = b.deprecatedSince;
+        this.replacedBy = b.replacedBy;
+        this.history = List.copyOf(b.history);
+        this.syscmd = b.syscmd;
         this.handler = handler;
         this.keyFinder = b.keyFinder;
         this.parent = parent;
@@ -122,6 +131,18 @@ public final class CommandSpec {
     public String group() { return group; }
     public String summary() { return summary; }
     public String since() { return since; }
+    public String complexity() { return complexity; }
+    public String deprecatedSince() { return deprecatedSince; }
+    public String replacedBy() { return replacedBy; }
+    /** (since, what changed) pairs, oldest first. */
+    public List<String[]> history() { return history; }
+    /** Redis's doc flags as COMMAND DOCS prints them: "deprecated", "syscmd". */
+    public List<String> docFlags() {
+        List<String> out = new ArrayList<>(2);
+        if (deprecatedSince != null) out.add("deprecated");
+        if (syscmd) out.add("syscmd");
+        return out;
+    }
     public List<String> aclCategories() { return aclCategories; }
     /** Redis's command tips as COMMAND INFO prints them, e.g. "nondeterministic_output". */
     public List<String> tips() { return tips; }
@@ -294,6 +315,9 @@ public final class CommandSpec {
         final EnumSet<CommandFlag> flags = EnumSet.noneOf(CommandFlag.class);
         String summary = "";
         String since = "1.0.0";
+        String complexity, deprecatedSince, replacedBy;
+        final List<String[]> history = new ArrayList<>();
+        boolean syscmd;
         final List<String> extraCategories = new ArrayList<>();
         final List<String> tips = new ArrayList<>();
         final List<Object[]> subs = new ArrayList<>();
@@ -325,6 +349,32 @@ public final class CommandSpec {
         public Builder doc(String since, String summary) {
             this.since = since;
             this.summary = summary;
+            return this;
+        }
+
+        /** As {@link #doc(String, String)} with the time complexity, in Redis's words. */
+        public Builder doc(String since, String summary, String complexity) {
+            this.complexity = complexity;
+            return doc(since, summary);
+        }
+
+
+        /** The command's history as (since, change) pairs: {@code history("2.4.0", "Accepts multiple elements.")}. */
+        public Builder history(String... sinceChangePairs) {
+            for (int i = 0; i + 1 < sinceChangePairs.length; i += 2) history.add(new String[] {sinceChangePairs[i], sinceChangePairs[i + 1]});
+            return this;
+        }
+
+        /** Deprecated since that version in favour of replacedBy (Redis's doc flag "deprecated"). */
+        public Builder deprecated(String since, String replacedBy) {
+            this.deprecatedSince = since;
+            this.replacedBy = replacedBy;
+            return this;
+        }
+
+        /** A system command, not for users (Redis's doc flag "syscmd"). */
+        public Builder syscmd() {
+            syscmd = true;
             return this;
         }
 

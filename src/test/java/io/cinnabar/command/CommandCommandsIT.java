@@ -69,6 +69,18 @@ class CommandCommandsIT {
     }
 
     @Test
+    void docsCarryComplexityHistoryAndDeprecation(Jedis jedis) {
+        // As redis-server 7.0.15 answers, less its "arguments" entry (not declared yet).
+        assertEquals("[getset, [summary, Set the string value of a key and return its old value, since, 1.0.0, group, string, "
+                + "complexity, O(1), doc_flags, [deprecated], deprecated_since, 6.2.0, replaced_by, `SET` with the `!GET` argument]]",
+                String.valueOf(cmd(jedis, "COMMAND", "DOCS", "getset")));
+        List<?> set = (List<?>) ((List<?>) cmd(jedis, "COMMAND", "DOCS", "set")).get(1);
+        assertEquals("[[2.6.12, Added the `EX`, `PX`, `NX` and `XX` options.], [6.0.0, Added the `KEEPTTL` option.], "
+                + "[6.2.0, Added the `GET`, `EXAT` and `PXAT` option.], [7.0.0, Allowed the `NX` and `GET` options to be used together.]]",
+                String.valueOf(set.get(set.indexOf("history") + 1)));
+    }
+
+    @Test
     void getkeys(Jedis jedis) {
         assertEquals(List.of("a"), cmd(jedis, "COMMAND", "GETKEYS", "get", "a"));
         assertEquals(List.of("a", "b"), cmd(jedis, "COMMAND", "GETKEYS", "del", "a", "b"));

@@ -48,30 +48,33 @@ public final class ScriptingCommands implements CommandFamily {
         t.add(spec("EVAL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE)
                 .keys(SCRIPT_KEYS.notes(SCRIPT_KEYS_NOTES))
                 .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
-                .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, false, false));
+                .doc("2.6.0", "Execute a Lua script server side", "Depends on the script that is executed."), c -> eval(c, false, false));
         t.add(spec("EVALSHA", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE)
                 .keys(SCRIPT_KEYS)
                 .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
-                .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, true, false));
+                .doc("2.6.0", "Execute a Lua script server side", "Depends on the script that is executed."), c -> eval(c, true, false));
         t.add(spec("EVAL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY)
                 .keys(SCRIPT_RO_KEYS.notes(SCRIPT_RO_KEYS_NOTES))
                 .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
-                .doc("7.0.0", "Execute a read-only Lua script server side"), c -> eval(c, false, true));
+                .doc("7.0.0", "Execute a read-only Lua script server side", "Depends on the script that is executed."), c -> eval(c, false, true));
         t.add(spec("EVALSHA_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY)
                 .keys(SCRIPT_RO_KEYS)
                 .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
-                .doc("7.0.0", "Execute a read-only Lua script server side"), c -> eval(c, true, true));
-        t.add(spec("SCRIPT", -2).doc("2.6.0", "A container for Lua scripts management commands")
-                .sub(spec("DEBUG", 3, NOSCRIPT).doc("3.2.0", "Set the debug mode for executed scripts."), this::debug)
+                .doc("7.0.0", "Execute a read-only Lua script server side", "Depends on the script that is executed."), c -> eval(c, true, true));
+        t.add(spec("SCRIPT", -2).doc("2.6.0", "A container for Lua scripts management commands", "Depends on subcommand.")
+                .sub(spec("DEBUG", 3, NOSCRIPT).doc("3.2.0", "Set the debug mode for executed scripts.", "O(1)"), this::debug)
                 .sub(spec("EXISTS", -3, NOSCRIPT).tips("request_policy:all_shards", "response_policy:agg_logical_and")
-                        .doc("2.6.0", "Check existence of scripts in the script cache."), this::exists)
+                        .doc("2.6.0", "Check existence of scripts in the script cache.",
+                                "O(N) with N being the number of scripts to check (so checking a single script is an O(1) operation)."), this::exists)
                 .sub(spec("FLUSH", -2, NOSCRIPT).tips("request_policy:all_nodes", "response_policy:all_succeeded")
-                        .doc("2.6.0", "Remove all the scripts from the script cache."), this::flush)
-                .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands"), this::help)
+                        .doc("2.6.0", "Remove all the scripts from the script cache.", "O(N) with N being the number of scripts in cache")
+                        .history("6.2.0", "Added the `ASYNC` and `SYNC` flushing mode modifiers."), this::flush)
+                .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands", "O(1)"), this::help)
                 .sub(spec("KILL", 2, NOSCRIPT, ALLOW_BUSY).runsWhileBusy().tips("request_policy:all_shards", "response_policy:one_succeeded")
-                        .doc("2.6.0", "Kill the script currently in execution."), this::kill)
+                        .doc("2.6.0", "Kill the script currently in execution.", "O(1)"), this::kill)
                 .sub(spec("LOAD", 3, NOSCRIPT, STALE).tips("request_policy:all_nodes", "response_policy:all_succeeded")
-                        .doc("2.6.0", "Load the specified Lua script into the script cache."), this::load), null);
+                        .doc("2.6.0", "Load the specified Lua script into the script cache.",
+                                "O(N) with N being the length in bytes of the script body."), this::load), null);
     }
 
     /** EVAL's flags for Redis's checks: the body's shebang decides (Redis's evalGetCommandFlags). */

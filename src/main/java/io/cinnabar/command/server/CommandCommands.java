@@ -59,14 +59,25 @@ public final class CommandCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("COMMAND", -1, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order").doc("2.8.13", "Get array of Redis command details")
-                .sub(spec("COUNT", 2, LOADING, STALE).acl("@connection").doc("2.8.13", "Get total number of Redis commands"), this::count)
-                .sub(spec("INFO", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order").doc("2.8.13", "Get array of specific Redis command details, or all when no argument is given."), this::info)
-                .sub(spec("DOCS", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order").doc("7.0.0", "Get array of specific Redis command documentation"), this::docs)
-                .sub(spec("LIST", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order").doc("7.0.0", "Get an array of Redis command names"), this::list)
-                .sub(spec("GETKEYS", -4, LOADING, STALE).acl("@connection").doc("2.8.13", "Extract keys given a full Redis command"), c -> getKeys(c, false))
-                .sub(spec("GETKEYSANDFLAGS", -4, LOADING, STALE).acl("@connection").doc("7.0.0", "Extract keys and access flags given a full Redis command"), c -> getKeys(c, true))
-                .sub(spec("HELP", 2, LOADING, STALE).acl("@connection").doc("5.0.0", "Show helpful text about the different subcommands"), this::help),
+        t.add(spec("COMMAND", -1, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order")
+                .doc("2.8.13", "Get array of Redis command details", "O(N) where N is the total number of Redis commands")
+                .sub(spec("COUNT", 2, LOADING, STALE).acl("@connection").doc("2.8.13", "Get total number of Redis commands", "O(1)"), this::count)
+                .sub(spec("INFO", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order")
+                        .doc("2.8.13", "Get array of specific Redis command details, or all when no argument is given.",
+                                "O(N) where N is the number of commands to look up")
+                        .history("7.0.0", "Allowed to be called with no argument to get info on all commands."), this::info)
+                .sub(spec("DOCS", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order")
+                        .doc("7.0.0", "Get array of specific Redis command documentation",
+                                "O(N) where N is the number of commands to look up"), this::docs)
+                .sub(spec("LIST", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order")
+                        .doc("7.0.0", "Get an array of Redis command names", "O(N) where N is the total number of Redis commands"), this::list)
+                .sub(spec("GETKEYS", -4, LOADING, STALE).acl("@connection").doc("2.8.13", "Extract keys given a full Redis command",
+                                "O(N) where N is the number of arguments to the command"), c -> getKeys(c, false))
+                .sub(spec("GETKEYSANDFLAGS", -4, LOADING, STALE).acl("@connection")
+                        .doc("7.0.0", "Extract keys and access flags given a full Redis command",
+                                "O(N) where N is the number of arguments to the command"), c -> getKeys(c, true))
+                .sub(spec("HELP", 2, LOADING, STALE).acl("@connection")
+                        .doc("5.0.0", "Show helpful text about the different subcommands", "O(1)"), this::help),
                 this::all);
     }
 
@@ -209,11 +220,14 @@ public final class CommandCommands implements CommandFamily {
         }
     }
 
-    /** Redis's addReplyCommandDocs, with what our specs know (no arguments or complexity). */
+    /** Redis's addReplyCommandDocs, with what our specs know (no arguments yet). */
     private static void commandDocs(Reply r, CommandSpec s) {
         boolean hasSummary = s.summary() != null && !s.summary().isEmpty();
         boolean hasSubs = !s.subcommands().isEmpty();
-        r.map(2 + (hasSummary ? 1 : 0) + (hasSubs ? 1 : 0));
+        List<String> docFlags = s.docFlags();
+        r.map(2 + (hasSummary ? 1 : 0) + (s.complexity() != null ? 1 : 0) + (docFlags.isEmpty() ? 0 : 1)
+                + (s.deprecatedSince() != null ? 1 : 0) + (s.replacedBy() != null ? 1 : 0)
+                + (s.history().isEmpty() ? 0 : 1) + (hasSubs ? 1 : 0));
         if (hasSummary) {
             r.bulk("summary");
             r.bulk(s.summary());
@@ -222,6 +236,32 @@ public final class CommandCommands implements CommandFamily {
         r.bulk(s.since());
         r.bulk("group");
         r.bulk(s.group() == null ? "server" : s.group());
+        if (s.complexity() != null) {
+            r.bulk("complexity");
+            r.bulk(s.complexity());
+        }
+        if (!docFlags.isEmpty()) {
+            r.bulk("doc_flags");
+            r.set(docFlags.size());
+            for (String f : docFlags) r.simple(f);
+        }
+        if (s.deprecatedSince() != null) {
+            r.bulk("deprecated_since");
+            r.bulk(s.deprecatedSince());
+        }
+        if (s.replacedBy() != null) {
+            r.bulk("replaced_by");
+            r.bulk(s.replacedBy());
+        }
+        if (!s.history().isEmpty()) {
+            r.bulk("history");
+            r.set(s.history().size());
+            for (String[] h : s.history()) {
+                r.array(2);
+                r.bulk(h[0]);
+                r.bulk(h[1]);
+            }
+        }
         if (hasSubs) {
             r.bulk("subcommands");
             r.map(s.subcommands().size());

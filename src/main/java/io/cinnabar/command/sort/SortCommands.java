@@ -56,11 +56,13 @@ public final class SortCommands implements CommandFamily {
         t.add(spec("SORT", -2, WRITE, DENYOOM).keys(at(1, RO, ACCESS), BY_GET_KEYS, STORE_KEY)
                 .keyFinder(KeyProcs::sort).withoutGroupCategory()
                 .acl("@set", "@sortedset", "@list", "@dangerous")
-                .doc("1.0.0", "Sort the elements in a list, set or sorted set"), c -> sort(c, false));
+                .doc("1.0.0", "Sort the elements in a list, set or sorted set",
+                        "O(N+M*log(M)) where N is the number of elements in the list or set to sort, and M the number of returned elements. When the elements are not sorted, complexity is O(N)."), c -> sort(c, false));
         t.add(spec("SORT_RO", -2, READONLY).keys(at(1, RO, ACCESS), BY_GET_KEYS)
                 .keyFinder(KeyProcs::sortRo).withoutGroupCategory()
                 .acl("@set", "@sortedset", "@list", "@dangerous")
-                .doc("7.0.0", "Sort the elements in a list, set or sorted set. Read-only variant of SORT."),
+                .doc("7.0.0", "Sort the elements in a list, set or sorted set. Read-only variant of SORT.",
+                        "O(N+M*log(M)) where N is the number of elements in the list or set to sort, and M the number of returned elements. When the elements are not sorted, complexity is O(N)."),
                 c -> sort(c, true));
     }
 
