@@ -44,23 +44,21 @@ public final class ListCommands implements CommandFamily {
         return "list";
     }
 
+    private static final String PUSH_COMPLEXITY = "O(1) for each element added, so O(N) to add N elements when the command is called with multiple arguments.";
+
     @Override
     public void register(CommandTable t) {
         t.add(spec("LPUSH", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT))
-                .doc("1.0.0", "Prepend one or multiple elements to a list",
-                        "O(1) for each element added, so O(N) to add N elements when the command is called with multiple arguments.")
+                .doc("1.0.0", "Prepend one or multiple elements to a list", PUSH_COMPLEXITY)
                 .history("2.4.0", "Accepts multiple `element` arguments."), c -> push(c, HEAD, false));
         t.add(spec("RPUSH", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT))
-                .doc("1.0.0", "Append one or multiple elements to a list",
-                        "O(1) for each element added, so O(N) to add N elements when the command is called with multiple arguments.")
+                .doc("1.0.0", "Append one or multiple elements to a list", PUSH_COMPLEXITY)
                 .history("2.4.0", "Accepts multiple `element` arguments."), c -> push(c, TAIL, false));
         t.add(spec("LPUSHX", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT))
-                .doc("2.2.0", "Prepend an element to a list, only if the list exists",
-                        "O(1) for each element added, so O(N) to add N elements when the command is called with multiple arguments.")
+                .doc("2.2.0", "Prepend an element to a list, only if the list exists", PUSH_COMPLEXITY)
                 .history("4.0.0", "Accepts multiple `element` arguments."), c -> push(c, HEAD, true));
         t.add(spec("RPUSHX", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT))
-                .doc("2.2.0", "Append an element to a list, only if the list exists",
-                        "O(1) for each element added, so O(N) to add N elements when the command is called with multiple arguments.")
+                .doc("2.2.0", "Append an element to a list, only if the list exists", PUSH_COMPLEXITY)
                 .history("4.0.0", "Accepts multiple `element` arguments."), c -> push(c, TAIL, true));
         t.add(spec("LPOP", -2, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE))
                 .doc("1.0.0", "Remove and get the first elements in a list", "O(N) where N is the number of elements returned")
