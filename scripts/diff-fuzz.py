@@ -24,6 +24,8 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "scripts", "lib"))
+import resp  # noqa: E402
 
 
 class Error(str):
@@ -37,11 +39,7 @@ class Resp:
         self.buf = b""
 
     def call(self, args):
-        out = [b"*%d\r\n" % len(args)]
-        for a in args:
-            a = a if isinstance(a, bytes) else str(a).encode()
-            out.append(b"$%d\r\n%s\r\n" % (len(a), a))
-        self.sock.sendall(b"".join(out))
+        self.sock.sendall(resp.command(args))
         return self.read()
 
     def _line(self):

@@ -20,15 +20,21 @@ public final class CommandSpec {
     final String fullName;
     final int arity;
     final Set<CommandFlag> flags;
+    /** Redis's legacy key triple, derived from the key specs (populateCommandLegacyRangeSpec); last as printed. */
     final int firstKey, lastKey, keyStep;
     final String group;
     final String summary;
     final String since;
+    /** COMMAND DOCS' other fields, null or empty when Redis has none. */
+    final String complexity, deprecatedSince, replacedBy;
+    final List<String[]> history;
+    final boolean syscmd;
     final List<String> aclCategories;
     final List<String> tips;
     final CommandHandler handler;
+    /** Redis's getkeys_proc, for the commands that have one; null otherwise. */
     final KeyFinder keyFinder;
-    /** Redis's key specs when declared; empty: COMMAND INFO derives one from the key triple. */
+    /** Redis's key specs, in its order. */
     final List<KeySpec> keySpecs;
     final CommandSpec parent;
     final Map<String, CommandSpec> subcommands = new LinkedHashMap<>();
@@ -36,7 +42,7 @@ public final class CommandSpec {
     final boolean write, readonly, denyOom, noAuth, fast, admin;
     /** Redis's hidden CMD_TOUCHES_ARBITRARY_KEYS: lazy expiry it causes is not wrapped in MULTI/EXEC. */
     final boolean touchesArbitraryKeys;
-    /** The "keys" are shard channel names (Redis's NOT_KEY key spec flag). */
+    /** All its "keys" are shard channel names (NOT_KEY specs): no key is touched. */
     public final boolean keysAreChannels;
     /** Runs for a RESP2 client in subscriber mode (Redis allows only these there). */
     public final boolean allowedWhileSubscribed;
@@ -70,16 +76,25 @@ public final class CommandSpec {
         this.name = b.name.toLowerCase(Locale.ROOT);
         this.fullName = parent == null ? name : parent.name + "|" + name;
         this.arity = b.arity;
-        this.flags = Collections.unmodifiableSet(b.flags);
-        this.firstKey = b.firstKey;
-        this.lastKey = b.lastKey;
-        this.keyStep = b.keyStep;
+        this.keySpecs = List.copyOf(b.keySpecs);
+        int[] legacy = new int[3];
+        boolean movable = legacyRange(keySpecs, legacy);
+        this.firstKey = legacy[0];
+        this.lastKey = legacy[1];
+        this.keyStep = legacy[2];
+        EnumSet<CommandFlag> f = b.flags.clone();
+        if (movable) f.add(CommandFlag.MOVABLEKEYS);
+        this.flags = Collections.unmodifiableSet(f);
         this.group = group;
         this.summary = b.summary;
         this.since = b.since;
+        this.complexity = b.complexity;
+        this.deprecatedSince = b.deprecatedSince;
+        this.replacedBy = b.replacedBy;
+        this.history = List.copyOf(b.history);
+        this.syscmd = b.syscmd;
         this.handler = handler;
-        this.keySpecs = List.copyOf(b.keySpecs);
-        this.keyFinder = b.keyFinder != null || keySpecs.isEmpty() ? b.keyFinder : this::findBySpecs;
+        this.keyFinder = b.keyFinder;
         this.parent = parent;
         this.write = flags.contains(CommandFlag.WRITE);
         this.readonly = flags.contains(CommandFlag.READONLY);
@@ -88,7 +103,7 @@ public final class CommandSpec {
         this.fast = flags.contains(CommandFlag.FAST);
         this.admin = flags.contains(CommandFlag.ADMIN);
         this.touchesArbitraryKeys = b.touchesArbitraryKeys;
-        this.keysAreChannels = b.keysAreChannels;
+        this.keysAreChannels = !keySpecs.isEmpty() && keySpecs.stream().allMatch(k -> k.has(KeyFlag.NOT_KEY));
         this.allowedWhileSubscribed = b.allowedWhileSubscribed;
         this.propagatesInnerCommands = b.propagatesInnerCommands;
         this.refusedOnDiskError = b.refusedOnDiskError;
@@ -116,13 +131,24 @@ public final class CommandSpec {
     public String group() { return group; }
     public String summary() { return summary; }
     public String since() { return since; }
+    public String complexity() { return complexity; }
+    public String deprecatedSince() { return deprecatedSince; }
+    public String replacedBy() { return replacedBy; }
+    /** (since, what changed) pairs, oldest first. */
+    public List<String[]> history() { return history; }
+    /** Redis's doc flags as COMMAND DOCS prints them: "deprecated", "syscmd". */
+    public List<String> docFlags() {
+        List<String> out = new ArrayList<>(2);
+        if (deprecatedSince != null) out.add("deprecated");
+        if (syscmd) out.add("syscmd");
+        return out;
+    }
     public List<String> aclCategories() { return aclCategories; }
     /** Redis's command tips as COMMAND INFO prints them, e.g. "nondeterministic_output". */
     public List<String> tips() { return tips; }
     public CommandSpec parent() { return parent; }
-    /** Null unless the key positions depend on the arguments (a movablekeys command). */
+    /** Redis's getkeys_proc for this command, or null. */
     public KeyFinder keyFinder() { return keyFinder; }
-    /** The declared key specs, empty when the key triple describes the keys. */
     public List<KeySpec> keySpecs() { return keySpecs; }
     public Map<String, CommandSpec> subcommands() { return Collections.unmodifiableMap(subcommands); }
     public CommandStats stats() { return stats; }
@@ -147,7 +173,8 @@ public final class CommandSpec {
     private List<String> categories(List<String> extra, boolean container) {
         List<String> out = new ArrayList<>();
         if (write) out.add("@write");
-        if (readonly) out.add("@read");
+        // Redis keeps read-only scripts (EVAL_RO, FCALL_RO) out of @read.
+        if (readonly && !"scripting".equals(group)) out.add("@read");
         if (admin) {
             out.add("@admin");
             out.add("@dangerous");
@@ -180,14 +207,76 @@ public final class CommandSpec {
         return Collections.unmodifiableList(out);
     }
 
-    private void findBySpecs(byte[][] argv, KeySink sink) {
-        for (KeySpec k : keySpecs) {
-            int pos = k.find(argv);
-            if (pos >= 0) sink.key(pos, k.flags.toArray(new String[0]));
+    /**
+     * Redis's populateCommandLegacyRangeSpec: the (first, last, step) triple of the index + range
+     * specs that follow each other (a single one as it is), into out; true when some keys are
+     * beyond it (movablekeys).
+     */
+    private static boolean legacyRange(List<KeySpec> specs, int[] out) {
+        if (specs.isEmpty()) return false;
+        KeySpec only = specs.get(0);
+        if (specs.size() == 1 && only.isIndexRange()) {
+            out[0] = only.index();
+            out[1] = only.lastKey() >= 0 ? only.index() + only.lastKey() : only.lastKey();
+            out[2] = only.keyStep();
+            return only.has(KeyFlag.INCOMPLETE);
         }
+        boolean movable = false;
+        int first = Integer.MAX_VALUE, last = 0, prevLast = 0;
+        for (KeySpec k : specs) {
+            if (!k.isIndexRange() || k.keyStep() != 1 || (prevLast != 0 && prevLast != k.index() - 1)) {
+                movable = true;
+                continue;
+            }
+            if (k.has(KeyFlag.INCOMPLETE)) movable = true;
+            first = Math.min(first, k.index());
+            int abs = k.lastKey() >= 0 ? k.index() + k.lastKey() : k.lastKey();
+            // Redis compares unsigned, so a negative (from the end) last key wins.
+            last = Integer.compareUnsigned(last, abs) >= 0 ? last : abs;
+            prevLast = last;
+        }
+        if (first == Integer.MAX_VALUE) return true;
+        out[0] = first;
+        out[1] = last;
+        out[2] = 1;
+        return movable;
     }
 
-    /** Calls keyPosition with the argv index of each key of this call (the key triple or the key finder). */
+    /** Redis's doesCommandHaveKeys: a getkeys procedure, or a spec of real keys. */
+    public boolean hasKeys() {
+        return keyFinder != null || keySpecs.stream().anyMatch(k -> !k.has(KeyFlag.NOT_KEY));
+    }
+
+    /**
+     * Redis's getKeysFromCommandWithSpecs, for COMMAND GETKEYS and ACL: the keys of this call with
+     * how it uses them, from the key specs when they are complete and their flags fixed, else from
+     * the getkeys procedure. Shard channels (NOT_KEY) are left out. out is cleared first.
+     */
+    public void keysWithFlags(byte[][] argv, KeyRefs out) {
+        out.clear();
+        boolean realKeys = false, variableFlags = false;
+        for (KeySpec k : keySpecs) {
+            realKeys |= !k.has(KeyFlag.NOT_KEY);
+            variableFlags |= k.has(KeyFlag.VARIABLE_FLAGS);
+        }
+        if (realKeys && !variableFlags) {
+            boolean valid = true;
+            for (KeySpec k : keySpecs) {
+                if (!k.has(KeyFlag.NOT_KEY) && !k.find(argv, out)) {
+                    valid = false;
+                    break;
+                }
+            }
+            if (valid) return;
+            out.clear();
+        }
+        if (keyFinder != null) keyFinder.find(argv, out);
+    }
+
+    /**
+     * Redis's getKeysFromCommand, which client tracking uses: the getkeys procedure, else the
+     * legacy triple (nothing when a variable-arity call is too short for it).
+     */
     public void forEachKey(byte[][] argv, java.util.function.IntConsumer keyPosition) {
         if (keyFinder != null) {
             keyFinder.find(argv, (pos, flags) -> keyPosition.accept(pos));
@@ -195,12 +284,13 @@ public final class CommandSpec {
         }
         if (firstKey == 0) return;
         int last = lastKey < 0 ? argv.length + lastKey : lastKey;
-        for (int i = firstKey; i <= last && i < argv.length; i += Math.max(1, keyStep)) keyPosition.accept(i);
+        if (last >= firstKey && firstKey + (last - firstKey) / keyStep * keyStep >= argv.length) return;
+        for (int i = firstKey; i <= last; i += keyStep) keyPosition.accept(i);
     }
 
     /**
-     * Redis's getkeys_proc: finds the keys of a command whose key positions depend on its
-     * arguments, for COMMAND GETKEYS / GETKEYSANDFLAGS.
+     * Redis's getkeys_proc: finds the keys of a call where the key specs cannot (a numkeys
+     * argument the specs could not read, SORT's STORE, SET's flags that depend on GET).
      */
     @FunctionalInterface
     public interface KeyFinder {
@@ -210,11 +300,11 @@ public final class CommandSpec {
 
     @FunctionalInterface
     public interface KeySink {
-        /** flags as COMMAND GETKEYSANDFLAGS prints them, e.g. "RO", "access". */
-        void key(int position, String... flags);
+        /** flagBits: {@link KeyFlag} bits, 0 when the procedure does not say (as several of Redis's do not). */
+        void key(int position, int flagBits);
     }
 
-    /** Starts a spec: {@code spec("GET", 2, READONLY, FAST).keys(1, 1, 1)}. */
+    /** Starts a spec: {@code spec("GET", 2, READONLY, FAST).keys(at(1, RO, ACCESS))}. */
     public static Builder spec(String name, int arity, CommandFlag... flags) {
         return new Builder(name, arity, flags);
     }
@@ -223,16 +313,18 @@ public final class CommandSpec {
         final String name;
         final int arity;
         final EnumSet<CommandFlag> flags = EnumSet.noneOf(CommandFlag.class);
-        int firstKey, lastKey, keyStep;
         String summary = "";
         String since = "1.0.0";
+        String complexity, deprecatedSince, replacedBy;
+        final List<String[]> history = new ArrayList<>();
+        boolean syscmd;
         final List<String> extraCategories = new ArrayList<>();
         final List<String> tips = new ArrayList<>();
         final List<Object[]> subs = new ArrayList<>();
         boolean groupCategory = true;
         KeyFinder keyFinder;
         final List<KeySpec> keySpecs = new ArrayList<>();
-        boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError, keysAreChannels, allowedWhileSubscribed,
+        boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError, allowedWhileSubscribed,
                 mayRunLong, runsWhileBusy;
         CallFlags callFlags;
 
@@ -242,32 +334,47 @@ public final class CommandSpec {
             Collections.addAll(this.flags, flags);
         }
 
-        /** Redis's legacy key triple: first key index, last (negative counts from the end), step. */
-        public Builder keys(int first, int last, int step) {
-            firstKey = first;
-            lastKey = last;
-            keyStep = step;
+        /** Redis's key specs, in its order; the legacy triple and movablekeys follow from them. */
+        public Builder keys(KeySpec... specs) {
+            Collections.addAll(keySpecs, specs);
             return this;
         }
 
-        /** How to find the keys when the triple cannot say (movablekeys commands). */
+        /** Redis's getkeys_proc: finds the keys where the specs cannot (numkeys, SORT's STORE, SET's GET flags). */
         public Builder keyFinder(KeyFinder finder) {
             keyFinder = finder;
-            return this;
-        }
-
-        /**
-         * Redis's key specs, for keys the triple cannot describe (a keyword's argument, keys
-         * accessed differently); they also find the keys unless a key finder is given.
-         */
-        public Builder keySpecs(KeySpec... specs) {
-            Collections.addAll(keySpecs, specs);
             return this;
         }
 
         public Builder doc(String since, String summary) {
             this.since = since;
             this.summary = summary;
+            return this;
+        }
+
+        /** As {@link #doc(String, String)} with the time complexity, in Redis's words. */
+        public Builder doc(String since, String summary, String complexity) {
+            this.complexity = complexity;
+            return doc(since, summary);
+        }
+
+
+        /** The command's history as (since, change) pairs: {@code history("2.4.0", "Accepts multiple elements.")}. */
+        public Builder history(String... sinceChangePairs) {
+            for (int i = 0; i + 1 < sinceChangePairs.length; i += 2) history.add(new String[] {sinceChangePairs[i], sinceChangePairs[i + 1]});
+            return this;
+        }
+
+        /** Deprecated since that version in favour of replacedBy (Redis's doc flag "deprecated"). */
+        public Builder deprecated(String since, String replacedBy) {
+            this.deprecatedSince = since;
+            this.replacedBy = replacedBy;
+            return this;
+        }
+
+        /** A system command, not for users (Redis's doc flag "syscmd"). */
+        public Builder syscmd() {
+            syscmd = true;
             return this;
         }
 
@@ -288,12 +395,6 @@ public final class CommandSpec {
         /** The command may reach (and lazily expire) any key: SCAN, RANDOMKEY. */
         public Builder touchesArbitraryKeys() {
             touchesArbitraryKeys = true;
-            return this;
-        }
-
-        /** The key positions hold shard channel names, not keys (SPUBLISH, SSUBSCRIBE). */
-        public Builder channelKeys() {
-            keysAreChannels = true;
             return this;
         }
 

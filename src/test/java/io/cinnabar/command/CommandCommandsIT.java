@@ -69,14 +69,71 @@ class CommandCommandsIT {
     }
 
     @Test
+    void docsCarryComplexityHistoryAndDeprecation(Jedis jedis) {
+        // As redis-server 7.0.15 answers, less its "arguments" entry (not declared yet).
+        assertEquals("[getset, [summary, Set the string value of a key and return its old value, since, 1.0.0, group, string, "
+                + "complexity, O(1), doc_flags, [deprecated], deprecated_since, 6.2.0, replaced_by, `SET` with the `!GET` argument]]",
+                String.valueOf(cmd(jedis, "COMMAND", "DOCS", "getset")));
+        List<?> set = (List<?>) ((List<?>) cmd(jedis, "COMMAND", "DOCS", "set")).get(1);
+        assertEquals("[[2.6.12, Added the `EX`, `PX`, `NX` and `XX` options.], [6.0.0, Added the `KEEPTTL` option.], "
+                + "[6.2.0, Added the `GET`, `EXAT` and `PXAT` option.], [7.0.0, Allowed the `NX` and `GET` options to be used together.]]",
+                String.valueOf(set.get(set.indexOf("history") + 1)));
+    }
+
+    @Test
     void getkeys(Jedis jedis) {
         assertEquals(List.of("a"), cmd(jedis, "COMMAND", "GETKEYS", "get", "a"));
         assertEquals(List.of("a", "b"), cmd(jedis, "COMMAND", "GETKEYS", "del", "a", "b"));
-        assertEquals(List.of(List.of("a", List.of("RW", "update"))), cmd(jedis, "COMMAND", "GETKEYSANDFLAGS", "set", "a", "b"));
+        assertEquals(List.of(List.of("a", List.of("OW", "update"))), cmd(jedis, "COMMAND", "GETKEYSANDFLAGS", "set", "a", "b"));
         assertError(jedis, "ERR Invalid command specified", "COMMAND", "GETKEYS", "nosuch", "a");
         assertError(jedis, "ERR The command has no key arguments", "COMMAND", "GETKEYS", "ping", "a");
         assertError(jedis, "ERR Invalid number of arguments specified for command", "COMMAND", "GETKEYS", "get", "a", "b");
         assertError(jedis, "ERR wrong number of arguments for 'command|getkeys' command", "COMMAND", "GETKEYS");
+    }
+
+    /**
+     * Replies of the real redis-server 7.0.15 to the same calls (rendered as Jedis lists print,
+     * errors as "ERR:" + text): key specs with notes, flags per key, the legacy triple and
+     * movablekeys derived from the specs, numkeys and STORE keys, the getkeys procedures' fallback.
+     */
+    private static final String[][] AS_REDIS = {
+                {"COMMAND INFO set", "[[set, -3, [write, denyoom], 1, 1, 1, [@write, @string, @slow], [], [[notes, RW and ACCESS due to the optional `GET` argument, flags, [RW, access, update, variable_flags], begin_search, [type, index, spec, [index, 1]], find_keys, [type, range, spec, [lastkey, 0, keystep, 1, limit, 0]]]], []]]"},
+                {"COMMAND INFO get", "[[get, 2, [readonly, fast], 1, 1, 1, [@read, @string, @fast], [], [[flags, [RO, access], begin_search, [type, index, spec, [index, 1]], find_keys, [type, range, spec, [lastkey, 0, keystep, 1, limit, 0]]]], []]]"},
+                {"COMMAND INFO mset", "[[mset, -3, [write, denyoom], 1, -1, 2, [@write, @string, @slow], [request_policy:multi_shard, response_policy:all_succeeded], [[flags, [OW, update], begin_search, [type, index, spec, [index, 1]], find_keys, [type, range, spec, [lastkey, -1, keystep, 2, limit, 0]]]], []]]"},
+                {"COMMAND INFO lmove", "[[lmove, 5, [write, denyoom], 1, 2, 1, [@write, @list, @slow], [], [[flags, [RW, access, delete], begin_search, [type, index, spec, [index, 1]], find_keys, [type, range, spec, [lastkey, 0, keystep, 1, limit, 0]]], [flags, [RW, insert], begin_search, [type, index, spec, [index, 2]], find_keys, [type, range, spec, [lastkey, 0, keystep, 1, limit, 0]]]], []]]"},
+                {"COMMAND INFO eval", "[[eval, -3, [noscript, stale, skip_monitor, no_mandatory_keys, movablekeys], 0, 0, 0, [@slow, @scripting], [], [[notes, We cannot tell how the keys will be used so we assume the worst, RW and UPDATE, flags, [RW, access, update], begin_search, [type, index, spec, [index, 2]], find_keys, [type, keynum, spec, [keynumidx, 0, firstkey, 1, keystep, 1]]]], []]]"},
+                {"COMMAND INFO zunionstore", "[[zunionstore, -4, [write, denyoom, movablekeys], 1, 1, 1, [@write, @sortedset, @slow], [], [[flags, [OW, update], begin_search, [type, index, spec, [index, 1]], find_keys, [type, range, spec, [lastkey, 0, keystep, 1, limit, 0]]], [flags, [RO, access], begin_search, [type, index, spec, [index, 2]], find_keys, [type, keynum, spec, [keynumidx, 0, firstkey, 1, keystep, 1]]]], []]]"},
+                {"COMMAND INFO sort", "[[sort, -2, [write, denyoom, movablekeys], 1, 1, 1, [@write, @set, @sortedset, @list, @slow, @dangerous], [], [[flags, [RO, access], begin_search, [type, index, spec, [index, 1]], find_keys, [type, range, spec, [lastkey, 0, keystep, 1, limit, 0]]], [notes, For the optional BY/GET keyword. It is marked 'unknown' because the key names derive from the content of the key we sort, flags, [RO, access], begin_search, [type, unknown, spec, []], find_keys, [type, unknown, spec, []]], [notes, For the optional STORE keyword. It is marked 'unknown' because the keyword can appear anywhere in the argument array, flags, [OW, update], begin_search, [type, unknown, spec, []], find_keys, [type, unknown, spec, []]]], []]]"},
+                {"COMMAND INFO georadius", "[[georadius, -6, [write, denyoom, movablekeys], 1, 1, 1, [@write, @geo, @slow], [], [[flags, [RO, access], begin_search, [type, index, spec, [index, 1]], find_keys, [type, range, spec, [lastkey, 0, keystep, 1, limit, 0]]], [flags, [OW, update], begin_search, [type, keyword, spec, [keyword, STORE, startfrom, 6]], find_keys, [type, range, spec, [lastkey, 0, keystep, 1, limit, 0]]], [flags, [OW, update], begin_search, [type, keyword, spec, [keyword, STOREDIST, startfrom, 6]], find_keys, [type, range, spec, [lastkey, 0, keystep, 1, limit, 0]]]], []]]"},
+                {"COMMAND GETKEYSANDFLAGS set k1 v1", "[[k1, [OW, update]]]"},
+                {"COMMAND GETKEYSANDFLAGS set k1 v1 get", "[[k1, [RW, access, update]]]"},
+                {"COMMAND GETKEYSANDFLAGS lmove a b left right", "[[a, [RW, access, delete]], [b, [RW, insert]]]"},
+                {"COMMAND GETKEYSANDFLAGS eval s 2 a b c", "[[a, [RW, access, update]], [b, [RW, access, update]]]"},
+                {"COMMAND GETKEYSANDFLAGS eval s 1abc a", "[[a, []]]"},
+                {"COMMAND GETKEYS eval s 0", "[]"},
+                {"COMMAND GETKEYSANDFLAGS zunionstore d 2 a b weights 1 2", "[[d, [OW, update]], [a, [RO, access]], [b, [RO, access]]]"},
+                {"COMMAND GETKEYS zunionstore d 3 a b", "ERR:ERR Invalid arguments specified for command"},
+                {"COMMAND GETKEYSANDFLAGS sort k by w limit 0 1 get x store d", "[[k, [RO, access]], [d, [OW, update]]]"},
+                {"COMMAND GETKEYS sort_ro k store d", "[k]"},
+                {"COMMAND GETKEYSANDFLAGS georadius k 0 0 1 km store a storedist b", "[[k, [RO, access]], [a, [OW, update]], [b, [OW, update]]]"},
+                {"COMMAND GETKEYSANDFLAGS mset a 1 b 2", "[[a, [OW, update]], [b, [OW, update]]]"},
+                {"COMMAND GETKEYS lmpop 2 a b left", "[a, b]"},
+                {"COMMAND GETKEYS spublish ch msg", "ERR:ERR The command has no key arguments"},
+                {"COMMAND GETKEYS config get x", "ERR:ERR The command has no key arguments"},
+    };
+
+    @Test
+    void keySpecsAndGetKeysAsRedis(Jedis jedis) {
+        for (String[] c : AS_REDIS) {
+            String[] words = c[0].split(" ");
+            String actual;
+            try {
+                actual = String.valueOf(cmd(jedis, words[0], Arrays.copyOfRange(words, 1, words.length)));
+            } catch (JedisDataException e) {
+                actual = "ERR:" + e.getMessage();
+            }
+            assertEquals(c[1], actual, c[0]);
+        }
     }
 
     private static void assertError(Jedis jedis, String expected, String name, String... args) {

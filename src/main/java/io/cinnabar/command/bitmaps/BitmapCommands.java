@@ -19,6 +19,11 @@ import static io.cinnabar.command.CommandFlag.FAST;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
 
 /** Bit commands on string values (bitops.c): SETBIT, GETBIT, BITCOUNT, BITPOS. */
 public final class BitmapCommands implements CommandFamily {
@@ -33,12 +38,14 @@ public final class BitmapCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("SETBIT", 4, WRITE, DENYOOM).keys(1, 1, 1)
-                .doc("2.2.0", "Sets or clears the bit at offset in the string value stored at key"), this::setbit);
-        t.add(spec("GETBIT", 3, READONLY, FAST).keys(1, 1, 1)
-                .doc("2.2.0", "Returns the bit value at offset in the string value stored at key"), this::getbit);
-        t.add(spec("BITCOUNT", -2, READONLY).keys(1, 1, 1).doc("2.6.0", "Count set bits in a string"), this::bitcount);
-        t.add(spec("BITPOS", -3, READONLY).keys(1, 1, 1).doc("2.8.7", "Find first bit set or clear in a string"), this::bitpos);
+        t.add(spec("SETBIT", 4, WRITE, DENYOOM).keys(at(1, RW, ACCESS, UPDATE))
+                .doc("2.2.0", "Sets or clears the bit at offset in the string value stored at key", "O(1)"), this::setbit);
+        t.add(spec("GETBIT", 3, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("2.2.0", "Returns the bit value at offset in the string value stored at key", "O(1)"), this::getbit);
+        t.add(spec("BITCOUNT", -2, READONLY).keys(at(1, RO, ACCESS)).doc("2.6.0", "Count set bits in a string", "O(N)")
+                .history("7.0.0", "Added the `BYTE|BIT` option."), this::bitcount);
+        t.add(spec("BITPOS", -3, READONLY).keys(at(1, RO, ACCESS)).doc("2.8.7", "Find first bit set or clear in a string", "O(N)")
+                .history("7.0.0", "Added the `BYTE|BIT` option."), this::bitpos);
     }
 
     /** Redis's getBitOffsetFromArgument: a non-negative integer addressing a byte below proto-max-bulk-len. */

@@ -33,13 +33,19 @@ public final class ConnectionCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("PING", -1, FAST).refusedOnDiskError().allowedWhileSubscribed().tips("request_policy:all_shards", "response_policy:all_succeeded").doc("1.0.0", "Ping the server"), this::ping);
-        t.add(spec("ECHO", 2, LOADING, STALE, FAST).doc("1.0.0", "Echo the given string"), this::echo);
-        t.add(spec("HELLO", -1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).runsWhileBusy().doc("6.0.0", "Handshake with Redis"), this::hello);
-        t.add(spec("AUTH", -2, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).runsWhileBusy().doc("1.0.0", "Authenticate to the server"), this::auth);
-        t.add(spec("SELECT", 2, LOADING, STALE, FAST).doc("1.0.0", "Change the selected database for the current connection"), this::select);
-        t.add(spec("QUIT", -1, ALLOW_BUSY, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).runsWhileBusy().allowedWhileSubscribed().doc("1.0.0", "Close the connection"), this::quit);
-        t.add(spec("RESET", 1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).allowedWhileSubscribed().doc("6.2.0", "Reset the connection"), this::reset);
+        t.add(spec("PING", -1, FAST).refusedOnDiskError().allowedWhileSubscribed().tips("request_policy:all_shards", "response_policy:all_succeeded")
+                .doc("1.0.0", "Ping the server", "O(1)"), this::ping);
+        t.add(spec("ECHO", 2, LOADING, STALE, FAST).doc("1.0.0", "Echo the given string", "O(1)"), this::echo);
+        t.add(spec("HELLO", -1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).runsWhileBusy().doc("6.0.0", "Handshake with Redis", "O(1)")
+                .history("6.2.0", "`protover` made optional; when called without arguments the command reports the current connection's context."), this::hello);
+        t.add(spec("AUTH", -2, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).runsWhileBusy()
+                .doc("1.0.0", "Authenticate to the server", "O(N) where N is the number of passwords defined for the user")
+                .history("6.0.0", "Added ACL style (username and password)."), this::auth);
+        t.add(spec("SELECT", 2, LOADING, STALE, FAST).doc("1.0.0", "Change the selected database for the current connection", "O(1)"), this::select);
+        t.add(spec("QUIT", -1, ALLOW_BUSY, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).runsWhileBusy().allowedWhileSubscribed()
+                .doc("1.0.0", "Close the connection", "O(1)"), this::quit);
+        t.add(spec("RESET", 1, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).allowedWhileSubscribed()
+                .doc("6.2.0", "Reset the connection", "O(1)"), this::reset);
     }
 
     /** PING [message] */

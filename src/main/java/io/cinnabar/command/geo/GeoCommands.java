@@ -4,7 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
-import io.cinnabar.command.KeySpec;
+import io.cinnabar.command.KeyProcs;
 import io.cinnabar.command.zsets.ZSetCommands;
 import io.cinnabar.keyspace.ZSetValue;
 import io.cinnabar.protocol.Reply;
@@ -14,10 +14,16 @@ import io.cinnabar.util.Numbers;
 import java.nio.charset.StandardCharsets;
 
 import static io.cinnabar.command.CommandFlag.DENYOOM;
-import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.OW;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.after;
+import static io.cinnabar.command.KeySpec.at;
 
 /**
  * The GEO commands (geo.c): positions kept in a sorted set, each member scored with the 52-bit
@@ -34,46 +40,54 @@ public final class GeoCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("GEOADD", -5, WRITE, DENYOOM).keys(1, 1, 1)
-                .doc("3.2.0", "Add one or more geospatial items in the geospatial index represented using a sorted set"),
+        t.add(spec("GEOADD", -5, WRITE, DENYOOM).keys(at(1, RW, UPDATE))
+                .doc("3.2.0", "Add one or more geospatial items in the geospatial index represented using a sorted set",
+                        "O(log(N)) for each item added, where N is the number of elements in the sorted set.")
+                .history("6.2.0", "Added the `CH`, `NX` and `XX` options."),
                 this::geoadd);
-        t.add(spec("GEOPOS", -2, READONLY).keys(1, 1, 1)
-                .doc("3.2.0", "Returns longitude and latitude of members of a geospatial index"), this::geopos);
-        t.add(spec("GEODIST", -4, READONLY).keys(1, 1, 1)
-                .doc("3.2.0", "Returns the distance between two members of a geospatial index"), this::geodist);
-        t.add(spec("GEOHASH", -2, READONLY).keys(1, 1, 1)
-                .doc("3.2.0", "Returns members of a geospatial index as standard geohash strings"), this::geohash);
-        t.add(spec("GEORADIUS", -6, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1).keySpecs(source(), store(6), storeDist(6))
-                .doc("3.2.0", "Query a sorted set representing a geospatial index to fetch members matching a given maximum distance from a point"),
+        t.add(spec("GEOPOS", -2, READONLY).keys(at(1, RO, ACCESS))
+                .doc("3.2.0", "Returns longitude and latitude of members of a geospatial index",
+                        "O(N) where N is the number of members requested."), this::geopos);
+        t.add(spec("GEODIST", -4, READONLY).keys(at(1, RO, ACCESS))
+                .doc("3.2.0", "Returns the distance between two members of a geospatial index", "O(log(N))"), this::geodist);
+        t.add(spec("GEOHASH", -2, READONLY).keys(at(1, RO, ACCESS))
+                .doc("3.2.0", "Returns members of a geospatial index as standard geohash strings",
+                        "O(log(N)) for each member requested, where N is the number of elements in the sorted set."), this::geohash);
+        t.add(spec("GEORADIUS", -6, WRITE, DENYOOM).keys(at(1, RO, ACCESS), after("STORE", 6, OW, UPDATE), after("STOREDIST", 6, OW, UPDATE))
+                .keyFinder(KeyProcs::georadius)
+                .doc("3.2.0", "Query a sorted set representing a geospatial index to fetch members matching a given maximum distance from a point",
+                        "O(N+log(M)) where N is the number of elements inside the bounding box of the circular area delimited by center and radius and M is the number of items inside the index.")
+                .deprecated("6.2.0", "`GEOSEARCH` and `GEOSEARCHSTORE` with the `BYRADIUS` argument")
+                .history("6.2.0", "Added the `ANY` option for `COUNT`.", "7.0.0", "Added support for uppercase unit names."),
                 c -> GeoSearch.run(c, GeoSearch.AROUND_LONLAT));
-        t.add(spec("GEORADIUSBYMEMBER", -5, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1).keySpecs(source(), store(5), storeDist(5))
-                .doc("3.2.0", "Query a sorted set representing a geospatial index to fetch members matching a given maximum distance from a member"),
+        t.add(spec("GEORADIUSBYMEMBER", -5, WRITE, DENYOOM).keys(at(1, RO, ACCESS), after("STORE", 5, OW, UPDATE), after("STOREDIST", 5, OW, UPDATE))
+                .keyFinder(KeyProcs::georadius)
+                .doc("3.2.0", "Query a sorted set representing a geospatial index to fetch members matching a given maximum distance from a member",
+                        "O(N+log(M)) where N is the number of elements inside the bounding box of the circular area delimited by center and radius and M is the number of items inside the index.")
+                .deprecated("6.2.0", "`GEOSEARCH` and `GEOSEARCHSTORE` with the `BYRADIUS` and `FROMMEMBER` arguments")
+                .history("7.0.0", "Added support for uppercase unit names."),
                 c -> GeoSearch.run(c, GeoSearch.AROUND_MEMBER));
-        t.add(spec("GEORADIUS_RO", -6, READONLY).keys(1, 1, 1)
-                .doc("3.2.10", "A read-only variant for GEORADIUS"),
+        t.add(spec("GEORADIUS_RO", -6, READONLY).keys(at(1, RO, ACCESS))
+                .doc("3.2.10", "A read-only variant for GEORADIUS",
+                        "O(N+log(M)) where N is the number of elements inside the bounding box of the circular area delimited by center and radius and M is the number of items inside the index.")
+                .deprecated("6.2.0", "`GEOSEARCH` with the `BYRADIUS` argument")
+                .history("6.2.0", "Added the `ANY` option for `COUNT`."),
                 c -> GeoSearch.run(c, GeoSearch.AROUND_LONLAT | GeoSearch.NO_STORE));
-        t.add(spec("GEORADIUSBYMEMBER_RO", -5, READONLY).keys(1, 1, 1)
-                .doc("3.2.10", "A read-only variant for GEORADIUSBYMEMBER"),
+        t.add(spec("GEORADIUSBYMEMBER_RO", -5, READONLY).keys(at(1, RO, ACCESS))
+                .doc("3.2.10", "A read-only variant for GEORADIUSBYMEMBER",
+                        "O(N+log(M)) where N is the number of elements inside the bounding box of the circular area delimited by center and radius and M is the number of items inside the index.")
+                .deprecated("6.2.0", "`GEOSEARCH` with the `BYRADIUS` and `FROMMEMBER` arguments"),
                 c -> GeoSearch.run(c, GeoSearch.AROUND_MEMBER | GeoSearch.NO_STORE));
-        t.add(spec("GEOSEARCH", -7, READONLY).keys(1, 1, 1)
-                .doc("6.2.0", "Query a sorted set representing a geospatial index to fetch members inside an area of a box or a circle."),
+        t.add(spec("GEOSEARCH", -7, READONLY).keys(at(1, RO, ACCESS))
+                .doc("6.2.0", "Query a sorted set representing a geospatial index to fetch members inside an area of a box or a circle.",
+                        "O(N+log(M)) where N is the number of elements in the grid-aligned bounding box area around the shape provided as the filter and M is the number of items inside the shape")
+                .history("7.0.0", "Added support for uppercase unit names."),
                 c -> GeoSearch.run(c, GeoSearch.SEARCH));
-        t.add(spec("GEOSEARCHSTORE", -8, WRITE, DENYOOM).keys(1, 2, 1)
-                .keySpecs(KeySpec.index(1, "OW", "update"), KeySpec.index(2, "RO", "access"))
-                .doc("6.2.0", "Query a sorted set representing a geospatial index to fetch members inside an area of a box or a circle, and store the result in another key."),
+        t.add(spec("GEOSEARCHSTORE", -8, WRITE, DENYOOM).keys(at(1, OW, UPDATE), at(2, RO, ACCESS))
+                .doc("6.2.0", "Query a sorted set representing a geospatial index to fetch members inside an area of a box or a circle, and store the result in another key.",
+                        "O(N+log(M)) where N is the number of elements in the grid-aligned bounding box area around the shape provided as the filter and M is the number of items inside the shape")
+                .history("7.0.0", "Added support for uppercase unit names."),
                 c -> GeoSearch.run(c, GeoSearch.SEARCH | GeoSearch.SEARCH_STORE));
-    }
-
-    private static KeySpec source() {
-        return KeySpec.index(1, "RO", "access");
-    }
-
-    private static KeySpec store(int startFrom) {
-        return KeySpec.keyword("STORE", startFrom, "OW", "update");
-    }
-
-    private static KeySpec storeDist(int startFrom) {
-        return KeySpec.keyword("STOREDIST", startFrom, "OW", "update");
     }
 
     // ---- argument helpers shared with GeoSearch ----

@@ -29,6 +29,13 @@ import static io.cinnabar.command.CommandFlag.FAST;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.DELETE;
+import static io.cinnabar.command.KeyFlag.INSERT;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
 
 /** Hash commands (t_hash.c). */
 public final class HashCommands implements CommandFamily {
@@ -44,38 +51,43 @@ public final class HashCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("HSET", -4, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("2.0.0", "Set the string value of a hash field"), c -> hset(c, false));
-        t.add(spec("HMSET", -4, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("2.0.0", "Set multiple hash fields to multiple values"), c -> hset(c, true));
-        t.add(spec("HSETNX", 4, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("2.0.0", "Set the value of a hash field, only if the field does not exist"), this::hsetnx);
-        t.add(spec("HGET", 3, READONLY, FAST).keys(1, 1, 1)
-                .doc("2.0.0", "Get the value of a hash field"), this::hget);
-        t.add(spec("HMGET", -3, READONLY, FAST).keys(1, 1, 1)
-                .doc("2.0.0", "Get the values of all the given hash fields"), this::hmget);
-        t.add(spec("HDEL", -3, WRITE, FAST).keys(1, 1, 1)
-                .doc("2.0.0", "Delete one or more hash fields"), this::hdel);
-        t.add(spec("HLEN", 2, READONLY, FAST).keys(1, 1, 1)
-                .doc("2.0.0", "Get the number of fields in a hash"), this::hlen);
-        t.add(spec("HSTRLEN", 3, READONLY, FAST).keys(1, 1, 1)
-                .doc("3.2.0", "Get the length of the value of a hash field"), this::hstrlen);
-        t.add(spec("HEXISTS", 3, READONLY, FAST).keys(1, 1, 1)
-                .doc("2.0.0", "Determine if a hash field exists"), this::hexists);
-        t.add(spec("HKEYS", 2, READONLY).keys(1, 1, 1).tips("nondeterministic_output_order")
-                .doc("2.0.0", "Get all the fields in a hash"), c -> hgetall(c, true, false));
-        t.add(spec("HVALS", 2, READONLY).keys(1, 1, 1).tips("nondeterministic_output_order")
-                .doc("2.0.0", "Get all the values in a hash"), c -> hgetall(c, false, true));
-        t.add(spec("HGETALL", 2, READONLY).keys(1, 1, 1).tips("nondeterministic_output_order")
-                .doc("2.0.0", "Get all the fields and values in a hash"), c -> hgetall(c, true, true));
-        t.add(spec("HINCRBY", 4, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("2.0.0", "Increment the integer value of a hash field by the given number"), this::hincrby);
-        t.add(spec("HINCRBYFLOAT", 4, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("2.6.0", "Increment the float value of a hash field by the given amount"), this::hincrbyfloat);
-        t.add(spec("HRANDFIELD", -2, READONLY).keys(1, 1, 1).tips("nondeterministic_output")
-                .doc("6.2.0", "Get one or multiple random fields from a hash"), this::hrandfield);
-        t.add(spec("HSCAN", -3, READONLY).keys(1, 1, 1).tips("nondeterministic_output")
-                .doc("2.8.0", "Incrementally iterate hash fields and associated values"), this::hscan);
+        t.add(spec("HSET", -4, WRITE, DENYOOM, FAST).keys(at(1, RW, UPDATE))
+                .doc("2.0.0", "Set the string value of a hash field",
+                        "O(1) for each field/value pair added, so O(N) to add N field/value pairs when the command is called with multiple field/value pairs.")
+                .history("4.0.0", "Accepts multiple `field` and `value` arguments."), c -> hset(c, false));
+        t.add(spec("HMSET", -4, WRITE, DENYOOM, FAST).keys(at(1, RW, UPDATE))
+                .doc("2.0.0", "Set multiple hash fields to multiple values", "O(N) where N is the number of fields being set.")
+                .deprecated("4.0.0", "`HSET` with multiple field-value pairs"), c -> hset(c, true));
+        t.add(spec("HSETNX", 4, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT))
+                .doc("2.0.0", "Set the value of a hash field, only if the field does not exist", "O(1)"), this::hsetnx);
+        t.add(spec("HGET", 3, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("2.0.0", "Get the value of a hash field", "O(1)"), this::hget);
+        t.add(spec("HMGET", -3, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("2.0.0", "Get the values of all the given hash fields", "O(N) where N is the number of fields being requested."), this::hmget);
+        t.add(spec("HDEL", -3, WRITE, FAST).keys(at(1, RW, DELETE))
+                .doc("2.0.0", "Delete one or more hash fields", "O(N) where N is the number of fields to be removed.")
+                .history("2.4.0", "Accepts multiple `field` arguments."), this::hdel);
+        t.add(spec("HLEN", 2, READONLY, FAST).keys(at(1, RO))
+                .doc("2.0.0", "Get the number of fields in a hash", "O(1)"), this::hlen);
+        t.add(spec("HSTRLEN", 3, READONLY, FAST).keys(at(1, RO))
+                .doc("3.2.0", "Get the length of the value of a hash field", "O(1)"), this::hstrlen);
+        t.add(spec("HEXISTS", 3, READONLY, FAST).keys(at(1, RO))
+                .doc("2.0.0", "Determine if a hash field exists", "O(1)"), this::hexists);
+        t.add(spec("HKEYS", 2, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output_order")
+                .doc("2.0.0", "Get all the fields in a hash", "O(N) where N is the size of the hash."), c -> hgetall(c, true, false));
+        t.add(spec("HVALS", 2, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output_order")
+                .doc("2.0.0", "Get all the values in a hash", "O(N) where N is the size of the hash."), c -> hgetall(c, false, true));
+        t.add(spec("HGETALL", 2, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output_order")
+                .doc("2.0.0", "Get all the fields and values in a hash", "O(N) where N is the size of the hash."), c -> hgetall(c, true, true));
+        t.add(spec("HINCRBY", 4, WRITE, DENYOOM, FAST).keys(at(1, RW, ACCESS, UPDATE))
+                .doc("2.0.0", "Increment the integer value of a hash field by the given number", "O(1)"), this::hincrby);
+        t.add(spec("HINCRBYFLOAT", 4, WRITE, DENYOOM, FAST).keys(at(1, RW, ACCESS, UPDATE))
+                .doc("2.6.0", "Increment the float value of a hash field by the given amount", "O(1)"), this::hincrbyfloat);
+        t.add(spec("HRANDFIELD", -2, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
+                .doc("6.2.0", "Get one or multiple random fields from a hash", "O(N) where N is the number of fields returned"), this::hrandfield);
+        t.add(spec("HSCAN", -3, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
+                .doc("2.8.0", "Incrementally iterate hash fields and associated values",
+                        "O(1) for every call. O(N) for a complete iteration, including enough command calls for the cursor to return back to 0. N is the number of elements inside the collection.."), this::hscan);
     }
 
     // ---- lookups ----

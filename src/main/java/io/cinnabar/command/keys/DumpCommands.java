@@ -19,6 +19,11 @@ import static io.cinnabar.command.CommandFlag.DENYOOM;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.OW;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
 
 /** DUMP and RESTORE: a value in Redis's serialized form (RDB value + version + CRC64), both ways. */
 public final class DumpCommands implements CommandFamily {
@@ -31,10 +36,15 @@ public final class DumpCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("DUMP", 2, READONLY).keys(1, 1, 1).tips("nondeterministic_output")
-                .doc("2.6.0", "Return a serialized version of the value stored at the specified key."), this::dump);
-        t.add(spec("RESTORE", -4, WRITE, DENYOOM).keys(1, 1, 1).acl("@dangerous")
-                .doc("2.6.0", "Create a key using the provided serialized value, previously obtained using DUMP."),
+        t.add(spec("DUMP", 2, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
+                .doc("2.6.0", "Return a serialized version of the value stored at the specified key.",
+                        "O(1) to access the key and additional O(N*M) to serialize it, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1)."), this::dump);
+        t.add(spec("RESTORE", -4, WRITE, DENYOOM).keys(at(1, OW, UPDATE)).acl("@dangerous")
+                .doc("2.6.0", "Create a key using the provided serialized value, previously obtained using DUMP.",
+                        "O(1) to create the new key and additional O(N*M) to reconstruct the serialized value, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1). However for sorted set values the complexity is O(N*M*log(N)) because inserting values into sorted sets is O(log(N)).")
+                .history("3.0.0", "Added the `REPLACE` modifier.",
+                        "5.0.0", "Added the `ABSTTL` modifier.",
+                        "5.0.0", "Added the `IDLETIME` and `FREQ` options."),
                 this::restore);
     }
 

@@ -14,6 +14,11 @@ import static io.cinnabar.command.CommandFlag.FAST;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
 
 /** Expiry commands: setting, reading and removing a key's time to live. */
 public final class ExpireCommands implements CommandFamily {
@@ -27,23 +32,33 @@ public final class ExpireCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("EXPIRE", -3, WRITE, FAST).keys(1, 1, 1).doc("1.0.0", "Set a key's time to live in seconds"),
+        t.add(spec("EXPIRE", -3, WRITE, FAST).keys(at(1, RW, UPDATE)).doc("1.0.0", "Set a key's time to live in seconds", "O(1)")
+                .history("7.0.0", "Added options: `NX`, `XX`, `GT` and `LT`."),
                 c -> expire(c, c.now(), SECONDS));
-        t.add(spec("PEXPIRE", -3, WRITE, FAST).keys(1, 1, 1).doc("2.6.0", "Set a key's time to live in milliseconds"),
+        t.add(spec("PEXPIRE", -3, WRITE, FAST).keys(at(1, RW, UPDATE)).doc("2.6.0", "Set a key's time to live in milliseconds", "O(1)")
+                .history("7.0.0", "Added options: `NX`, `XX`, `GT` and `LT`."),
                 c -> expire(c, c.now(), MILLISECONDS));
-        t.add(spec("EXPIREAT", -3, WRITE, FAST).keys(1, 1, 1).doc("1.2.0", "Set the expiration for a key as a UNIX timestamp"),
+        t.add(spec("EXPIREAT", -3, WRITE, FAST).keys(at(1, RW, UPDATE)).doc("1.2.0", "Set the expiration for a key as a UNIX timestamp", "O(1)")
+                .history("7.0.0", "Added options: `NX`, `XX`, `GT` and `LT`."),
                 c -> expire(c, 0, SECONDS));
-        t.add(spec("PEXPIREAT", -3, WRITE, FAST).keys(1, 1, 1).doc("2.6.0", "Set the expiration for a key as a UNIX timestamp specified in milliseconds"),
+        t.add(spec("PEXPIREAT", -3, WRITE, FAST).keys(at(1, RW, UPDATE))
+                .doc("2.6.0", "Set the expiration for a key as a UNIX timestamp specified in milliseconds", "O(1)")
+                .history("7.0.0", "Added options: `NX`, `XX`, `GT` and `LT`."),
                 c -> expire(c, 0, MILLISECONDS));
-        t.add(spec("TTL", 2, READONLY, FAST).keys(1, 1, 1).doc("1.0.0", "Get the time to live for a key in seconds"),
+        t.add(spec("TTL", 2, READONLY, FAST).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
+                .doc("1.0.0", "Get the time to live for a key in seconds", "O(1)")
+                .history("2.8.0", "Added the -2 reply."),
                 c -> ttl(c, SECONDS, false));
-        t.add(spec("PTTL", 2, READONLY, FAST).keys(1, 1, 1).doc("2.6.0", "Get the time to live for a key in milliseconds"),
+        t.add(spec("PTTL", 2, READONLY, FAST).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
+                .doc("2.6.0", "Get the time to live for a key in milliseconds", "O(1)")
+                .history("2.8.0", "Added the -2 reply."),
                 c -> ttl(c, MILLISECONDS, false));
-        t.add(spec("EXPIRETIME", 2, READONLY, FAST).keys(1, 1, 1).doc("7.0.0", "Get the expiration Unix timestamp for a key"),
+        t.add(spec("EXPIRETIME", 2, READONLY, FAST).keys(at(1, RO, ACCESS)).doc("7.0.0", "Get the expiration Unix timestamp for a key", "O(1)"),
                 c -> ttl(c, SECONDS, true));
-        t.add(spec("PEXPIRETIME", 2, READONLY, FAST).keys(1, 1, 1).doc("7.0.0", "Get the expiration Unix timestamp for a key in milliseconds"),
+        t.add(spec("PEXPIRETIME", 2, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("7.0.0", "Get the expiration Unix timestamp for a key in milliseconds", "O(1)"),
                 c -> ttl(c, MILLISECONDS, true));
-        t.add(spec("PERSIST", 2, WRITE, FAST).keys(1, 1, 1).doc("2.2.0", "Remove the expiration from a key"), this::persist);
+        t.add(spec("PERSIST", 2, WRITE, FAST).keys(at(1, RW, UPDATE)).doc("2.2.0", "Remove the expiration from a key", "O(1)"), this::persist);
     }
 
     /**

@@ -27,6 +27,15 @@ import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.DELETE;
+import static io.cinnabar.command.KeyFlag.INSERT;
+import static io.cinnabar.command.KeyFlag.OW;
+import static io.cinnabar.command.KeyFlag.RM;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
 
 /** Generic key commands: existence, deletion, naming, iteration, copying and introspection. */
 public final class KeyCommands implements CommandFamily {
@@ -45,32 +54,47 @@ public final class KeyCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("DEL", -2, WRITE).keys(1, -1, 1).doc("1.0.0", "Delete a key"), this::del);
-        t.add(spec("UNLINK", -2, WRITE, FAST).keys(1, -1, 1)
-                .doc("4.0.0", "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking."), this::del);
-        t.add(spec("EXISTS", -2, READONLY, FAST).keys(1, -1, 1).doc("1.0.0", "Determine if a key exists"), this::exists);
-        t.add(spec("TYPE", 2, READONLY, FAST).keys(1, 1, 1).doc("1.0.0", "Determine the type stored at key"), this::type);
-        t.add(spec("KEYS", 2, READONLY).acl("@dangerous").doc("1.0.0", "Find all keys matching the given pattern"), this::keys);
-        t.add(spec("SCAN", -2, READONLY).touchesArbitraryKeys().doc("2.8.0", "Incrementally iterate the keys space"), this::scan);
-        t.add(spec("RANDOMKEY", 1, READONLY).touchesArbitraryKeys().doc("1.0.0", "Return a random key from the keyspace"), this::randomKey);
-        t.add(spec("RENAME", 3, WRITE).keys(1, 2, 1).doc("1.0.0", "Rename a key"), c -> rename(c, false));
-        t.add(spec("RENAMENX", 3, WRITE, FAST).keys(1, 2, 1)
-                .doc("1.0.0", "Rename a key, only if the new key does not exist"), c -> rename(c, true));
-        t.add(spec("MOVE", 3, WRITE, FAST).keys(1, 1, 1).doc("1.0.0", "Move a key to another database"), this::move);
-        t.add(spec("COPY", -3, WRITE, DENYOOM).keys(1, 2, 1).doc("6.2.0", "Copy a key"), this::copy);
-        t.add(spec("TOUCH", -2, READONLY, FAST).keys(1, -1, 1)
-                .doc("3.2.1", "Alters the last access time of a key(s). Returns the number of existing keys specified."), this::touch);
-        t.add(spec("OBJECT", -2).doc("2.2.3", "A container for object introspection commands")
-                .sub(spec("ENCODING", 3, READONLY).keys(2, 2, 1)
-                        .doc("2.2.3", "Inspect the internal encoding of a Redis object"), this::objectEncoding)
-                .sub(spec("REFCOUNT", 3, READONLY).keys(2, 2, 1)
-                        .doc("2.2.3", "Get the number of references to the value of the key"), this::objectRefcount)
-                .sub(spec("IDLETIME", 3, READONLY).keys(2, 2, 1)
-                        .doc("2.2.3", "Get the time since a Redis object was last accessed"), this::objectIdletime)
-                .sub(spec("FREQ", 3, READONLY).keys(2, 2, 1)
-                        .doc("4.0.0", "Get the logarithmic access frequency counter of a Redis object"), this::objectFreq)
+        t.add(spec("DEL", -2, WRITE).keys(at(1, RM, DELETE).range(-1, 1)).tips("request_policy:multi_shard", "response_policy:agg_sum")
+                .doc("1.0.0", "Delete a key",
+                        "O(N) where N is the number of keys that will be removed. When a key to remove holds a value other than a string, the individual complexity for this key is O(M) where M is the number of elements in the list, set, sorted set or hash. Removing a single key that holds a string value is O(1)."), this::del);
+        t.add(spec("UNLINK", -2, WRITE, FAST).keys(at(1, RM, DELETE).range(-1, 1)).tips("request_policy:multi_shard", "response_policy:agg_sum")
+                .doc("4.0.0", "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking.",
+                        "O(1) for each key removed regardless of its size. Then the command does O(N) work in a different thread in order to reclaim memory, where N is the number of allocations the deleted objects where composed of."), this::del);
+        t.add(spec("EXISTS", -2, READONLY, FAST).keys(at(1, RO).range(-1, 1)).tips("request_policy:multi_shard", "response_policy:agg_sum")
+                .doc("1.0.0", "Determine if a key exists", "O(N) where N is the number of keys to check.")
+                .history("3.0.3", "Accepts multiple `key` arguments."), this::exists);
+        t.add(spec("TYPE", 2, READONLY, FAST).keys(at(1, RO)).doc("1.0.0", "Determine the type stored at key", "O(1)"), this::type);
+        t.add(spec("KEYS", 2, READONLY).tips("request_policy:all_shards", "nondeterministic_output_order").acl("@dangerous")
+                .doc("1.0.0", "Find all keys matching the given pattern",
+                        "O(N) with N being the number of keys in the database, under the assumption that the key names in the database and the given pattern have limited length."), this::keys);
+        t.add(spec("SCAN", -2, READONLY).tips("nondeterministic_output", "request_policy:special").touchesArbitraryKeys()
+                .doc("2.8.0", "Incrementally iterate the keys space",
+                        "O(1) for every call. O(N) for a complete iteration, including enough command calls for the cursor to return back to 0. N is the number of elements inside the collection.")
+                .history("6.0.0", "Added the `TYPE` subcommand."), this::scan);
+        t.add(spec("RANDOMKEY", 1, READONLY).tips("request_policy:all_shards", "nondeterministic_output").touchesArbitraryKeys()
+                .doc("1.0.0", "Return a random key from the keyspace", "O(1)"), this::randomKey);
+        t.add(spec("RENAME", 3, WRITE).keys(at(1, RW, ACCESS, DELETE), at(2, OW, UPDATE))
+                .doc("1.0.0", "Rename a key", "O(1)"), c -> rename(c, false));
+        t.add(spec("RENAMENX", 3, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE), at(2, OW, INSERT))
+                .doc("1.0.0", "Rename a key, only if the new key does not exist", "O(1)")
+                .history("3.2.0", "The command no longer returns an error when source and destination names are the same."), c -> rename(c, true));
+        t.add(spec("MOVE", 3, WRITE, FAST).keys(at(1, RW, ACCESS, UPDATE)).doc("1.0.0", "Move a key to another database", "O(1)"), this::move);
+        t.add(spec("COPY", -3, WRITE, DENYOOM).keys(at(1, RO, ACCESS), at(2, OW, UPDATE)).doc("6.2.0", "Copy a key",
+                        "O(N) worst case for collections, where N is the number of nested items. O(1) for string values."), this::copy);
+        t.add(spec("TOUCH", -2, READONLY, FAST).keys(at(1, RO).range(-1, 1)).tips("request_policy:multi_shard", "response_policy:agg_sum")
+                .doc("3.2.1", "Alters the last access time of a key(s). Returns the number of existing keys specified.",
+                        "O(N) where N is the number of keys that will be touched."), this::touch);
+        t.add(spec("OBJECT", -2).doc("2.2.3", "A container for object introspection commands", "Depends on subcommand.")
+                .sub(spec("ENCODING", 3, READONLY).keys(at(2, RO)).tips("nondeterministic_output")
+                        .doc("2.2.3", "Inspect the internal encoding of a Redis object", "O(1)"), this::objectEncoding)
+                .sub(spec("REFCOUNT", 3, READONLY).keys(at(2, RO)).tips("nondeterministic_output")
+                        .doc("2.2.3", "Get the number of references to the value of the key", "O(1)"), this::objectRefcount)
+                .sub(spec("IDLETIME", 3, READONLY).keys(at(2, RO)).tips("nondeterministic_output")
+                        .doc("2.2.3", "Get the time since a Redis object was last accessed", "O(1)"), this::objectIdletime)
+                .sub(spec("FREQ", 3, READONLY).keys(at(2, RO)).tips("nondeterministic_output")
+                        .doc("4.0.0", "Get the logarithmic access frequency counter of a Redis object", "O(1)"), this::objectFreq)
                 .sub(spec("HELP", 2, LOADING, STALE)
-                        .doc("6.2.0", "Show helpful text about the different subcommands"), this::objectHelp), null);
+                        .doc("6.2.0", "Show helpful text about the different subcommands", "O(1)"), this::objectHelp), null);
     }
 
     /** DEL key [key ...] and UNLINK key [key ...] (values are freed by the GC either way). */

@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyProcs;
 import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.config.ConfigOptions;
@@ -17,11 +18,17 @@ import java.util.Arrays;
 import static io.cinnabar.command.CommandFlag.BLOCKING;
 import static io.cinnabar.command.CommandFlag.DENYOOM;
 import static io.cinnabar.command.CommandFlag.FAST;
-import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
 import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.DELETE;
+import static io.cinnabar.command.KeyFlag.INSERT;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
 
 /**
  * List commands (t_list.c), blocking ones included. Blocking commands that find nothing call
@@ -37,56 +44,80 @@ public final class ListCommands implements CommandFamily {
         return "list";
     }
 
+    private static final String PUSH_COMPLEXITY = "O(1) for each element added, so O(N) to add N elements when the command is called with multiple arguments.";
+
     @Override
     public void register(CommandTable t) {
-        t.add(spec("LPUSH", -3, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("1.0.0", "Prepend one or multiple elements to a list"), c -> push(c, HEAD, false));
-        t.add(spec("RPUSH", -3, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("1.0.0", "Append one or multiple elements to a list"), c -> push(c, TAIL, false));
-        t.add(spec("LPUSHX", -3, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("2.2.0", "Prepend an element to a list, only if the list exists"), c -> push(c, HEAD, true));
-        t.add(spec("RPUSHX", -3, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("2.2.0", "Append an element to a list, only if the list exists"), c -> push(c, TAIL, true));
-        t.add(spec("LPOP", -2, WRITE, FAST).keys(1, 1, 1)
-                .doc("1.0.0", "Remove and get the first elements in a list"), c -> pop(c, HEAD));
-        t.add(spec("RPOP", -2, WRITE, FAST).keys(1, 1, 1)
-                .doc("1.0.0", "Remove and get the last elements in a list"), c -> pop(c, TAIL));
-        t.add(spec("LLEN", 2, READONLY, FAST).keys(1, 1, 1).doc("1.0.0", "Get the length of a list"), this::llen);
-        t.add(spec("LRANGE", 4, READONLY).keys(1, 1, 1)
-                .doc("1.0.0", "Get a range of elements from a list"), this::lrange);
-        t.add(spec("LINDEX", 3, READONLY).keys(1, 1, 1)
-                .doc("1.0.0", "Get an element from a list by its index"), this::lindex);
-        t.add(spec("LSET", 4, WRITE, DENYOOM).keys(1, 1, 1)
-                .doc("1.0.0", "Set the value of an element in a list by its index"), this::lset);
-        t.add(spec("LINSERT", 5, WRITE, DENYOOM).keys(1, 1, 1)
-                .doc("2.2.0", "Insert an element before or after another element in a list"), this::linsert);
-        t.add(spec("LREM", 4, WRITE).keys(1, 1, 1).doc("1.0.0", "Remove elements from a list"), this::lrem);
-        t.add(spec("LTRIM", 4, WRITE).keys(1, 1, 1)
-                .doc("1.0.0", "Trim a list to the specified range"), this::ltrim);
-        t.add(spec("LPOS", -3, READONLY).keys(1, 1, 1)
-                .doc("6.0.6", "Return the index of matching elements on a list"), this::lpos);
-        t.add(spec("LMOVE", 5, WRITE, DENYOOM).keys(1, 2, 1)
-                .doc("6.2.0", "Pop an element from a list, push it to another list and return it"),
+        t.add(spec("LPUSH", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT))
+                .doc("1.0.0", "Prepend one or multiple elements to a list", PUSH_COMPLEXITY)
+                .history("2.4.0", "Accepts multiple `element` arguments."), c -> push(c, HEAD, false));
+        t.add(spec("RPUSH", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT))
+                .doc("1.0.0", "Append one or multiple elements to a list", PUSH_COMPLEXITY)
+                .history("2.4.0", "Accepts multiple `element` arguments."), c -> push(c, TAIL, false));
+        t.add(spec("LPUSHX", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT))
+                .doc("2.2.0", "Prepend an element to a list, only if the list exists", PUSH_COMPLEXITY)
+                .history("4.0.0", "Accepts multiple `element` arguments."), c -> push(c, HEAD, true));
+        t.add(spec("RPUSHX", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT))
+                .doc("2.2.0", "Append an element to a list, only if the list exists", PUSH_COMPLEXITY)
+                .history("4.0.0", "Accepts multiple `element` arguments."), c -> push(c, TAIL, true));
+        t.add(spec("LPOP", -2, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE))
+                .doc("1.0.0", "Remove and get the first elements in a list", "O(N) where N is the number of elements returned")
+                .history("6.2.0", "Added the `count` argument."), c -> pop(c, HEAD));
+        t.add(spec("RPOP", -2, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE))
+                .doc("1.0.0", "Remove and get the last elements in a list", "O(N) where N is the number of elements returned")
+                .history("6.2.0", "Added the `count` argument."), c -> pop(c, TAIL));
+        t.add(spec("LLEN", 2, READONLY, FAST).keys(at(1, RO)).doc("1.0.0", "Get the length of a list", "O(1)"), this::llen);
+        t.add(spec("LRANGE", 4, READONLY).keys(at(1, RO, ACCESS))
+                .doc("1.0.0", "Get a range of elements from a list",
+                        "O(S+N) where S is the distance of start offset from HEAD for small lists, from nearest end (HEAD or TAIL) for large lists; and N is the number of elements in the specified range."), this::lrange);
+        t.add(spec("LINDEX", 3, READONLY).keys(at(1, RO, ACCESS))
+                .doc("1.0.0", "Get an element from a list by its index",
+                        "O(N) where N is the number of elements to traverse to get to the element at index. This makes asking for the first or the last element of the list O(1)."), this::lindex);
+        t.add(spec("LSET", 4, WRITE, DENYOOM).keys(at(1, RW, UPDATE))
+                .doc("1.0.0", "Set the value of an element in a list by its index",
+                        "O(N) where N is the length of the list. Setting either the first or the last element of the list is O(1)."), this::lset);
+        t.add(spec("LINSERT", 5, WRITE, DENYOOM).keys(at(1, RW, INSERT))
+                .doc("2.2.0", "Insert an element before or after another element in a list",
+                        "O(N) where N is the number of elements to traverse before seeing the value pivot. This means that inserting somewhere on the left end on the list (head) can be considered O(1) and inserting somewhere on the right end (tail) is O(N)."), this::linsert);
+        t.add(spec("LREM", 4, WRITE).keys(at(1, RW, DELETE)).doc("1.0.0", "Remove elements from a list",
+                        "O(N+M) where N is the length of the list and M is the number of elements removed."), this::lrem);
+        t.add(spec("LTRIM", 4, WRITE).keys(at(1, RW, DELETE))
+                .doc("1.0.0", "Trim a list to the specified range",
+                        "O(N) where N is the number of elements to be removed by the operation."), this::ltrim);
+        t.add(spec("LPOS", -3, READONLY).keys(at(1, RO, ACCESS))
+                .doc("6.0.6", "Return the index of matching elements on a list",
+                        "O(N) where N is the number of elements in the list, for the average case. When searching for elements near the head or the tail of the list, or when the MAXLEN option is provided, the command may run in constant time."), this::lpos);
+        t.add(spec("LMOVE", 5, WRITE, DENYOOM).keys(at(1, RW, ACCESS, DELETE), at(2, RW, INSERT))
+                .doc("6.2.0", "Pop an element from a list, push it to another list and return it", "O(1)"),
                 c -> move(c, side(c, 3), side(c, 4), -1));
-        t.add(spec("RPOPLPUSH", 3, WRITE, DENYOOM).keys(1, 2, 1)
-                .doc("1.2.0", "Remove the last element in a list, prepend it to another list and return it"),
+        t.add(spec("RPOPLPUSH", 3, WRITE, DENYOOM).keys(at(1, RW, ACCESS, DELETE), at(2, RW, INSERT))
+                .doc("1.2.0", "Remove the last element in a list, prepend it to another list and return it", "O(1)")
+                .deprecated("6.2.0", "`LMOVE` with the `RIGHT` and `LEFT` arguments"),
                 c -> move(c, TAIL, HEAD, -1));
-        t.add(spec("LMPOP", -4, WRITE, MOVABLEKEYS).keys(0, 0, 0)
-                .doc("7.0.0", "Pop elements from a list"), c -> mpop(c, 1, false));
-        t.add(spec("BLPOP", -3, WRITE, NOSCRIPT, BLOCKING).keys(1, -2, 1)
-                .doc("2.0.0", "Remove and get the first element in a list, or block until one is available"),
+        t.add(spec("LMPOP", -4, WRITE).keys(at(1, RW, ACCESS, DELETE).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 1, 2))
+                .doc("7.0.0", "Pop elements from a list",
+                        "O(N+M) where N is the number of provided keys and M is the number of elements returned."), c -> mpop(c, 1, false));
+        t.add(spec("BLPOP", -3, WRITE, NOSCRIPT, BLOCKING).keys(at(1, RW, ACCESS, DELETE).range(-2, 1))
+                .doc("2.0.0", "Remove and get the first element in a list, or block until one is available",
+                        "O(N) where N is the number of provided keys.")
+                .history("6.0.0", "`timeout` is interpreted as a double instead of an integer."),
                 c -> blockingPop(c, 1, c.argCount() - 2, HEAD, c.argCount() - 1, SINGLE));
-        t.add(spec("BRPOP", -3, WRITE, NOSCRIPT, BLOCKING).keys(1, -2, 1)
-                .doc("2.0.0", "Remove and get the last element in a list, or block until one is available"),
+        t.add(spec("BRPOP", -3, WRITE, NOSCRIPT, BLOCKING).keys(at(1, RW, ACCESS, DELETE).range(-2, 1))
+                .doc("2.0.0", "Remove and get the last element in a list, or block until one is available",
+                        "O(N) where N is the number of provided keys.")
+                .history("6.0.0", "`timeout` is interpreted as a double instead of an integer."),
                 c -> blockingPop(c, 1, c.argCount() - 2, TAIL, c.argCount() - 1, SINGLE));
-        t.add(spec("BLMOVE", 6, WRITE, DENYOOM, NOSCRIPT, BLOCKING).keys(1, 2, 1)
-                .doc("6.2.0", "Pop an element from a list, push it to another list and return it; or block until one is available"),
+        t.add(spec("BLMOVE", 6, WRITE, DENYOOM, NOSCRIPT, BLOCKING).keys(at(1, RW, ACCESS, DELETE), at(2, RW, INSERT))
+                .doc("6.2.0", "Pop an element from a list, push it to another list and return it; or block until one is available", "O(1)"),
                 this::blmove);
-        t.add(spec("BRPOPLPUSH", 4, WRITE, DENYOOM, NOSCRIPT, BLOCKING).keys(1, 2, 1)
-                .doc("2.2.0", "Pop an element from a list, push it to another list and return it; or block until one is available"),
+        t.add(spec("BRPOPLPUSH", 4, WRITE, DENYOOM, NOSCRIPT, BLOCKING).keys(at(1, RW, ACCESS, DELETE), at(2, RW, INSERT))
+                .doc("2.2.0", "Pop an element from a list, push it to another list and return it; or block until one is available", "O(1)")
+                .deprecated("6.2.0", "`BLMOVE` with the `RIGHT` and `LEFT` arguments")
+                .history("6.0.0", "`timeout` is interpreted as a double instead of an integer."),
                 c -> move(c, TAIL, HEAD, 3));
-        t.add(spec("BLMPOP", -5, WRITE, BLOCKING, MOVABLEKEYS).keys(0, 0, 0)
-                .doc("7.0.0", "Pop elements from a list, or block until one is available"), c -> mpop(c, 2, true));
+        t.add(spec("BLMPOP", -5, WRITE, BLOCKING).keys(at(2, RW, ACCESS, DELETE).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 2, 3))
+                .doc("7.0.0", "Pop elements from a list, or block until one is available",
+                        "O(N+M) where N is the number of provided keys and M is the number of elements returned."), c -> mpop(c, 2, true));
     }
 
     // ---- lookups ----

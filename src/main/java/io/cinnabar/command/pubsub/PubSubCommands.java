@@ -16,6 +16,8 @@ import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.PUBSUB;
 import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.NOT_KEY;
+import static io.cinnabar.command.KeySpec.at;
 
 /** SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE, their UNSUBSCRIBEs, PUBLISH, SPUBLISH and PUBSUB. */
 public final class PubSubCommands implements CommandFamily {
@@ -26,24 +28,43 @@ public final class PubSubCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("SUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Listen for messages published to the given channels"), this::subscribe);
-        t.add(spec("UNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Stop listening for messages posted to the given channels"), this::unsubscribe);
-        t.add(spec("PSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Listen for messages published to channels matching the given patterns"), this::psubscribe);
-        t.add(spec("PUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed().doc("2.0.0", "Stop listening for messages posted to channels matching the given patterns"), this::punsubscribe);
-        t.add(spec("SSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).keys(1, -1, 1).channelKeys().allowedWhileSubscribed().doc("7.0.0", "Listen for messages published to the given shard channels"), this::ssubscribe);
-        t.add(spec("SUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).keys(1, -1, 1).channelKeys().allowedWhileSubscribed().doc("7.0.0", "Stop listening for messages posted to the given shard channels"), this::sunsubscribe);
-        t.add(spec("PUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).doc("2.0.0", "Post a message to a channel"),
+        t.add(spec("SUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed()
+                .doc("2.0.0", "Listen for messages published to the given channels",
+                        "O(N) where N is the number of channels to subscribe to."), this::subscribe);
+        t.add(spec("UNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed()
+                .doc("2.0.0", "Stop listening for messages posted to the given channels",
+                        "O(N) where N is the number of clients already subscribed to a channel."), this::unsubscribe);
+        t.add(spec("PSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed()
+                .doc("2.0.0", "Listen for messages published to channels matching the given patterns",
+                        "O(N) where N is the number of patterns the client is already subscribed to."), this::psubscribe);
+        t.add(spec("PUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed()
+                .doc("2.0.0", "Stop listening for messages posted to channels matching the given patterns",
+                        "O(N+M) where N is the number of patterns the client is already subscribed and M is the number of total patterns subscribed in the system (by any client)."), this::punsubscribe);
+        t.add(spec("SSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).keys(at(1, NOT_KEY).range(-1, 1)).allowedWhileSubscribed()
+                .doc("7.0.0", "Listen for messages published to the given shard channels",
+                        "O(N) where N is the number of shard channels to subscribe to."), this::ssubscribe);
+        t.add(spec("SUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).keys(at(1, NOT_KEY).range(-1, 1)).allowedWhileSubscribed()
+                .doc("7.0.0", "Stop listening for messages posted to the given shard channels",
+                        "O(N) where N is the number of clients already subscribed to a shard channel."), this::sunsubscribe);
+        t.add(spec("PUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).doc("2.0.0", "Post a message to a channel",
+                        "O(N+M) where N is the number of clients subscribed to the receiving channel and M is the total number of subscribed patterns (by any client)."),
                 c -> c.reply().integer(pubSub(c).publish(c.arg(1), c.arg(2))));
-        t.add(spec("SPUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).keys(1, 1, 1).channelKeys().doc("7.0.0", "Post a message to a shard channel"),
+        t.add(spec("SPUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).keys(at(1, NOT_KEY))
+                .doc("7.0.0", "Post a message to a shard channel",
+                        "O(N) where N is the number of clients subscribed to the receiving shard channel."),
                 c -> c.reply().integer(pubSub(c).spublish(c.arg(1), c.arg(2))));
-        t.add(spec("PUBSUB", -2).doc("2.8.0", "A container for Pub/Sub commands")
-                .sub(spec("CHANNELS", -2, PUBSUB, LOADING, STALE).doc("2.8.0", "List active channels"), c -> channels(c, PubSub.Kind.CHANNEL))
-                .sub(spec("NUMPAT", 2, PUBSUB, LOADING, STALE).doc("2.8.0", "Get the count of unique patterns pattern subscriptions"),
+        t.add(spec("PUBSUB", -2).doc("2.8.0", "A container for Pub/Sub commands", "Depends on subcommand.")
+                .sub(spec("CHANNELS", -2, PUBSUB, LOADING, STALE).doc("2.8.0", "List active channels",
+                                "O(N) where N is the number of active channels, and assuming constant time pattern matching (relatively short channels and patterns)"), c -> channels(c, PubSub.Kind.CHANNEL))
+                .sub(spec("NUMPAT", 2, PUBSUB, LOADING, STALE).doc("2.8.0", "Get the count of unique patterns pattern subscriptions", "O(1)"),
                         c -> c.reply().integer(pubSub(c).patternCount()))
-                .sub(spec("NUMSUB", -2, PUBSUB, LOADING, STALE).doc("2.8.0", "Get the count of subscribers for channels"), c -> numsub(c, PubSub.Kind.CHANNEL))
-                .sub(spec("SHARDCHANNELS", -2, PUBSUB, LOADING, STALE).doc("7.0.0", "List active shard channels"), c -> channels(c, PubSub.Kind.SHARD))
-                .sub(spec("SHARDNUMSUB", -2, PUBSUB, LOADING, STALE).doc("7.0.0", "Get the count of subscribers for shard channels"), c -> numsub(c, PubSub.Kind.SHARD))
-                .sub(spec("HELP", 2, LOADING, STALE).doc("6.2.0", "Show helpful text about the different subcommands"),
+                .sub(spec("NUMSUB", -2, PUBSUB, LOADING, STALE).doc("2.8.0", "Get the count of subscribers for channels",
+                                "O(N) for the NUMSUB subcommand, where N is the number of requested channels"), c -> numsub(c, PubSub.Kind.CHANNEL))
+                .sub(spec("SHARDCHANNELS", -2, PUBSUB, LOADING, STALE).doc("7.0.0", "List active shard channels",
+                                "O(N) where N is the number of active shard channels, and assuming constant time pattern matching (relatively short shard channels)."), c -> channels(c, PubSub.Kind.SHARD))
+                .sub(spec("SHARDNUMSUB", -2, PUBSUB, LOADING, STALE).doc("7.0.0", "Get the count of subscribers for shard channels",
+                                "O(N) for the SHARDNUMSUB subcommand, where N is the number of requested shard channels"), c -> numsub(c, PubSub.Kind.SHARD))
+                .sub(spec("HELP", 2, LOADING, STALE).withoutGroupCategory().doc("6.2.0", "Show helpful text about the different subcommands", "O(1)"),
                         c -> HelpReply.reply(c,
                                 "CHANNELS [<pattern>]",
                                 "    Return the currently active channels matching a <pattern> (default: '*').",

@@ -5,6 +5,7 @@ import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.HelpReply;
+import io.cinnabar.command.KeyProcs;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.GlobMatcher;
 import io.cinnabar.persistence.rdb.DumpPayload;
@@ -20,7 +21,6 @@ import static io.cinnabar.command.CommandFlag.ALLOW_BUSY;
 import static io.cinnabar.command.CommandFlag.DENYOOM;
 import static io.cinnabar.command.CommandFlag.LOADING;
 import static io.cinnabar.command.CommandFlag.MAY_REPLICATE;
-import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
 import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.NO_MANDATORY_KEYS;
 import static io.cinnabar.command.CommandFlag.READONLY;
@@ -38,26 +38,35 @@ public final class FunctionCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("FCALL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callFlags(FunctionCommands::functionCallFlags).propagatesInnerCommands().mayRunLong()
-                .doc("7.0.0", "Invoke a function"), c -> fcall(c, false));
-        t.add(spec("FCALL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callFlags(FunctionCommands::functionCallFlags).propagatesInnerCommands().mayRunLong()
-                .doc("7.0.0", "Invoke a read-only function"), c -> fcall(c, true));
-        t.add(spec("FUNCTION", -2).doc("7.0.0", "A container for function commands")
-                .sub(spec("DELETE", 3, NOSCRIPT, WRITE).doc("7.0.0", "Delete a function by name"), this::delete)
-                .sub(spec("DUMP", 2, NOSCRIPT).doc("7.0.0", "Dump all functions into a serialized binary payload"), this::dump)
-                .sub(spec("FLUSH", -2, NOSCRIPT, WRITE).doc("7.0.0", "Deleting all functions"), this::flush)
-                .sub(spec("HELP", 2, LOADING, STALE).doc("7.0.0", "Show helpful text about the different subcommands"), this::help)
+        t.add(spec("FCALL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE)
+                .keys(ScriptingCommands.SCRIPT_KEYS.notes(ScriptingCommands.SCRIPT_KEYS_NOTES))
+                .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(FunctionCommands::functionCallFlags).propagatesInnerCommands().mayRunLong()
+                .doc("7.0.0", "Invoke a function", "Depends on the function that is executed."), c -> fcall(c, false));
+        t.add(spec("FCALL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY)
+                .keys(ScriptingCommands.SCRIPT_RO_KEYS.notes(ScriptingCommands.SCRIPT_RO_KEYS_NOTES))
+                .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(FunctionCommands::functionCallFlags).propagatesInnerCommands().mayRunLong()
+                .doc("7.0.0", "Invoke a read-only function", "Depends on the function that is executed."), c -> fcall(c, true));
+        t.add(spec("FUNCTION", -2).doc("7.0.0", "A container for function commands", "Depends on subcommand.")
+                .sub(spec("DELETE", 3, NOSCRIPT, WRITE).tips("request_policy:all_shards", "response_policy:all_succeeded")
+                        .doc("7.0.0", "Delete a function by name", "O(1)"), this::delete)
+                .sub(spec("DUMP", 2, NOSCRIPT)
+                        .doc("7.0.0", "Dump all functions into a serialized binary payload", "O(N) where N is the number of functions"), this::dump)
+                .sub(spec("FLUSH", -2, NOSCRIPT, WRITE).tips("request_policy:all_shards", "response_policy:all_succeeded")
+                        .doc("7.0.0", "Deleting all functions", "O(N) where N is the number of functions deleted"), this::flush)
+                .sub(spec("HELP", 2, LOADING, STALE).doc("7.0.0", "Show helpful text about the different subcommands", "O(1)"), this::help)
                 .sub(spec("KILL", 2, NOSCRIPT, ALLOW_BUSY).runsWhileBusy().tips("request_policy:all_shards", "response_policy:one_succeeded")
-                        .doc("7.0.0", "Kill the function currently in execution."), this::kill)
+                        .doc("7.0.0", "Kill the function currently in execution.", "O(1)"), this::kill)
                 .sub(spec("LIST", -2, NOSCRIPT).tips("nondeterministic_output_order")
-                        .doc("7.0.0", "List information about all the functions"), this::list)
-                .sub(spec("LOAD", -3, NOSCRIPT, WRITE, DENYOOM).doc("7.0.0", "Create a function with the given arguments (name, code, description)"), this::load)
+                        .doc("7.0.0", "List information about all the functions", "O(N) where N is the number of functions"), this::list)
+                .sub(spec("LOAD", -3, NOSCRIPT, WRITE, DENYOOM).tips("request_policy:all_shards", "response_policy:all_succeeded")
+                        .doc("7.0.0", "Create a function with the given arguments (name, code, description)",
+                                "O(1) (considering compilation time is redundant)"), this::load)
                 .sub(spec("RESTORE", -3, NOSCRIPT, WRITE, DENYOOM).tips("request_policy:all_shards", "response_policy:all_succeeded")
-                        .doc("7.0.0", "Restore all the functions on the given payload"), this::restore)
+                        .doc("7.0.0", "Restore all the functions on the given payload",
+                                "O(N) where N is the number of functions on the payload"), this::restore)
                 .sub(spec("STATS", 2, NOSCRIPT, ALLOW_BUSY).runsWhileBusy().tips("nondeterministic_output", "request_policy:all_shards", "response_policy:special")
-                        .doc("7.0.0", "Return information about the function currently running (name, description, duration)"), this::stats), null);
+                        .doc("7.0.0", "Return information about the function currently running (name, description, duration)",
+                                "O(1)"), this::stats), null);
     }
 
     /** FCALL's flags for Redis's checks: the function's (Redis's fcallGetCommandFlags), the command's if it is unknown. */

@@ -6,6 +6,8 @@ import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.GoodReplicas;
 import io.cinnabar.command.HelpReply;
+import io.cinnabar.command.KeyProcs;
+import io.cinnabar.command.KeySpec;
 import io.cinnabar.command.MemoryLimit;
 
 import java.nio.charset.StandardCharsets;
@@ -15,17 +17,26 @@ import java.util.Locale;
 import static io.cinnabar.command.CommandFlag.ALLOW_BUSY;
 import static io.cinnabar.command.CommandFlag.LOADING;
 import static io.cinnabar.command.CommandFlag.MAY_REPLICATE;
-import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
 import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.NO_MANDATORY_KEYS;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.SKIP_MONITOR;
 import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
 
 /** EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT: Lua scripts run atomically against the keyspace. */
 public final class ScriptingCommands implements CommandFamily {
     private static final String NOSCRIPT_ERROR = "NOSCRIPT No matching script. Please use EVAL.";
+
+    /** EVAL's and FCALL's keys: numkeys names after the script or function. */
+    static final KeySpec SCRIPT_KEYS = at(2, RW, ACCESS, UPDATE).keynum(0, 1, 1), SCRIPT_RO_KEYS = at(2, RO, ACCESS).keynum(0, 1, 1);
+    static final String SCRIPT_KEYS_NOTES = "We cannot tell how the keys will be used so we assume the worst, RW and UPDATE";
+    static final String SCRIPT_RO_KEYS_NOTES = "We cannot tell how the keys will be used so we assume the worst, RO and ACCESS";
 
     @Override
     public String group() {
@@ -34,43 +45,36 @@ public final class ScriptingCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("EVAL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
-                .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, false, false));
-        t.add(spec("EVALSHA", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
-                .doc("2.6.0", "Execute a Lua script server side"), c -> eval(c, true, false));
-        t.add(spec("EVAL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
-                .doc("7.0.0", "Execute a read-only Lua script server side"), c -> eval(c, false, true));
-        t.add(spec("EVALSHA_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY, MOVABLEKEYS).keys(0, 0, 0)
-                .keyFinder(ScriptingCommands::keys).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
-                .doc("7.0.0", "Execute a read-only Lua script server side"), c -> eval(c, true, true));
-        t.add(spec("SCRIPT", -2).doc("2.6.0", "A container for Lua scripts management commands")
-                .sub(spec("DEBUG", 3, NOSCRIPT).doc("3.2.0", "Set the debug mode for executed scripts."), this::debug)
+        t.add(spec("EVAL", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE)
+                .keys(SCRIPT_KEYS.notes(SCRIPT_KEYS_NOTES))
+                .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
+                .doc("2.6.0", "Execute a Lua script server side", "Depends on the script that is executed."), c -> eval(c, false, false));
+        t.add(spec("EVALSHA", -3, NOSCRIPT, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, STALE)
+                .keys(SCRIPT_KEYS)
+                .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
+                .doc("2.6.0", "Execute a Lua script server side", "Depends on the script that is executed."), c -> eval(c, true, false));
+        t.add(spec("EVAL_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY)
+                .keys(SCRIPT_RO_KEYS.notes(SCRIPT_RO_KEYS_NOTES))
+                .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::bodyCallFlags).propagatesInnerCommands().mayRunLong()
+                .doc("7.0.0", "Execute a read-only Lua script server side", "Depends on the script that is executed."), c -> eval(c, false, true));
+        t.add(spec("EVALSHA_RO", -3, NOSCRIPT, SKIP_MONITOR, NO_MANDATORY_KEYS, STALE, READONLY)
+                .keys(SCRIPT_RO_KEYS)
+                .keyFinder(KeyProcs.numKeys(0, 2, 3)).callFlags(ScriptingCommands::cachedScriptCallFlags).propagatesInnerCommands().mayRunLong()
+                .doc("7.0.0", "Execute a read-only Lua script server side", "Depends on the script that is executed."), c -> eval(c, true, true));
+        t.add(spec("SCRIPT", -2).doc("2.6.0", "A container for Lua scripts management commands", "Depends on subcommand.")
+                .sub(spec("DEBUG", 3, NOSCRIPT).doc("3.2.0", "Set the debug mode for executed scripts.", "O(1)"), this::debug)
                 .sub(spec("EXISTS", -3, NOSCRIPT).tips("request_policy:all_shards", "response_policy:agg_logical_and")
-                        .doc("2.6.0", "Check existence of scripts in the script cache."), this::exists)
+                        .doc("2.6.0", "Check existence of scripts in the script cache.",
+                                "O(N) with N being the number of scripts to check (so checking a single script is an O(1) operation)."), this::exists)
                 .sub(spec("FLUSH", -2, NOSCRIPT).tips("request_policy:all_nodes", "response_policy:all_succeeded")
-                        .doc("2.6.0", "Remove all the scripts from the script cache."), this::flush)
-                .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands"), this::help)
+                        .doc("2.6.0", "Remove all the scripts from the script cache.", "O(N) with N being the number of scripts in cache")
+                        .history("6.2.0", "Added the `ASYNC` and `SYNC` flushing mode modifiers."), this::flush)
+                .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands", "O(1)"), this::help)
                 .sub(spec("KILL", 2, NOSCRIPT, ALLOW_BUSY).runsWhileBusy().tips("request_policy:all_shards", "response_policy:one_succeeded")
-                        .doc("2.6.0", "Kill the script currently in execution."), this::kill)
+                        .doc("2.6.0", "Kill the script currently in execution.", "O(1)"), this::kill)
                 .sub(spec("LOAD", 3, NOSCRIPT, STALE).tips("request_policy:all_nodes", "response_policy:all_succeeded")
-                        .doc("2.6.0", "Load the specified Lua script into the script cache."), this::load), null);
-    }
-
-    /** EVAL's keys: numkeys names after the script. */
-    static void keys(byte[][] argv, io.cinnabar.command.CommandSpec.KeySink sink) {
-        if (argv.length < 3) return;
-        long n;
-        try {
-            n = Long.parseLong(new String(argv[2], StandardCharsets.US_ASCII));
-        } catch (NumberFormatException e) {
-            return;
-        }
-        // As Redis's genericGetKeys: none at all when numkeys is more than there are (the call fails anyway).
-        if (n > argv.length - 3) return;
-        for (int i = 0; i < n; i++) sink.key(3 + i, "RW", "access", "update");
+                        .doc("2.6.0", "Load the specified Lua script into the script cache.",
+                                "O(N) with N being the length in bytes of the script body."), this::load), null);
     }
 
     /** EVAL's flags for Redis's checks: the body's shebang decides (Redis's evalGetCommandFlags). */

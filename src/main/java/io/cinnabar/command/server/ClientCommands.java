@@ -79,23 +79,47 @@ public final class ClientCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("CLIENT", -2).doc("2.4.0", "A container for client connection commands")
-                .sub(spec("ID", 2, NOSCRIPT, LOADING, STALE).doc("5.0.0", "Returns the client ID for the current connection"), this::id)
-                .sub(spec("SETNAME", 3, NOSCRIPT, LOADING, STALE).doc("2.6.9", "Set the current connection name"), this::setname)
-                .sub(spec("GETNAME", 2, NOSCRIPT, LOADING, STALE).doc("2.6.9", "Get the current connection name"), this::getname)
-                .sub(spec("INFO", 2, NOSCRIPT, LOADING, STALE).tips("nondeterministic_output").doc("6.2.0", "Returns information about the current client connection."), this::info)
-                .sub(spec("LIST", -2, ADMIN, NOSCRIPT, LOADING, STALE).tips("nondeterministic_output").doc("2.4.0", "Get the list of client connections"), this::list)
-                .sub(spec("KILL", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.4.0", "Kill the connection of a client"), this::kill)
-                .sub(spec("NO-EVICT", 3, ADMIN, NOSCRIPT, LOADING, STALE).doc("7.0.0", "Set client eviction mode for the current connection"), this::noEvict)
-                .sub(spec("UNBLOCK", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("5.0.0", "Unblock a client blocked in a blocking command from a different connection"), this::unblock)
-                .sub(spec("REPLY", 3, NOSCRIPT, LOADING, STALE).doc("3.2.0", "Instruct the server whether to reply to commands"), this::reply)
-                .sub(spec("PAUSE", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.9.50", "Stop processing commands from clients for some time"), this::pause)
-                .sub(spec("UNPAUSE", 2, ADMIN, NOSCRIPT, LOADING, STALE).doc("6.2.0", "Resume processing of clients that were paused"), this::unpause)
-                .sub(spec("TRACKING", -3, NOSCRIPT, LOADING, STALE).doc("6.0.0", "Enable or disable server assisted client side caching support"), TrackingCommands::trackingCommand)
-                .sub(spec("CACHING", 3, NOSCRIPT, LOADING, STALE).doc("6.0.0", "Instruct the server about tracking or not keys in the next request"), TrackingCommands::caching)
-                .sub(spec("GETREDIR", 2, NOSCRIPT, LOADING, STALE).doc("6.0.0", "Get tracking notifications redirection client ID if any"), TrackingCommands::getredir)
-                .sub(spec("TRACKINGINFO", 2, NOSCRIPT, LOADING, STALE).doc("6.2.0", "Return information about server assisted client side caching for the current connection"), TrackingCommands::trackingInfo)
-                .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands"), this::help), null);
+        t.add(spec("CLIENT", -2).doc("2.4.0", "A container for client connection commands", "Depends on subcommand.")
+                .sub(spec("ID", 2, NOSCRIPT, LOADING, STALE).doc("5.0.0", "Returns the client ID for the current connection", "O(1)"), this::id)
+                .sub(spec("SETNAME", 3, NOSCRIPT, LOADING, STALE).doc("2.6.9", "Set the current connection name", "O(1)"), this::setname)
+                .sub(spec("GETNAME", 2, NOSCRIPT, LOADING, STALE).doc("2.6.9", "Get the current connection name", "O(1)"), this::getname)
+                .sub(spec("INFO", 2, NOSCRIPT, LOADING, STALE).tips("nondeterministic_output")
+                        .doc("6.2.0", "Returns information about the current client connection.", "O(1)"), this::info)
+                .sub(spec("LIST", -2, ADMIN, NOSCRIPT, LOADING, STALE).tips("nondeterministic_output")
+                        .doc("2.4.0", "Get the list of client connections", "O(N) where N is the number of client connections")
+                        .history("2.8.12", "Added unique client `id` field.",
+                                "5.0.0", "Added optional `TYPE` filter.",
+                                "6.0.0", "Added `user` field.",
+                                "6.2.0", "Added `argv-mem`, `tot-mem`, `laddr` and `redir` fields and the optional `ID` filter.",
+                                "7.0.0", "Added `resp`, `multi-mem`, `rbs` and `rbp` fields.",
+                                "7.0.3", "Added `ssub` field."), this::list)
+                .sub(spec("KILL", -3, ADMIN, NOSCRIPT, LOADING, STALE)
+                        .doc("2.4.0", "Kill the connection of a client", "O(N) where N is the number of client connections")
+                        .history("2.8.12", "Added new filter format.",
+                                "2.8.12", "`ID` option.",
+                                "3.2.0", "Added `master` type in for `TYPE` option.",
+                                "5.0.0", "Replaced `slave` `TYPE` with `replica`. `slave` still supported for backward compatibility.",
+                                "6.2.0", "`LADDR` option."), this::kill)
+                .sub(spec("NO-EVICT", 3, ADMIN, NOSCRIPT, LOADING, STALE)
+                        .doc("7.0.0", "Set client eviction mode for the current connection", "O(1)"), this::noEvict)
+                .sub(spec("UNBLOCK", -3, ADMIN, NOSCRIPT, LOADING, STALE)
+                        .doc("5.0.0", "Unblock a client blocked in a blocking command from a different connection",
+                                "O(log N) where N is the number of client connections"), this::unblock)
+                .sub(spec("REPLY", 3, NOSCRIPT, LOADING, STALE).doc("3.2.0", "Instruct the server whether to reply to commands", "O(1)"), this::reply)
+                .sub(spec("PAUSE", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.9.50", "Stop processing commands from clients for some time", "O(1)")
+                        .history("6.2.0", "`CLIENT PAUSE WRITE` mode added along with the `mode` option."), this::pause)
+                .sub(spec("UNPAUSE", 2, ADMIN, NOSCRIPT, LOADING, STALE)
+                        .doc("6.2.0", "Resume processing of clients that were paused", "O(N) Where N is the number of paused clients"), this::unpause)
+                .sub(spec("TRACKING", -3, NOSCRIPT, LOADING, STALE).doc("6.0.0", "Enable or disable server assisted client side caching support",
+                                "O(1). Some options may introduce additional complexity."), TrackingCommands::trackingCommand)
+                .sub(spec("CACHING", 3, NOSCRIPT, LOADING, STALE)
+                        .doc("6.0.0", "Instruct the server about tracking or not keys in the next request", "O(1)"), TrackingCommands::caching)
+                .sub(spec("GETREDIR", 2, NOSCRIPT, LOADING, STALE)
+                        .doc("6.0.0", "Get tracking notifications redirection client ID if any", "O(1)"), TrackingCommands::getredir)
+                .sub(spec("TRACKINGINFO", 2, NOSCRIPT, LOADING, STALE)
+                        .doc("6.2.0", "Return information about server assisted client side caching for the current connection",
+                                "O(1)"), TrackingCommands::trackingInfo)
+                .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands", "O(1)"), this::help), null);
     }
 
     /** CLIENT ID */

@@ -7,12 +7,15 @@ import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandFlag;
 import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyFlag;
+import io.cinnabar.command.KeyRefs;
 import io.cinnabar.command.KeySpec;
 import io.cinnabar.keyspace.GlobMatcher;
 import io.cinnabar.protocol.Reply;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -56,14 +59,25 @@ public final class CommandCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("COMMAND", -1, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order").doc("2.8.13", "Get array of Redis command details")
-                .sub(spec("COUNT", 2, LOADING, STALE).acl("@connection").doc("2.8.13", "Get total number of Redis commands"), this::count)
-                .sub(spec("INFO", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order").doc("2.8.13", "Get array of specific Redis command details, or all when no argument is given."), this::info)
-                .sub(spec("DOCS", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order").doc("7.0.0", "Get array of specific Redis command documentation"), this::docs)
-                .sub(spec("LIST", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order").doc("7.0.0", "Get an array of Redis command names"), this::list)
-                .sub(spec("GETKEYS", -4, LOADING, STALE).acl("@connection").doc("2.8.13", "Extract keys given a full Redis command"), c -> getKeys(c, false))
-                .sub(spec("GETKEYSANDFLAGS", -4, LOADING, STALE).acl("@connection").doc("7.0.0", "Extract keys and access flags given a full Redis command"), c -> getKeys(c, true))
-                .sub(spec("HELP", 2, LOADING, STALE).acl("@connection").doc("5.0.0", "Show helpful text about the different subcommands"), this::help),
+        t.add(spec("COMMAND", -1, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order")
+                .doc("2.8.13", "Get array of Redis command details", "O(N) where N is the total number of Redis commands")
+                .sub(spec("COUNT", 2, LOADING, STALE).acl("@connection").doc("2.8.13", "Get total number of Redis commands", "O(1)"), this::count)
+                .sub(spec("INFO", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order")
+                        .doc("2.8.13", "Get array of specific Redis command details, or all when no argument is given.",
+                                "O(N) where N is the number of commands to look up")
+                        .history("7.0.0", "Allowed to be called with no argument to get info on all commands."), this::info)
+                .sub(spec("DOCS", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order")
+                        .doc("7.0.0", "Get array of specific Redis command documentation",
+                                "O(N) where N is the number of commands to look up"), this::docs)
+                .sub(spec("LIST", -2, LOADING, STALE).acl("@connection").tips("nondeterministic_output_order")
+                        .doc("7.0.0", "Get an array of Redis command names", "O(N) where N is the total number of Redis commands"), this::list)
+                .sub(spec("GETKEYS", -4, LOADING, STALE).acl("@connection").doc("2.8.13", "Extract keys given a full Redis command",
+                                "O(N) where N is the number of arguments to the command"), c -> getKeys(c, false))
+                .sub(spec("GETKEYSANDFLAGS", -4, LOADING, STALE).acl("@connection")
+                        .doc("7.0.0", "Extract keys and access flags given a full Redis command",
+                                "O(N) where N is the number of arguments to the command"), c -> getKeys(c, true))
+                .sub(spec("HELP", 2, LOADING, STALE).acl("@connection")
+                        .doc("5.0.0", "Show helpful text about the different subcommands", "O(1)"), this::help),
                 this::all);
     }
 
@@ -140,70 +154,30 @@ public final class CommandCommands implements CommandFamily {
 
     /** COMMAND GETKEYS command [arg ...] / COMMAND GETKEYSANDFLAGS command [arg ...] */
     private void getKeys(Call c, boolean withFlags) {
-        CommandTable table = c.server().commands();
-        CommandSpec s = table.lookup(c.arg(2));
-        if (s != null && !s.subcommands().isEmpty() && c.argCount() >= 4) {
-            s = subcommand(s, c.argString(3));
-        }
+        CommandSpec s = c.server().commands().lookup(c.arg(2));
+        if (s != null && !s.subcommands().isEmpty() && c.argCount() >= 4) s = subcommand(s, c.argString(3));
         if (s == null) throw new CommandError("ERR Invalid command specified");
-        // Shard channels sit where keys would (NOT_KEY): Redis's getKeysFromCommand skips them.
-        // A key finder (EVAL's, FCALL's numkeys) has keys though its spec names no positions.
-        if ((s.firstKey() == 0 && s.keyFinder() == null) || s.keysAreChannels) throw new CommandError("ERR The command has no key arguments");
+        if (!s.hasKeys()) throw new CommandError("ERR The command has no key arguments");
         int argc = c.argCount() - 2;
         if ((s.arity() > 0 && s.arity() != argc) || argc < -s.arity()) {
             throw new CommandError("ERR Invalid number of arguments specified for command");
         }
-        if (s.keyFinder() != null) {
-            getKeysFound(c, s, withFlags);
+        byte[][] argv = Arrays.copyOfRange(c.args(), 2, c.argCount());
+        KeyRefs keys = new KeyRefs();
+        s.keysWithFlags(argv, keys);
+        if (keys.size() == 0) {
+            if (!s.hasFlag(CommandFlag.NO_MANDATORY_KEYS)) throw new CommandError("ERR Invalid arguments specified for command");
+            c.reply().emptyArray();
             return;
         }
-        List<Integer> positions = new ArrayList<>();
-        s.forEachKey(java.util.Arrays.copyOfRange(c.args(), 2, c.argCount()), positions::add);
-        if (positions.isEmpty()) {
-            if (s.hasFlag(CommandFlag.NO_MANDATORY_KEYS)) {
-                c.reply().emptyArray();
-                return;
-            }
-            throw new CommandError("ERR Invalid arguments specified for command");
-        }
-        c.reply().array(positions.size());
-        for (int pos : positions) {
-            if (withFlags) {
-                c.reply().array(2);
-                c.reply().bulk(c.arg(pos + 2));
-                keyFlags(c.reply(), s);
-            } else {
-                c.reply().bulk(c.arg(pos + 2));
-            }
-        }
-    }
-
-    /** COMMAND GETKEYS for a command that finds its keys itself (Redis's getkeys_proc). */
-    private static void getKeysFound(Call c, CommandSpec s, boolean withFlags) {
-        byte[][] argv = java.util.Arrays.copyOfRange(c.args(), 2, c.argCount());
-        List<Integer> positions = new ArrayList<>();
-        List<String[]> flags = new ArrayList<>();
-        s.keyFinder().find(argv, (pos, f) -> {
-            positions.add(pos);
-            flags.add(f);
-        });
-        if (positions.isEmpty()) {
-            if (s.hasFlag(CommandFlag.NO_MANDATORY_KEYS)) {
-                c.reply().emptyArray();
-                return;
-            }
-            throw new CommandError("ERR Invalid arguments specified for command");
-        }
-        c.reply().array(positions.size());
-        for (int i = 0; i < positions.size(); i++) {
-            if (withFlags) {
-                c.reply().array(2);
-                c.reply().bulk(argv[positions.get(i)]);
-                c.reply().set(flags.get(i).length);
-                for (String f : flags.get(i)) c.reply().simple(f);
-            } else {
-                c.reply().bulk(argv[positions.get(i)]);
-            }
+        c.reply().array(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            if (withFlags) c.reply().array(2);
+            c.reply().bulk(argv[keys.position(i)]);
+            if (!withFlags) continue;
+            List<String> flags = KeyFlag.names(keys.flags(i));
+            c.reply().set(flags.size());
+            for (String f : flags) c.reply().simple(f);
         }
     }
 
@@ -235,8 +209,9 @@ public final class CommandCommands implements CommandFamily {
         r.set(cats.size());
         for (String cat : cats) r.simple(cat);
         r.set(s.tips().size());
-        for (String tip : s.tips()) r.simple(tip);
-        keySpecs(r, s);
+        for (String tip : s.tips()) r.bulk(tip);
+        r.set(s.keySpecs().size());
+        for (KeySpec k : s.keySpecs()) k.reply(r);
         if (s.subcommands().isEmpty()) {
             r.set(0);
         } else {
@@ -245,90 +220,14 @@ public final class CommandCommands implements CommandFamily {
         }
     }
 
-    /** The declared key specs, else one derived from the legacy (first, last, step) triple. */
-    private static void keySpecs(Reply r, CommandSpec s) {
-        if (!s.keySpecs().isEmpty()) {
-            r.set(s.keySpecs().size());
-            for (KeySpec k : s.keySpecs()) {
-                r.map(3);
-                r.bulk("flags");
-                r.set(k.flags().size());
-                for (String f : k.flags()) r.simple(f);
-                beginSearch(r, k.keyword(), k.keyword() == null ? k.index() : k.startFrom());
-                findKeysRange(r, 0, 1);
-            }
-            return;
-        }
-        if (s.firstKey() == 0) {
-            r.set(0);
-            return;
-        }
-        r.set(1);
-        r.map(3);
-        r.bulk("flags");
-        keyFlags(r, s);
-        beginSearch(r, null, s.firstKey());
-        findKeysRange(r, s.lastKey() < 0 ? s.lastKey() : s.lastKey() - s.firstKey(), s.keyStep());
-    }
-
-    /** begin_search: at an argument index, or (keyword != null) after a keyword from startfrom on. */
-    private static void beginSearch(Reply r, String keyword, int position) {
-        r.bulk("begin_search");
-        r.map(2);
-        r.bulk("type");
-        r.bulk(keyword == null ? "index" : "keyword");
-        r.bulk("spec");
-        if (keyword == null) {
-            r.map(1);
-            r.bulk("index");
-        } else {
-            r.map(2);
-            r.bulk("keyword");
-            r.bulk(keyword);
-            r.bulk("startfrom");
-        }
-        r.integer(position);
-    }
-
-    private static void findKeysRange(Reply r, int lastKey, int keyStep) {
-        r.bulk("find_keys");
-        r.map(2);
-        r.bulk("type");
-        r.bulk("range");
-        r.bulk("spec");
-        r.map(3);
-        r.bulk("lastkey");
-        r.integer(lastKey);
-        r.bulk("keystep");
-        r.integer(keyStep);
-        r.bulk("limit");
-        r.integer(0);
-    }
-
-    /** Key access flags as Redis names them; derived from the command's read/write nature. */
-    private static void keyFlags(Reply r, CommandSpec s) {
-        if (s.keysAreChannels) {
-            r.set(1);
-            r.simple("not_key");
-        } else if (s.isWrite()) {
-            r.set(2);
-            r.simple("RW");
-            r.simple("update");
-        } else if (s.hasFlag(CommandFlag.READONLY)) {
-            r.set(2);
-            r.simple("RO");
-            r.simple("access");
-        } else {
-            r.set(1);
-            r.simple("RO");
-        }
-    }
-
-    /** Redis's addReplyCommandDocs, with what our specs know (no arguments or complexity). */
+    /** Redis's addReplyCommandDocs, with what our specs know (no arguments yet). */
     private static void commandDocs(Reply r, CommandSpec s) {
         boolean hasSummary = s.summary() != null && !s.summary().isEmpty();
         boolean hasSubs = !s.subcommands().isEmpty();
-        r.map(2 + (hasSummary ? 1 : 0) + (hasSubs ? 1 : 0));
+        List<String> docFlags = s.docFlags();
+        r.map(2 + (hasSummary ? 1 : 0) + (s.complexity() != null ? 1 : 0) + (docFlags.isEmpty() ? 0 : 1)
+                + (s.deprecatedSince() != null ? 1 : 0) + (s.replacedBy() != null ? 1 : 0)
+                + (s.history().isEmpty() ? 0 : 1) + (hasSubs ? 1 : 0));
         if (hasSummary) {
             r.bulk("summary");
             r.bulk(s.summary());
@@ -337,6 +236,32 @@ public final class CommandCommands implements CommandFamily {
         r.bulk(s.since());
         r.bulk("group");
         r.bulk(s.group() == null ? "server" : s.group());
+        if (s.complexity() != null) {
+            r.bulk("complexity");
+            r.bulk(s.complexity());
+        }
+        if (!docFlags.isEmpty()) {
+            r.bulk("doc_flags");
+            r.set(docFlags.size());
+            for (String f : docFlags) r.simple(f);
+        }
+        if (s.deprecatedSince() != null) {
+            r.bulk("deprecated_since");
+            r.bulk(s.deprecatedSince());
+        }
+        if (s.replacedBy() != null) {
+            r.bulk("replaced_by");
+            r.bulk(s.replacedBy());
+        }
+        if (!s.history().isEmpty()) {
+            r.bulk("history");
+            r.set(s.history().size());
+            for (String[] h : s.history()) {
+                r.array(2);
+                r.bulk(h[0]);
+                r.bulk(h[1]);
+            }
+        }
         if (hasSubs) {
             r.bulk("subcommands");
             r.map(s.subcommands().size());

@@ -29,12 +29,18 @@ public final class ConfigCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("CONFIG", -2).doc("2.0.0", "A container for server configuration commands")
-                .sub(spec("GET", -3, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.0.0", "Get the values of configuration parameters"), this::get)
-                .sub(spec("SET", -4, ADMIN, NOSCRIPT, LOADING, STALE).tips("request_policy:all_nodes", "response_policy:all_succeeded").doc("2.0.0", "Set configuration parameters to the given values"), this::set)
-                .sub(spec("RESETSTAT", 2, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.0.0", "Reset the stats returned by INFO"), this::resetstat)
-                .sub(spec("REWRITE", 2, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.8.0", "Rewrite the configuration file with the in memory configuration"), this::rewrite)
-                .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands"), this::help), null);
+        t.add(spec("CONFIG", -2).doc("2.0.0", "A container for server configuration commands", "Depends on subcommand.")
+                .sub(spec("GET", -3, ADMIN, NOSCRIPT, LOADING, STALE)
+                        .doc("2.0.0", "Get the values of configuration parameters", "O(N) when N is the number of configuration parameters provided")
+                        .history("7.0.0", "Added the ability to pass multiple pattern parameters in one call"), this::get)
+                .sub(spec("SET", -4, ADMIN, NOSCRIPT, LOADING, STALE).tips("request_policy:all_nodes", "response_policy:all_succeeded")
+                        .doc("2.0.0", "Set configuration parameters to the given values",
+                                "O(N) when N is the number of configuration parameters provided")
+                        .history("7.0.0", "Added the ability to set multiple parameters in one call."), this::set)
+                .sub(spec("RESETSTAT", 2, ADMIN, NOSCRIPT, LOADING, STALE).doc("2.0.0", "Reset the stats returned by INFO", "O(1)"), this::resetstat)
+                .sub(spec("REWRITE", 2, ADMIN, NOSCRIPT, LOADING, STALE)
+                        .doc("2.8.0", "Rewrite the configuration file with the in memory configuration", "O(1)"), this::rewrite)
+                .sub(spec("HELP", 2, LOADING, STALE).doc("5.0.0", "Show helpful text about the different subcommands", "O(1)"), this::help), null);
     }
 
     /** CONFIG GET parameter [parameter ...] */

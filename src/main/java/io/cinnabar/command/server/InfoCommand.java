@@ -53,7 +53,8 @@ public final class InfoCommand implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("INFO", -1, LOADING, STALE).doc("1.0.0", "Get information and statistics about the server")
+        t.add(spec("INFO", -1, LOADING, STALE).doc("1.0.0", "Get information and statistics about the server", "O(1)")
+                .history("7.0.0", "Added support for taking multiple section arguments.")
                 .acl("@dangerous").tips("nondeterministic_output", "request_policy:all_shards", "response_policy:special"),
                 this::info);
     }

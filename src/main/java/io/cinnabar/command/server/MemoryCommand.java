@@ -10,6 +10,8 @@ import io.cinnabar.keyspace.TypedValue;
 
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeySpec.at;
 
 /** MEMORY USAGE and HELP. */
 public final class MemoryCommand implements CommandFamily {
@@ -23,9 +25,10 @@ public final class MemoryCommand implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("MEMORY", -2).doc("4.0.0", "A container for memory diagnostics commands")
-                .sub(spec("USAGE", -3, READONLY).keys(2, 2, 1).doc("4.0.0", "Estimate the memory usage of a key"), this::usage)
-                .sub(spec("HELP", 2).doc("4.0.0", "Show helpful text about the different subcommands"),
+        t.add(spec("MEMORY", -2).doc("4.0.0", "A container for memory diagnostics commands", "Depends on subcommand.")
+                .sub(spec("USAGE", -3, READONLY).keys(at(2, RO))
+                        .doc("4.0.0", "Estimate the memory usage of a key", "O(N) where N is the number of samples."), this::usage)
+                .sub(spec("HELP", 2).doc("4.0.0", "Show helpful text about the different subcommands", "O(1)"),
                         c -> HelpReply.reply(c,
                                 "USAGE <key> [SAMPLES <count>]",
                                 "    Return memory in bytes used by <key> and its value. Nested values are",

@@ -27,13 +27,14 @@ public final class PersistenceCommands implements CommandFamily {
     @Override
     public void register(CommandTable t) {
         t.add(spec("SAVE", 1, ADMIN, NOSCRIPT, NO_ASYNC_LOADING, NO_MULTI)
-                .doc("1.0.0", "Synchronously save the dataset to disk"), this::save);
+                .doc("1.0.0", "Synchronously save the dataset to disk", "O(N) where N is the total number of keys in all databases"), this::save);
         t.add(spec("BGSAVE", -1, ADMIN, NOSCRIPT, NO_ASYNC_LOADING)
-                .doc("1.0.0", "Asynchronously save the dataset to disk"), this::bgsave);
+                .doc("1.0.0", "Asynchronously save the dataset to disk", "O(1)")
+                .history("3.2.2", "Added the `SCHEDULE` option."), this::bgsave);
         t.add(spec("BGREWRITEAOF", 1, ADMIN, NOSCRIPT, NO_ASYNC_LOADING)
-                .doc("1.0.0", "Asynchronously rewrite the append-only file"), this::bgrewriteaof);
+                .doc("1.0.0", "Asynchronously rewrite the append-only file", "O(1)"), this::bgrewriteaof);
         t.add(spec("LASTSAVE", 1, LOADING, STALE, FAST).acl("@admin", "@dangerous").tips("nondeterministic_output")
-                .doc("1.0.0", "Get the UNIX time stamp of the last successful save to disk"), this::lastsave);
+                .doc("1.0.0", "Get the UNIX time stamp of the last successful save to disk", "O(1)"), this::lastsave);
     }
 
     /** SAVE */

@@ -29,14 +29,25 @@ public final class ServerCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("DBSIZE", 1, READONLY, FAST).acl("@keyspace").tips("request_policy:all_shards", "response_policy:agg_sum").doc("1.0.0", "Return the number of keys in the selected database"), this::dbsize);
-        t.add(spec("FLUSHDB", -1, WRITE).acl("@keyspace", "@dangerous").tips("request_policy:all_shards", "response_policy:all_succeeded").doc("1.0.0", "Remove all keys from the current database"), this::flushdb);
-        t.add(spec("FLUSHALL", -1, WRITE).acl("@keyspace", "@dangerous").tips("request_policy:all_shards", "response_policy:all_succeeded").doc("1.0.0", "Remove all keys from all databases"), this::flushall);
-        t.add(spec("SWAPDB", 3, WRITE, FAST).acl("@keyspace", "@dangerous").doc("4.0.0", "Swaps two Redis databases"), this::swapdb);
-        t.add(spec("TIME", 1, LOADING, STALE, FAST).tips("nondeterministic_output").doc("2.6.0", "Return the current server time"), this::time);
-        t.add(spec("DEBUG", -2, ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED).doc("1.0.0", "A container for debugging commands"), new DebugCommand()::debug);
+        t.add(spec("DBSIZE", 1, READONLY, FAST).acl("@keyspace").tips("request_policy:all_shards", "response_policy:agg_sum")
+                .doc("1.0.0", "Return the number of keys in the selected database", "O(1)"), this::dbsize);
+        t.add(spec("FLUSHDB", -1, WRITE).acl("@keyspace", "@dangerous").tips("request_policy:all_shards", "response_policy:all_succeeded")
+                .doc("1.0.0", "Remove all keys from the current database", "O(N) where N is the number of keys in the selected database")
+                .history("4.0.0", "Added the `ASYNC` flushing mode modifier.", "6.2.0", "Added the `SYNC` flushing mode modifier."), this::flushdb);
+        t.add(spec("FLUSHALL", -1, WRITE).acl("@keyspace", "@dangerous").tips("request_policy:all_shards", "response_policy:all_succeeded")
+                .doc("1.0.0", "Remove all keys from all databases", "O(N) where N is the total number of keys in all databases")
+                .history("4.0.0", "Added the `ASYNC` flushing mode modifier.", "6.2.0", "Added the `SYNC` flushing mode modifier."), this::flushall);
+        t.add(spec("SWAPDB", 3, WRITE, FAST).acl("@keyspace", "@dangerous").doc("4.0.0", "Swaps two Redis databases",
+                        "O(N) where N is the count of clients watching or blocking on keys from both databases."), this::swapdb);
+        t.add(spec("TIME", 1, LOADING, STALE, FAST).tips("nondeterministic_output")
+                .doc("2.6.0", "Return the current server time", "O(1)"), this::time);
+        t.add(spec("DEBUG", -2, ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED)
+                .doc("1.0.0", "A container for debugging commands", "Depends on subcommand.")
+                .syscmd(), new DebugCommand()::debug);
         t.add(spec("SHUTDOWN", -1, ADMIN, NOSCRIPT, LOADING, STALE, NO_MULTI, ALLOW_BUSY).runsWhileBusy()
-                .doc("1.0.0", "Synchronously save the dataset to disk and then shut down the server"), this::shutdown);
+                .doc("1.0.0", "Synchronously save the dataset to disk and then shut down the server",
+                        "O(N) when saving, where N is the total number of keys in all databases when saving data, otherwise O(1)")
+                .history("7.0.0", "Added the `NOW`, `FORCE` and `ABORT` modifiers."), this::shutdown);
     }
 
     /** DBSIZE */

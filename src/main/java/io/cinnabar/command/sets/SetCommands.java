@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyProcs;
 import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.command.keys.ScanArgs;
@@ -25,10 +26,17 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import static io.cinnabar.command.CommandFlag.DENYOOM;
 import static io.cinnabar.command.CommandFlag.FAST;
-import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.DELETE;
+import static io.cinnabar.command.KeyFlag.INSERT;
+import static io.cinnabar.command.KeyFlag.OW;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
 
 /** The set commands (Redis's t_set.c). */
 public final class SetCommands implements CommandFamily {
@@ -46,37 +54,53 @@ public final class SetCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("SADD", -3, WRITE, DENYOOM, FAST).keys(1, 1, 1).doc("1.0.0", "Add one or more members to a set"), this::sadd);
-        t.add(spec("SREM", -3, WRITE, FAST).keys(1, 1, 1).doc("1.0.0", "Remove one or more members from a set"), this::srem);
-        t.add(spec("SMOVE", 4, WRITE, FAST).keys(1, 2, 1).doc("1.0.0", "Move a member from one set to another"), this::smove);
-        t.add(spec("SISMEMBER", 3, READONLY, FAST).keys(1, 1, 1)
-                .doc("1.0.0", "Determine if a given value is a member of a set"), this::sismember);
-        t.add(spec("SMISMEMBER", -3, READONLY, FAST).keys(1, 1, 1)
-                .doc("6.2.0", "Returns the membership associated with the given elements for a set"), this::smismember);
-        t.add(spec("SCARD", 2, READONLY, FAST).keys(1, 1, 1).doc("1.0.0", "Get the number of members in a set"), this::scard);
-        t.add(spec("SMEMBERS", 2, READONLY).keys(1, 1, 1).tips("nondeterministic_output_order")
-                .doc("1.0.0", "Get all the members in a set"), c -> sinter(c, 1, c.argCount(), null, false, 0));
-        t.add(spec("SPOP", -2, WRITE, FAST).keys(1, 1, 1).tips("nondeterministic_output")
-                .doc("1.0.0", "Remove and return one or multiple random members from a set"), this::spop);
-        t.add(spec("SRANDMEMBER", -2, READONLY).keys(1, 1, 1).tips("nondeterministic_output")
-                .doc("1.0.0", "Get one or multiple random members from a set"), this::srandmember);
-        t.add(spec("SINTER", -2, READONLY).keys(1, -1, 1).tips("nondeterministic_output_order")
-                .doc("1.0.0", "Intersect multiple sets"), c -> sinter(c, 1, c.argCount(), null, false, 0));
-        t.add(spec("SINTERCARD", -3, READONLY, MOVABLEKEYS)
-                .doc("7.0.0", "Intersect multiple sets and return the cardinality of the result"), this::sintercard);
-        t.add(spec("SINTERSTORE", -3, WRITE, DENYOOM).keys(1, -1, 1)
-                .doc("1.0.0", "Intersect multiple sets and store the resulting set in a key"),
+        t.add(spec("SADD", -3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT)).doc("1.0.0", "Add one or more members to a set",
+                        "O(1) for each element added, so O(N) to add N elements when the command is called with multiple arguments.")
+                .history("2.4.0", "Accepts multiple `member` arguments."), this::sadd);
+        t.add(spec("SREM", -3, WRITE, FAST).keys(at(1, RW, DELETE))
+                .doc("1.0.0", "Remove one or more members from a set", "O(N) where N is the number of members to be removed.")
+                .history("2.4.0", "Accepts multiple `member` arguments."), this::srem);
+        t.add(spec("SMOVE", 4, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE), at(2, RW, INSERT))
+                .doc("1.0.0", "Move a member from one set to another", "O(1)"), this::smove);
+        t.add(spec("SISMEMBER", 3, READONLY, FAST).keys(at(1, RO))
+                .doc("1.0.0", "Determine if a given value is a member of a set", "O(1)"), this::sismember);
+        t.add(spec("SMISMEMBER", -3, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("6.2.0", "Returns the membership associated with the given elements for a set",
+                        "O(N) where N is the number of elements being checked for membership"), this::smismember);
+        t.add(spec("SCARD", 2, READONLY, FAST).keys(at(1, RO)).doc("1.0.0", "Get the number of members in a set", "O(1)"), this::scard);
+        t.add(spec("SMEMBERS", 2, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output_order")
+                .doc("1.0.0", "Get all the members in a set", "O(N) where N is the set cardinality."), c -> sinter(c, 1, c.argCount(), null, false, 0));
+        t.add(spec("SPOP", -2, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE)).tips("nondeterministic_output")
+                .doc("1.0.0", "Remove and return one or multiple random members from a set",
+                        "Without the count argument O(1), otherwise O(N) where N is the value of the passed count.")
+                .history("3.2.0", "Added the `count` argument."), this::spop);
+        t.add(spec("SRANDMEMBER", -2, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
+                .doc("1.0.0", "Get one or multiple random members from a set",
+                        "Without the count argument O(1), otherwise O(N) where N is the absolute value of the passed count.")
+                .history("2.6.0", "Added the optional `count` argument."), this::srandmember);
+        t.add(spec("SINTER", -2, READONLY).keys(at(1, RO, ACCESS).range(-1, 1)).tips("nondeterministic_output_order")
+                .doc("1.0.0", "Intersect multiple sets",
+                        "O(N*M) worst case where N is the cardinality of the smallest set and M is the number of sets."), c -> sinter(c, 1, c.argCount(), null, false, 0));
+        t.add(spec("SINTERCARD", -3, READONLY).keys(at(1, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 1, 2))
+                .doc("7.0.0", "Intersect multiple sets and return the cardinality of the result",
+                        "O(N*M) worst case where N is the cardinality of the smallest set and M is the number of sets."), this::sintercard);
+        t.add(spec("SINTERSTORE", -3, WRITE, DENYOOM).keys(at(1, RW, UPDATE), at(2, RO, ACCESS).range(-1, 1))
+                .doc("1.0.0", "Intersect multiple sets and store the resulting set in a key",
+                        "O(N*M) worst case where N is the cardinality of the smallest set and M is the number of sets."),
                 c -> sinter(c, 2, c.argCount(), c.arg(1), false, 0));
-        t.add(spec("SUNION", -2, READONLY).keys(1, -1, 1).tips("nondeterministic_output_order")
-                .doc("1.0.0", "Add multiple sets"), c -> sunionDiff(c, 1, null, Op.UNION));
-        t.add(spec("SUNIONSTORE", -3, WRITE, DENYOOM).keys(1, -1, 1)
-                .doc("1.0.0", "Add multiple sets and store the resulting set in a key"), c -> sunionDiff(c, 2, c.arg(1), Op.UNION));
-        t.add(spec("SDIFF", -2, READONLY).keys(1, -1, 1).tips("nondeterministic_output_order")
-                .doc("1.0.0", "Subtract multiple sets"), c -> sunionDiff(c, 1, null, Op.DIFF));
-        t.add(spec("SDIFFSTORE", -3, WRITE, DENYOOM).keys(1, -1, 1)
-                .doc("1.0.0", "Subtract multiple sets and store the resulting set in a key"), c -> sunionDiff(c, 2, c.arg(1), Op.DIFF));
-        t.add(spec("SSCAN", -3, READONLY).keys(1, 1, 1).tips("nondeterministic_output")
-                .doc("2.8.0", "Incrementally iterate Set elements"), this::sscan);
+        t.add(spec("SUNION", -2, READONLY).keys(at(1, RO, ACCESS).range(-1, 1)).tips("nondeterministic_output_order")
+                .doc("1.0.0", "Add multiple sets", "O(N) where N is the total number of elements in all given sets."), c -> sunionDiff(c, 1, null, Op.UNION));
+        t.add(spec("SUNIONSTORE", -3, WRITE, DENYOOM).keys(at(1, OW, UPDATE), at(2, RO, ACCESS).range(-1, 1))
+                .doc("1.0.0", "Add multiple sets and store the resulting set in a key",
+                        "O(N) where N is the total number of elements in all given sets."), c -> sunionDiff(c, 2, c.arg(1), Op.UNION));
+        t.add(spec("SDIFF", -2, READONLY).keys(at(1, RO, ACCESS).range(-1, 1)).tips("nondeterministic_output_order")
+                .doc("1.0.0", "Subtract multiple sets", "O(N) where N is the total number of elements in all given sets."), c -> sunionDiff(c, 1, null, Op.DIFF));
+        t.add(spec("SDIFFSTORE", -3, WRITE, DENYOOM).keys(at(1, OW, UPDATE), at(2, RO, ACCESS).range(-1, 1))
+                .doc("1.0.0", "Subtract multiple sets and store the resulting set in a key",
+                        "O(N) where N is the total number of elements in all given sets."), c -> sunionDiff(c, 2, c.arg(1), Op.DIFF));
+        t.add(spec("SSCAN", -3, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
+                .doc("2.8.0", "Incrementally iterate Set elements",
+                        "O(1) for every call. O(N) for a complete iteration, including enough command calls for the cursor to return back to 0. N is the number of elements inside the collection.."), this::sscan);
     }
 
     // ---- lookups ----

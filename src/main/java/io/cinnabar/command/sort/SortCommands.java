@@ -5,6 +5,8 @@ import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyProcs;
+import io.cinnabar.command.KeySpec;
 import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
@@ -12,19 +14,24 @@ import io.cinnabar.keyspace.HashValue;
 import io.cinnabar.keyspace.ListValue;
 import io.cinnabar.keyspace.SetValue;
 import io.cinnabar.keyspace.TypedValue;
-import io.cinnabar.keyspace.ZSetValue;
 import io.cinnabar.keyspace.ValueType;
 import io.cinnabar.keyspace.WrongTypeException;
+import io.cinnabar.keyspace.ZSetValue;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.util.Numbers;
 
 import java.util.Arrays;
 
 import static io.cinnabar.command.CommandFlag.DENYOOM;
-import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.OW;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
+import static io.cinnabar.command.KeySpec.unknown;
 
 /**
  * SORT and SORT_RO (sort.c): sort a list, set or sorted set numerically or byte-wise, by the
@@ -34,6 +41,11 @@ import static io.cinnabar.command.CommandSpec.spec;
 public final class SortCommands implements CommandFamily {
     private static final String NOT_DOUBLE = "ERR One or more scores can't be converted into double";
 
+    private static final KeySpec BY_GET_KEYS = unknown(RO, ACCESS).notes("For the optional BY/GET keyword. It is marked "
+            + "'unknown' because the key names derive from the content of the key we sort");
+    private static final KeySpec STORE_KEY = unknown(OW, UPDATE).notes("For the optional STORE keyword. It is marked "
+            + "'unknown' because the keyword can appear anywhere in the argument array");
+
     @Override
     public String group() {
         return "generic";
@@ -41,33 +53,17 @@ public final class SortCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("SORT", -2, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1).keyFinder(SortCommands::sortKeys).withoutGroupCategory()
+        t.add(spec("SORT", -2, WRITE, DENYOOM).keys(at(1, RO, ACCESS), BY_GET_KEYS, STORE_KEY)
+                .keyFinder(KeyProcs::sort).withoutGroupCategory()
                 .acl("@set", "@sortedset", "@list", "@dangerous")
-                .doc("1.0.0", "Sort the elements in a list, set or sorted set"), c -> sort(c, false));
-        t.add(spec("SORT_RO", -2, READONLY, MOVABLEKEYS).keys(1, 1, 1)
-                .keyFinder((argv, sink) -> sink.key(1, "RO", "access")).withoutGroupCategory()
+                .doc("1.0.0", "Sort the elements in a list, set or sorted set",
+                        "O(N+M*log(M)) where N is the number of elements in the list or set to sort, and M the number of returned elements. When the elements are not sorted, complexity is O(N)."), c -> sort(c, false));
+        t.add(spec("SORT_RO", -2, READONLY).keys(at(1, RO, ACCESS), BY_GET_KEYS)
+                .keyFinder(KeyProcs::sortRo).withoutGroupCategory()
                 .acl("@set", "@sortedset", "@list", "@dangerous")
-                .doc("7.0.0", "Sort the elements in a list, set or sorted set. Read-only variant of SORT."),
+                .doc("7.0.0", "Sort the elements in a list, set or sorted set. Read-only variant of SORT.",
+                        "O(N+M*log(M)) where N is the number of elements in the list or set to sort, and M the number of returned elements. When the elements are not sorted, complexity is O(N)."),
                 c -> sort(c, true));
-    }
-
-    /**
-     * Redis's sortGetKeys: the sorted key, and the destination of the last STORE. Options are
-     * skipped by their argument counts; STORE itself skips nothing, as in Redis.
-     */
-    private static void sortKeys(byte[][] argv, CommandSpec.KeySink sink) {
-        sink.key(1, "RO", "access");
-        int store = -1;
-        for (int i = 2; i < argv.length; i++) {
-            if (is(argv[i], "LIMIT")) i += 2;
-            else if (is(argv[i], "GET") || is(argv[i], "BY")) i += 1;
-            else if (is(argv[i], "STORE") && i + 1 < argv.length) store = i + 1;
-        }
-        if (store > 0) sink.key(store, "OW", "update");
-    }
-
-    private static boolean is(byte[] arg, String word) {
-        return new String(arg, java.nio.charset.StandardCharsets.ISO_8859_1).equalsIgnoreCase(word);
     }
 
     /** One element being sorted with its sort weight: a score, or the BY value for ALPHA. */

@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyProcs;
 import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.config.ConfigOptions;
@@ -20,6 +21,15 @@ import static io.cinnabar.command.CommandFlag.FAST;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.DELETE;
+import static io.cinnabar.command.KeyFlag.INSERT;
+import static io.cinnabar.command.KeyFlag.OW;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeyFlag.VARIABLE_FLAGS;
+import static io.cinnabar.command.KeySpec.at;
 
 /** String commands (t_string.c). */
 public final class StringCommands implements CommandFamily {
@@ -38,46 +48,61 @@ public final class StringCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("GET", 2, READONLY, FAST).keys(1, 1, 1).doc("1.0.0", "Get the value of a key"), this::get);
-        t.add(spec("SET", -3, WRITE, DENYOOM).keys(1, 1, 1).doc("1.0.0", "Set the string value of a key"), this::set);
-        t.add(spec("SETNX", 3, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("1.0.0", "Set the value of a key, only if the key does not exist"), this::setnx);
-        t.add(spec("SETEX", 4, WRITE, DENYOOM).keys(1, 1, 1)
-                .doc("2.0.0", "Set the value and expiration of a key"), c -> setex(c, true));
-        t.add(spec("PSETEX", 4, WRITE, DENYOOM).keys(1, 1, 1)
-                .doc("2.6.0", "Set the value and expiration in milliseconds of a key"), c -> setex(c, false));
-        t.add(spec("GETEX", -2, WRITE, FAST).keys(1, 1, 1)
-                .doc("6.2.0", "Get the value of a key and optionally set its expiration"), this::getex);
-        t.add(spec("GETDEL", 2, WRITE, FAST).keys(1, 1, 1)
-                .doc("6.2.0", "Get the value of a key and delete the key"), this::getdel);
-        t.add(spec("GETSET", 3, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("1.0.0", "Set the string value of a key and return its old value"), this::getset);
-        t.add(spec("MGET", -2, READONLY, FAST).keys(1, -1, 1)
-                .doc("1.0.0", "Get the values of all the given keys"), this::mget);
-        t.add(spec("MSET", -3, WRITE, DENYOOM).keys(1, -1, 2)
-                .doc("1.0.1", "Set multiple keys to multiple values"), c -> mset(c, false));
-        t.add(spec("MSETNX", -3, WRITE, DENYOOM).keys(1, -1, 2)
-                .doc("1.0.1", "Set multiple keys to multiple values, only if none of the keys exist"), c -> mset(c, true));
-        t.add(spec("APPEND", 3, WRITE, DENYOOM, FAST).keys(1, 1, 1).doc("2.0.0", "Append a value to a key"), this::append);
-        t.add(spec("STRLEN", 2, READONLY, FAST).keys(1, 1, 1)
-                .doc("2.2.0", "Get the length of the value stored in a key"), this::strlen);
-        t.add(spec("GETRANGE", 4, READONLY).keys(1, 1, 1)
-                .doc("2.4.0", "Get a substring of the string stored at a key"), this::getrange);
-        t.add(spec("SUBSTR", 4, READONLY).keys(1, 1, 1)
-                .doc("1.0.0", "Get a substring of the string stored at a key"), this::getrange);
-        t.add(spec("SETRANGE", 4, WRITE, DENYOOM).keys(1, 1, 1)
-                .doc("2.2.0", "Overwrite part of a string at key starting at the specified offset"), this::setrange);
-        t.add(spec("INCR", 2, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("1.0.0", "Increment the integer value of a key by one"), c -> incrBy(c, 1));
-        t.add(spec("DECR", 2, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("1.0.0", "Decrement the integer value of a key by one"), c -> incrBy(c, -1));
-        t.add(spec("INCRBY", 3, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("1.0.0", "Increment the integer value of a key by the given amount"), c -> incrBy(c, c.longArg(2)));
-        t.add(spec("DECRBY", 3, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("1.0.0", "Decrement the integer value of a key by the given number"), this::decrby);
-        t.add(spec("INCRBYFLOAT", 3, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("2.6.0", "Increment the float value of a key by the given amount"), this::incrbyfloat);
-        t.add(spec("LCS", -3, READONLY).keys(1, 2, 1).doc("7.0.0", "Find longest common substring"), this::lcs);
+        t.add(spec("GET", 2, READONLY, FAST).keys(at(1, RO, ACCESS)).doc("1.0.0", "Get the value of a key", "O(1)"), this::get);
+        t.add(spec("SET", -3, WRITE, DENYOOM)
+                .keys(at(1, RW, ACCESS, UPDATE, VARIABLE_FLAGS).notes("RW and ACCESS due to the optional `GET` argument"))
+                .keyFinder(KeyProcs::set).doc("1.0.0", "Set the string value of a key", "O(1)")
+                .history("2.6.12", "Added the `EX`, `PX`, `NX` and `XX` options.",
+                        "6.0.0", "Added the `KEEPTTL` option.",
+                        "6.2.0", "Added the `GET`, `EXAT` and `PXAT` option.",
+                        "7.0.0", "Allowed the `NX` and `GET` options to be used together."), this::set);
+        t.add(spec("SETNX", 3, WRITE, DENYOOM, FAST).keys(at(1, OW, INSERT))
+                .doc("1.0.0", "Set the value of a key, only if the key does not exist", "O(1)"), this::setnx);
+        t.add(spec("SETEX", 4, WRITE, DENYOOM).keys(at(1, OW, UPDATE))
+                .doc("2.0.0", "Set the value and expiration of a key", "O(1)"), c -> setex(c, true));
+        t.add(spec("PSETEX", 4, WRITE, DENYOOM).keys(at(1, OW, UPDATE))
+                .doc("2.6.0", "Set the value and expiration in milliseconds of a key", "O(1)"), c -> setex(c, false));
+        t.add(spec("GETEX", -2, WRITE, FAST).keys(at(1, RW, ACCESS, UPDATE).notes("RW and UPDATE because it changes the TTL"))
+                .doc("6.2.0", "Get the value of a key and optionally set its expiration", "O(1)"), this::getex);
+        t.add(spec("GETDEL", 2, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE))
+                .doc("6.2.0", "Get the value of a key and delete the key", "O(1)"), this::getdel);
+        t.add(spec("GETSET", 3, WRITE, DENYOOM, FAST).keys(at(1, RW, ACCESS, UPDATE))
+                .doc("1.0.0", "Set the string value of a key and return its old value", "O(1)")
+                .deprecated("6.2.0", "`SET` with the `!GET` argument"), this::getset);
+        t.add(spec("MGET", -2, READONLY, FAST).keys(at(1, RO, ACCESS).range(-1, 1)).tips("request_policy:multi_shard")
+                .doc("1.0.0", "Get the values of all the given keys", "O(N) where N is the number of keys to retrieve."), this::mget);
+        t.add(spec("MSET", -3, WRITE, DENYOOM).keys(at(1, OW, UPDATE).range(-1, 2))
+                .tips("request_policy:multi_shard", "response_policy:all_succeeded")
+                .doc("1.0.1", "Set multiple keys to multiple values", "O(N) where N is the number of keys to set."), c -> mset(c, false));
+        t.add(spec("MSETNX", -3, WRITE, DENYOOM).keys(at(1, OW, INSERT).range(-1, 2)).tips("request_policy:multi_shard", "response_policy:agg_min")
+                .doc("1.0.1", "Set multiple keys to multiple values, only if none of the keys exist",
+                        "O(N) where N is the number of keys to set."), c -> mset(c, true));
+        t.add(spec("APPEND", 3, WRITE, DENYOOM, FAST).keys(at(1, RW, INSERT)).doc("2.0.0", "Append a value to a key",
+                        "O(1). The amortized time complexity is O(1) assuming the appended value is small and the already present value is of any size, since the dynamic string library used by Redis will double the free space available on every reallocation."), this::append);
+        t.add(spec("STRLEN", 2, READONLY, FAST).keys(at(1, RO))
+                .doc("2.2.0", "Get the length of the value stored in a key", "O(1)"), this::strlen);
+        t.add(spec("GETRANGE", 4, READONLY).keys(at(1, RO, ACCESS))
+                .doc("2.4.0", "Get a substring of the string stored at a key",
+                        "O(N) where N is the length of the returned string. The complexity is ultimately determined by the returned length, but because creating a substring from an existing string is very cheap, it can be considered O(1) for small strings."), this::getrange);
+        t.add(spec("SUBSTR", 4, READONLY).keys(at(1, RO, ACCESS))
+                .doc("1.0.0", "Get a substring of the string stored at a key",
+                        "O(N) where N is the length of the returned string. The complexity is ultimately determined by the returned length, but because creating a substring from an existing string is very cheap, it can be considered O(1) for small strings.")
+                .deprecated("2.0.0", "`GETRANGE`"), this::getrange);
+        t.add(spec("SETRANGE", 4, WRITE, DENYOOM).keys(at(1, RW, UPDATE))
+                .doc("2.2.0", "Overwrite part of a string at key starting at the specified offset",
+                        "O(1), not counting the time taken to copy the new string in place. Usually, this string is very small so the amortized complexity is O(1). Otherwise, complexity is O(M) with M being the length of the value argument."), this::setrange);
+        t.add(spec("INCR", 2, WRITE, DENYOOM, FAST).keys(at(1, RW, ACCESS, UPDATE))
+                .doc("1.0.0", "Increment the integer value of a key by one", "O(1)"), c -> incrBy(c, 1));
+        t.add(spec("DECR", 2, WRITE, DENYOOM, FAST).keys(at(1, RW, ACCESS, UPDATE))
+                .doc("1.0.0", "Decrement the integer value of a key by one", "O(1)"), c -> incrBy(c, -1));
+        t.add(spec("INCRBY", 3, WRITE, DENYOOM, FAST).keys(at(1, RW, ACCESS, UPDATE))
+                .doc("1.0.0", "Increment the integer value of a key by the given amount", "O(1)"), c -> incrBy(c, c.longArg(2)));
+        t.add(spec("DECRBY", 3, WRITE, DENYOOM, FAST).keys(at(1, RW, ACCESS, UPDATE))
+                .doc("1.0.0", "Decrement the integer value of a key by the given number", "O(1)"), this::decrby);
+        t.add(spec("INCRBYFLOAT", 3, WRITE, DENYOOM, FAST).keys(at(1, RW, ACCESS, UPDATE))
+                .doc("2.6.0", "Increment the float value of a key by the given amount", "O(1)"), this::incrbyfloat);
+        t.add(spec("LCS", -3, READONLY).keys(at(1, RO, ACCESS).range(1, 1))
+                .doc("7.0.0", "Find longest common substring", "O(N*M) where N and M are the lengths of s1 and s2, respectively"), this::lcs);
     }
 
     /** GET key */

@@ -18,6 +18,8 @@ import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.SKIP_SLOWLOG;
 import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeySpec.at;
 
 /**
  * MULTI, EXEC, DISCARD, WATCH, UNWATCH. Queueing itself is the Dispatcher's (it already knows
@@ -35,15 +37,15 @@ public final class TransactionCommands implements CommandFamily {
     @Override
     public void register(CommandTable t) {
         t.add(spec("MULTI", 1, NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY).runsWhileBusy()
-                .doc("1.2.0", "Mark the start of a transaction block"), this::multi);
+                .doc("1.2.0", "Mark the start of a transaction block", "O(1)"), this::multi);
         t.add(spec("EXEC", 1, NOSCRIPT, LOADING, STALE, SKIP_SLOWLOG).propagatesInnerCommands()
-                .doc("1.2.0", "Execute all commands issued after MULTI"), this::exec);
+                .doc("1.2.0", "Execute all commands issued after MULTI", "Depends on commands in the transaction"), this::exec);
         t.add(spec("DISCARD", 1, NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY)
-                .doc("2.0.0", "Discard all commands issued after MULTI"), this::discard);
-        t.add(spec("WATCH", -2, NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY).keys(1, -1, 1)
-                .doc("2.2.0", "Watch the given keys to determine execution of the MULTI/EXEC block"), this::watch);
+                .doc("2.0.0", "Discard all commands issued after MULTI", "O(N), when N is the number of queued commands"), this::discard);
+        t.add(spec("WATCH", -2, NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY).keys(at(1, RO).range(-1, 1))
+                .doc("2.2.0", "Watch the given keys to determine execution of the MULTI/EXEC block", "O(1) for every key."), this::watch);
         t.add(spec("UNWATCH", 1, NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY)
-                .doc("2.2.0", "Forget about all watched keys"), this::unwatch);
+                .doc("2.2.0", "Forget about all watched keys", "O(1)"), this::unwatch);
     }
 
     /** MULTI */

@@ -2,9 +2,10 @@ package io.cinnabar.command.zsets;
 
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
-import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.KeyProcs;
+import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.keys.ScanArgs;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.LexRange;
@@ -22,11 +23,17 @@ import java.util.List;
 import static io.cinnabar.command.CommandFlag.BLOCKING;
 import static io.cinnabar.command.CommandFlag.DENYOOM;
 import static io.cinnabar.command.CommandFlag.FAST;
-import static io.cinnabar.command.CommandFlag.MOVABLEKEYS;
 import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.ACCESS;
+import static io.cinnabar.command.KeyFlag.DELETE;
+import static io.cinnabar.command.KeyFlag.OW;
+import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.RW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
 
 /** Sorted set commands (t_zset.c). Set algebra lives in {@link ZSetAlgebra}, pops in {@link ZSetPops}. */
 public final class ZSetCommands implements CommandFamily {
@@ -41,99 +48,144 @@ public final class ZSetCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("ZADD", -4, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("1.2.0", "Add one or more members to a sorted set, or update its score if it already exists"),
+        t.add(spec("ZADD", -4, WRITE, DENYOOM, FAST).keys(at(1, RW, UPDATE))
+                .doc("1.2.0", "Add one or more members to a sorted set, or update its score if it already exists",
+                        "O(log(N)) for each item added, where N is the number of elements in the sorted set.")
+                .history("2.4.0", "Accepts multiple elements.",
+                        "3.0.2", "Added the `XX`, `NX`, `CH` and `INCR` options.",
+                        "6.2.0", "Added the `GT` and `LT` options."),
                 c -> zadd(c, 0));
-        t.add(spec("ZINCRBY", 4, WRITE, DENYOOM, FAST).keys(1, 1, 1)
-                .doc("1.2.0", "Increment the score of a member in a sorted set"), c -> zadd(c, ZSetValue.IN_INCR));
-        t.add(spec("ZREM", -3, WRITE, FAST).keys(1, 1, 1)
-                .doc("1.2.0", "Remove one or more members from a sorted set"), this::zrem);
-        t.add(spec("ZCARD", 2, READONLY, FAST).keys(1, 1, 1)
-                .doc("1.2.0", "Get the number of members in a sorted set"), this::zcard);
-        t.add(spec("ZCOUNT", 4, READONLY, FAST).keys(1, 1, 1)
-                .doc("2.0.0", "Count the members in a sorted set with scores within the given values"), this::zcount);
-        t.add(spec("ZLEXCOUNT", 4, READONLY, FAST).keys(1, 1, 1)
-                .doc("2.8.9", "Count the number of members in a sorted set between a given lexicographical range"),
+        t.add(spec("ZINCRBY", 4, WRITE, DENYOOM, FAST).keys(at(1, RW, ACCESS, UPDATE))
+                .doc("1.2.0", "Increment the score of a member in a sorted set",
+                        "O(log(N)) where N is the number of elements in the sorted set."), c -> zadd(c, ZSetValue.IN_INCR));
+        t.add(spec("ZREM", -3, WRITE, FAST).keys(at(1, RW, DELETE))
+                .doc("1.2.0", "Remove one or more members from a sorted set",
+                        "O(M*log(N)) with N being the number of elements in the sorted set and M the number of elements to be removed.")
+                .history("2.4.0", "Accepts multiple elements."), this::zrem);
+        t.add(spec("ZCARD", 2, READONLY, FAST).keys(at(1, RO))
+                .doc("1.2.0", "Get the number of members in a sorted set", "O(1)"), this::zcard);
+        t.add(spec("ZCOUNT", 4, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("2.0.0", "Count the members in a sorted set with scores within the given values",
+                        "O(log(N)) with N being the number of elements in the sorted set."), this::zcount);
+        t.add(spec("ZLEXCOUNT", 4, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("2.8.9", "Count the number of members in a sorted set between a given lexicographical range",
+                        "O(log(N)) with N being the number of elements in the sorted set."),
                 this::zlexcount);
-        t.add(spec("ZSCORE", 3, READONLY, FAST).keys(1, 1, 1)
-                .doc("1.2.0", "Get the score associated with the given member in a sorted set"), this::zscore);
-        t.add(spec("ZMSCORE", -3, READONLY, FAST).keys(1, 1, 1)
-                .doc("6.2.0", "Get the score associated with the given members in a sorted set"), this::zmscore);
-        t.add(spec("ZRANK", 3, READONLY, FAST).keys(1, 1, 1)
-                .doc("2.0.0", "Determine the index of a member in a sorted set"), c -> zrank(c, false));
-        t.add(spec("ZREVRANK", 3, READONLY, FAST).keys(1, 1, 1)
-                .doc("2.0.0", "Determine the index of a member in a sorted set, with scores ordered from high to low"),
+        t.add(spec("ZSCORE", 3, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("1.2.0", "Get the score associated with the given member in a sorted set", "O(1)"), this::zscore);
+        t.add(spec("ZMSCORE", -3, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("6.2.0", "Get the score associated with the given members in a sorted set",
+                        "O(N) where N is the number of members being requested."), this::zmscore);
+        t.add(spec("ZRANK", 3, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("2.0.0", "Determine the index of a member in a sorted set", "O(log(N))"), c -> zrank(c, false));
+        t.add(spec("ZREVRANK", 3, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("2.0.0", "Determine the index of a member in a sorted set, with scores ordered from high to low", "O(log(N))"),
                 c -> zrank(c, true));
-        t.add(spec("ZRANGE", -4, READONLY).keys(1, 1, 1)
-                .doc("1.2.0", "Return a range of members in a sorted set"),
+        t.add(spec("ZRANGE", -4, READONLY).keys(at(1, RO, ACCESS))
+                .doc("1.2.0", "Return a range of members in a sorted set",
+                        "O(log(N)+M) with N being the number of elements in the sorted set and M the number of elements returned.")
+                .history("6.2.0", "Added the `REV`, `BYSCORE`, `BYLEX` and `LIMIT` options."),
                 c -> zrange(c, 1, false, RangeType.AUTO, Direction.AUTO));
-        t.add(spec("ZRANGESTORE", -5, WRITE, DENYOOM).keys(1, 2, 1)
-                .doc("6.2.0", "Store a range of members from sorted set into another key"),
+        t.add(spec("ZRANGESTORE", -5, WRITE, DENYOOM).keys(at(1, OW, UPDATE), at(2, RO, ACCESS))
+                .doc("6.2.0", "Store a range of members from sorted set into another key",
+                        "O(log(N)+M) with N being the number of elements in the sorted set and M the number of elements stored into the destination key."),
                 c -> zrange(c, 2, true, RangeType.AUTO, Direction.AUTO));
-        t.add(spec("ZREVRANGE", -4, READONLY).keys(1, 1, 1)
-                .doc("1.2.0", "Return a range of members in a sorted set, by index, with scores ordered from high to low"),
+        t.add(spec("ZREVRANGE", -4, READONLY).keys(at(1, RO, ACCESS))
+                .doc("1.2.0", "Return a range of members in a sorted set, by index, with scores ordered from high to low",
+                        "O(log(N)+M) with N being the number of elements in the sorted set and M the number of elements returned.")
+                .deprecated("6.2.0", "`ZRANGE` with the `REV` argument"),
                 c -> zrange(c, 1, false, RangeType.RANK, Direction.REVERSE));
-        t.add(spec("ZRANGEBYSCORE", -4, READONLY).keys(1, 1, 1)
-                .doc("1.0.5", "Return a range of members in a sorted set, by score"),
+        t.add(spec("ZRANGEBYSCORE", -4, READONLY).keys(at(1, RO, ACCESS))
+                .doc("1.0.5", "Return a range of members in a sorted set, by score",
+                        "O(log(N)+M) with N being the number of elements in the sorted set and M the number of elements being returned. If M is constant (e.g. always asking for the first 10 elements with LIMIT), you can consider it O(log(N)).")
+                .deprecated("6.2.0", "`ZRANGE` with the `BYSCORE` argument")
+                .history("2.0.0", "Added the `WITHSCORES` modifier."),
                 c -> zrange(c, 1, false, RangeType.SCORE, Direction.FORWARD));
-        t.add(spec("ZREVRANGEBYSCORE", -4, READONLY).keys(1, 1, 1)
-                .doc("2.2.0", "Return a range of members in a sorted set, by score, with scores ordered from high to low"),
+        t.add(spec("ZREVRANGEBYSCORE", -4, READONLY).keys(at(1, RO, ACCESS))
+                .doc("2.2.0", "Return a range of members in a sorted set, by score, with scores ordered from high to low",
+                        "O(log(N)+M) with N being the number of elements in the sorted set and M the number of elements being returned. If M is constant (e.g. always asking for the first 10 elements with LIMIT), you can consider it O(log(N)).")
+                .deprecated("6.2.0", "`ZRANGE` with the `REV` and `BYSCORE` arguments")
+                .history("2.1.6", "`min` and `max` can be exclusive."),
                 c -> zrange(c, 1, false, RangeType.SCORE, Direction.REVERSE));
-        t.add(spec("ZRANGEBYLEX", -4, READONLY).keys(1, 1, 1)
-                .doc("2.8.9", "Return a range of members in a sorted set, by lexicographical range"),
+        t.add(spec("ZRANGEBYLEX", -4, READONLY).keys(at(1, RO, ACCESS))
+                .doc("2.8.9", "Return a range of members in a sorted set, by lexicographical range",
+                        "O(log(N)+M) with N being the number of elements in the sorted set and M the number of elements being returned. If M is constant (e.g. always asking for the first 10 elements with LIMIT), you can consider it O(log(N)).")
+                .deprecated("6.2.0", "`ZRANGE` with the `BYLEX` argument"),
                 c -> zrange(c, 1, false, RangeType.LEX, Direction.FORWARD));
-        t.add(spec("ZREVRANGEBYLEX", -4, READONLY).keys(1, 1, 1)
-                .doc("2.8.9", "Return a range of members in a sorted set, by lexicographical range, ordered from higher to lower strings."),
+        t.add(spec("ZREVRANGEBYLEX", -4, READONLY).keys(at(1, RO, ACCESS))
+                .doc("2.8.9", "Return a range of members in a sorted set, by lexicographical range, ordered from higher to lower strings.",
+                        "O(log(N)+M) with N being the number of elements in the sorted set and M the number of elements being returned. If M is constant (e.g. always asking for the first 10 elements with LIMIT), you can consider it O(log(N)).")
+                .deprecated("6.2.0", "`ZRANGE` with the `REV` and `BYLEX` arguments"),
                 c -> zrange(c, 1, false, RangeType.LEX, Direction.REVERSE));
-        t.add(spec("ZREMRANGEBYRANK", 4, WRITE).keys(1, 1, 1)
-                .doc("2.0.0", "Remove all members in a sorted set within the given indexes"),
+        t.add(spec("ZREMRANGEBYRANK", 4, WRITE).keys(at(1, RW, DELETE))
+                .doc("2.0.0", "Remove all members in a sorted set within the given indexes",
+                        "O(log(N)+M) with N being the number of elements in the sorted set and M the number of elements removed by the operation."),
                 c -> zremrange(c, RangeType.RANK));
-        t.add(spec("ZREMRANGEBYSCORE", 4, WRITE).keys(1, 1, 1)
-                .doc("1.2.0", "Remove all members in a sorted set within the given scores"),
+        t.add(spec("ZREMRANGEBYSCORE", 4, WRITE).keys(at(1, RW, DELETE))
+                .doc("1.2.0", "Remove all members in a sorted set within the given scores",
+                        "O(log(N)+M) with N being the number of elements in the sorted set and M the number of elements removed by the operation."),
                 c -> zremrange(c, RangeType.SCORE));
-        t.add(spec("ZREMRANGEBYLEX", 4, WRITE).keys(1, 1, 1)
-                .doc("2.8.9", "Remove all members in a sorted set between the given lexicographical range"),
+        t.add(spec("ZREMRANGEBYLEX", 4, WRITE).keys(at(1, RW, DELETE))
+                .doc("2.8.9", "Remove all members in a sorted set between the given lexicographical range",
+                        "O(log(N)+M) with N being the number of elements in the sorted set and M the number of elements removed by the operation."),
                 c -> zremrange(c, RangeType.LEX));
-        t.add(spec("ZRANDMEMBER", -2, READONLY).keys(1, 1, 1).tips("nondeterministic_output")
-                .doc("6.2.0", "Get one or multiple random elements from a sorted set"), ZSetRandom::zrandmember);
-        t.add(spec("ZSCAN", -3, READONLY).keys(1, 1, 1).tips("nondeterministic_output")
-                .doc("2.8.0", "Incrementally iterate sorted sets elements and associated scores"), this::zscan);
+        t.add(spec("ZRANDMEMBER", -2, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
+                .doc("6.2.0", "Get one or multiple random elements from a sorted set",
+                        "O(N) where N is the number of elements returned"), ZSetRandom::zrandmember);
+        t.add(spec("ZSCAN", -3, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
+                .doc("2.8.0", "Incrementally iterate sorted sets elements and associated scores",
+                        "O(1) for every call. O(N) for a complete iteration, including enough command calls for the cursor to return back to 0. N is the number of elements inside the collection.."), this::zscan);
 
-        t.add(spec("ZUNION", -3, READONLY, MOVABLEKEYS).keys(0, 0, 0)
-                .doc("6.2.0", "Add multiple sorted sets"), c -> ZSetAlgebra.run(c, false, ZSetAlgebra.UNION, false));
-        t.add(spec("ZINTER", -3, READONLY, MOVABLEKEYS).keys(0, 0, 0)
-                .doc("6.2.0", "Intersect multiple sorted sets"), c -> ZSetAlgebra.run(c, false, ZSetAlgebra.INTER, false));
-        t.add(spec("ZDIFF", -3, READONLY, MOVABLEKEYS).keys(0, 0, 0)
-                .doc("6.2.0", "Subtract multiple sorted sets"), c -> ZSetAlgebra.run(c, false, ZSetAlgebra.DIFF, false));
-        t.add(spec("ZINTERCARD", -3, READONLY, MOVABLEKEYS).keys(0, 0, 0)
-                .doc("7.0.0", "Intersect multiple sorted sets and return the cardinality of the result"),
+        t.add(spec("ZUNION", -3, READONLY).keys(at(1, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 1, 2))
+                .doc("6.2.0", "Add multiple sorted sets",
+                        "O(N)+O(M*log(M)) with N being the sum of the sizes of the input sorted sets, and M being the number of elements in the resulting sorted set."), c -> ZSetAlgebra.run(c, false, ZSetAlgebra.UNION, false));
+        t.add(spec("ZINTER", -3, READONLY).keys(at(1, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 1, 2))
+                .doc("6.2.0", "Intersect multiple sorted sets",
+                        "O(N*K)+O(M*log(M)) worst case with N being the smallest input sorted set, K being the number of input sorted sets and M being the number of elements in the resulting sorted set."), c -> ZSetAlgebra.run(c, false, ZSetAlgebra.INTER, false));
+        t.add(spec("ZDIFF", -3, READONLY).keys(at(1, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 1, 2))
+                .doc("6.2.0", "Subtract multiple sorted sets",
+                        "O(L + (N-K)log(N)) worst case where L is the total number of elements in all the sets, N is the size of the first set, and K is the size of the result set."), c -> ZSetAlgebra.run(c, false, ZSetAlgebra.DIFF, false));
+        t.add(spec("ZINTERCARD", -3, READONLY).keys(at(1, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 1, 2))
+                .doc("7.0.0", "Intersect multiple sorted sets and return the cardinality of the result",
+                        "O(N*K) worst case with N being the smallest input sorted set, K being the number of input sorted sets."),
                 c -> ZSetAlgebra.run(c, false, ZSetAlgebra.INTER, true));
-        t.add(spec("ZUNIONSTORE", -4, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1)
-                .doc("2.0.0", "Add multiple sorted sets and store the resulting sorted set in a new key"),
+        t.add(spec("ZUNIONSTORE", -4, WRITE, DENYOOM).keys(at(1, OW, UPDATE), at(2, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(1, 2, 3))
+                .doc("2.0.0", "Add multiple sorted sets and store the resulting sorted set in a new key",
+                        "O(N)+O(M log(M)) with N being the sum of the sizes of the input sorted sets, and M being the number of elements in the resulting sorted set."),
                 c -> ZSetAlgebra.run(c, true, ZSetAlgebra.UNION, false));
-        t.add(spec("ZINTERSTORE", -4, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1)
-                .doc("2.0.0", "Intersect multiple sorted sets and store the resulting sorted set in a new key"),
+        t.add(spec("ZINTERSTORE", -4, WRITE, DENYOOM).keys(at(1, OW, UPDATE), at(2, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(1, 2, 3))
+                .doc("2.0.0", "Intersect multiple sorted sets and store the resulting sorted set in a new key",
+                        "O(N*K)+O(M*log(M)) worst case with N being the smallest input sorted set, K being the number of input sorted sets and M being the number of elements in the resulting sorted set."),
                 c -> ZSetAlgebra.run(c, true, ZSetAlgebra.INTER, false));
-        t.add(spec("ZDIFFSTORE", -4, WRITE, DENYOOM, MOVABLEKEYS).keys(1, 1, 1)
-                .doc("6.2.0", "Subtract multiple sorted sets and store the resulting sorted set in a new key"),
+        t.add(spec("ZDIFFSTORE", -4, WRITE, DENYOOM).keys(at(1, OW, UPDATE), at(2, RO, ACCESS).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(1, 2, 3))
+                .doc("6.2.0", "Subtract multiple sorted sets and store the resulting sorted set in a new key",
+                        "O(L + (N-K)log(N)) worst case where L is the total number of elements in all the sets, N is the size of the first set, and K is the size of the result set."),
                 c -> ZSetAlgebra.run(c, true, ZSetAlgebra.DIFF, false));
 
-        t.add(spec("ZPOPMIN", -2, WRITE, FAST).keys(1, 1, 1)
-                .doc("5.0.0", "Remove and return members with the lowest scores in a sorted set"),
+        t.add(spec("ZPOPMIN", -2, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE))
+                .doc("5.0.0", "Remove and return members with the lowest scores in a sorted set",
+                        "O(log(N)*M) with N being the number of elements in the sorted set, and M being the number of elements popped."),
                 c -> ZSetPops.zpop(c, false));
-        t.add(spec("ZPOPMAX", -2, WRITE, FAST).keys(1, 1, 1)
-                .doc("5.0.0", "Remove and return members with the highest scores in a sorted set"),
+        t.add(spec("ZPOPMAX", -2, WRITE, FAST).keys(at(1, RW, ACCESS, DELETE))
+                .doc("5.0.0", "Remove and return members with the highest scores in a sorted set",
+                        "O(log(N)*M) with N being the number of elements in the sorted set, and M being the number of elements popped."),
                 c -> ZSetPops.zpop(c, true));
-        t.add(spec("ZMPOP", -4, WRITE, MOVABLEKEYS).keys(0, 0, 0)
-                .doc("7.0.0", "Remove and return members with scores in a sorted set"), c -> ZSetPops.zmpop(c, false));
-        t.add(spec("BZPOPMIN", -3, WRITE, NOSCRIPT, FAST, BLOCKING).keys(1, -2, 1)
-                .doc("5.0.0", "Remove and return the member with the lowest score from one or more sorted sets, or block until one is available"),
+        t.add(spec("ZMPOP", -4, WRITE).keys(at(1, RW, ACCESS, DELETE).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 1, 2))
+                .doc("7.0.0", "Remove and return members with scores in a sorted set",
+                        "O(K) + O(M*log(N)) where K is the number of provided keys, N being the number of elements in the sorted set, and M being the number of elements popped."), c -> ZSetPops.zmpop(c, false));
+        t.add(spec("BZPOPMIN", -3, WRITE, NOSCRIPT, FAST, BLOCKING).keys(at(1, RW, ACCESS, DELETE).range(-2, 1))
+                .doc("5.0.0", "Remove and return the member with the lowest score from one or more sorted sets, or block until one is available",
+                        "O(log(N)) with N being the number of elements in the sorted set.")
+                .history("6.0.0", "`timeout` is interpreted as a double instead of an integer."),
                 c -> ZSetPops.bzpop(c, false));
-        t.add(spec("BZPOPMAX", -3, WRITE, NOSCRIPT, FAST, BLOCKING).keys(1, -2, 1)
-                .doc("5.0.0", "Remove and return the member with the highest score from one or more sorted sets, or block until one is available"),
+        t.add(spec("BZPOPMAX", -3, WRITE, NOSCRIPT, FAST, BLOCKING).keys(at(1, RW, ACCESS, DELETE).range(-2, 1))
+                .doc("5.0.0", "Remove and return the member with the highest score from one or more sorted sets, or block until one is available",
+                        "O(log(N)) with N being the number of elements in the sorted set.")
+                .history("6.0.0", "`timeout` is interpreted as a double instead of an integer."),
                 c -> ZSetPops.bzpop(c, true));
-        t.add(spec("BZMPOP", -5, WRITE, BLOCKING, MOVABLEKEYS).keys(0, 0, 0)
-                .doc("7.0.0", "Remove and return members with scores in a sorted set or block until one is available"),
+        t.add(spec("BZMPOP", -5, WRITE, BLOCKING).keys(at(2, RW, ACCESS, DELETE).keynum(0, 1, 1)).keyFinder(KeyProcs.numKeys(0, 2, 3))
+                .doc("7.0.0", "Remove and return members with scores in a sorted set or block until one is available",
+                        "O(K) + O(M*log(N)) where K is the number of provided keys, N being the number of elements in the sorted set, and M being the number of elements popped."),
                 c -> ZSetPops.zmpop(c, true));
     }
 
