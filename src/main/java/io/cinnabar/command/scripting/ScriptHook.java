@@ -21,6 +21,10 @@ import java.util.function.Supplier;
  * ({@link Lua51#text}): luaj writes non-integral numbers with Java's Float.toString (3.0E-4 where
  * Lua 5.1 writes 0.0003) and offers no other way in. The operands of CONCAT are always fresh
  * temporary registers, so rewriting them changes nothing else.</li>
+ * <li>when an instruction fails, it gives Lua 5.1's text for the failure
+ * ({@link FailedInstruction}) as the error's "traceback", the one place luaj lets a debug
+ * library add to an error while the failing function's registers are still there; LuaErrors
+ * takes it from there.</li>
  * </ul>
  * To reach those registers it keeps the stack of each running Lua function, per coroutine (in
  * the slot luaj's own debug library uses for its call stack).
@@ -45,6 +49,7 @@ final class ScriptHook extends DebugLib {
         if (reason != null) throw LuaErrors.raise(LuaErrors.errorTable(reason, false));
         Frames f = frames();
         if (f.depth == 0) return;
+        f.pcs[f.depth - 1] = pc;
         LuaClosure running = f.closures[f.depth - 1];
         if (running == null) return;
         int i = running.p.code[pc];
@@ -68,6 +73,34 @@ final class ScriptHook extends DebugLib {
         }
     }
 
+    /**
+     * Runs a Java function that calls Lua code (pcall, xpcall) as a frame of its own, so that
+     * error levels counted from inside stop at it as Lua 5.1's do.
+     */
+    Varargs called(Supplier<Varargs> body) {
+        Frames f = frames();
+        int depth = f.depth;
+        f.push(null, null);
+        try {
+            return body.get();
+        } finally {
+            f.depth = depth + 1;
+            f.pop();
+        }
+    }
+
+    /** "source:line" of the Lua function level calls up (1: the one calling the running Java function), or null. */
+    String where(int level) {
+        Frames f = frames();
+        int at = f.depth - level;
+        if (at < 0 || f.closures[at] == null) return null;
+        LuaClosure c = f.closures[at];
+        int pc = f.pcs[at];
+        int[] lines = c.p.lineinfo;
+        if (lines == null || pc < 0 || pc >= lines.length) return null;
+        return LuaErrors.chunkId(c.p.source.tojstring()) + ":" + lines[pc];
+    }
+
     private Frames frames() {
         LuaThread running = globals.running;
         if (running.callstack instanceof Frames f) return f;
@@ -80,13 +113,17 @@ final class ScriptHook extends DebugLib {
     private static final class Frames {
         LuaClosure[] closures = new LuaClosure[16];
         LuaValue[][] stacks = new LuaValue[16][];
+        /** The instruction each function is at. */
+        int[] pcs = new int[16];
         int depth;
 
         void push(LuaClosure c, LuaValue[] stack) {
             if (depth == closures.length) {
                 closures = java.util.Arrays.copyOf(closures, depth * 2);
                 stacks = java.util.Arrays.copyOf(stacks, depth * 2);
+                pcs = java.util.Arrays.copyOf(pcs, depth * 2);
             }
+            pcs[depth] = -1;
             closures[depth] = c;
             stacks[depth++] = stack;
         }
@@ -98,8 +135,12 @@ final class ScriptHook extends DebugLib {
         }
     }
 
+    /** Called by luaj as an error leaves the innermost Lua function, which is still on top here. */
     @Override
     public String traceback(int level) {
-        return "";
+        Frames f = frames();
+        if (f.depth == 0 || f.closures[f.depth - 1] == null) return "";
+        String text = FailedInstruction.describe(f.closures[f.depth - 1].p, f.pcs[f.depth - 1], f.stacks[f.depth - 1]);
+        return text == null ? "" : text;
     }
 }
