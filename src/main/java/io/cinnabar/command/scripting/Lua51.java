@@ -25,8 +25,7 @@ final class Lua51 {
     static void install(Globals g) {
         LuaTable table = (LuaTable) g.get("table");
         LuaTable math = (LuaTable) g.get("math");
-        g.rawset("unpack", table.get("unpack"));
-        table.rawset("getn", fn(a -> LuaValue.valueOf(a.checktable(1).length())));
+        Lua51Tables.install(table, g);
         table.rawset("maxn", fn(Lua51::maxn));
         g.rawset("tonumber", fn(Lua51::tonumber));
         LuaValue rep = ((LuaTable) g.get("string")).get("rep");
@@ -45,7 +44,6 @@ final class Lua51 {
         LuaValue tostring = g.get("tostring");
         g.rawset("tostring", fn(a -> a.arg1().type() == LuaValue.TNUMBER ? text(a.arg1()) : tostring.invoke(a)));
         stringArguments((LuaTable) g.get("string"));
-        table.rawset("concat", fn(Lua51::concat));
     }
 
     /** A number luaj would write differently from Lua 5.1 (luaj's integers print the same). */
@@ -86,24 +84,6 @@ final class Lua51 {
             copy[p - 1] = text(copy[p - 1]);
         }
         return copy == null ? a : LuaValue.varargsOf(copy);
-    }
-
-    /** table.concat(list [, sep [, i [, j]]]), numbers written as Lua 5.1 does, with Redis's Lua's error. */
-    private static Varargs concat(Varargs a) {
-        LuaTable list = a.checktable(1);
-        LuaString sep = a.isnoneornil(2) ? LuaValue.EMPTYSTRING : text(a.arg(2));
-        int i = a.optint(3, 1);
-        int j = a.isnoneornil(4) ? list.length() : a.checkint(4);
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        for (int k = i; k <= j; k++) {
-            LuaValue v = list.get(k);
-            if (v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) {
-                throw new LuaError("invalid value (" + v.typename() + ") at index " + k + " in table for 'concat'");
-            }
-            out.writeBytes(LuaToReply.bytes(text(v)));
-            if (k != j) out.writeBytes(LuaToReply.bytes(sep));
-        }
-        return LuaValue.valueOf(out.toByteArray());
     }
 
     /**
@@ -203,8 +183,10 @@ final class Lua51 {
             return LuaValue.varargsOf(LuaValue.TRUE, f.invoke(a.subargs(2)));
         } catch (LuaError e) {
             LuaValue v = LuaErrors.value(e);
-            if (v.istable() && v.rawget("err").isstring()) v = v.rawget("err");
-            return LuaValue.varargsOf(LuaValue.FALSE, v);
+            if (!v.istable()) return LuaValue.varargsOf(LuaValue.FALSE, v);
+            // luaRedisPcall looks up err and leaves what it found after a table without one.
+            LuaValue err = v.rawget("err");
+            return err.isstring() ? LuaValue.varargsOf(LuaValue.FALSE, err) : LuaValue.varargsOf(LuaValue.FALSE, v, LuaValue.NIL);
         } catch (StackOverflowError e) {
             return LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf("stack overflow"));
         }

@@ -4,6 +4,7 @@ import org.luaj.vm2.Globals;
 import org.luaj.vm2.Lua;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaThread;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
@@ -21,6 +22,8 @@ import java.util.function.Supplier;
  * ({@link Lua51#text}): luaj writes non-integral numbers with Java's Float.toString (3.0E-4 where
  * Lua 5.1 writes 0.0003) and offers no other way in. The operands of CONCAT are always fresh
  * temporary registers, so rewriting them changes nothing else.</li>
+ * <li>after "#t" of a table it puts Lua 5.1's length in place of luaj's ({@link Lua51Tables#length}):
+ * the two pick different borders of a table with holes, and Lua 5.1 ignores __len on tables;</li>
  * <li>when an instruction fails, it gives Lua 5.1's text for the failure
  * ({@link FailedInstruction}) as the error's "traceback", the one place luaj lets a debug
  * library add to an error while the failing function's registers are still there; LuaErrors
@@ -49,11 +52,27 @@ final class ScriptHook extends DebugLib {
         if (reason != null) throw LuaErrors.raise(LuaErrors.errorTable(reason, false));
         Frames f = frames();
         if (f.depth == 0) return;
-        f.pcs[f.depth - 1] = pc;
-        LuaClosure running = f.closures[f.depth - 1];
+        int at = f.depth - 1;
+        f.pcs[at] = pc;
+        LuaClosure running = f.closures[at];
         if (running == null) return;
+        LuaValue[] stack = f.stacks[at];
+        if (f.lengthOf[at] != null) {
+            // The length just taken was luaj's: make it Lua 5.1's before anything reads it.
+            stack[f.lengthInto[at]] = LuaValue.valueOf(Lua51Tables.length(f.lengthOf[at]));
+            f.lengthOf[at] = null;
+        }
         int i = running.p.code[pc];
-        if (Lua.GET_OPCODE(i) == Lua.OP_CONCAT) concatenating(f.stacks[f.depth - 1], Lua.GETARG_B(i), Lua.GETARG_C(i));
+        switch (Lua.GET_OPCODE(i)) {
+            case Lua.OP_CONCAT -> concatenating(stack, Lua.GETARG_B(i), Lua.GETARG_C(i));
+            case Lua.OP_LEN -> {
+                if (stack[Lua.GETARG_B(i)] instanceof LuaTable t) {
+                    f.lengthOf[at] = t;
+                    f.lengthInto[at] = Lua.GETARG_A(i);
+                }
+            }
+            default -> { }
+        }
     }
 
     /**
@@ -115,6 +134,9 @@ final class ScriptHook extends DebugLib {
         LuaValue[][] stacks = new LuaValue[16][];
         /** The instruction each function is at. */
         int[] pcs = new int[16];
+        /** A table whose length the last instruction took, and the register it went to. */
+        LuaTable[] lengthOf = new LuaTable[16];
+        int[] lengthInto = new int[16];
         int depth;
 
         void push(LuaClosure c, LuaValue[] stack) {
@@ -122,14 +144,18 @@ final class ScriptHook extends DebugLib {
                 closures = java.util.Arrays.copyOf(closures, depth * 2);
                 stacks = java.util.Arrays.copyOf(stacks, depth * 2);
                 pcs = java.util.Arrays.copyOf(pcs, depth * 2);
+                lengthOf = java.util.Arrays.copyOf(lengthOf, depth * 2);
+                lengthInto = java.util.Arrays.copyOf(lengthInto, depth * 2);
             }
             pcs[depth] = -1;
+            lengthOf[depth] = null;
             closures[depth] = c;
             stacks[depth++] = stack;
         }
 
         void pop() {
             if (depth == 0) return;
+            lengthOf[depth - 1] = null;
             closures[--depth] = null;
             stacks[depth] = null;
         }
