@@ -77,6 +77,34 @@ final class Lua51Tables {
         return (int) i;
     }
 
+    /** A table just made by a constructor: its array part exactly as large as the constructor said, as in Lua 5.1. */
+    static void sizeNew(LuaTable t, int size) {
+        LuaValue[] array = (LuaValue[]) ARRAY.get(t);
+        if (array.length == size) return;
+        for (LuaValue v : array) {
+            if (v != null) return;
+        }
+        ARRAY.set(t, size == 0 ? new LuaValue[0] : new LuaValue[size]);
+    }
+
+    /** SETLIST's luaH_resizearray: the array part grown to hold 1..last, entries moved in from the hash part. */
+    static void growArray(LuaTable t, int last) {
+        LuaValue[] array = (LuaValue[]) ARRAY.get(t);
+        int from = array.length;
+        if (from >= last) return;
+        LuaValue[] moved = new LuaValue[last - from];
+        for (int k = from + 1; k <= last; k++) {
+            LuaValue v = t.rawget(k);
+            if (!v.isnil()) {
+                moved[k - from - 1] = v;
+                t.rawset(k, LuaValue.NIL);
+            }
+        }
+        LuaValue[] grown = java.util.Arrays.copyOf((LuaValue[]) ARRAY.get(t), last);
+        System.arraycopy(moved, 0, grown, from, moved.length);
+        ARRAY.set(t, grown);
+    }
+
     static void install(LuaTable table, LuaTable globals) {
         table.rawset("getn", fn(a -> LuaValue.valueOf(length(a.checktable(1)))));
         table.rawset("insert", fn(Lua51Tables::insert));

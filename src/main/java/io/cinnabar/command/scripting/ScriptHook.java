@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  * Lua 5.1 writes 0.0003) and offers no other way in. The operands of CONCAT are always fresh
  * temporary registers, so rewriting them changes nothing else.</li>
  * <li>after "#t" of a table it puts Lua 5.1's length in place of luaj's ({@link Lua51Tables#length}):
- * the two pick different borders of a table with holes, and Lua 5.1 ignores __len on tables;</li>
+ * the two pick different borders of a table with holes, and Lua 5.1 ignores __len on tables;
+ * after a table constructor it sizes the table as Lua 5.1 does, which decides those borders;</li>
  * <li>when an instruction fails, it gives Lua 5.1's text for the failure
  * ({@link FailedInstruction}) as the error's "traceback", the one place luaj lets a debug
  * library add to an error while the failing function's registers are still there; LuaErrors
@@ -57,22 +58,46 @@ final class ScriptHook extends DebugLib {
         LuaClosure running = f.closures[at];
         if (running == null) return;
         LuaValue[] stack = f.stacks[at];
-        if (f.lengthOf[at] != null) {
-            // The length just taken was luaj's: make it Lua 5.1's before anything reads it.
-            stack[f.lengthInto[at]] = LuaValue.valueOf(Lua51Tables.length(f.lengthOf[at]));
-            f.lengthOf[at] = null;
-        }
+        if (f.after[at] >= 0) afterwards(f, at, stack);
         int i = running.p.code[pc];
+        int a = Lua.GETARG_A(i), b = Lua.GETARG_B(i), c = Lua.GETARG_C(i);
         switch (Lua.GET_OPCODE(i)) {
-            case Lua.OP_CONCAT -> concatenating(stack, Lua.GETARG_B(i), Lua.GETARG_C(i));
+            case Lua.OP_CONCAT -> concatenating(stack, b, c);
             case Lua.OP_LEN -> {
-                if (stack[Lua.GETARG_B(i)] instanceof LuaTable t) {
-                    f.lengthOf[at] = t;
-                    f.lengthInto[at] = Lua.GETARG_A(i);
-                }
+                if (stack[b] instanceof LuaTable t) f.expect(at, Lua.OP_LEN, a, t, 0);
+            }
+            case Lua.OP_NEWTABLE -> f.expect(at, Lua.OP_NEWTABLE, a, null, floatingByte(b));
+            case Lua.OP_SETLIST -> {
+                if (c > 0 && stack[a] instanceof LuaTable t) f.expect(at, Lua.OP_SETLIST, a, t, (c - 1) * Lua.LFIELDS_PER_FLUSH + (b > 0 ? b : top - a - 1));
             }
             default -> { }
         }
+    }
+
+    /**
+     * What an instruction of the function at frame at did, put right before the next one
+     * reads it: a table's length made Lua 5.1's, a new table's array part sized as Lua 5.1
+     * sizes it (luaj rounds it up to a power of two) and grown by SETLIST as Lua 5.1 grows it.
+     * The border "#t" finds depends on that size.
+     */
+    private static void afterwards(Frames f, int at, LuaValue[] stack) {
+        int op = f.after[at], reg = f.afterReg[at];
+        f.after[at] = -1;
+        switch (op) {
+            case Lua.OP_LEN -> stack[reg] = LuaValue.valueOf(Lua51Tables.length(f.afterTable[at]));
+            case Lua.OP_NEWTABLE -> {
+                if (stack[reg] instanceof LuaTable t) Lua51Tables.sizeNew(t, f.afterSize[at]);
+            }
+            case Lua.OP_SETLIST -> Lua51Tables.growArray(f.afterTable[at], f.afterSize[at]);
+            default -> { }
+        }
+        f.afterTable[at] = null;
+    }
+
+    /** Lua's "floating point byte" (luaO_fb2int), how NEWTABLE encodes sizes. */
+    private static int floatingByte(int x) {
+        int e = (x >>> 3) & 0x1f;
+        return e == 0 ? x : ((x & 7) + 8) << (e - 1);
     }
 
     /**
@@ -134,9 +159,18 @@ final class ScriptHook extends DebugLib {
         LuaValue[][] stacks = new LuaValue[16][];
         /** The instruction each function is at. */
         int[] pcs = new int[16];
-        /** A table whose length the last instruction took, and the register it went to. */
-        LuaTable[] lengthOf = new LuaTable[16];
-        int[] lengthInto = new int[16];
+        /** Per function: the opcode whose effect {@link #afterwards} adjusts (-1: none), its register, table and size. */
+        int[] after = new int[16];
+        int[] afterReg = new int[16];
+        LuaTable[] afterTable = new LuaTable[16];
+        int[] afterSize = new int[16];
+
+        void expect(int at, int op, int reg, LuaTable t, int size) {
+            after[at] = op;
+            afterReg[at] = reg;
+            afterTable[at] = t;
+            afterSize[at] = size;
+        }
         int depth;
 
         void push(LuaClosure c, LuaValue[] stack) {
@@ -144,18 +178,20 @@ final class ScriptHook extends DebugLib {
                 closures = java.util.Arrays.copyOf(closures, depth * 2);
                 stacks = java.util.Arrays.copyOf(stacks, depth * 2);
                 pcs = java.util.Arrays.copyOf(pcs, depth * 2);
-                lengthOf = java.util.Arrays.copyOf(lengthOf, depth * 2);
-                lengthInto = java.util.Arrays.copyOf(lengthInto, depth * 2);
+                after = java.util.Arrays.copyOf(after, depth * 2);
+                afterReg = java.util.Arrays.copyOf(afterReg, depth * 2);
+                afterTable = java.util.Arrays.copyOf(afterTable, depth * 2);
+                afterSize = java.util.Arrays.copyOf(afterSize, depth * 2);
             }
             pcs[depth] = -1;
-            lengthOf[depth] = null;
+            after[depth] = -1;
             closures[depth] = c;
             stacks[depth++] = stack;
         }
 
         void pop() {
             if (depth == 0) return;
-            lengthOf[depth - 1] = null;
+            afterTable[depth - 1] = null;
             closures[--depth] = null;
             stacks[depth] = null;
         }
