@@ -1,6 +1,7 @@
 package io.cinnabar.command.scripting;
 
 import org.luaj.vm2.Lua;
+import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Prototype;
@@ -21,13 +22,22 @@ final class FailedInstruction {
     private FailedInstruction() {}
 
     /** The message for the instruction at pc failing on these registers, or null when it cannot have failed itself. */
-    static String describe(Prototype p, int pc, LuaValue[] stack) {
-        if (p == null || stack == null || pc < 0 || pc >= p.code.length) return null;
+    static String describe(LuaClosure closure, int pc, LuaValue[] stack) {
+        Prototype p = closure.p;
+        if (stack == null || pc < 0 || pc >= p.code.length) return null;
         int i = p.code[pc];
         int a = Lua.GETARG_A(i), b = Lua.GETARG_B(i), c = Lua.GETARG_C(i);
         switch (Lua.GET_OPCODE(i)) {
             case Lua.OP_GETTABLE, Lua.OP_SELF -> {
                 return indexable(stack[b]) ? null : typeError(p, pc, b, stack[b], "index");
+            }
+            case Lua.OP_GETTABUP, Lua.OP_SETTABUP -> {
+                // Lua 5.2 indexes an upvalue in place where Lua 5.1 first copied it to a register.
+                int up = Lua.GET_OPCODE(i) == Lua.OP_GETTABUP ? b : a;
+                if (up >= closure.upValues.length || up >= p.upvalues.length || p.upvalues[up].name == null) return null;
+                LuaValue t = closure.upValues[up].getValue();
+                if (indexable(t)) return null;
+                return "attempt to index upvalue '" + p.upvalues[up].name.tojstring() + "' (a " + t.typename() + " value)";
             }
             case Lua.OP_SETTABLE -> {
                 return indexable(stack[a]) ? null : typeError(p, pc, a, stack[a], "index");

@@ -87,22 +87,30 @@ final class Lua51Tables {
         ARRAY.set(t, size == 0 ? new LuaValue[0] : new LuaValue[size]);
     }
 
-    /** SETLIST's luaH_resizearray: the array part grown to hold 1..last, entries moved in from the hash part. */
-    static void growArray(LuaTable t, int last) {
+    /** The size of t's array part now. */
+    static int arraySize(LuaTable t) {
+        return ((LuaValue[]) ARRAY.get(t)).length;
+    }
+
+    /**
+     * SETLIST's luaH_resizearray: a constructor whose array part was smaller than its last
+     * index ends with an array part of exactly that size (luaj's rehashes on the way may have
+     * chosen another), the entries 1..last in it.
+     */
+    static void growArray(LuaTable t, int sizeBefore, int last) {
+        if (sizeBefore >= last) return;
         LuaValue[] array = (LuaValue[]) ARRAY.get(t);
-        int from = array.length;
-        if (from >= last) return;
-        LuaValue[] moved = new LuaValue[last - from];
-        for (int k = from + 1; k <= last; k++) {
-            LuaValue v = t.rawget(k);
-            if (!v.isnil()) {
-                moved[k - from - 1] = v;
-                t.rawset(k, LuaValue.NIL);
-            }
+        for (int k = last; k < array.length; k++) {
+            if (array[k] != null) return;
         }
-        LuaValue[] grown = java.util.Arrays.copyOf((LuaValue[]) ARRAY.get(t), last);
-        System.arraycopy(moved, 0, grown, from, moved.length);
-        ARRAY.set(t, grown);
+        LuaValue[] exact = new LuaValue[last];
+        for (int k = 1; k <= last; k++) {
+            LuaValue v = t.rawget(k);
+            if (v.isnil()) continue;
+            exact[k - 1] = v;
+            t.rawset(k, LuaValue.NIL);
+        }
+        ARRAY.set(t, exact);
     }
 
     static void install(LuaTable table, LuaTable globals) {

@@ -68,7 +68,9 @@ final class ScriptHook extends DebugLib {
             }
             case Lua.OP_NEWTABLE -> f.expect(at, Lua.OP_NEWTABLE, a, null, floatingByte(b));
             case Lua.OP_SETLIST -> {
-                if (c > 0 && stack[a] instanceof LuaTable t) f.expect(at, Lua.OP_SETLIST, a, t, (c - 1) * Lua.LFIELDS_PER_FLUSH + (b > 0 ? b : top - a - 1));
+                if (c > 0 && stack[a] instanceof LuaTable t) {
+                    f.expect(at, Lua.OP_SETLIST, Lua51Tables.arraySize(t), t, (c - 1) * Lua.LFIELDS_PER_FLUSH + (b > 0 ? b : top - a - 1));
+                }
             }
             default -> { }
         }
@@ -88,7 +90,7 @@ final class ScriptHook extends DebugLib {
             case Lua.OP_NEWTABLE -> {
                 if (stack[reg] instanceof LuaTable t) Lua51Tables.sizeNew(t, f.afterSize[at]);
             }
-            case Lua.OP_SETLIST -> Lua51Tables.growArray(f.afterTable[at], f.afterSize[at]);
+            case Lua.OP_SETLIST -> Lua51Tables.growArray(f.afterTable[at], reg, f.afterSize[at]);
             default -> { }
         }
         f.afterTable[at] = null;
@@ -159,7 +161,10 @@ final class ScriptHook extends DebugLib {
         LuaValue[][] stacks = new LuaValue[16][];
         /** The instruction each function is at. */
         int[] pcs = new int[16];
-        /** Per function: the opcode whose effect {@link #afterwards} adjusts (-1: none), its register, table and size. */
+        /**
+         * Per function: the opcode whose effect {@link #afterwards} adjusts (-1: none), its
+         * register (for SETLIST the array size before it), table and size.
+         */
         int[] after = new int[16];
         int[] afterReg = new int[16];
         LuaTable[] afterTable = new LuaTable[16];
@@ -202,7 +207,7 @@ final class ScriptHook extends DebugLib {
     public String traceback(int level) {
         Frames f = frames();
         if (f.depth == 0 || f.closures[f.depth - 1] == null) return "";
-        String text = FailedInstruction.describe(f.closures[f.depth - 1].p, f.pcs[f.depth - 1], f.stacks[f.depth - 1]);
+        String text = FailedInstruction.describe(f.closures[f.depth - 1], f.pcs[f.depth - 1], f.stacks[f.depth - 1]);
         return text == null ? "" : text;
     }
 }
