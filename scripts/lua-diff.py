@@ -19,7 +19,6 @@ import os
 import random
 import re
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -345,15 +344,7 @@ def main():
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else int(time.time())
     random.seed(seed)
-    procs, tmp = [], tempfile.mkdtemp(prefix="lua-diff.")
-    try:
-        rport, cport = a.redis_port, a.cinnabar_port
-        if rport is None:
-            rport = fuzz.free_port()
-            procs.append(fuzz.start("redis", rport, tmp))
-        if cport is None:
-            cport = fuzz.free_port()
-            procs.append(fuzz.start("cinnabar", cport, tmp))
+    with fuzz.servers(a.redis_port, a.cinnabar_port) as (rport, cport):
         r, c = fuzz.connect(rport), fuzz.connect(cport)
         for conn in (r, c):
             conn.sock.settimeout(5)
@@ -376,11 +367,6 @@ def main():
                 conn.call(["FLUSHALL"])
         print("seed %d: %d scripts, %d match, %d differ (%d distinct)" % (seed, a.n, a.n - mismatches, mismatches, len(seen)))
         return 1 if mismatches else 0
-    finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            p.wait()
 
 
 if __name__ == "__main__":

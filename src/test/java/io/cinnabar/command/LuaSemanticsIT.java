@@ -50,18 +50,26 @@ class LuaSemanticsIT {
         assertEquals("-9223372036854775808", run(j, "return string.format('%d', 1e20)"));
     }
 
+    /** Each script fails with the text that follows it. */
+    private static void assertFailures(Jedis j, String... scriptThenError) {
+        for (int i = 0; i < scriptThenError.length; i += 2) {
+            assertEquals(scriptThenError[i + 1], fails(j, scriptThenError[i]), scriptThenError[i]);
+        }
+    }
+
     @Test
     void runtimeErrorsNameTheVariable(Jedis j) {
-        assertEquals("user_script:1: attempt to concatenate local 'a' (a nil value)", fails(j, "local a; return a .. 'x'"));
-        assertEquals("user_script:1: attempt to index field 'x' (a nil value)", fails(j, "local t = {}; return t.x.y"));
-        assertEquals("user_script:1: attempt to index field '?' (a nil value)", fails(j, "local t = {}; return t[1][2]"));
-        assertEquals("user_script:1: attempt to call method 'nope' (a nil value)", fails(j, "local s = 'x'; return s:nope()"));
-        assertEquals("user_script:1: attempt to call field 'nope' (a nil value)", fails(j, "return redis.nope()"));
-        assertEquals("user_script:1: attempt to perform arithmetic on local 'a' (a table value)", fails(j, "local a = {}; return a + 1"));
-        assertEquals("user_script:1: attempt to compare number with nil", fails(j, "return 1 < nil"));
-        assertEquals("user_script:1: attempt to compare two table values", fails(j, "return {} < {}"));
-        assertEquals("user_script:1: attempt to get length of field 'x' (a nil value)", fails(j, "local t = {}; return #t.x"));
-        assertEquals("user_script:1: attempt to index upvalue 'up' (a nil value)", fails(j, "local up; return (function() return up.x end)()"));
+        assertFailures(j,
+                "local a; return a .. 'x'", "user_script:1: attempt to concatenate local 'a' (a nil value)",
+                "local t = {}; return t.x.y", "user_script:1: attempt to index field 'x' (a nil value)",
+                "local t = {}; return t[1][2]", "user_script:1: attempt to index field '?' (a nil value)",
+                "local s = 'x'; return s:nope()", "user_script:1: attempt to call method 'nope' (a nil value)",
+                "return redis.nope()", "user_script:1: attempt to call field 'nope' (a nil value)",
+                "local a = {}; return a + 1", "user_script:1: attempt to perform arithmetic on local 'a' (a table value)",
+                "return 1 < nil", "user_script:1: attempt to compare number with nil",
+                "return {} < {}", "user_script:1: attempt to compare two table values",
+                "local t = {}; return #t.x", "user_script:1: attempt to get length of field 'x' (a nil value)",
+                "local up; return (function() return up.x end)()", "user_script:1: attempt to index upvalue 'up' (a nil value)");
         assertEquals(List.of(0L, "[string \"local t = nil return t.x\"]:1: attempt to index local 't' (a nil value)"),
                 run(j, "local ok, e = pcall(loadstring('local t = nil return t.x')) return {ok and 1 or 0, e}"));
         assertEquals(List.of(0L, "name:1: attempt to perform arithmetic on a nil value"),
@@ -70,9 +78,10 @@ class LuaSemanticsIT {
 
     @Test
     void libraryArgumentErrorsNameTheFunction(Jedis j) {
-        assertEquals("user_script:1: bad argument #1 to 'max' (number expected, got no value)", fails(j, "return math.max()"));
-        assertEquals("user_script:1: bad argument #1 to 'select' (index out of range)", fails(j, "return select(-4, 'a')"));
-        assertEquals("user_script:1: bad argument #2 to 'concat' (string expected, got table)", fails(j, "return table.concat({1, 2}, {})"));
+        assertFailures(j,
+                "return math.max()", "user_script:1: bad argument #1 to 'max' (number expected, got no value)",
+                "return select(-4, 'a')", "user_script:1: bad argument #1 to 'select' (index out of range)",
+                "return table.concat({1, 2}, {})", "user_script:1: bad argument #2 to 'concat' (string expected, got table)");
         assertEquals("", run(j, "return string.rep('x', -1)"));
     }
 

@@ -72,40 +72,31 @@ final class CNumber {
             }
             end[0] = j;
             d = Double.NaN;
-        } else if (i + 1 < n && s.charAt(i) == '0' && (s.charAt(i + 1) == 'x' || s.charAt(i + 1) == 'X') && hexFloatAt(s, i + 2, end)) {
+        } else if (i + 1 < n && s.charAt(i) == '0' && (s.charAt(i + 1) == 'x' || s.charAt(i + 1) == 'X') && digitsEnd(s, i + 2, 16, 'p') >= 0) {
+            end[0] = digitsEnd(s, i + 2, 16, 'p');
             d = hexFloat(s.substring(i + 2, end[0]));
         } else {
-            int j = i, digits = 0;
-            while (j < n && Character.isDigit(s.charAt(j))) { j++; digits++; }
-            if (j < n && s.charAt(j) == '.') {
-                j++;
-                while (j < n && Character.isDigit(s.charAt(j))) { j++; digits++; }
-            }
-            if (digits == 0) return 0;
-            if (j < n && (s.charAt(j) == 'e' || s.charAt(j) == 'E')) {
-                int k = j + 1;
-                if (k < n && (s.charAt(k) == '+' || s.charAt(k) == '-')) k++;
-                if (k < n && Character.isDigit(s.charAt(k))) {
-                    while (k < n && Character.isDigit(s.charAt(k))) k++;
-                    j = k;
-                }
-            }
+            int j = digitsEnd(s, i, 10, 'e');
+            if (j < 0) return 0;
             end[0] = j;
             d = Double.parseDouble(s.substring(i, j));
         }
         return negative ? -d : d;
     }
 
-    /** Whether hex digits (with an optional point and binary exponent) start at i; end[0] set past them. */
-    private static boolean hexFloatAt(String s, int i, int[] end) {
+    /**
+     * Where the digits of a number starting at i end: digits in radix with an optional point,
+     * then an optional exponent (the letter exp, a sign, decimal digits); -1 without a digit.
+     */
+    private static int digitsEnd(String s, int i, int radix, char exp) {
         int j = i, n = s.length(), digits = 0;
-        while (j < n && Character.digit(s.charAt(j), 16) >= 0) { j++; digits++; }
+        while (j < n && Character.digit(s.charAt(j), radix) >= 0) { j++; digits++; }
         if (j < n && s.charAt(j) == '.') {
             j++;
-            while (j < n && Character.digit(s.charAt(j), 16) >= 0) { j++; digits++; }
+            while (j < n && Character.digit(s.charAt(j), radix) >= 0) { j++; digits++; }
         }
-        if (digits == 0) return false;
-        if (j < n && (s.charAt(j) == 'p' || s.charAt(j) == 'P')) {
+        if (digits == 0) return -1;
+        if (j < n && Character.toLowerCase(s.charAt(j)) == exp) {
             int k = j + 1;
             if (k < n && (s.charAt(k) == '+' || s.charAt(k) == '-')) k++;
             if (k < n && Character.isDigit(s.charAt(k))) {
@@ -113,8 +104,7 @@ final class CNumber {
                 j = k;
             }
         }
-        end[0] = j;
-        return true;
+        return j;
     }
 
     private static double hexFloat(String body) {
