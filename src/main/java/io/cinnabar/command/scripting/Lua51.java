@@ -33,6 +33,15 @@ final class Lua51 {
         ((LuaTable) g.get("string")).rawset("rep", fn(a -> a.arg(2).isnumber() && a.arg(2).todouble() < 1 && a.arg1().isstring()
                 ? LuaValue.EMPTYSTRING : rep.invoke(a)));
         math.rawset("mod", math.get("fmod"));
+        math.rawset("log10", fn(a -> LuaValue.valueOf(Math.log10(a.checkdouble(1)))));
+        LuaTable coroutine = (LuaTable) g.get("coroutine");
+        LuaValue resume = coroutine.get("resume");
+        // luaj hands back the error of a failed coroutine as its own text ("@user_script:1 boom\n").
+        coroutine.rawset("resume", fn(a -> {
+            Varargs r = resume.invoke(a);
+            return r.arg1().toboolean() || r.arg(2).type() != LuaValue.TSTRING
+                    ? r : LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf(LuaErrors.lua51Message(r.arg(2).tojstring())));
+        }));
         ((LuaTable) g.get("string")).rawset("format", fn(StringFormat::format));
         g.rawset("loadstring", fn(a -> loadstring(g, a)));
         g.rawset("gcinfo", fn(a -> LuaValue.valueOf((int) (usedMemory() / 1024))));
