@@ -14,6 +14,7 @@ command, both replies and the commands that led to it (the last --context comman
 same key). Exit status 1 when any reply differed.
 """
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -358,6 +359,25 @@ def connect(port):
             time.sleep(0.1)
 
 
+@contextlib.contextmanager
+def servers(redis_port, cinnabar_port):
+    """(redis port, cinnabar port): those given, or servers started here for the duration."""
+    procs, tmp = [], tempfile.mkdtemp(prefix="diff-fuzz.")
+    try:
+        if redis_port is None:
+            redis_port = free_port()
+            procs.append(start("redis", redis_port, tmp))
+        if cinnabar_port is None:
+            cinnabar_port = free_port()
+            procs.append(start("cinnabar", cinnabar_port, tmp))
+        yield redis_port, cinnabar_port
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.wait()
+
+
 def touches(cmd, k):
     return any((a if isinstance(a, str) else "") == k for a in cmd[1:])
 
@@ -376,16 +396,7 @@ def main():
     seed = a.seed if a.seed is not None else int(time.time())
     random.seed(seed)
     families = [FAMILIES[f] for f in a.families.split(",")]
-    procs = []
-    tmp = tempfile.mkdtemp(prefix="diff-fuzz.")
-    try:
-        rport, cport = a.redis_port, a.cinnabar_port
-        if rport is None:
-            rport = free_port()
-            procs.append(start("redis", rport, tmp))
-        if cport is None:
-            cport = free_port()
-            procs.append(start("cinnabar", cport, tmp))
+    with servers(a.redis_port, a.cinnabar_port) as (rport, cport):
         r, c = connect(rport), connect(cport)
         for conn in (r, c):
             conn.call(["FLUSHALL"])
@@ -433,11 +444,6 @@ def main():
                 history, queued = [], None
         print("seed %d: %d commands, %d mismatches" % (seed, a.n, mismatches))
         return 1 if mismatches else 0
-    finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            p.wait()
 
 
 if __name__ == "__main__":

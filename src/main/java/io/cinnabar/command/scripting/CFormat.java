@@ -8,6 +8,15 @@ import java.math.RoundingMode;
 final class CFormat {
     private CFormat() {}
 
+    /**
+     * C's (long long) cast of a double as x86-64 does it: NaN and values out of range become
+     * LLONG_MIN (Java's cast gives 0 and saturates instead). Redis's replies of Lua numbers and
+     * string.format's %d go through it.
+     */
+    static long toLong(double d) {
+        return d != d || d >= 0x1p63 || d < -0x1p63 ? Long.MIN_VALUE : (long) d;
+    }
+
     static String g(double d, int precision) {
         if (Double.isNaN(d)) return d != d && Double.doubleToRawLongBits(d) < 0 ? "-nan" : "nan";
         if (Double.isInfinite(d)) return d > 0 ? "inf" : "-inf";

@@ -25,19 +25,34 @@ final class Lua51 {
     static void install(Globals g) {
         LuaTable table = (LuaTable) g.get("table");
         LuaTable math = (LuaTable) g.get("math");
-        g.rawset("unpack", table.get("unpack"));
-        table.rawset("getn", fn(a -> LuaValue.valueOf(a.checktable(1).length())));
+        Lua51Tables.install(table, g);
+        table.rawset("maxn", fn(Lua51::maxn));
+        g.rawset("tonumber", fn(Lua51::tonumber));
+        LuaValue rep = ((LuaTable) g.get("string")).get("rep");
+        // Lua 5.1 repeats a string a negative number of times as no times; luaj fails.
+        ((LuaTable) g.get("string")).rawset("rep", fn(a -> a.arg(2).isnumber() && a.arg(2).todouble() < 1 && a.arg1().isstring()
+                ? LuaValue.EMPTYSTRING : rep.invoke(a)));
         math.rawset("mod", math.get("fmod"));
+        math.rawset("log10", fn(a -> LuaValue.valueOf(Math.log10(a.checkdouble(1)))));
+        LuaTable coroutine = (LuaTable) g.get("coroutine");
+        LuaValue resume = coroutine.get("resume");
+        // luaj hands back the error of a failed coroutine as its own text ("@user_script:1 boom\n").
+        coroutine.rawset("resume", fn(a -> {
+            Varargs r = resume.invoke(a);
+            return r.arg1().toboolean() || r.arg(2).type() != LuaValue.TSTRING
+                    ? r : LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf(LuaErrors.lua51Message(r.arg(2).tojstring())));
+        }));
         ((LuaTable) g.get("string")).rawset("format", fn(StringFormat::format));
         g.rawset("loadstring", fn(a -> loadstring(g, a)));
         g.rawset("gcinfo", fn(a -> LuaValue.valueOf((int) (usedMemory() / 1024))));
-        g.rawset("pcall", fn(Lua51::pcall));
+        ScriptHook hook = (ScriptHook) g.debuglib;
+        g.rawset("pcall", fn(a -> hook.called(() -> pcall(a))));
+        g.rawset("xpcall", ArgumentErrors.named("xpcall", fn(a -> hook.called(() -> xpcall(a)))));
         g.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
-        g.rawset("error", fn(Lua51::error));
+        g.rawset("error", fn(a -> error(a, hook)));
         LuaValue tostring = g.get("tostring");
         g.rawset("tostring", fn(a -> a.arg1().type() == LuaValue.TNUMBER ? text(a.arg1()) : tostring.invoke(a)));
         stringArguments((LuaTable) g.get("string"));
-        table.rawset("concat", fn(Lua51::concat));
     }
 
     /** A number luaj would write differently from Lua 5.1 (luaj's integers print the same). */
@@ -80,30 +95,50 @@ final class Lua51 {
         return copy == null ? a : LuaValue.varargsOf(copy);
     }
 
-    /** table.concat(list [, sep [, i [, j]]]), numbers written as Lua 5.1 does, with Redis's Lua's error. */
-    private static Varargs concat(Varargs a) {
-        LuaTable list = a.checktable(1);
-        LuaString sep = a.isnoneornil(2) ? LuaValue.EMPTYSTRING : text(a.arg(2));
-        int i = a.optint(3, 1);
-        int j = a.isnoneornil(4) ? list.length() : a.checkint(4);
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        for (int k = i; k <= j; k++) {
-            LuaValue v = list.get(k);
-            if (v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) {
-                throw new LuaError("invalid value (" + v.typename() + ") at index " + k + " in table for 'concat'");
-            }
-            out.writeBytes(LuaToReply.bytes(text(v)));
-            if (k != j) out.writeBytes(LuaToReply.bytes(sep));
-        }
-        return LuaValue.valueOf(out.toByteArray());
+    /**
+     * error(message [, level]): a string (or number) gets the position of the function at that
+     * level, none at level 0 or where that function is not Lua's (pcall, the caller of the
+     * script); other values are raised as they are.
+     */
+    private static Varargs error(Varargs a, ScriptHook hook) {
+        LuaValue message = a.arg1();
+        if (message.type() != LuaValue.TSTRING && message.type() != LuaValue.TNUMBER) throw new LuaError(message);
+        int level = a.optint(2, 1);
+        if (level == 1) throw new LuaError(text(message).tojstring());
+        String where = level > 1 ? hook.where(level) : null;
+        throw new PositionlessError(where == null ? message : LuaValue.valueOf(where + ": " + text(message).tojstring()));
     }
 
-    /** error(message [, level]): level 0 adds no position; tables are raised as they are. */
-    private static Varargs error(Varargs a) {
-        LuaValue message = a.arg1();
-        if (message.istable() || message.isnil()) throw new LuaError(message);
-        if (a.optint(2, 1) == 0) throw new PositionlessError(message);
-        throw new LuaError(message.tojstring());
+    /** table.maxn(t): the largest positive numeric key, 0 when none. */
+    private static Varargs maxn(Varargs a) {
+        LuaTable t = a.checktable(1);
+        double max = 0;
+        LuaValue k = LuaValue.NIL;
+        while (true) {
+            Varargs n = t.next(k);
+            if ((k = n.arg1()).isnil()) break;
+            if (k.type() == LuaValue.TNUMBER && k.todouble() > max) max = k.todouble();
+        }
+        return LuaValue.valueOf(max);
+    }
+
+    /**
+     * tonumber(e [, base]) as Lua 5.1 reads text: C's strtod in base 10 (" 1", "0x10", "inf",
+     * "1e3" are numbers), strtoul in the others.
+     */
+    private static Varargs tonumber(Varargs a) {
+        int base = a.isnoneornil(2) ? 10 : a.checkint(2);
+        if (base == 10) {
+            LuaValue v = a.checkvalue(1);
+            if (v.type() == LuaValue.TNUMBER) return v;
+            if (v.type() != LuaValue.TSTRING) return LuaValue.NIL;
+            Double d = CNumber.str2d(v.checkstring());
+            return d == null ? LuaValue.NIL : LuaValue.valueOf(d);
+        }
+        LuaString s = a.arg1().type() == LuaValue.TNUMBER ? text(a.arg1()) : a.checkstring(1);
+        if (base < 2 || base > 36) throw new LuaError("bad argument #2 to 'tonumber' (base out of range)");
+        Double d = CNumber.withBase(s, base);
+        return d == null ? LuaValue.NIL : LuaValue.valueOf(d);
     }
 
     private static long usedMemory() {
@@ -117,9 +152,33 @@ final class Lua51 {
         String name = a.optjstring(2, source.tojstring());
         try {
             byte[] code = LuaToReply.bytes(source.checkstring());
-            return TailCalls.disable(g.load(new ByteArrayInputStream(code), name.startsWith("@") || name.startsWith("=") ? name : "=" + name, "t", g));
+            return TailCalls.disable(g.load(new ByteArrayInputStream(code), name, "t", g));
         } catch (LuaError e) {
             return LuaValue.varargsOf(LuaValue.NIL, LuaValue.valueOf(LuaErrors.lua51Message(String.valueOf(e.getMessage()))));
+        }
+    }
+
+    /**
+     * xpcall(f, handler): false and what handler makes of the error, which Lua 5.1 calls with
+     * the error's value (here after unwinding: scripts have no debug library to tell the
+     * difference); "error in error handling" when handler fails too. f gets no arguments.
+     */
+    private static Varargs xpcall(Varargs a) {
+        LuaValue f = a.arg1(), handler = a.checkvalue(2);
+        try {
+            return LuaValue.varargsOf(LuaValue.TRUE, f.invoke(LuaValue.NONE));
+        } catch (LuaError e) {
+            return failed(handler, LuaErrors.value(e));
+        } catch (StackOverflowError e) {
+            return failed(handler, LuaValue.valueOf("stack overflow"));
+        }
+    }
+
+    private static Varargs failed(LuaValue handler, LuaValue error) {
+        try {
+            return LuaValue.varargsOf(LuaValue.FALSE, handler.call(error));
+        } catch (LuaError | StackOverflowError e) {
+            return LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf("error in error handling"));
         }
     }
 
@@ -133,8 +192,10 @@ final class Lua51 {
             return LuaValue.varargsOf(LuaValue.TRUE, f.invoke(a.subargs(2)));
         } catch (LuaError e) {
             LuaValue v = LuaErrors.value(e);
-            if (v.istable() && v.rawget("err").isstring()) v = v.rawget("err");
-            return LuaValue.varargsOf(LuaValue.FALSE, v);
+            if (!v.istable()) return LuaValue.varargsOf(LuaValue.FALSE, v);
+            // luaRedisPcall looks up err and leaves what it found after a table without one.
+            LuaValue err = v.rawget("err");
+            return err.isstring() ? LuaValue.varargsOf(LuaValue.FALSE, err) : LuaValue.varargsOf(LuaValue.FALSE, v, LuaValue.NIL);
         } catch (StackOverflowError e) {
             return LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf("stack overflow"));
         }

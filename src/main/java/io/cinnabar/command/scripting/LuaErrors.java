@@ -64,38 +64,93 @@ final class LuaErrors {
     static LuaValue value(LuaError e) {
         if (e instanceof PositionlessError p) return p.raw;
         LuaValue v = e.getMessageObject();
-        if (v == null) return LuaValue.NIL;
+        if (v == null || v.isnil()) return LuaValue.NIL;
         if (v.istable()) return v;
-        return LuaValue.valueOf(lua51Message(v.tojstring()));
+        return LuaValue.valueOf(lua51Message(e));
     }
 
+    /**
+     * Where luaj says an error happened ("source:line", set as the error left a Lua function),
+     * or null. Read from the error itself: luaj only offers it glued to the message with a
+     * space, and sources (loadstring's chunk names) may hold spaces themselves.
+     */
+    private static String fileline(LuaError e) {
+        try {
+            return (String) FILELINE.get(e);
+        } catch (RuntimeException notThere) {
+            return null;
+        }
+    }
+
+    private static final java.lang.invoke.VarHandle FILELINE;
+
+    static {
+        try {
+            FILELINE = java.lang.invoke.MethodHandles.privateLookupIn(LuaError.class, java.lang.invoke.MethodHandles.lookup())
+                    .findVarHandle(LuaError.class, "fileline", String.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A string error's text as Lua 5.1 gives it: "[string \"chunk\"]:1: attempt to index local 't' (a nil value)". */
+    static String lua51Message(LuaError e) {
+        String full = String.valueOf(e.getMessage()), at = fileline(e);
+        if (at == null || !full.startsWith(at + " ")) return lua51Message(full);
+        String body = full.substring(at.length() + 1);
+        String text = lua51Wording(stripTraceback(body), failure(body));
+        int colon = at.lastIndexOf(':');
+        if (colon < 0 || at.endsWith(":?")) return text;
+        return chunkId(at.substring(0, colon)) + at.substring(colon) + ": " + text;
+    }
+
+    /** Lua 5.1's luaO_chunkid: how a chunk's source is named in messages. */
+    static String chunkId(String source) {
+        if (source.startsWith("=") || source.startsWith("@")) return source.substring(1);
+        int len = 0;
+        while (len < source.length() && source.charAt(len) != '\n' && source.charAt(len) != '\r') len++;
+        int room = 60 - " [string \"...\"] ".length() - 1;
+        if (len > room) len = room;
+        return len < source.length() ? "[string \"" + source.substring(0, len) + "...\"]" : "[string \"" + source + "\"]";
+    }
+
+    /** A message luaj gave without the error itself (compile errors): positions and wording made Lua 5.1's. */
     static String lua51Message(String luaj) {
-        Matcher m = POSITION.matcher(stripTraceback(luaj));
-        if (!m.matches()) return lua51Wording(stripTraceback(luaj));
-        return m.group(2) + ":" + m.group(3) + ": " + lua51Wording(m.group(4));
+        String message = stripTraceback(luaj), lua51 = failure(luaj);
+        Matcher m = POSITION.matcher(message);
+        if (!m.matches()) return lua51Wording(message, lua51);
+        return m.group(2) + ":" + m.group(3) + ": " + lua51Wording(m.group(4), lua51);
     }
 
     /** luaj's "attempt to call nil" is Lua 5.1's "attempt to call a nil value" (scripts and tests match on it). */
-    private static final Pattern LUAJ_ATTEMPT = Pattern.compile("^attempt to (call|index|concatenate|perform arithmetic on) (?:\\? \\(a (\\w+) value\\)|(\\w+))$");
+    private static final Pattern LUAJ_ATTEMPT = Pattern.compile("^attempt to (call|index|concatenate|perform arithmetic on|get length of) (?:\\? \\(a (\\w+) value\\)|(\\w+))$");
 
-    private static String lua51Wording(String message) {
+    /** luaj's text for a failed operation, in Lua 5.1's words: lua51 when ScriptHook worked them out. */
+    private static String lua51Wording(String message, String lua51) {
+        if (!message.startsWith("attempt to ")) return message;
+        if (lua51 != null) return lua51;
         Matcher m = LUAJ_ATTEMPT.matcher(message);
         if (!m.matches()) return message;
         return "attempt to " + m.group(1) + " a " + (m.group(2) != null ? m.group(2) : m.group(3)) + " value";
     }
 
+    /** luaj ends a message that left a Lua function with "\n" and what ScriptHook.traceback gave. */
     private static String stripTraceback(String s) {
-        return s.endsWith("\n") ? s.substring(0, s.length() - 1) : s;
+        int nl = s.lastIndexOf('\n');
+        if (nl < 0) return s;
+        String tail = s.substring(nl + 1);
+        return tail.isEmpty() || tail.startsWith("attempt to ") ? s.substring(0, nl) : s;
+    }
+
+    /** Lua 5.1's text for the failed instruction, carried after the message, or null. */
+    private static String failure(String s) {
+        int nl = s.lastIndexOf('\n');
+        return nl >= 0 && s.startsWith("attempt to ", nl + 1) ? s.substring(nl + 1) : null;
     }
 
     /** The error reply for a script that failed, as Redis's luaCallFunction writes it. */
     static String reply(LuaError e, String sha) {
-        String source = null, line = null;
-        Matcher m = POSITION.matcher(stripTraceback(String.valueOf(e.getMessage())));
-        if (m.matches() && !m.group(3).equals("?")) {
-            source = m.group(1) + m.group(2);
-            line = m.group(3);
-        }
+        String at = fileline(e);
         LuaValue v = e.getMessageObject();
         String err;
         if (e instanceof PositionlessError p) {
@@ -104,10 +159,10 @@ final class LuaErrors {
             LuaValue field = v.rawget("err");
             err = field.isstring() ? field.tojstring() : "ERR " + v.tojstring();
         } else {
-            err = "ERR " + (v == null ? "nil" : lua51Message(v.tojstring()));
+            err = "ERR " + (v == null ? "nil" : lua51Message(e));
         }
         StringBuilder out = new StringBuilder(err);
-        if (source != null) out.append(" script: ").append(sha).append(", on ").append(source).append(':').append(line).append('.');
+        if (at != null && !at.endsWith(":?")) out.append(" script: ").append(sha).append(", on ").append(at).append('.');
         return out.toString();
     }
 }

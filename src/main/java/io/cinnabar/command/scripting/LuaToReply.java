@@ -37,7 +37,7 @@ final class LuaToReply {
                     out.bool(v.toboolean());
                 }
             }
-            case LuaValue.TNUMBER -> out.integer((long) v.todouble());
+            case LuaValue.TNUMBER -> out.integer(CFormat.toLong(v.todouble()));
             case LuaValue.TTABLE -> table(v, out, scriptResp, depth + 1);
             default -> out.nullBulk();
         }

@@ -100,6 +100,11 @@ public final class ScriptEngine {
             return null;
         });
         Lua51.install(g);
+        for (String lib : new String[] {"string", "table", "math", "coroutine"}) ArgumentErrors.wrapAll((LuaTable) g.get(lib));
+        for (String name : new String[] {"tonumber", "tostring", "select", "next", "type", "unpack", "rawget", "rawset", "rawequal",
+                "setmetatable", "getmetatable", "ipairs", "pairs", "setfenv", "getfenv", "loadstring", "collectgarbage"}) {
+            if (!g.get(name).isnil()) g.rawset(name, ArgumentErrors.named(name, g.get(name)));
+        }
         g.rawset("redis", new RedisApi(this, dispatcher).table());
         g.rawset("bit", BitLib.table());
         g.rawset("cjson", CjsonLib.table());

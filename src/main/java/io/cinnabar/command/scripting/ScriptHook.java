@@ -4,6 +4,7 @@ import org.luaj.vm2.Globals;
 import org.luaj.vm2.Lua;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaThread;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
@@ -21,6 +22,13 @@ import java.util.function.Supplier;
  * ({@link Lua51#text}): luaj writes non-integral numbers with Java's Float.toString (3.0E-4 where
  * Lua 5.1 writes 0.0003) and offers no other way in. The operands of CONCAT are always fresh
  * temporary registers, so rewriting them changes nothing else.</li>
+ * <li>after "#t" of a table it puts Lua 5.1's length in place of luaj's ({@link Lua51Tables#length}):
+ * the two pick different borders of a table with holes, and Lua 5.1 ignores __len on tables;
+ * after a table constructor it sizes the table as Lua 5.1 does, which decides those borders;</li>
+ * <li>when an instruction fails, it gives Lua 5.1's text for the failure
+ * ({@link FailedInstruction}) as the error's "traceback", the one place luaj lets a debug
+ * library add to an error while the failing function's registers are still there; LuaErrors
+ * takes it from there.</li>
  * </ul>
  * To reach those registers it keeps the stack of each running Lua function, per coroutine (in
  * the slot luaj's own debug library uses for its call stack).
@@ -45,10 +53,53 @@ final class ScriptHook extends DebugLib {
         if (reason != null) throw LuaErrors.raise(LuaErrors.errorTable(reason, false));
         Frames f = frames();
         if (f.depth == 0) return;
-        LuaClosure running = f.closures[f.depth - 1];
+        int at = f.depth - 1;
+        f.pcs[at] = pc;
+        LuaClosure running = f.closures[at];
         if (running == null) return;
+        LuaValue[] stack = f.stacks[at];
+        if (f.after[at] >= 0) afterwards(f, at, stack);
         int i = running.p.code[pc];
-        if (Lua.GET_OPCODE(i) == Lua.OP_CONCAT) concatenating(f.stacks[f.depth - 1], Lua.GETARG_B(i), Lua.GETARG_C(i));
+        int a = Lua.GETARG_A(i), b = Lua.GETARG_B(i), c = Lua.GETARG_C(i);
+        switch (Lua.GET_OPCODE(i)) {
+            case Lua.OP_CONCAT -> concatenating(stack, b, c);
+            case Lua.OP_LEN -> {
+                if (stack[b] instanceof LuaTable t) f.expect(at, Lua.OP_LEN, a, t, 0);
+            }
+            case Lua.OP_NEWTABLE -> f.expect(at, Lua.OP_NEWTABLE, a, null, floatingByte(b));
+            case Lua.OP_SETLIST -> {
+                if (c > 0 && stack[a] instanceof LuaTable t) {
+                    f.expect(at, Lua.OP_SETLIST, Lua51Tables.arraySize(t), t, (c - 1) * Lua.LFIELDS_PER_FLUSH + (b > 0 ? b : top - a - 1));
+                }
+            }
+            default -> { }
+        }
+    }
+
+    /**
+     * What an instruction of the function at frame at did, put right before the next one
+     * reads it: a table's length made Lua 5.1's, a new table's array part sized as Lua 5.1
+     * sizes it (luaj rounds it up to a power of two) and grown by SETLIST as Lua 5.1 grows it.
+     * The border "#t" finds depends on that size.
+     */
+    private static void afterwards(Frames f, int at, LuaValue[] stack) {
+        int op = f.after[at], reg = f.afterReg[at];
+        f.after[at] = -1;
+        switch (op) {
+            case Lua.OP_LEN -> stack[reg] = LuaValue.valueOf(Lua51Tables.length(f.afterTable[at]));
+            case Lua.OP_NEWTABLE -> {
+                if (stack[reg] instanceof LuaTable t) Lua51Tables.sizeNew(t, f.afterSize[at]);
+            }
+            case Lua.OP_SETLIST -> Lua51Tables.growArray(f.afterTable[at], reg, f.afterSize[at]);
+            default -> { }
+        }
+        f.afterTable[at] = null;
+    }
+
+    /** Lua's "floating point byte" (luaO_fb2int), how NEWTABLE encodes sizes. */
+    private static int floatingByte(int x) {
+        int e = (x >>> 3) & 0x1f;
+        return e == 0 ? x : ((x & 7) + 8) << (e - 1);
     }
 
     /**
@@ -68,6 +119,34 @@ final class ScriptHook extends DebugLib {
         }
     }
 
+    /**
+     * Runs a Java function that calls Lua code (pcall, xpcall) as a frame of its own, so that
+     * error levels counted from inside stop at it as Lua 5.1's do.
+     */
+    Varargs called(Supplier<Varargs> body) {
+        Frames f = frames();
+        int depth = f.depth;
+        f.push(null, null);
+        try {
+            return body.get();
+        } finally {
+            f.depth = depth + 1;
+            f.pop();
+        }
+    }
+
+    /** "source:line" of the Lua function level calls up (1: the one calling the running Java function), or null. */
+    String where(int level) {
+        Frames f = frames();
+        int at = f.depth - level;
+        if (at < 0 || f.closures[at] == null) return null;
+        LuaClosure c = f.closures[at];
+        int pc = f.pcs[at];
+        int[] lines = c.p.lineinfo;
+        if (lines == null || pc < 0 || pc >= lines.length) return null;
+        return LuaErrors.chunkId(c.p.source.tojstring()) + ":" + lines[pc];
+    }
+
     private Frames frames() {
         LuaThread running = globals.running;
         if (running.callstack instanceof Frames f) return f;
@@ -80,26 +159,55 @@ final class ScriptHook extends DebugLib {
     private static final class Frames {
         LuaClosure[] closures = new LuaClosure[16];
         LuaValue[][] stacks = new LuaValue[16][];
+        /** The instruction each function is at. */
+        int[] pcs = new int[16];
+        /**
+         * Per function: the opcode whose effect {@link #afterwards} adjusts (-1: none), its
+         * register (for SETLIST the array size before it), table and size.
+         */
+        int[] after = new int[16];
+        int[] afterReg = new int[16];
+        LuaTable[] afterTable = new LuaTable[16];
+        int[] afterSize = new int[16];
+
+        void expect(int at, int op, int reg, LuaTable t, int size) {
+            after[at] = op;
+            afterReg[at] = reg;
+            afterTable[at] = t;
+            afterSize[at] = size;
+        }
         int depth;
 
         void push(LuaClosure c, LuaValue[] stack) {
             if (depth == closures.length) {
                 closures = java.util.Arrays.copyOf(closures, depth * 2);
                 stacks = java.util.Arrays.copyOf(stacks, depth * 2);
+                pcs = java.util.Arrays.copyOf(pcs, depth * 2);
+                after = java.util.Arrays.copyOf(after, depth * 2);
+                afterReg = java.util.Arrays.copyOf(afterReg, depth * 2);
+                afterTable = java.util.Arrays.copyOf(afterTable, depth * 2);
+                afterSize = java.util.Arrays.copyOf(afterSize, depth * 2);
             }
+            pcs[depth] = -1;
+            after[depth] = -1;
             closures[depth] = c;
             stacks[depth++] = stack;
         }
 
         void pop() {
             if (depth == 0) return;
+            afterTable[depth - 1] = null;
             closures[--depth] = null;
             stacks[depth] = null;
         }
     }
 
+    /** Called by luaj as an error leaves the innermost Lua function, which is still on top here. */
     @Override
     public String traceback(int level) {
-        return "";
+        Frames f = frames();
+        if (f.depth == 0 || f.closures[f.depth - 1] == null) return "";
+        String text = FailedInstruction.describe(f.closures[f.depth - 1], f.pcs[f.depth - 1], f.stacks[f.depth - 1]);
+        return text == null ? "" : text;
     }
 }

@@ -46,10 +46,10 @@ final class StringFormat {
             if (arg > a.narg() && conv != '%') throw new LuaError("bad argument #" + arg + " to 'format' (no value)");
             LuaValue v = a.arg(arg);
             String piece = switch (conv) {
-                case 'd', 'i' -> String.format(Locale.ROOT, "%" + spec + "d", (long) number(v, arg));
-                case 'u' -> String.format(Locale.ROOT, "%" + spec + "d", (long) number(v, arg));
-                case 'c' -> String.valueOf((char) ((long) number(v, arg) & 0xff));
-                case 'x', 'X', 'o' -> String.format(Locale.ROOT, "%" + spec.replace("+", "").replace(" ", "") + conv, (long) number(v, arg));
+                case 'd', 'i' -> String.format(Locale.ROOT, "%" + spec + "d", CFormat.toLong(number(v, arg)));
+                case 'u' -> String.format(Locale.ROOT, "%" + spec + "d", CFormat.toLong(number(v, arg)));
+                case 'c' -> String.valueOf((char) (CFormat.toLong(number(v, arg)) & 0xff));
+                case 'x', 'X', 'o' -> String.format(Locale.ROOT, "%" + spec.replace("+", "").replace(" ", "") + conv, CFormat.toLong(number(v, arg)));
                 case 'e', 'E', 'f' -> String.format(Locale.ROOT, "%" + spec + conv, number(v, arg));
                 case 'g', 'G' -> general(spec, number(v, arg), conv == 'G');
                 case 'q' -> quoted(v.checkstring());

@@ -1,0 +1,76 @@
+package io.cinnabar.command.scripting;
+
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.cinnabar.command.scripting.RedisApi.fn;
+
+/**
+ * Lua 5.1's wording for a library function given a bad argument: "bad argument #1 to 'max'
+ * (number expected, got no value)". luaj leaves out the function's name and often the
+ * argument's position ("bad argument: number expected, got nil"), so each library function is
+ * wrapped under its name and its argument errors are rewritten as they leave it.
+ */
+final class ArgumentErrors {
+    private ArgumentErrors() {}
+
+    private static final Pattern NUMBERED = Pattern.compile("^bad argument #(\\d+): (.*)$", Pattern.DOTALL);
+    private static final Pattern TYPED = Pattern.compile("^bad argument: (\\w+) expected, got (\\w+)$");
+
+    /** Wraps every function of lib (a library table or the globals) under its own name. */
+    static void wrapAll(LuaTable lib) {
+        for (LuaValue k : lib.keys()) {
+            LuaValue f = lib.rawget(k);
+            if (f.isfunction() && k.isstring()) lib.rawset(k, named(k.tojstring(), f));
+        }
+    }
+
+    static LuaValue named(String name, LuaValue f) {
+        return fn(a -> {
+            try {
+                return f.invoke(a);
+            } catch (LuaError e) {
+                LuaValue m = e.getMessageObject();
+                String text = m == null || !m.isstring() ? null : rewrite(name, m.tojstring(), a);
+                if (text == null) throw e;
+                throw new LuaError(text);
+            }
+        });
+    }
+
+    /** Lua 5.1's text for luaj's argument error message, or null when it is not one. */
+    static String rewrite(String name, String message, Varargs a) {
+        Matcher m = NUMBERED.matcher(message);
+        if (m.matches()) {
+            String why = m.group(2);
+            if (why.equals("value")) why = "value expected";
+            return "bad argument #" + m.group(1) + " to '" + name + "' (" + why + ")";
+        }
+        m = TYPED.matcher(message);
+        if (!m.matches()) return null;
+        String expected = m.group(1), got = m.group(2);
+        // luaj dropped the position: the first argument that is of the type it got and fails the check.
+        int n = Math.max(a.narg(), 1) + 1;
+        for (int i = 1; i <= n; i++) {
+            LuaValue v = a.arg(i);
+            if (!v.typename().equals(got) || accepts(expected, v)) continue;
+            return "bad argument #" + i + " to '" + name + "' (" + expected + " expected, got " + (i > a.narg() ? "no value" : got) + ")";
+        }
+        return null;
+    }
+
+    private static boolean accepts(String expected, LuaValue v) {
+        return switch (expected) {
+            case "number" -> v.isnumber();
+            case "string" -> v.isstring();
+            case "table" -> v.istable();
+            case "function" -> v.isfunction();
+            default -> false;
+        };
+    }
+}

@@ -1,0 +1,260 @@
+package io.cinnabar.command.scripting;
+
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+
+import java.io.ByteArrayOutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+import static io.cinnabar.command.scripting.RedisApi.fn;
+
+/**
+ * The length of a table and the table library as Lua 5.1 has them. Where a table has holes,
+ * "#t" may be any border; scripts see the one Lua 5.1's luaH_getn finds, which depends on the
+ * size of the table's array part (#{1, nil, 3} is 3, luaj says 1), and table.insert, remove,
+ * sort, concat, getn and unpack all start from it. table.sort is Lua 5.1's quicksort, making
+ * the same comparisons in the same order, so ties, inconsistent comparators and holes come out
+ * as they do in Redis.
+ *
+ * The array part is luaj's own (its sizes follow Lua's rules), read through a VarHandle: luaj
+ * keeps it protected and offers no border but its own.
+ */
+final class Lua51Tables {
+    private Lua51Tables() {}
+
+    private static final VarHandle ARRAY, HASH;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.privateLookupIn(LuaTable.class, MethodHandles.lookup());
+            ARRAY = l.findVarHandle(LuaTable.class, "array", LuaValue[].class);
+            HASH = l.findVarHandle(LuaTable.class, "hash", Class.forName("[Lorg.luaj.vm2.LuaTable$Slot;"));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** luaH_getn: a border of t, the one Lua 5.1 finds. */
+    static int length(LuaTable t) {
+        LuaValue[] array = (LuaValue[]) ARRAY.get(t);
+        int j = array.length;
+        if (j > 0 && isNil(array[j - 1])) {
+            int i = 0;
+            while (j - i > 1) {
+                int m = (i + j) >>> 1;
+                if (isNil(array[m - 1])) j = m; else i = m;
+            }
+            return i;
+        }
+        if (((Object[]) HASH.get(t)).length == 0) return j;
+        return unboundSearch(t, j);
+    }
+
+    private static boolean isNil(LuaValue v) {
+        return v == null || v.isnil();
+    }
+
+    /** Past the array part: doubling probes, then a binary search between the last hit and the first miss. */
+    private static int unboundSearch(LuaTable t, int j) {
+        long i = j, k = (long) j + 1;
+        while (!t.rawget((int) k).isnil()) {
+            i = k;
+            k *= 2;
+            if (k > Integer.MAX_VALUE) {
+                int n = 1;
+                while (!t.rawget(n).isnil()) n++;
+                return n - 1;
+            }
+        }
+        while (k - i > 1) {
+            long m = (i + k) / 2;
+            if (t.rawget((int) m).isnil()) k = m; else i = m;
+        }
+        return (int) i;
+    }
+
+    /** A table just made by a constructor: its array part exactly as large as the constructor said, as in Lua 5.1. */
+    static void sizeNew(LuaTable t, int size) {
+        LuaValue[] array = (LuaValue[]) ARRAY.get(t);
+        if (array.length == size) return;
+        for (LuaValue v : array) {
+            if (v != null) return;
+        }
+        ARRAY.set(t, size == 0 ? new LuaValue[0] : new LuaValue[size]);
+    }
+
+    /** The size of t's array part now. */
+    static int arraySize(LuaTable t) {
+        return ((LuaValue[]) ARRAY.get(t)).length;
+    }
+
+    /**
+     * SETLIST's luaH_resizearray: a constructor whose array part was smaller than its last
+     * index ends with an array part of exactly that size (luaj's rehashes on the way may have
+     * chosen another), the entries 1..last in it.
+     */
+    static void growArray(LuaTable t, int sizeBefore, int last) {
+        if (sizeBefore >= last) return;
+        LuaValue[] array = (LuaValue[]) ARRAY.get(t);
+        for (int k = last; k < array.length; k++) {
+            if (array[k] != null) return;
+        }
+        LuaValue[] exact = new LuaValue[last];
+        for (int k = 1; k <= last; k++) {
+            LuaValue v = t.rawget(k);
+            if (v.isnil()) continue;
+            exact[k - 1] = v;
+            t.rawset(k, LuaValue.NIL);
+        }
+        ARRAY.set(t, exact);
+    }
+
+    static void install(LuaTable table, LuaTable globals) {
+        table.rawset("getn", fn(a -> LuaValue.valueOf(length(a.checktable(1)))));
+        table.rawset("insert", fn(Lua51Tables::insert));
+        table.rawset("remove", fn(Lua51Tables::remove));
+        table.rawset("sort", fn(Lua51Tables::sort));
+        table.rawset("concat", fn(Lua51Tables::concat));
+        LuaValue unpack = fn(Lua51Tables::unpack);
+        table.rawset("unpack", unpack);
+        globals.rawset("unpack", unpack);
+    }
+
+    /** table.insert(t, [pos,] value): what is at pos and after moves up one. */
+    private static Varargs insert(Varargs a) {
+        LuaTable t = a.checktable(1);
+        int end = length(t) + 1;
+        int pos;
+        switch (a.narg()) {
+            case 2 -> pos = end;
+            case 3 -> {
+                pos = a.checkint(2);
+                if (pos > end) end = pos;
+                for (int i = end; i > pos; i--) t.rawset(i, t.rawget(i - 1));
+            }
+            default -> throw new LuaError("wrong number of arguments to 'insert'");
+        }
+        t.rawset(pos, a.arg(a.narg()));
+        return LuaValue.NONE;
+    }
+
+    /** table.remove(t [, pos]): the value at pos (the last by default), what follows moving down; nothing when out of range. */
+    private static Varargs remove(Varargs a) {
+        LuaTable t = a.checktable(1);
+        int end = length(t);
+        int pos = a.isnoneornil(2) ? end : a.checkint(2);
+        if (pos < 1 || pos > end) return LuaValue.NONE;
+        LuaValue removed = t.rawget(pos);
+        for (; pos < end; pos++) t.rawset(pos, t.rawget(pos + 1));
+        t.rawset(end, LuaValue.NIL);
+        return removed;
+    }
+
+    /** unpack(t [, i [, j]]): t[i] .. t[j], j being #t by default. */
+    private static Varargs unpack(Varargs a) {
+        LuaTable t = a.checktable(1);
+        int i = a.isnoneornil(2) ? 1 : a.checkint(2);
+        int j = a.isnoneornil(3) ? length(t) : a.checkint(3);
+        if (i > j) return LuaValue.NONE;
+        long n = (long) j - i + 1;
+        if (n >= 8000) throw new LuaError("too many results to unpack");
+        LuaValue[] out = new LuaValue[(int) n];
+        for (int k = 0; k < n; k++) out[k] = t.rawget(i + k);
+        return LuaValue.varargsOf(out);
+    }
+
+    /** table.concat(list [, sep [, i [, j]]]), numbers written as Lua 5.1 does, with Lua 5.1's error. */
+    private static Varargs concat(Varargs a) {
+        LuaTable list = a.checktable(1);
+        LuaValue s = a.arg(2);
+        if (!s.isnil() && s.type() != LuaValue.TSTRING && s.type() != LuaValue.TNUMBER) {
+            throw new LuaError("bad argument #2 to 'concat' (string expected, got " + s.typename() + ")");
+        }
+        LuaString sep = s.isnil() ? LuaValue.EMPTYSTRING : Lua51.text(s);
+        int i = a.isnoneornil(3) ? 1 : a.checkint(3);
+        int j = a.isnoneornil(4) ? length(list) : a.checkint(4);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int k = i; k <= j; k++) {
+            LuaValue v = list.rawget(k);
+            if (v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) {
+                throw new LuaError("invalid value (" + v.typename() + ") at index " + k + " in table for 'concat'");
+            }
+            out.writeBytes(LuaToReply.bytes(Lua51.text(v)));
+            if (k != j) out.writeBytes(LuaToReply.bytes(sep));
+        }
+        return LuaValue.valueOf(out.toByteArray());
+    }
+
+    /** table.sort(t [, comp]). */
+    private static Varargs sort(Varargs a) {
+        LuaTable t = a.checktable(1);
+        int n = length(t);
+        LuaValue comp = a.arg(2);
+        if (!comp.isnil() && !comp.isfunction()) throw new LuaError("bad argument #2 to 'sort' (function expected, got " + comp.typename() + ")");
+        new QuickSort(t, comp).sort(1, n);
+        return LuaValue.NONE;
+    }
+
+    /**
+     * Lua 5.1's auxsort: median of three, pivot kept at u-1, partition, recursion on the smaller
+     * part and a loop on the larger. Elements are read and written raw, as there.
+     */
+    private record QuickSort(LuaTable t, LuaValue comp) {
+        /** The comparator, or Lua 5.1's "<", whose errors carry no position when raised inside sort. */
+        boolean less(LuaValue x, LuaValue y) {
+            if (!comp.isnil()) return comp.call(x, y).toboolean();
+            int tx = x.type(), ty = y.type();
+            if (tx == ty && (tx == LuaValue.TNUMBER || tx == LuaValue.TSTRING || x.getmetatable() != null && !x.getmetatable().rawget("__lt").isnil())) {
+                return x.lt_b(y);
+            }
+            String what = tx == ty ? "two " + x.typename() + " values" : x.typename() + " with " + y.typename();
+            throw new PositionlessError(LuaValue.valueOf("attempt to compare " + what));
+        }
+
+        void swap(int i, int j) {
+            LuaValue x = t.rawget(i);
+            t.rawset(i, t.rawget(j));
+            t.rawset(j, x);
+        }
+
+        void sort(int l, int u) {
+            while (l < u) {
+                if (less(t.rawget(u), t.rawget(l))) swap(l, u);
+                if (u - l == 1) return;
+                int i = (l + u) >>> 1;
+                if (less(t.rawget(i), t.rawget(l))) {
+                    swap(i, l);
+                } else if (less(t.rawget(u), t.rawget(i))) {
+                    swap(i, u);
+                }
+                if (u - l == 2) return;
+                LuaValue pivot = t.rawget(i);
+                swap(i, u - 1);
+                int j = u - 1;
+                i = l;
+                while (true) {
+                    while (less(t.rawget(++i), pivot)) {
+                        if (i > u) throw new LuaError("invalid order function for sorting");
+                    }
+                    while (less(pivot, t.rawget(--j))) {
+                        if (j < l) throw new LuaError("invalid order function for sorting");
+                    }
+                    if (j < i) break;
+                    swap(i, j);
+                }
+                swap(u - 1, i);
+                if (i - l < u - i) {
+                    sort(l, i - 1);
+                    l = i + 1;
+                } else {
+                    sort(i + 1, u);
+                    u = i - 1;
+                }
+            }
+        }
+    }
+}
