@@ -306,7 +306,7 @@ start_container() {  # start_container <mode> <port>; only loopback is ever publ
         slirp4netns) podman run -d --name "$CONTAINER" --network slirp4netns:port_handler=slirp4netns \
                          -p "127.0.0.1:$port:6379" "$IMAGE" ;;
         host)        podman run -d --name "$CONTAINER" --network host "$IMAGE" \
-                         java -jar /opt/cinnabar/cinnabar.jar /etc/cinnabar/cinnabar.conf \
+                         java @/etc/cinnabar/jvm.options -jar /opt/cinnabar/cinnabar.jar /etc/cinnabar/cinnabar.conf \
                          --bind 127.0.0.1 --protected-mode no --dir /data --port "$port" ;;
         *) die "unknown SMOKE_NETWORK mode $mode" ;;
     esac >/dev/null

@@ -6,8 +6,8 @@
 #   scripts/memory-check.sh              # N=1000000
 #   MEM_N=100000 scripts/memory-check.sh # smaller, faster
 #
-# Cinnabar runs with the JVM flags of scripts/cinnabar-server; CINNABAR_GC_OPTS replaces the GC
-# choice (default -XX:+UseParallelGC) and CINNABAR_JAVA_OPTS adds to them.
+# Cinnabar runs with the JVM flags of conf/jvm.options (as the README starts it); CINNABAR_GC_OPTS
+# replaces that file and CINNABAR_JAVA_OPTS adds to it.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
@@ -86,7 +86,7 @@ kill "$redis_pid"; wait "$redis_pid" 2>/dev/null || true; redis_pid=""
 
 cin_port=$(free_port)
 # shellcheck disable=SC2086
-(cd "$work" && exec java ${CINNABAR_GC_OPTS:--XX:+UseParallelGC} -XX:+PerfDisableSharedMem ${CINNABAR_JAVA_OPTS:-} \
+(cd "$work" && exec java ${CINNABAR_GC_OPTS:-@$repo/conf/jvm.options} ${CINNABAR_JAVA_OPTS:-} \
     -jar "$jar" --port "$cin_port" --save "" >/dev/null) &
 cinnabar_pid=$!
 wait_ready "$cin_port"

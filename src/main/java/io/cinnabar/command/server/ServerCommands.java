@@ -58,7 +58,7 @@ public final class ServerCommands implements CommandFamily {
     /** FLUSHDB [ASYNC|SYNC] */
     private void flushdb(Call c) {
         checkFlushOption(c);
-        c.db().clear();
+        HeapReturn.afterFlush(c.db().clear());
         c.server().tracking().flushed();
         // Propagated even when the database was empty already, as Redis does.
         c.forcePropagation();
@@ -71,7 +71,7 @@ public final class ServerCommands implements CommandFamily {
      */
     private void flushall(Call c) {
         checkFlushOption(c);
-        c.keyspace().flushAll();
+        HeapReturn.afterFlush(c.keyspace().flushAll());
         c.server().tracking().flushed();
         Persistence p = c.server().persistence();
         p.rdb().killBgsave();
