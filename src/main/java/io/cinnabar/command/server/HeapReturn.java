@@ -13,13 +13,21 @@ final class HeapReturn {
     /** Below this many keys the collector's own pace is soon enough. */
     private static final long MIN_DROPPED_KEYS = 10_000;
     private static final boolean CONCURRENT = explicitGcIsConcurrent();
+    /** One request at a time: flushes in a row need one cycle, not a queue of them. */
+    private static final java.util.concurrent.atomic.AtomicBoolean REQUESTED = new java.util.concurrent.atomic.AtomicBoolean();
 
     private HeapReturn() {}
 
     static void afterFlush(long droppedKeys) {
-        if (!CONCURRENT || droppedKeys < MIN_DROPPED_KEYS) return;
+        if (!CONCURRENT || droppedKeys < MIN_DROPPED_KEYS || !REQUESTED.compareAndSet(false, true)) return;
         // System.gc() waits for the whole cycle: not on the keyspace thread.
-        Thread t = new Thread(System::gc, "cinnabar-heap-return");
+        Thread t = new Thread(() -> {
+            try {
+                System.gc();
+            } finally {
+                REQUESTED.set(false);
+            }
+        }, "cinnabar-heap-return");
         t.setDaemon(true);
         t.start();
     }
