@@ -88,7 +88,7 @@ final class BusyReplies {
      */
     private String rejected(Client client, CommandSpec spec, String error) {
         if (client.multi == null) return error;
-        if (spec != null && spec.propagatesInnerCommands) {
+        if (spec != null && TransactionControl.isExec(spec)) {
             client.multi = null;
             if (client.watch != null) server.thread().execute(client.watch::unwatchAll);
             return TransactionControl.EXEC_ABORT + error;

@@ -505,7 +505,7 @@ public final class Dispatcher {
         int mark = writer.size();
         replaying = true;
         try {
-            if (client.multi != null && !spec.propagatesInnerCommands) {
+            if (client.multi != null && !TransactionControl.isExec(spec)) {
                 client.multi.queued.add(argv);
                 client.multi.specs.add(spec);
             } else {

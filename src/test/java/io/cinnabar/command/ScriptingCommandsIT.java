@@ -214,6 +214,12 @@ class ScriptingCommandsIT {
                 assertEquals(new RespSocket.Error("ERR unknown command 'NOPE', with args beginning with: "), late.call("NOPE"));
                 assertEquals(new RespSocket.Error("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."),
                         late.call("GET", "x"));
+                // A refused EVAL inside MULTI flags the transaction; the refused EXEC then discards it.
+                assertEquals("OK", late.call("MULTI"));
+                assertEquals(new RespSocket.Error("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."),
+                        late.call("EVAL", "return 1", "0"));
+                assertEquals(new RespSocket.Error("EXECABORT Transaction discarded because of: BUSY Redis is busy running a script. "
+                        + "You can only call SCRIPT KILL or SHUTDOWN NOSAVE."), late.call("EXEC"));
                 assertEquals("OK", late.call("QUIT"));
             }
             assertEquals("OK", cmd(j, "SCRIPT", "KILL"));
