@@ -326,7 +326,7 @@ def normalise(cmd, reply):
         return sorted(reply, key=lambda x: (x is None, str(x)))
     if name == "HGETALL" and isinstance(reply, list):
         return sorted(zip(reply[0::2], reply[1::2]))
-    if name in SHAPE_ONLY:
+    if name in SHAPE_ONLY or (name == "OBJECT" and len(cmd) > 1 and cmd[1].upper() in ("IDLETIME", "FREQ")):
         return type(reply).__name__ if not isinstance(reply, int) or reply >= 0 else reply
     return reply
 
