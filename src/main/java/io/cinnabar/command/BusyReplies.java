@@ -91,7 +91,7 @@ final class BusyReplies {
         if (spec != null && TransactionControl.isExec(spec)) {
             client.multi = null;
             if (client.watch != null) server.thread().execute(client.watch::unwatchAll);
-            return TransactionControl.EXEC_ABORT + error;
+            return TransactionControl.execAbort(error);
         }
         client.multi.dirty = true;
         return error;

@@ -113,11 +113,6 @@ public final class Client {
     public boolean monitor() { return monitor; }
     /** Waiting for a CLIENT PAUSE to end. */
     public boolean postponedByPause() { return postponed != null; }
-    /**
-     * The client-output-buffer-limit class its output is held to (Redis's getClientType):
-     * "pubsub" while subscribed, else "normal" (MONITOR clients too). Read by the event loop.
-     */
-    public String outputBufferClass() { return subscribed ? "pubsub" : "normal"; }
 
     /** True while a command of this client waits (blocked on keys, or postponed by CLIENT PAUSE). */
     boolean waiting() {

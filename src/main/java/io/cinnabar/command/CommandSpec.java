@@ -54,10 +54,6 @@ public final class CommandSpec {
     final boolean mayRunLong;
     /** Its handler is safe while a script owns the keyspace past the threshold (SCRIPT KILL). */
     final boolean runsWhileBusy;
-    /**
-     * Whether this call may write, for commands whose answer depends on what they run (a script's
-     * no-writes flag, as Redis's getCommandFlags reads it); null: the flags say.
-     */
     /** Redis's getCommandFlags hook (scripts: their shebang's flags); null when a call's flags are the spec's. */
     private final CallFlags callFlags;
     /** This spec's {@link CallFlags} bits. */

@@ -155,7 +155,7 @@ public final class Dispatcher {
      */
     private boolean runLong(Client client, CommandSpec spec, byte[][] args) {
         long threshold = server.config().getLong(io.cinnabar.config.ConfigOptions.BUSY_REPLY_THRESHOLD);
-        if (threshold <= 0 || !longRuns.available()) {
+        if (threshold <= 0) {
             run(client, spec, args);
             return true;
         }
@@ -575,9 +575,7 @@ public final class Dispatcher {
 
     private void reject(Client client, byte[][] args, CommandSpec spec, String error) {
         if (spec != null && TransactionControl.isExec(spec)) {
-            // Redis's execCommandAbort: a rejected EXEC also ends the transaction. Errors Redis
-            // formats on the spot (arity, subscriber context) carry no ERR code there.
-            error = TransactionControl.EXEC_ABORT + (error.startsWith("ERR ") ? error.substring(4) : error);
+            error = TransactionControl.execAbort(error);
             client.multi = null;
             if (client.watch != null) client.watch.unwatchAll();
             // Monitors saw MULTI: EXEC tells them the transaction is over (execCommandAbort).

@@ -31,14 +31,12 @@ final class LongCommandRunner {
         this.keyspace = keyspace;
     }
 
-    /** False if no helper thread can be started (then the command runs inline). */
-    boolean available() {
-        if (helper == null) {
-            helper = new Thread(this::loop, "cinnabar-script");
-            helper.setDaemon(true);
-            helper.start();
-        }
-        return true;
+    /** The helper thread starts with the first script, so servers that run none never have it. */
+    private void startHelper() {
+        if (helper != null) return;
+        helper = new Thread(this::loop, "cinnabar-script");
+        helper.setDaemon(true);
+        helper.start();
     }
 
     /**
@@ -46,6 +44,7 @@ final class LongCommandRunner {
      * false, and onLateEnd runs on the keyspace thread once the task ends.
      */
     boolean run(Runnable task, long thresholdMs, Runnable onLateEnd) {
+        startHelper();
         lateEnd = onLateEnd;
         waiter = Thread.currentThread();
         state.set(RUNNING);

@@ -4,8 +4,13 @@ package io.cinnabar.command;
 final class TransactionControl {
     private TransactionControl() {}
 
-    /** Redis's execCommandAbort: a rejected EXEC ends the transaction with this before the reason. */
-    static final String EXEC_ABORT = "EXECABORT Transaction discarded because of: ";
+    /**
+     * Redis's execCommandAbort: a rejected EXEC ends the transaction with this text. Errors Redis
+     * formats on the spot (arity, subscriber context) carry no ERR code inside it.
+     */
+    static String execAbort(String error) {
+        return "EXECABORT Transaction discarded because of: " + (error.startsWith("ERR ") ? error.substring(4) : error);
+    }
 
     static boolean isExec(CommandSpec spec) {
         return spec.parent == null && spec.name.equals("exec");

@@ -212,7 +212,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private boolean overOutputLimit(int adding) {
         ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
         long total = adding + (pending == null ? 0 : pending.totalPendingWriteBytes());
-        return total > 0 && outputLimit.exceeded(total, System.currentTimeMillis(), client.outputBufferClass());
+        return total > 0 && outputLimit.exceeded(total, System.currentTimeMillis(), client.subscribed());
     }
 
     @Override

@@ -15,16 +15,17 @@ final class OutputBufferLimit {
     /** hard, soft, soft-seconds per class, indexed like {@link #CLASSES}. */
     private final long[][] limits = new long[CLASSES.length][3];
     private static final String[] CLASSES = {"normal", "replica", "pubsub"};
+    private static final int NORMAL = 0, PUBSUB = 2;
     private long softReachedAtMs;
 
     OutputBufferLimit(Config config) {
         this.config = config;
     }
 
-    /** True when a client of clientClass whose pending output would be {@code bytes} must be closed. */
-    boolean exceeded(long bytes, long nowMs, String clientClass) {
+    /** True when a client (of class pubsub when subscribed) whose pending output would be {@code bytes} must be closed. */
+    boolean exceeded(long bytes, long nowMs, boolean pubsub) {
         refresh();
-        long[] l = limits[classIndex(clientClass)];
+        long[] l = limits[pubsub ? PUBSUB : NORMAL];
         long hard = l[0], soft = l[1], softSeconds = l[2];
         if (hard > 0 && bytes >= hard) return true;
         if (soft > 0 && bytes >= soft) {
@@ -36,11 +37,6 @@ final class OutputBufferLimit {
         }
         softReachedAtMs = 0;
         return false;
-    }
-
-    private static int classIndex(String name) {
-        for (int i = 0; i < CLASSES.length; i++) if (CLASSES[i].equals(name)) return i;
-        return 0;
     }
 
     /** Re-reads the option only when CONFIG SET replaced it (the value is an immutable String). */

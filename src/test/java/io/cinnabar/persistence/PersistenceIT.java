@@ -81,6 +81,23 @@ class PersistenceIT {
     }
 
     @Test
+    void geoWritesSurviveAnAofRestart() {
+        String pos;
+        String stored;
+        try (CinnabarServer s = start("appendonly", "yes", "save", ""); Jedis j = client(s)) {
+            j.sendCommand(() -> "GEOADD".getBytes(), "g:pts", "13.361389", "38.115556", "Palermo", "15.087269", "37.502669", "Catania");
+            j.sendCommand(() -> "GEOSEARCHSTORE".getBytes(), "g:near", "g:pts", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km", "ASC", "STOREDIST");
+            pos = j.geopos("g:pts", "Palermo").toString();
+            stored = j.zrangeWithScores("g:near", 0, -1).toString();
+        }
+        try (CinnabarServer s = start("appendonly", "yes", "save", ""); Jedis j = client(s)) {
+            assertEquals(pos, j.geopos("g:pts", "Palermo").toString());
+            assertEquals(stored, j.zrangeWithScores("g:near", 0, -1).toString());
+            assertEquals(2L, j.zcard("g:near"));
+        }
+    }
+
+    @Test
     void saveThenRestartRestoresEveryTypeEncodingTtlAndDatabase() {
         Map<String, String> before;
         try (CinnabarServer s = start(); Jedis j = client(s)) {

@@ -31,7 +31,8 @@ final class LuaReplyBuilder implements NestedReply {
     }
 
     private final int protocol;
-    private final ArrayDeque<Frame> stack = new ArrayDeque<>();
+    /** Open aggregates; created for the first one (most replies are scalars). */
+    private ArrayDeque<Frame> stack;
     private LuaValue result = LuaValue.NIL;
     /** Values still to skip: an attribute's pairs, which scripts do not see. */
     private int skipping;
@@ -47,7 +48,7 @@ final class LuaReplyBuilder implements NestedReply {
 
     @Override
     public void discard() {
-        stack.clear();
+        stack = null;
         result = LuaValue.NIL;
         skipping = 0;
     }
@@ -58,7 +59,7 @@ final class LuaReplyBuilder implements NestedReply {
             return;
         }
         while (true) {
-            Frame f = stack.peek();
+            Frame f = stack == null ? null : stack.peek();
             if (f == null) {
                 result = v;
                 return;
@@ -92,6 +93,7 @@ final class LuaReplyBuilder implements NestedReply {
             value(kind == 0 ? t : wrap(kind == 1 ? "map" : "set", t));
             return;
         }
+        if (stack == null) stack = new ArrayDeque<>(4);
         stack.push(new Frame(t, kind, n));
     }
 

@@ -113,7 +113,12 @@ final class RedisApi {
     /** A command argument: strings as they are, numbers as C's "%.17g" (Lua's own format loses precision). */
     private static byte[] argument(LuaValue v) {
         if (v.type() == LuaValue.TNUMBER) {
-            return CFormat.g(v.todouble(), 17).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            double d = v.todouble();
+            // Whole numbers (EXPIRE k 60, INCRBY k 1) print the same as "%.17g" without the general formatting.
+            if (d == Math.rint(d) && Math.abs(d) < 0x1p53 && (d != 0 || 1 / d > 0)) {
+                return Long.toString((long) d).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            }
+            return CFormat.g(d, 17).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         }
         if (v.type() != LuaValue.TSTRING) return null;
         return LuaToReply.bytes(v.checkstring());

@@ -318,9 +318,11 @@ public final class Tracking {
     /** tracking-table-max-keys: forgets (and invalidates) keys past the limit, as Redis's trackingLimitUsedSlots. */
     public void limit(long maxKeys) {
         if (maxKeys <= 0 || table.size() <= maxKeys) return;
-        Iterator<ByteBuffer> it = new ArrayList<>(table.keySet()).iterator();
-        while (table.size() > maxKeys && it.hasNext()) {
-            ByteBuffer k = it.next();
+        // Only the keys past the limit are collected (invalidating changes the table, so not while iterating).
+        List<ByteBuffer> victims = new ArrayList<>((int) Math.min(Integer.MAX_VALUE, table.size() - maxKeys));
+        Iterator<ByteBuffer> it = table.keySet().iterator();
+        for (long n = table.size() - maxKeys; n > 0 && it.hasNext(); n--) victims.add(it.next());
+        for (ByteBuffer k : victims) {
             invalidate(null, Arrays.copyOfRange(k.array(), k.arrayOffset() + k.position(), k.arrayOffset() + k.limit()));
         }
     }
