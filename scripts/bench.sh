@@ -1,22 +1,40 @@
 #!/usr/bin/env bash
-# Benchmarks Cinnabar beside real Redis in the same run, with the same redis-benchmark runs, and
-# prints one table: requests per second and p50/p99 latency for each server, and the ratio.
+# The whole performance picture beside real Redis, measured in one run on this machine, written
+# to docs/benchmarks.md (with docs/benchmarks.svg, the chart of the ratios) and printed.
 #
-#   scripts/bench.sh                      # all runs below
-#   BENCH_TESTS=ping,set,get scripts/bench.sh
-#   BENCH_N=200000 BENCH_RUNS="c50 p16" scripts/bench.sh
+# For each persistence mode (appendonly no; appendonly yes + appendfsync everysec) one real
+# redis-server and one Cinnabar (started as the README says, with conf/jvm.options) run side by
+# side on fresh directories with the same settings; every case below runs against both, the
+# order alternating per round (ABBA), for BENCH_ROUNDS rounds; the tables give the median of the
+# rounds per test: requests per second, p50, p99 and max latency, and Cinnabar/Redis ratios.
+# Cinnabar logs its GC pauses (-Xlog:gc) and the report quotes every pause seen in the run.
+# Then the memory step: fresh servers, RSS empty, after loading ~1M keys of 32-byte values
+# (redis-benchmark -t set -r 1000000 -n 3000000 -d 32 -P 32), and 10 s after FLUSHALL.
 #
-# Runs: c50 = -c 50; p16 = -c 50 -P 16; c2000 = -c 2000 (needs ~2100 open files in each server
-# and in redis-benchmark: the script raises its own soft limit, which all three inherit).
-# Exits non-zero if any redis-benchmark run against Cinnabar reports an error reply.
+#   scripts/bench.sh                                   # everything, ~30 minutes on 2 cores
+#   BENCH_ROUNDS=1 BENCH_N=50000 BENCH_CASES="p16 d61" BENCH_MODES=off BENCH_MEMORY=no scripts/bench.sh
+#   BENCH_OUT=/tmp/bench.md scripts/bench.sh          # write the report elsewhere
+#
+# Cases (BENCH_N requests each, 200000 by default):
+#   default  redis-benchmark's default suite, -c 50
+#   p16      -c 50 -P 16 -t set,get
+#   c1000    -c 1000 -r 100000 -t set,get
+#   c10000   -c 10000 -t set            (open-files limit raised to the hard limit)
+#   d61      -c 50 -r 10000 -d 61 -t set
+#   d4096    -c 50 -d 4096 -t set,get
+# Exits non-zero if a redis-benchmark run against Cinnabar fails or reports an error reply.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 jar="$repo/target/cinnabar.jar"
-tests="${BENCH_TESTS:-ping,set,get,incr,mset}"
-n="${BENCH_N:-100000}"
-runs="${BENCH_RUNS:-c50 p16 c2000}"
-work="$(mktemp -d)"
+n="${BENCH_N:-200000}"
+rounds="${BENCH_ROUNDS:-3}"
+cases="${BENCH_CASES:-default p16 c1000 c10000 d61 d4096}"
+modes="${BENCH_MODES:-off everysec}"
+memory="${BENCH_MEMORY:-yes}"
+out="${BENCH_OUT:-$repo/docs/benchmarks.md}"
+mkdir -p "$repo/target"
+work="$(mktemp -d "$repo/target/bench.XXXXXX")"
 redis_pid="" cinnabar_pid=""
 
 # shellcheck source=lib/servers.sh
@@ -28,85 +46,133 @@ if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/nu
     apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
     DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq redis-server redis-tools >&2
 fi
-if [[ ! -f $jar ]]; then
-    echo "building $jar" >&2
-    (cd "$repo" && mvn -q -B package -DskipTests) >&2
+[[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests) >&2
+
+# Inherited by both servers and redis-benchmark: -c 10000 needs ~10100 descriptors in each.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+if [[ $(ulimit -n) != unlimited && $(ulimit -n) -lt 10200 ]]; then
+    echo "warning: open files limit is $(ulimit -n); the -c 10000 case will fail" >&2
 fi
 
-# Inherited by both servers and by redis-benchmark.
-hard="$(ulimit -Hn)"
-ulimit -n "$hard" 2>/dev/null || true
-if [[ $(ulimit -n) != unlimited && $(ulimit -n) -lt 4200 ]]; then
-    echo "warning: open files limit is $(ulimit -n); the -c 2000 run may fail" >&2
-fi
-
-
-
-redis_port="$(free_port)"
-redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --maxclients 10000 \
-    --logfile "$work/redis.log" &
-redis_pid=$!
-cinnabar_port="$(free_port)"
-"$repo/scripts/cinnabar-server" --port "$cinnabar_port" --bind 127.0.0.1 --save "" --maxclients 10000 \
-    >"$work/cinnabar.log" 2>&1 &
-cinnabar_pid=$!
-wait_ready "$redis_port" redis
-wait_ready "$cinnabar_port" cinnabar
-
-run_args() {
+case_args() {
     case "$1" in
-        c50) echo "-c 50" ;;
-        p16) echo "-c 50 -P 16" ;;
-        c2000) echo "-c 2000" ;;
-        *) echo "unknown run $1" >&2; return 1 ;;
+        default) echo "-c 50" ;;
+        p16) echo "-c 50 -P 16 -t set,get" ;;
+        c1000) echo "-c 1000 -r 100000 -t set,get" ;;
+        c10000) echo "-c 10000 -t set" ;;
+        d61) echo "-c 50 -r 10000 -d 61 -t set" ;;
+        d4096) echo "-c 50 -d 4096 -t set,get" ;;
+        *) echo "unknown case $1" >&2; return 1 ;;
     esac
 }
 
-# One redis-benchmark run; CSV rows go to $work/<server>.<run>.csv. redis-benchmark 7.0 stops
-# at the first error reply ("Error from server: ...") with a non-zero exit: that is a failure.
-bench() { # server port run
-    local out="$work/$1.$3.out" rc=0
+mode_args() {
+    case "$1" in
+        off) echo "--appendonly no" ;;
+        everysec) echo "--appendonly yes --appendfsync everysec" ;;
+        *) echo "unknown mode $1" >&2; return 1 ;;
+    esac
+}
+
+start_redis() { # dir port mode
     # shellcheck disable=SC2046
-    timeout 600 redis-benchmark -h 127.0.0.1 -p "$2" -t "$tests" -n "$n" $(run_args "$3") --csv >"$out" 2>&1 || rc=$?
-    grep '^"' "$out" | grep -v '^"test"' >"$work/$1.$3.csv" || true
-    if [[ $rc != 0 ]] || grep -q 'Error from server' "$out"; then echo 1; else echo 0; fi
+    redis-server --port "$2" --bind 127.0.0.1 --dir "$1" --save "" --maxclients 10000 $(mode_args "$3") \
+        --logfile "$1/redis.log" &
+    redis_pid=$!
+}
+
+start_cinnabar() { # dir port mode gc-log
+    # shellcheck disable=SC2046
+    CINNABAR_JAVA_OPTS="${CINNABAR_JAVA_OPTS:-} -Xlog:gc:file=$4" "$repo/scripts/cinnabar-server" --port "$2" --bind 127.0.0.1 \
+        --dir "$1" --save "" --maxclients 10000 $(mode_args "$3") >>"$1/cinnabar.log" 2>&1 &
+    cinnabar_pid=$!
+}
+
+stop_both() {
+    redis-cli -p "$redis_port" shutdown nosave >/dev/null 2>&1 || true
+    redis-cli -p "$cinnabar_port" shutdown nosave >/dev/null 2>&1 || true
+    wait "$redis_pid" "$cinnabar_pid" 2>/dev/null || true
+    redis_pid="" cinnabar_pid=""
 }
 
 failed=0
-for run in $runs; do
-    echo "running $run ($(run_args "$run")) ..." >&2
-    bench redis "$redis_port" "$run" >/dev/null
-    errors="$(bench cinnabar "$cinnabar_port" "$run")"
-    if [[ $errors != 0 ]]; then
-        echo "cinnabar reported errors in run $run:" >&2
-        grep -v '^"' "$work/cinnabar.$run.out" | tail -5 >&2
-        failed=1
+# One redis-benchmark run; its CSV rows (test, rps, avg, min, p50, p95, p99, max) go to
+# $work/<mode>.<case>.<server>.<round>.csv. redis-benchmark 7.0 stops at the first error reply.
+bench() { # mode case server port round
+    local name="$work/$1.$2.$3.$5" rc=0
+    redis-cli -p "$4" flushall >/dev/null
+    # shellcheck disable=SC2046
+    timeout 1200 redis-benchmark -h 127.0.0.1 -p "$4" -n "$n" $(case_args "$2") --csv >"$name.out" 2>&1 || rc=$?
+    grep '^"' "$name.out" | grep -v '^"test"' >"$name.csv" || true
+    if [[ $rc != 0 ]] || grep -q 'Error from server' "$name.out"; then
+        echo "$3 failed in $1/$2 round $5:" >&2
+        grep -v '^"' "$name.out" | tr '\r' '\n' | grep -v '^$' | tail -3 >&2
+        [[ $3 == cinnabar ]] && failed=1
     fi
+    return 0
+}
+
+for mode in $modes; do
+    dir="$work/$mode"
+    mkdir -p "$dir/redis" "$dir/cinnabar"
+    redis_port="$(free_port)"
+    start_redis "$dir/redis" "$redis_port" "$mode"
+    cinnabar_port="$(free_port)"
+    start_cinnabar "$dir/cinnabar" "$cinnabar_port" "$mode" "$work/gc.$mode.log"
+    wait_ready "$redis_port" redis
+    wait_ready "$cinnabar_port" cinnabar
+    for ((r = 1; r <= rounds; r++)); do
+        if ((r % 2)); then order="redis cinnabar"; else order="cinnabar redis"; fi
+        for c in $cases; do
+            echo "appendonly $mode, round $r/$rounds, $c ($(case_args "$c")) ..." >&2
+            for server in $order; do
+                if [[ $server == redis ]]; then port=$redis_port; else port=$cinnabar_port; fi
+                bench "$mode" "$c" "$server" "$port" "$r"
+            done
+        done
+    done
+    stop_both
 done
 
-python3 - "$work" $runs <<'PY'
-import csv, sys, os
-work, runs = sys.argv[1], sys.argv[2:]
-def load(path):
-    rows = {}
-    if os.path.exists(path):
-        for r in csv.reader(open(path)):
-            # test, rps, avg, min, p50, p95, p99, max
-            rows[r[0]] = (float(r[1]), float(r[4]), float(r[6]))
-    return rows
-hdr = ("test", "run", "redis rps", "cinnabar rps", "ratio", "redis p50", "cinnabar p50", "redis p99", "cinnabar p99")
-print("| " + " | ".join(hdr) + " |")
-print("|" + "|".join("---" for _ in hdr) + "|")
-for run in runs:
-    r, c = load(f"{work}/redis.{run}.csv"), load(f"{work}/cinnabar.{run}.csv")
-    for test in r:
-        rr = r[test]
-        cc = c.get(test)
-        if cc is None:
-            print(f"| {test} | {run} | {rr[0]:.0f} | - | - | {rr[1]:.3f} | - | {rr[2]:.3f} | - |")
-            continue
-        print(f"| {test} | {run} | {rr[0]:.0f} | {cc[0]:.0f} | {cc[0]/rr[0]:.2f} | "
-              f"{rr[1]:.3f} | {cc[1]:.3f} | {rr[2]:.3f} | {cc[2]:.3f} |")
-print("(latencies in ms)")
-PY
+rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+
+# RSS in kB: empty (1 s after start), right after the load, 10 s after it, 10 s after FLUSHALL.
+memory_step() { # server port pid -> $work/memory.<server>
+    local keys
+    sleep 1
+    local empty loaded settled flushed
+    empty="$(rss_kb "$3")"
+    redis-benchmark -h 127.0.0.1 -p "$2" -t set -r 1000000 -n 3000000 -d 32 -P 32 -q >/dev/null 2>&1
+    loaded="$(rss_kb "$3")"
+    keys="$(redis-cli -p "$2" dbsize)"
+    sleep 10
+    settled="$(rss_kb "$3")"
+    redis-cli -p "$2" flushall >/dev/null
+    sleep 10
+    flushed="$(rss_kb "$3")"
+    echo "$empty $loaded $settled $flushed $keys" >"$work/memory.$1"
+}
+
+if [[ $memory == yes ]]; then
+    echo "memory: ~1M keys of 32-byte values ..." >&2
+    mkdir -p "$work/mem/redis" "$work/mem/cinnabar"
+    redis_port="$(free_port)"
+    start_redis "$work/mem/redis" "$redis_port" off
+    wait_ready "$redis_port" redis
+    memory_step redis "$redis_port" "$redis_pid"
+    cinnabar_port="$(free_port)"
+    start_cinnabar "$work/mem/cinnabar" "$cinnabar_port" off "$work/gc.memory.log"
+    wait_ready "$cinnabar_port" cinnabar
+    memory_step cinnabar "$cinnabar_port" "$cinnabar_pid"
+    stop_both
+fi
+
+mkdir -p "$(dirname "$out")"
+python3 "$repo/scripts/lib/bench_report.py" --work "$work" --out "$out" --rounds "$rounds" --n "$n" \
+    --cases "$cases" --modes "$modes" \
+    --case-args "$(for c in $cases; do echo "$c=$(case_args "$c")"; done)" \
+    --redis-version "$(redis-server --version)" \
+    --java-version "$(java -version 2>&1 | head -1)" \
+    --jvm-options "$(grep -v '^#' "$repo/conf/jvm.options" | grep -v '^$' | tr '\n' ' ')"
+echo "report: $out" >&2
 exit "$failed"
