@@ -5,19 +5,20 @@ import io.cinnabar.protocol.Request;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One command per family run as a client's one-request batch: Dispatcher checks, handler,
  * keyspace, reply encoding and the hand-over of the reply bytes, without decoding or sockets.
- * Every benchmark leaves the data as it found it (LPUSH is paired with LPOP, ZADD flips a score
- * back and forth), so scores do not drift with iteration count.
+ * Scores are per command. Each case is a cycle of commands that leaves the data as it found it
+ * (LPUSH then LPOP; ZADD moves a member to another score and back), so scores do not drift.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -25,14 +26,18 @@ public class CommandBenchmark {
     private static final int STRING_KEYS = 10_000;
     private static final int MEMBERS = 1_000;
     private static final String VALUE = "v".repeat(32);
+    /** A string key with a TTL, for EXPIRE and TTL (SET would drop it). */
+    private static final String VOLATILE_KEY = "key:000124";
+
+    /** The command (or cycle of commands, split by '|') under test. */
+    @Param({"SET", "GET", "INCR", "LPUSH|LPOP", "HSET", "HGET", "SADD", "SISMEMBER", "ZADD", "ZSCORE", "EXPIRE", "TTL"})
+    public String command;
 
     private final LastReplyChannel channel = new LastReplyChannel();
     private Dispatcher dispatcher;
     private Client client;
-
-    private List<Request> set, get, incr, lpush, lpop, hset, hget, sadd, sismember, expire, ttl;
-    private List<Request> zaddLow, zaddHigh, zscore;
-    private boolean zHigh;
+    private List<List<Request>> cycle;
+    private int next;
 
     @Setup
     public void setUp() {
@@ -42,37 +47,47 @@ public class CommandBenchmark {
         server.addClient(client);
 
         for (int i = 0; i < STRING_KEYS; i++) run("SET", String.format("key:%06d", i), VALUE);
+        run("EXPIRE", VOLATILE_KEY, "100000");
         run("SET", "counter", "0");
         for (int i = 0; i < 100; i++) {
             run("RPUSH", "list", VALUE);
             run("HSET", "hash", "field:" + i, VALUE); // 100 fields: the listpack encoding
         }
         for (int i = 0; i < MEMBERS; i++) {
-            run("SADD", "set", "member:" + i); // past 128: the hashtable encoding
-            run("ZADD", "zset", Integer.toString(i), "member:" + i); // the skiplist encoding
+            run("SADD", "set", "member:" + i); // past 128 members: the hashtable encoding
+            run("ZADD", "zset", Integer.toString(i), "member:" + i); // past 128: the skiplist
         }
 
-        set = request("SET", "key:000123", VALUE);
-        get = request("GET", "key:000123");
-        incr = request("INCR", "counter");
-        lpush = request("LPUSH", "list", VALUE);
-        lpop = request("LPOP", "list");
-        hset = request("HSET", "hash", "field:42", VALUE);
-        hget = request("HGET", "hash", "field:42");
-        sadd = request("SADD", "set", "member:500");
-        sismember = request("SISMEMBER", "set", "member:500");
-        zaddLow = request("ZADD", "zset", "500", "member:500");
-        zaddHigh = request("ZADD", "zset", "1500.5", "member:500");
-        zscore = request("ZSCORE", "zset", "member:500");
-        expire = request("EXPIRE", "key:000123", "1000");
-        ttl = request("TTL", "key:000123");
-        for (List<Request> r : List.of(set, get, incr, lpush, lpop, hset, hget, sadd, sismember, zaddHigh, zaddLow,
-                zscore, expire, ttl)) {
-            execute(r);
-            if (channel.last().length == 0 || channel.last()[0] == '-') {
-                throw new IllegalStateException(new String(r.get(0).args[0], StandardCharsets.US_ASCII)
-                        + " replied " + new String(channel.last(), StandardCharsets.UTF_8));
+        cycle = new ArrayList<>();
+        for (String name : command.split("\\|")) cycle.addAll(requests(name));
+        for (List<Request> batch : cycle) {
+            byte[] reply = execute(batch);
+            if (reply.length == 0 || reply[0] == '-') {
+                throw new IllegalStateException(command + " replied " + new String(reply, StandardCharsets.UTF_8));
             }
+        }
+    }
+
+    /** The requests one case cycles through. */
+    private static List<List<Request>> requests(String name) {
+        switch (name) {
+            case "SET": return List.of(request("SET", "key:000123", VALUE));
+            case "GET": return List.of(request("GET", "key:000123"));
+            case "INCR": return List.of(request("INCR", "counter"));
+            case "LPUSH": return List.of(request("LPUSH", "list", VALUE));
+            case "LPOP": return List.of(request("LPOP", "list"));
+            // Overwrites a field with the same value, as a cache refresh does.
+            case "HSET": return List.of(request("HSET", "hash", "field:42", VALUE));
+            case "HGET": return List.of(request("HGET", "hash", "field:42"));
+            // Re-adds a member (reply 0): the table's insert path is in KeyspaceTableBenchmark.
+            case "SADD": return List.of(request("SADD", "set", "member:500"));
+            case "SISMEMBER": return List.of(request("SISMEMBER", "set", "member:500"));
+            case "ZADD": return List.of(request("ZADD", "zset", "1500.5", "member:500"),
+                    request("ZADD", "zset", "500", "member:500"));
+            case "ZSCORE": return List.of(request("ZSCORE", "zset", "member:500"));
+            case "EXPIRE": return List.of(request("EXPIRE", VOLATILE_KEY, "1000"));
+            case "TTL": return List.of(request("TTL", VOLATILE_KEY));
+            default: throw new IllegalArgumentException(name);
         }
     }
 
@@ -93,68 +108,9 @@ public class CommandBenchmark {
     }
 
     @Benchmark
-    public byte[] set() {
-        return execute(set);
-    }
-
-    @Benchmark
-    public byte[] get() {
-        return execute(get);
-    }
-
-    @Benchmark
-    public byte[] incr() {
-        return execute(incr);
-    }
-
-    @Benchmark
-    @OperationsPerInvocation(2)
-    public byte[] lpushLpop() {
-        execute(lpush);
-        return execute(lpop);
-    }
-
-    /** Overwrites an existing field with the same value, as a cache refresh does. */
-    @Benchmark
-    public byte[] hset() {
-        return execute(hset);
-    }
-
-    @Benchmark
-    public byte[] hget() {
-        return execute(hget);
-    }
-
-    /** Re-adds a member (reply 0): the insert path itself is in KeyspaceTableBenchmark. */
-    @Benchmark
-    public byte[] sadd() {
-        return execute(sadd);
-    }
-
-    @Benchmark
-    public byte[] sismember() {
-        return execute(sismember);
-    }
-
-    /** Moves a member between two scores, so each call re-links it in the skiplist. */
-    @Benchmark
-    public byte[] zadd() {
-        zHigh = !zHigh;
-        return execute(zHigh ? zaddHigh : zaddLow);
-    }
-
-    @Benchmark
-    public byte[] zscore() {
-        return execute(zscore);
-    }
-
-    @Benchmark
-    public byte[] expire() {
-        return execute(expire);
-    }
-
-    @Benchmark
-    public byte[] ttl() {
-        return execute(ttl);
+    public byte[] execute() {
+        List<Request> batch = cycle.get(next);
+        if (++next == cycle.size()) next = 0;
+        return execute(batch);
     }
 }
