@@ -69,6 +69,7 @@ public final class CinnabarServer implements AutoCloseable {
      */
     public synchronized CinnabarServer listen() {
         if (thread != null) throw new IllegalStateException("already started");
+        NettyServer.warmUp();
         thread = new KeyspaceThread("cinnabar-keyspace");
         context = new ServerContext(config, CommandTable.standard(), thread);
         context.onShutdown(this::close);

@@ -9,50 +9,75 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * All commands by name. Families are listed once in {@link #standard()}; a duplicate name fails
- * at startup. Lookups take the raw name bytes, case-insensitively, without allocating.
+ * All commands by name. Families are listed once in {@link #family(int)} and registered when first
+ * needed: a lookup that misses registers the next families, in order, until the name is found,
+ * and listing the table registers them all. A server thus starts without linking ~300 handler
+ * lambdas (about 100 ms of the first start in a JVM); the first command of a family pays its
+ * share. A duplicate name fails when its family registers (CommandTableTest registers them all).
+ * Lookups take the raw name bytes, case-insensitively, without allocating or locking: a
+ * registration builds a new slot array under the table's lock and publishes it whole, so any
+ * thread (the AOF loader's too) may look up.
  */
 public final class CommandTable {
+    private static final int FAMILIES = 24;
+
     private final Map<String, CommandSpec> byName = new TreeMap<>();
-    private CommandSpec[] slots = new CommandSpec[512];
+    private volatile CommandSpec[] slots = new CommandSpec[512];
+    /** Families of {@link #family(int)} registered so far; written under the lock. */
+    private volatile int registered;
+    /** While a family registers (under the lock): the slots it adds to, published when it is done. */
+    private CommandSpec[] building;
     private String currentGroup;
+
+    private CommandTable() {}
 
     /** Every command family Cinnabar serves. */
     public static CommandTable standard() {
-        CommandTable t = new CommandTable();
-        t.register(new io.cinnabar.command.connection.ConnectionCommands());
-        t.register(new io.cinnabar.command.server.ServerCommands());
-        t.register(new io.cinnabar.command.server.ConfigCommands());
-        t.register(new io.cinnabar.command.server.ClientCommands());
-        t.register(new io.cinnabar.command.server.CommandCommands());
-        t.register(new io.cinnabar.command.server.InfoCommand());
-        t.register(new io.cinnabar.command.server.MemoryCommand());
-        t.register(new io.cinnabar.command.server.PersistenceCommands());
-        t.register(new io.cinnabar.command.server.MonitorCommand());
-        t.register(new io.cinnabar.command.strings.StringCommands());
-        t.register(new io.cinnabar.command.bitmaps.BitmapCommands());
-        t.register(new io.cinnabar.command.hashes.HashCommands());
-        t.register(new io.cinnabar.command.lists.ListCommands());
-        t.register(new io.cinnabar.command.keys.KeyCommands());
-        t.register(new io.cinnabar.command.keys.ExpireCommands());
-        t.register(new io.cinnabar.command.keys.DumpCommands());
-        t.register(new io.cinnabar.command.sort.SortCommands());
-        t.register(new io.cinnabar.command.sets.SetCommands());
-        t.register(new io.cinnabar.command.tx.TransactionCommands());
-        t.register(new io.cinnabar.command.zsets.ZSetCommands());
-        t.register(new io.cinnabar.command.geo.GeoCommands());
-        t.register(new io.cinnabar.command.pubsub.PubSubCommands());
-        t.register(new io.cinnabar.command.scripting.ScriptingCommands());
-        t.register(new io.cinnabar.command.scripting.FunctionCommands());
-        return t;
+        return new CommandTable();
     }
 
-    public void register(CommandFamily family) {
+    /** The i-th family in registration order, created only when reached (its class is loaded then). */
+    private static CommandFamily family(int i) {
+        switch (i) {
+            case 0: return new io.cinnabar.command.connection.ConnectionCommands();
+            case 1: return new io.cinnabar.command.server.ServerCommands();
+            case 2: return new io.cinnabar.command.server.ConfigCommands();
+            case 3: return new io.cinnabar.command.server.ClientCommands();
+            case 4: return new io.cinnabar.command.server.CommandCommands();
+            case 5: return new io.cinnabar.command.server.InfoCommand();
+            case 6: return new io.cinnabar.command.server.MemoryCommand();
+            case 7: return new io.cinnabar.command.server.PersistenceCommands();
+            case 8: return new io.cinnabar.command.server.MonitorCommand();
+            case 9: return new io.cinnabar.command.strings.StringCommands();
+            case 10: return new io.cinnabar.command.bitmaps.BitmapCommands();
+            case 11: return new io.cinnabar.command.hashes.HashCommands();
+            case 12: return new io.cinnabar.command.lists.ListCommands();
+            case 13: return new io.cinnabar.command.keys.KeyCommands();
+            case 14: return new io.cinnabar.command.keys.ExpireCommands();
+            case 15: return new io.cinnabar.command.keys.DumpCommands();
+            case 16: return new io.cinnabar.command.sort.SortCommands();
+            case 17: return new io.cinnabar.command.sets.SetCommands();
+            case 18: return new io.cinnabar.command.tx.TransactionCommands();
+            case 19: return new io.cinnabar.command.zsets.ZSetCommands();
+            case 20: return new io.cinnabar.command.geo.GeoCommands();
+            case 21: return new io.cinnabar.command.pubsub.PubSubCommands();
+            case 22: return new io.cinnabar.command.scripting.ScriptingCommands();
+            case 23: return new io.cinnabar.command.scripting.FunctionCommands();
+            default: throw new IllegalArgumentException("no family " + i);
+        }
+    }
+
+    /** Under the lock: the family's commands go into a copy of the slots, then the copy replaces them. */
+    private void register(CommandFamily family) {
         currentGroup = family.group();
+        building = slots.clone();
         family.register(this);
+        slots = building;
+        building = null;
         currentGroup = null;
     }
 
+    /** Called by a family's register only. */
     public void add(CommandSpec.Builder builder, CommandHandler handler) {
         CommandSpec spec = builder.build(currentGroup, handler, null);
         if (byName.put(spec.name, spec) != null) throw new IllegalStateException("duplicate command " + spec.name);
@@ -60,11 +85,39 @@ public final class CommandTable {
     }
 
     public CommandSpec lookup(byte[] name) {
+        CommandSpec found = find(slots, name);
+        while (found == null && registered < FAMILIES) found = registerNext(name);
+        return found;
+    }
+
+    private static CommandSpec find(CommandSpec[] slots, byte[] name) {
         int mask = slots.length - 1;
         for (int i = hash(name, name.length) & mask; ; i = (i + 1) & mask) {
             CommandSpec s = slots[i];
             if (s == null) return null;
             if (equalsIgnoreCase(s.name, name)) return s;
+        }
+    }
+
+    /** Registers the next family (if another thread has not meanwhile); name as found then, or null. */
+    private synchronized CommandSpec registerNext(byte[] name) {
+        CommandSpec found = find(slots, name);
+        if (found == null && registered < FAMILIES) {
+            register(family(registered));
+            registered++;
+            found = find(slots, name);
+        }
+        return found;
+    }
+
+    /** Every family in, for what lists the table; returns at once when all are. */
+    private void registerAll() {
+        if (registered == FAMILIES) return;
+        synchronized (this) {
+            while (registered < FAMILIES) {
+                register(family(registered));
+                registered++;
+            }
         }
     }
 
@@ -88,15 +141,18 @@ public final class CommandTable {
     }
 
     public Collection<CommandSpec> all() {
+        registerAll();
         return Collections.unmodifiableCollection(byName.values());
     }
 
     public int size() {
+        registerAll();
         return byName.size();
     }
 
     /** Every command and subcommand, for INFO commandstats and CONFIG RESETSTAT. */
     public List<CommandSpec> allWithSubcommands() {
+        registerAll();
         List<CommandSpec> out = new ArrayList<>();
         for (CommandSpec s : byName.values()) {
             out.add(s);
@@ -106,9 +162,9 @@ public final class CommandTable {
     }
 
     private void insert(CommandSpec spec) {
-        if (byName.size() * 2 > slots.length) {
-            CommandSpec[] old = slots;
-            slots = new CommandSpec[old.length * 2];
+        if (byName.size() * 2 > building.length) {
+            CommandSpec[] old = building;
+            building = new CommandSpec[old.length * 2];
             for (CommandSpec s : old) if (s != null) place(s);
         }
         place(spec);
@@ -116,10 +172,10 @@ public final class CommandTable {
 
     private void place(CommandSpec s) {
         byte[] n = s.name.getBytes(StandardCharsets.UTF_8);
-        int mask = slots.length - 1;
+        int mask = building.length - 1;
         int i = hash(n, n.length) & mask;
-        while (slots[i] != null) i = (i + 1) & mask;
-        slots[i] = s;
+        while (building[i] != null) i = (i + 1) & mask;
+        building[i] = s;
     }
 
     private static int hash(byte[] b, int n) {

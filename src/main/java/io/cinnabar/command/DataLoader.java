@@ -102,7 +102,7 @@ final class DataLoader implements Loading.Sink {
         dispatcher.replay(aofClient, argv);
     }
 
-    /** Loader thread: the command table is read-only once the server runs, so the lookup is safe there. */
+    /** Loader thread: the command table's lookups are safe from any thread. */
     @Override
     public void check(byte[][] argv) {
         if (commands.lookup(argv[0]) == null) throw AofReplayException.unknownCommand(argv[0]);

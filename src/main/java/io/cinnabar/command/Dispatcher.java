@@ -37,8 +37,8 @@ public final class Dispatcher {
     private final BlockedClients blocked;
     private final Propagation propagation;
     private final Tracking tracking;
-    /** CLIENT: its subcommands keep a CLIENT CACHING choice for the next command. */
-    private final CommandSpec clientContainer;
+    /** CLIENT: its subcommands keep a CLIENT CACHING choice for the next command; looked up when first needed. */
+    private CommandSpec clientContainer;
     /** The spec of the command the current request ran (null when it was rejected before lookup). */
     private CommandSpec requestSpec;
     /** Nesting of run(): above 1 inside EXEC, where blocking commands must not block. */
@@ -68,7 +68,6 @@ public final class Dispatcher {
         server.pubSub(new io.cinnabar.command.pubsub.PubSub(this::push));
         this.tracking = new Tracking(server, this::push);
         server.tracking(tracking);
-        this.clientContainer = commands.lookup("client".getBytes(StandardCharsets.US_ASCII));
         server.events(new KeyspaceEvents(server.config(), server.pubSub()));
         KeyspaceHooks.install(server);
         server.pause().onResume(this::resumePostponed);
@@ -231,6 +230,11 @@ public final class Dispatcher {
         afterCommand(client, mark, skipThis);
     }
 
+    private CommandSpec clientContainer() {
+        if (clientContainer == null) clientContainer = commands.lookup("client".getBytes(StandardCharsets.US_ASCII));
+        return clientContainer;
+    }
+
     /** CLIENT REPLY OFF|SKIP: the command ran, then what it replied is dropped. */
     private void afterCommand(Client client, int mark, boolean skipThis) {
         // CLIENT REPLY ON clears a pending skip and must itself be answered.
@@ -241,7 +245,7 @@ public final class Dispatcher {
         }
         // Redis's resetClient: CLIENT CACHING applies to the next command (or transaction) only.
         if (client.tracking != null && client.multi == null
-                && (requestSpec == null || requestSpec.parent() != clientContainer)) {
+                && (requestSpec == null || requestSpec.parent() != clientContainer())) {
             TrackingCommands.commandDone(client);
         }
         if (skipThis) client.replySkip = false;

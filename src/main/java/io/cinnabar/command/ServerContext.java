@@ -41,7 +41,8 @@ public final class ServerContext {
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final long startTimeMs = System.currentTimeMillis();
-    private final String runId;
+    /** Redis's run_id and master_replid, made when first asked for: see randomId. */
+    private String runId, replicationId;
     private volatile int port;
     private Runnable shutdownHook = () -> { };
     private volatile Runnable longRunAbort = () -> { };
@@ -90,9 +91,6 @@ public final class ServerContext {
             if (!thread.lent()) persistence.endOfRound();
         });
         config.onChange(persistence::configChanged);
-        byte[] id = new byte[20];
-        new SecureRandom().nextBytes(id);
-        this.runId = HexFormat.of().formatHex(id);
     }
 
     public Config config() { return config; }
@@ -148,7 +146,27 @@ public final class ServerContext {
         for (var hook : resetHooks) hook.accept(client);
     }
     public long startTimeMs() { return startTimeMs; }
-    public String runId() { return runId; }
+    /** INFO's run_id; keyspace thread. */
+    public String runId() {
+        if (runId == null) runId = randomId();
+        return runId;
+    }
+
+    /** INFO's master_replid; keyspace thread. */
+    public String replicationId() {
+        if (replicationId == null) replicationId = randomId();
+        return replicationId;
+    }
+
+    /**
+     * 40 random hex characters, as Redis's getRandomHexChars. Not made at start-up: the first
+     * SecureRandom in a JVM loads the security providers, ~10 ms of an embedded server's start.
+     */
+    private static String randomId() {
+        byte[] id = new byte[20];
+        new SecureRandom().nextBytes(id);
+        return HexFormat.of().formatHex(id);
+    }
     public int port() { return port; }
     public void port(int p) { port = p; }
     public boolean activeExpireEnabled() { return activeExpireEnabled; }

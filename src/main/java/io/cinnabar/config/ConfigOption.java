@@ -144,7 +144,7 @@ public final class ConfigOption {
     }
 
     static Builder string(String name, String def) {
-        return new Builder(name, ConfigOption::single, v -> (String) v, def);
+        return new Builder(name, ConfigOption::single, AS_TEXT, def);
     }
 
     static Builder enumeration(String name, String def, String... allowed) {
@@ -154,12 +154,20 @@ public final class ConfigOption {
                 if (a.equals(w)) return a;
             }
             throw new ConfigException("argument(s) must be one of the following: " + String.join(", ", allowed));
-        }, v -> (String) v, def);
+        }, AS_TEXT, def);
     }
 
     static Builder custom(String name, Parser parser, Printer printer, String def) {
         return new Builder(name, parser, printer, def);
     }
+
+    /** An option whose value is the text its parser makes of the words, printed as it is. */
+    static Builder text(String name, Parser parser, String def) {
+        return new Builder(name, parser, AS_TEXT, def);
+    }
+
+    /** One printer for every text option: each lambda written out is a class the JVM makes at start-up. */
+    private static final Printer AS_TEXT = v -> (String) v;
 
     static String single(String[] words) throws ConfigException {
         if (words.length != 1) throw new ConfigException("wrong number of arguments");

@@ -13,6 +13,7 @@ import static io.cinnabar.config.ConfigOption.memory;
 import static io.cinnabar.config.ConfigOption.memoryOrPercent;
 import static io.cinnabar.config.ConfigOption.octal;
 import static io.cinnabar.config.ConfigOption.string;
+import static io.cinnabar.config.ConfigOption.text;
 
 /**
  * Every option Cinnabar understands, declared once (Redis's static_configs[]). Defaults are
@@ -28,8 +29,7 @@ public final class ConfigOptions {
 
     // ---- network ----
     public static final ConfigOption PORT = add(integer("port", 0, 65535, 6379));
-    public static final ConfigOption BIND = add(custom("bind", words -> String.join(" ", words), v -> (String) v,
-            "* -::*").multiArg());
+    public static final ConfigOption BIND = add(text("bind", words -> String.join(" ", words), "* -::*").multiArg());
     public static final ConfigOption TRACKING_TABLE_MAX_KEYS = add(integer("tracking-table-max-keys", 0, LONG_MAX, 1000000));
     public static final ConfigOption PROTECTED_MODE = add(bool("protected-mode", true).inert());
     public static final ConfigOption TCP_BACKLOG = add(integer("tcp-backlog", 0, INT_MAX, 511).immutable());
@@ -56,17 +56,16 @@ public final class ConfigOptions {
     public static final ConfigOption ACTIVE_EXPIRE_EFFORT = add(integer("active-expire-effort", 1, 10, 1));
 
     // ---- security ----
-    public static final ConfigOption REQUIREPASS = add(custom("requirepass", ConfigOption::single,
-            v -> (String) v, ""));
+    public static final ConfigOption REQUIREPASS = add(text("requirepass", ConfigOption::single, ""));
 
     // ---- limits ----
     public static final ConfigOption PROTO_MAX_BULK_LEN = add(memory("proto-max-bulk-len", 1024 * 1024,
             LONG_MAX, 512L * 1024 * 1024));
     public static final ConfigOption CLIENT_QUERY_BUFFER_LIMIT = add(memory("client-query-buffer-limit",
             1024 * 1024, LONG_MAX, 1024L * 1024 * 1024));
-    public static final ConfigOption CLIENT_OUTPUT_BUFFER_LIMIT = add(custom("client-output-buffer-limit",
-            ClientOutputBufferLimit::parse, v -> (String) v,
-            "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60").multiArg());
+    public static final ConfigOption CLIENT_OUTPUT_BUFFER_LIMIT = add(text("client-output-buffer-limit",
+            ClientOutputBufferLimit::parse, "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60")
+            .multiArg());
     public static final ConfigOption MAXMEMORY = add(memory("maxmemory", 0, LONG_MAX, 0));
     public static final ConfigOption MAXMEMORY_POLICY = add(enumeration("maxmemory-policy", "noeviction",
             "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru", "allkeys-lfu",
@@ -76,17 +75,14 @@ public final class ConfigOptions {
     public static final ConfigOption LFU_DECAY_TIME = add(integer("lfu-decay-time", 0, INT_MAX, 1).inert());
 
     // ---- persistence ----
-    public static final ConfigOption DIR = add(custom("dir", ConfigOptions::parseDir, v -> (String) v,
-            new File("").getAbsolutePath()));
-    public static final ConfigOption DBFILENAME = add(custom("dbfilename", ConfigOptions::parseDbFilename,
-            v -> (String) v, "dump.rdb"));
-    public static final ConfigOption SAVE = add(custom("save", SavePoints::parse, v -> (String) v,
-            "3600 1 300 100 60 10000").multiArg());
+    public static final ConfigOption DIR = add(text("dir", ConfigOptions::parseDir, new File("").getAbsolutePath()));
+    public static final ConfigOption DBFILENAME = add(text("dbfilename", ConfigOptions::parseDbFilename, "dump.rdb"));
+    public static final ConfigOption SAVE = add(text("save", SavePoints::parse, "3600 1 300 100 60 10000").multiArg());
     public static final ConfigOption APPENDONLY = add(bool("appendonly", false));
-    public static final ConfigOption APPENDFILENAME = add(custom("appendfilename",
-            words -> plainName(words, "appendfilename", "filename"), v -> (String) v, "appendonly.aof").immutable());
-    public static final ConfigOption APPENDDIRNAME = add(custom("appenddirname",
-            words -> plainName(words, "appenddirname", "dirname"), v -> (String) v, "appendonlydir").immutable());
+    public static final ConfigOption APPENDFILENAME = add(text("appendfilename",
+            words -> plainName(words, "appendfilename", "filename"), "appendonly.aof").immutable());
+    public static final ConfigOption APPENDDIRNAME = add(text("appenddirname",
+            words -> plainName(words, "appenddirname", "dirname"), "appendonlydir").immutable());
     public static final ConfigOption APPENDFSYNC = add(enumeration("appendfsync", "everysec",
             "always", "everysec", "no"));
     public static final ConfigOption RDBCOMPRESSION = add(bool("rdbcompression", true));
@@ -115,10 +111,10 @@ public final class ConfigOptions {
     public static final ConfigOption SANITIZE_DUMP_PAYLOAD = add(enumeration("sanitize-dump-payload", "no",
             "no", "yes", "clients"));
     public static final ConfigOption SHUTDOWN_TIMEOUT = add(integer("shutdown-timeout", 0, INT_MAX, 10));
-    public static final ConfigOption SHUTDOWN_ON_SIGTERM = add(custom("shutdown-on-sigterm",
-            ConfigOptions::parseShutdownFlags, v -> (String) v, "default").multiArg());
-    public static final ConfigOption SHUTDOWN_ON_SIGINT = add(custom("shutdown-on-sigint",
-            ConfigOptions::parseShutdownFlags, v -> (String) v, "default").multiArg());
+    public static final ConfigOption SHUTDOWN_ON_SIGTERM = add(text("shutdown-on-sigterm",
+            ConfigOptions::parseShutdownFlags, "default").multiArg());
+    public static final ConfigOption SHUTDOWN_ON_SIGINT = add(text("shutdown-on-sigint",
+            ConfigOptions::parseShutdownFlags, "default").multiArg());
 
     // ---- encodings (used by the collection types) ----
     public static final ConfigOption HASH_MAX_LISTPACK_ENTRIES = add(integer("hash-max-listpack-entries",
@@ -153,8 +149,7 @@ public final class ConfigOptions {
     static {
         // general
         add(bool("set-proc-title", true).immutable().inert());
-        add(custom("proc-title-template", ProcTitleTemplate::parse, v -> (String) v,
-                "{title} {listen-addr} {server-mode}").inert());
+        add(text("proc-title-template", ProcTitleTemplate::parse, "{title} {listen-addr} {server-mode}").inert());
         add(enumeration("supervised", "no", "upstart", "systemd", "auto", "no").immutable().inert());
         add(bool("syslog-enabled", false).immutable().inert());
         add(string("syslog-ident", "redis").immutable().inert());
@@ -171,10 +166,10 @@ public final class ConfigOptions {
             add(string(cpulist, "").immutable().inert());
         }
         add(enumeration("oom-score-adj", "no", "no", "yes", "relative", "absolute").inert());
-        add(custom("oom-score-adj-values", OomScoreAdjValues::parse, v -> (String) v, "0 200 800").multiArg().inert());
+        add(text("oom-score-adj-values", OomScoreAdjValues::parse, "0 200 800").multiArg().inert());
         add(bool("activerehashing", true).inert());
         add(bool("latency-tracking", true).inert());
-        add(custom("latency-tracking-info-percentiles", LatencyPercentiles::parse, v -> (String) v, "50 99 99.9")
+        add(text("latency-tracking-info-percentiles", LatencyPercentiles::parse, "50 99 99.9")
                 .multiArg().inert());
         add(enumeration("enable-protected-configs", "no", "no", "yes", "local").immutable().inert());
         add(enumeration("enable-module-command", "no", "no", "yes", "local").immutable().inert());
@@ -204,7 +199,7 @@ public final class ConfigOptions {
         add(integer("stream-node-max-entries", 0, LONG_MAX, 100).inert());
         add(memory("hll-sparse-max-bytes", 0, LONG_MAX, 3000).inert());
         // replication
-        add(custom("replicaof", ReplicaOf::parse, v -> (String) v, "").alias("slaveof").multiArg().immutable().inert());
+        add(text("replicaof", ReplicaOf::parse, "").alias("slaveof").multiArg().immutable().inert());
         add(string("masteruser", "").inert());
         add(string("masterauth", "").inert());
         add(bool("replica-serve-stale-data", true).alias("slave-serve-stale-data").inert());
@@ -234,7 +229,7 @@ public final class ConfigOptions {
         add(integer("cluster-port", 0, 65535, 0).immutable().inert());
         add(integer("cluster-node-timeout", 0, LONG_MAX, 15000).inert());
         add(string("cluster-announce-ip", "").inert());
-        add(custom("cluster-announce-hostname", ConfigOptions::parseHostname, v -> (String) v, "").inert());
+        add(text("cluster-announce-hostname", ConfigOptions::parseHostname, "").inert());
         add(integer("cluster-announce-port", 0, 65535, 0).inert());
         add(integer("cluster-announce-bus-port", 0, 65535, 0).inert());
         add(integer("cluster-announce-tls-port", 0, 65535, 0).inert());

@@ -1,7 +1,7 @@
 package io.cinnabar.config;
 
 import java.math.BigDecimal;
-import java.util.Locale;
+import java.math.RoundingMode;
 
 /** The "latency-tracking-info-percentiles" option: percentiles 0..100, or "" for none. */
 final class LatencyPercentiles {
@@ -21,8 +21,10 @@ final class LatencyPercentiles {
                 throw new ConfigException("latency-tracking-info-percentiles parameters should sit between [0.0,100.0]");
             }
             if (out.length() > 0) out.append(' ');
-            // Redis prints "%f" with trailing zeros trimmed: 99.9, 50
-            out.append(new BigDecimal(String.format(Locale.ROOT, "%f", p)).stripTrailingZeros().toPlainString());
+            // Redis prints "%f" with trailing zeros trimmed: 99.9, 50. Rounded as Java's "%f" rounds,
+            // without a Formatter: the default value is parsed at every start, and the first
+            // Formatter in a JVM loads the locale data (~20 ms).
+            out.append(BigDecimal.valueOf(p).setScale(6, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString());
         }
         return out.toString();
     }

@@ -45,6 +45,14 @@ public final class NettyServer implements AutoCloseable {
     /** The port actually bound. */
     private volatile int port;
 
+    /**
+     * Starts Netty's one-time work of the JVM on a helper thread (see {@link NettyWarmUp}), for the
+     * caller to build what needs no network meanwhile. Logging must be set up already.
+     */
+    public static void warmUp() {
+        NettyWarmUp.startOnce();
+    }
+
     public NettyServer(Dispatcher dispatcher) {
         this.server = dispatcher.server();
         Config config = server.config();

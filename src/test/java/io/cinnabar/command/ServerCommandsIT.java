@@ -36,6 +36,24 @@ class ServerCommandsIT {
     }
 
     @Test
+    void runIdAndReplicationIdAreFortyHexCharactersThatStay(Jedis jedis) {
+        String runId = infoField(jedis.info("server"), "run_id");
+        String replId = infoField(jedis.info("replication"), "master_replid");
+        assertTrue(runId.matches("[0-9a-f]{40}"), runId);
+        assertTrue(replId.matches("[0-9a-f]{40}"), replId);
+        assertFalse(runId.equals(replId));
+        assertEquals(runId, infoField(jedis.info("server"), "run_id"));
+        assertEquals(replId, infoField(jedis.info("replication"), "master_replid"));
+    }
+
+    private static String infoField(String info, String name) {
+        for (String line : info.split("\r\n")) {
+            if (line.startsWith(name + ":")) return line.substring(name.length() + 1);
+        }
+        throw new AssertionError(name + " missing from " + info);
+    }
+
+    @Test
     void sectionSelection(Jedis jedis) {
         String cpu = jedis.info("cpu");
         assertTrue(cpu.startsWith("# CPU\r\nused_cpu_sys:"), cpu);

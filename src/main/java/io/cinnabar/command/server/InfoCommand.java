@@ -21,9 +21,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -39,7 +37,6 @@ public final class InfoCommand implements CommandFamily {
         "server", "clients", "memory", "persistence", "stats", "replication", "cpu", "module_list",
         "errorstats", "cluster", "keyspace"};
 
-    private final String replicationId = randomHex();
     private long peakMemory;
     private long lastOpsSampleMs;
     private long lastOpsSampleCount;
@@ -91,7 +88,7 @@ public final class InfoCommand implements CommandFamily {
         if (s.begin(all, sections, "Memory", "memory")) memory(s, server);
         if (s.begin(all, sections, "Persistence", "persistence")) persistence(s, server);
         if (s.begin(all, sections, "Stats", "stats")) stats(s, server);
-        if (s.begin(all, sections, "Replication", "replication")) replication(s);
+        if (s.begin(all, sections, "Replication", "replication")) replication(s, server);
         if (s.begin(all, sections, "CPU", "cpu")) cpu(s);
         s.begin(all || sections.contains("modules"), sections, "Modules", "module_list");
         if (s.begin(all, sections, "Commandstats", "commandstats")) commandStats(s, server);
@@ -341,11 +338,11 @@ public final class InfoCommand implements CommandFamily {
         s.field("reply_buffer_expands", 0);
     }
 
-    private void replication(Section s) {
+    private static void replication(Section s, ServerContext server) {
         s.field("role", "master");
         s.field("connected_slaves", 0);
         s.field("master_failover_state", "no-failover");
-        s.field("master_replid", replicationId);
+        s.field("master_replid", server.replicationId());
         s.field("master_replid2", "0000000000000000000000000000000000000000");
         s.field("master_repl_offset", 0);
         s.field("second_repl_offset", -1);
@@ -484,11 +481,5 @@ public final class InfoCommand implements CommandFamily {
         } catch (Throwable t) {
             return 0;
         }
-    }
-
-    private static String randomHex() {
-        byte[] b = new byte[20];
-        new SecureRandom().nextBytes(b);
-        return HexFormat.of().formatHex(b);
     }
 }
