@@ -172,6 +172,7 @@ python3 "$repo/scripts/lib/bench_report.py" --work "$work" --out "$out" --rounds
     --cases "$cases" --modes "$modes" \
     --case-args "$(for c in $cases; do echo "$c=$(case_args "$c")"; done)" \
     --redis-version "$(redis-server --version)" \
+    --commit "$(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown)" \
     --java-version "$(java -version 2>&1 | head -1)" \
     --jvm-options "$(grep -v '^#' "$repo/conf/jvm.options" | grep -v '^$' | tr '\n' ' ')"
 echo "report: $out" >&2
