@@ -11,7 +11,7 @@
 # Then the memory step: fresh servers, RSS empty, after loading ~1M keys of 32-byte values
 # (redis-benchmark -t set -r 1000000 -n 3000000 -d 32 -P 32), and 10 s after FLUSHALL.
 #
-#   scripts/bench.sh                                   # everything, ~30 minutes on 2 cores
+#   scripts/bench.sh                                   # everything, ~20 minutes on 2 cores
 #   BENCH_ROUNDS=1 BENCH_N=50000 BENCH_CASES="p16 d61" BENCH_MODES=off BENCH_MEMORY=no scripts/bench.sh
 #   BENCH_OUT=/tmp/bench.md scripts/bench.sh          # write the report elsewhere
 #
