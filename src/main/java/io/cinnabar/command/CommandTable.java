@@ -19,12 +19,12 @@ import java.util.TreeMap;
  * thread (the AOF loader's too) may look up.
  */
 public final class CommandTable {
-    private static final int FAMILIES = 24;
-
     private final Map<String, CommandSpec> byName = new TreeMap<>();
     private volatile CommandSpec[] slots = new CommandSpec[512];
     /** Families of {@link #family(int)} registered so far; written under the lock. */
-    private volatile int registered;
+    private int registered;
+    /** Every family is in: set under the lock once {@link #family(int)} has no next one. */
+    private volatile boolean complete;
     /** While a family registers (under the lock): the slots it adds to, published when it is done. */
     private CommandSpec[] building;
     private String currentGroup;
@@ -36,7 +36,7 @@ public final class CommandTable {
         return new CommandTable();
     }
 
-    /** The i-th family in registration order, created only when reached (its class is loaded then). */
+    /** The i-th family in registration order, created only when reached (its class is loaded then); null past the last. */
     private static CommandFamily family(int i) {
         switch (i) {
             case 0: return new io.cinnabar.command.connection.ConnectionCommands();
@@ -63,7 +63,7 @@ public final class CommandTable {
             case 21: return new io.cinnabar.command.pubsub.PubSubCommands();
             case 22: return new io.cinnabar.command.scripting.ScriptingCommands();
             case 23: return new io.cinnabar.command.scripting.FunctionCommands();
-            default: throw new IllegalArgumentException("no family " + i);
+            default: return null;
         }
     }
 
@@ -86,7 +86,7 @@ public final class CommandTable {
 
     public CommandSpec lookup(byte[] name) {
         CommandSpec found = find(slots, name);
-        while (found == null && registered < FAMILIES) found = registerNext(name);
+        while (found == null && !complete) found = registerNext(name);
         return found;
     }
 
@@ -102,23 +102,29 @@ public final class CommandTable {
     /** Registers the next family (if another thread has not meanwhile); name as found then, or null. */
     private synchronized CommandSpec registerNext(byte[] name) {
         CommandSpec found = find(slots, name);
-        if (found == null && registered < FAMILIES) {
-            register(family(registered));
-            registered++;
-            found = find(slots, name);
-        }
+        if (found == null && registerNextFamily()) found = find(slots, name);
         return found;
     }
 
     /** Every family in, for what lists the table; returns at once when all are. */
     private void registerAll() {
-        if (registered == FAMILIES) return;
+        if (complete) return;
         synchronized (this) {
-            while (registered < FAMILIES) {
-                register(family(registered));
-                registered++;
-            }
+            while (registerNextFamily()) { }
         }
+    }
+
+    /** Under the lock: registers the next family; false (and complete) when there is none. */
+    private boolean registerNextFamily() {
+        if (complete) return false;
+        CommandFamily next = family(registered);
+        if (next == null) {
+            complete = true;
+            return false;
+        }
+        register(next);
+        registered++;
+        return true;
     }
 
     public CommandSpec lookup(String name) {
