@@ -1,5 +1,7 @@
 package io.cinnabar.command;
 
+import io.cinnabar.protocol.RespWriter;
+
 /**
  * The network side of a client, as the keyspace thread sees it. Implemented by the network
  * package; every method is safe to call from the keyspace thread.
@@ -14,6 +16,19 @@ public interface ClientChannel {
      * hands each executor the tasks due on it in one piece.
      */
     Runnable delivery(byte[] replies, boolean closeAfterReply);
+
+    /**
+     * {@link #send(byte[], boolean)} of what replies holds, which is then empty: a connection
+     * may copy the bytes straight into its outgoing buffer instead of into a byte[] of their own.
+     */
+    default void send(RespWriter replies, boolean closeAfterReply) {
+        send(replies.takeBytes(), closeAfterReply);
+    }
+
+    /** {@link #delivery(byte[], boolean)} of what replies holds, which is then empty (see {@link #send(RespWriter, boolean)}). */
+    default Runnable delivery(RespWriter replies, boolean closeAfterReply) {
+        return delivery(replies.takeBytes(), closeAfterReply);
+    }
 
     /** Where {@link #delivery} tasks run (the connection's event loop). */
     java.util.concurrent.Executor executor();

@@ -202,23 +202,27 @@ public final class Dispatcher {
      * appendfsync always).
      */
     private void flush(Client client, long feedMark) {
-        byte[] out = writer.takeBytes();
-        server.stats().netOutputBytes += out.length;
-        if (client.closing) return;
+        int size = writer.size();
+        server.stats().netOutputBytes += size;
+        if (client.closing) {
+            writer.reset();
+            return;
+        }
         // A client blocked before replying anything keeps its connection waiting for this batch.
-        if (client.waiting() && out.length == 0) {
+        if (client.waiting() && size == 0) {
             // One paused by CLIENT PAUSE first takes the requests its connection already holds, so
             // they run right after its postponed command, before other clients' (as in Redis).
-            if (client.postponed != null && client.pending().isEmpty()) client.channel().send(out, false);
+            if (client.postponed != null && client.pending().isEmpty()) client.channel().send(writer, false);
+            else writer.reset();
             return;
         }
         long fed = server.feed().offset();
         if (fed > feedMark && server.persistence().holdsWriteReplies()) {
             server.persistence().whenAcknowledged(fed, client.channel().executor(),
-                    client.channel().delivery(out, client.closeAfterReply));
+                    client.channel().delivery(writer, client.closeAfterReply));
             return;
         }
-        client.channel().send(out, client.closeAfterReply);
+        client.channel().send(writer, client.closeAfterReply);
     }
 
     /** Runs one command for client, replying into the current batch (a resumed client's pending requests). */

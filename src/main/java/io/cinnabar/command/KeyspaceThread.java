@@ -106,6 +106,14 @@ public final class KeyspaceThread implements Executor {
         if (parked) LockSupport.unpark(thread);
     }
 
+    /**
+     * Runs task at once, then the after-work hooks, as a task of its own would run; call only on
+     * the keyspace thread, outside any task of it (an event loop's own task, with io-threads 1).
+     */
+    public void runNow(Runnable task) {
+        runThenAfterWork(task);
+    }
+
     private void runThenAfterWork(Runnable task) {
         runOrDefer(task);
         run(afterWork);

@@ -1,5 +1,6 @@
 package io.cinnabar.network;
 
+import io.cinnabar.command.KeyspaceThread;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.FastThreadLocal;
 import org.slf4j.Logger;
@@ -7,12 +8,13 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
 
 /**
  * Collects the client batches one event-loop iteration decodes and hands them to the keyspace
  * thread as one task, after the iteration's I/O (Netty runs queued tasks after processing ready
  * sockets). Fifty clients read in one iteration cost one cross-thread hand-off, not fifty.
+ * Where the keyspace runs on this very event loop (io-threads 1), the round runs right there and
+ * its list is reused: nothing is allocated per round.
  * Event-loop confined: one instance per event-loop thread.
  */
 final class BatchSubmitter {
@@ -25,21 +27,40 @@ final class BatchSubmitter {
     };
 
     private List<Runnable> pending = new ArrayList<>();
+    /** The keyspace of the batches pending (one server per event loop group). */
+    private KeyspaceThread keyspace;
+    private final Runnable handOver = this::handOver;
+    /** io-threads 1: the round being run here, the list to reuse for the next, and the task running it. */
+    private List<Runnable> running;
+    private List<Runnable> spare = new ArrayList<>();
+    private final KeyspaceThread.BusySafe runHere = () -> runAll(running);
 
     /** The submitter of the calling event loop. */
     static BatchSubmitter current() {
         return PER_LOOP.get();
     }
 
-    void submit(Runnable work, EventLoop loop, Executor keyspace) {
+    void submit(Runnable work, EventLoop loop, KeyspaceThread keyspace) {
         pending.add(work);
         if (pending.size() > 1) return;
-        loop.execute(() -> {
-            List<Runnable> round = pending;
+        this.keyspace = keyspace;
+        loop.execute(handOver);
+    }
+
+    private void handOver() {
+        List<Runnable> round = pending;
+        // Batches run even while a script is busy: the Dispatcher answers them BUSY then.
+        if (keyspace.inThread()) {
+            pending = spare;
+            running = round;
+            keyspace.runNow(runHere);
+            running = null;
+            round.clear();
+            spare = round;
+        } else {
             pending = new ArrayList<>(Math.max(16, round.size()));
-            // Batches run even while a script is busy: the Dispatcher answers them BUSY then.
-            keyspace.execute((io.cinnabar.command.KeyspaceThread.BusySafe) () -> runAll(round));
-        });
+            keyspace.execute((KeyspaceThread.BusySafe) () -> runAll(round));
+        }
     }
 
     private static void runAll(List<Runnable> round) {

@@ -4,6 +4,8 @@ import io.cinnabar.command.Client;
 import io.cinnabar.command.ClientChannel;
 import io.cinnabar.command.Dispatcher;
 import io.cinnabar.protocol.Request;
+import io.cinnabar.protocol.RespWriter;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -114,12 +116,43 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public void send(byte[] encoded, boolean closeAfterReply) {
+        send(Unpooled.wrappedBuffer(encoded), closeAfterReply);
+    }
+
+    @Override
+    public void send(RespWriter encoded, boolean closeAfterReply) {
+        send(outgoing(encoded), closeAfterReply);
+    }
+
+    private void send(ByteBuf encoded, boolean closeAfterReply) {
         openPushes = null; // pushes from now on go after these replies
         replies.post(channel.eventLoop(), () -> deliver(encoded, closeAfterReply));
     }
 
+    /**
+     * The writer's bytes in a buffer Netty writes as it is: where commands run on this
+     * connection's event loop (io-threads 1), a pooled direct buffer of its allocator, instead of
+     * a byte[] copy that Netty would wrap and copy again into a direct buffer.
+     */
+    private ByteBuf outgoing(RespWriter encoded) {
+        if (!channel.eventLoop().inEventLoop()) return Unpooled.wrappedBuffer(encoded.takeBytes());
+        int size = encoded.size();
+        ByteBuf out = size == 0 ? Unpooled.EMPTY_BUFFER : channel.alloc().directBuffer(size).writeBytes(encoded.bytes(), 0, size);
+        encoded.reset();
+        return out;
+    }
+
     @Override
     public Runnable delivery(byte[] encoded, boolean closeAfterReply) {
+        return delivery(Unpooled.wrappedBuffer(encoded), closeAfterReply);
+    }
+
+    @Override
+    public Runnable delivery(RespWriter encoded, boolean closeAfterReply) {
+        return delivery(outgoing(encoded), closeAfterReply);
+    }
+
+    private Runnable delivery(ByteBuf encoded, boolean closeAfterReply) {
         openPushes = null; // pushes from now on go after these replies
         heldCreated++;
         return () -> {
@@ -179,7 +212,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
                 channel.close();
                 return;
             }
-            channel.write(Unpooled.wrappedBuffer(m)).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+            channel.write(Unpooled.wrappedBuffer(m), channel.voidPromise());
         }
         channel.flush();
     }
@@ -190,18 +223,23 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     }
 
     /** On the event loop: writes one batch's replies and starts the next batch if one waits. */
-    private void deliver(byte[] replies, boolean closeAfterReply) {
-        if (overOutputLimit(replies.length)) {
+    private void deliver(ByteBuf replies, boolean closeAfterReply) {
+        int size = replies.readableBytes();
+        if (overOutputLimit(size)) {
             // As Redis: the reply that would pass the limit is dropped and the client closed.
+            replies.release();
             NettyServer.log.warn("Client id={} closed for overcoming of output buffer limits.", client.id());
             channel.close();
             return;
         }
-        if (replies.length > 0) {
-            channel.writeAndFlush(Unpooled.wrappedBuffer(replies))
-                    .addListener(closeAfterReply ? ChannelFutureListener.CLOSE : ChannelFutureListener.CLOSE_ON_FAILURE);
-        } else if (closeAfterReply) {
-            channel.close();
+        if (size > 0 && closeAfterReply) {
+            channel.writeAndFlush(replies).addListener(ChannelFutureListener.CLOSE);
+        } else if (size > 0) {
+            // A failed write reaches exceptionCaught, which closes the socket: no promise per reply.
+            channel.writeAndFlush(replies, channel.voidPromise());
+        } else {
+            replies.release();
+            if (closeAfterReply) channel.close();
         }
         inFlight = false;
         if (closeAfterReply) return;

@@ -5,6 +5,8 @@ import io.cinnabar.command.ServerContext;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -53,6 +55,14 @@ public final class NettyServer implements AutoCloseable {
         NettyWarmUp.startOnce();
     }
 
+    /**
+     * The connections' buffer allocator. Netty 4.2's default (adaptive) allocator creates a
+     * DirectByteBuffer slice for every buffer it hands out, one per read and per reply written
+     * (~85 bytes of garbage per request, 14% of an unpipelined GET's); the pooled allocator
+     * recycles its buffer objects.
+     */
+    static final ByteBufAllocator ALLOCATOR = PooledByteBufAllocator.DEFAULT;
+
     public NettyServer(Dispatcher dispatcher) {
         this.server = dispatcher.server();
         Config config = server.config();
@@ -82,6 +92,7 @@ public final class NettyServer implements AutoCloseable {
                 .channel(channelClass)
                 .option(ChannelOption.SO_BACKLOG, config.getInt(ConfigOptions.TCP_BACKLOG))
                 .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.ALLOCATOR, ALLOCATOR)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))

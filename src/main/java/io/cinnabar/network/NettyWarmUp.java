@@ -1,13 +1,12 @@
 package io.cinnabar.network;
 
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.epoll.Epoll;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Netty's one-time costs in a JVM, paid on a helper thread while the first server builds its
- * command table and keyspace: loading the native transport library, and the default allocator's
+ * command table and keyspace: loading the native transport library, and the allocator's
  * first buffer, whose event classes register with Java Flight Recorder (~90 ms even when nothing
  * records). Servers started later find both done.
  */
@@ -27,7 +26,7 @@ final class NettyWarmUp {
     private static void run() {
         try {
             Epoll.isAvailable();
-            ByteBufAllocator.DEFAULT.ioBuffer(64).release();
+            NettyServer.ALLOCATOR.ioBuffer(64).release();
         } catch (RuntimeException | LinkageError e) {
             // The server's own start makes the same calls, and reports what fails there.
         }

@@ -45,9 +45,19 @@ public final class RespWriter implements Reply {
     /** Copies out the encoded bytes and resets the writer for the next client. */
     public byte[] takeBytes() {
         byte[] out = Arrays.copyOf(buf, len);
+        reset();
+        return out;
+    }
+
+    /** The encoded bytes are the first {@link #size()} of this array, until the next write or {@link #reset()}. */
+    public byte[] bytes() {
+        return buf;
+    }
+
+    /** Empties the writer for the next client, once its bytes were copied out. */
+    public void reset() {
         len = 0;
         if (buf.length > SHRINK_ABOVE) buf = new byte[4096];
-        return out;
     }
 
     // ---- Reply ----
