@@ -13,6 +13,7 @@ import io.cinnabar.util.Numbers;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 import static io.cinnabar.command.CommandFlag.DENYOOM;
 import static io.cinnabar.command.CommandFlag.FAST;
@@ -21,11 +22,13 @@ import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
 import static io.cinnabar.command.KeyFlag.ACCESS;
 import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.OW;
 import static io.cinnabar.command.KeyFlag.RW;
 import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeyFlag.VARIABLE_FLAGS;
 import static io.cinnabar.command.KeySpec.at;
 
-/** Bit commands on string values (bitops.c): SETBIT, GETBIT, BITCOUNT, BITPOS. */
+/** Bit commands on string values (bitops.c): SETBIT, GETBIT, BITCOUNT, BITPOS, BITOP; BITFIELD is in {@link BitfieldCommand}. */
 public final class BitmapCommands implements CommandFamily {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final String BAD_OFFSET = "ERR bit offset is not an integer or out of range";
@@ -46,11 +49,29 @@ public final class BitmapCommands implements CommandFamily {
                 .history("7.0.0", "Added the `BYTE|BIT` option."), this::bitcount);
         t.add(spec("BITPOS", -3, READONLY).keys(at(1, RO, ACCESS)).doc("2.8.7", "Find first bit set or clear in a string", "O(N)")
                 .history("7.0.0", "Added the `BYTE|BIT` option."), this::bitpos);
+        t.add(spec("BITOP", -4, WRITE, DENYOOM).keys(at(2, OW, UPDATE), at(3, RO, ACCESS).range(-1, 1))
+                .doc("2.6.0", "Perform bitwise operations between strings", "O(N)"), this::bitop);
+        t.add(spec("BITFIELD", -2, WRITE, DENYOOM)
+                .keys(at(1, RW, UPDATE, ACCESS, VARIABLE_FLAGS).notes("This command allows both access and modification of the key"))
+                .doc("3.2.0", "Perform arbitrary bitfield integer operations on strings", "O(1) for each subcommand specified"),
+                c -> BitfieldCommand.run(c, false));
+        t.add(spec("BITFIELD_RO", -2, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("6.0.0", "Perform arbitrary bitfield integer operations on strings. Read-only variant of BITFIELD",
+                        "O(1) for each subcommand specified"), c -> BitfieldCommand.run(c, true));
     }
 
     /** Redis's getBitOffsetFromArgument: a non-negative integer addressing a byte below proto-max-bulk-len. */
     private static long bitOffset(Call c, int index) {
-        long offset = c.longArg(index, BAD_OFFSET);
+        return bitOffset(c, index, 0);
+    }
+
+    /** As {@link #bitOffset(Call, int)}; with bits > 0, "#n" (BITFIELD) means n * bits. */
+    static long bitOffset(Call c, int index, int bits) {
+        byte[] arg = c.arg(index);
+        int skip = bits > 0 && arg.length > 0 && arg[0] == '#' ? 1 : 0;
+        long[] parsed = new long[1];
+        if (!Numbers.parseLong(arg, skip, arg.length - skip, parsed)) throw new CommandError(BAD_OFFSET);
+        long offset = skip == 1 ? parsed[0] * bits : parsed[0];
         if (offset < 0 || (offset >>> 3) >= c.config().getLong(ConfigOptions.PROTO_MAX_BULK_LEN)) {
             throw new CommandError(BAD_OFFSET);
         }
@@ -93,6 +114,50 @@ public final class BitmapCommands implements CommandFamily {
         boolean set = value != null && byteIndex < value.length
                 && (value[(int) byteIndex] & (1 << (7 - (int) (offset & 7)))) != 0;
         c.reply().integer(set ? 1 : 0);
+    }
+
+    /** BITOP AND|OR|XOR|NOT destkey key [key ...]: missing keys are empty strings, shorter ones are zero padded. */
+    private void bitop(Call c) {
+        int op;
+        if (c.argIs(1, "AND")) op = 0;
+        else if (c.argIs(1, "OR")) op = 1;
+        else if (c.argIs(1, "XOR")) op = 2;
+        else if (c.argIs(1, "NOT")) op = 3;
+        else throw CommandError.syntax();
+        if (op == 3 && c.argCount() != 4) throw new CommandError("ERR BITOP NOT must be called with a single source key.");
+        Database db = c.db();
+        int n = c.argCount() - 3, maxLength = 0;
+        byte[][] sources = new byte[n][];
+        for (int j = 0; j < n; j++) {
+            byte[] s = db.getString(c.arg(j + 3));
+            sources[j] = s == null ? new byte[0] : s;
+            maxLength = Math.max(maxLength, sources[j].length);
+        }
+        byte[] key = c.arg(2);
+        if (maxLength == 0) {
+            if (db.delete(key)) c.notify(KeyspaceEvents.GENERIC, "del", key);
+            c.reply().integer(0);
+            return;
+        }
+        byte[] result = new byte[maxLength];
+        byte[] first = sources[0];
+        System.arraycopy(first, 0, result, 0, first.length);
+        if (op == 3) {
+            for (int i = 0; i < maxLength; i++) result[i] = (byte) ~result[i];
+        }
+        for (int j = 1; j < n; j++) {
+            byte[] s = sources[j];
+            // Past a source's end its bytes are zero: AND clears the rest, OR and XOR leave it.
+            if (op == 0) Arrays.fill(result, s.length, maxLength, (byte) 0);
+            for (int i = 0; i < s.length; i++) {
+                if (op == 0) result[i] &= s[i];
+                else if (op == 1) result[i] |= s[i];
+                else result[i] ^= s[i];
+            }
+        }
+        db.set(key, result);
+        c.notify(KeyspaceEvents.STRING, "set", key);
+        c.reply().integer(maxLength);
     }
 
     /** BITCOUNT key [start end [BYTE | BIT]] */
