@@ -140,8 +140,12 @@ public final class Database {
         put(key, value, false);
     }
 
-    /** Stores value at key, keeping the key's TTL if it has one (KEEPTTL, SETRANGE, APPEND...). */
+    /**
+     * Stores value at key, keeping the key's TTL if it has one (KEEPTTL, SETRANGE, APPEND...). The
+     * store is the change: a {@link #write} lookup of key by the same command is not counted again.
+     */
     public void setKeepTtl(byte[] key, Object value) {
+        keyspace.pendingChanges().withdraw(this, key);
         put(key, value, true);
     }
 
@@ -186,7 +190,7 @@ public final class Database {
      * ENCODING reports "raw" whatever the length, as Redis does for strings it edits in place.
      */
     public void setRawKeepTtl(byte[] key, byte[] value) {
-        put(key, value, true);
+        setKeepTtl(key, value);
         find(key, hash(key)).lru |= Entry.RAW;
     }
 
@@ -197,7 +201,7 @@ public final class Database {
 
     /** Stores INCRBYFLOAT's result, keeping the TTL: Redis never integer-encodes it (OBJECT ENCODING). */
     public void setNotIntKeepTtl(byte[] key, byte[] value) {
-        put(key, value, true);
+        setKeepTtl(key, value);
         find(key, hash(key)).lru |= Entry.NOT_INT;
     }
 
