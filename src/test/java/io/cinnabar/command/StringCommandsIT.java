@@ -516,4 +516,15 @@ class StringCommandsIT {
             client.shutdown();
         }
     }
+
+    /** INCRBYFLOAT stores the formatted result, never an integer encoding (Redis 7.0.15: "embstr" even for "10"). */
+    @Test
+    void incrbyfloatResultIsNotIntEncoded(Jedis jedis) {
+        jedis.del("f");
+        assertEquals(10.0, jedis.incrByFloat("f", 10));
+        assertEquals("10", jedis.get("f"));
+        assertEquals("embstr", jedis.objectEncoding("f"));
+        jedis.incrBy("f", 1);
+        assertEquals("int", jedis.objectEncoding("f"));
+    }
 }

@@ -231,7 +231,7 @@ public final class StringCommands implements CommandFamily {
         boolean seconds = (flags & (EX | EXAT)) != 0;
         if (v <= 0 || (seconds && v > Long.MAX_VALUE / 1000)) throw invalidExpire(c);
         if (seconds) v *= 1000;
-        if ((flags & (EX | PX)) != 0) v += c.now();
+        if ((flags & (EX | PX)) != 0) v += c.mstime();
         if (v <= 0) throw invalidExpire(c);
         return v;
     }
@@ -257,7 +257,7 @@ public final class StringCommands implements CommandFamily {
         long when = expireIndex > 0 ? expireAt(c, expireIndex, flags) : 0;
         c.reply().bulk(value);
         // Never propagated as sent: as DEL/UNLINK, PEXPIREAT or PERSIST, like Redis.
-        if ((flags & (EXAT | PXAT)) != 0 && when <= c.now() && !c.keyspace().isLoading()) {
+        if ((flags & (EXAT | PXAT)) != 0 && when <= c.mstime() && !c.keyspace().isLoading()) {
             db.delete(key);
             c.propagateAs(PropagatedCommands.deletion(lazy(c, ConfigOptions.LAZYFREE_LAZY_EXPIRE)), key);
             c.notify(KeyspaceEvents.GENERIC, "del", key);
