@@ -62,7 +62,7 @@ public final class Database {
         }
         keyspace.stats().keyspaceHits++;
         keyspace.touch(e);
-        return e.value;
+        return e.value();
     }
 
     /**
@@ -77,7 +77,27 @@ public final class Database {
         beforeChange(e);
         keyspace.touch(e);
         keyspace.pendingChanges().add(this, key);
-        return e.value;
+        return e.value();
+    }
+
+    /**
+     * The string at key for a command that edits it in place (APPEND, SETRANGE, SETBIT,
+     * BITFIELD): null if absent, WRONGTYPE if another type. A lookup for write, like
+     * {@link #write}; from now on the string is "raw", as after Redis's dbUnshareStringValue.
+     */
+    public GrowableString growable(byte[] key) {
+        Entry e = lookup(key);
+        if (e == null) return null;
+        Object v = e.value;
+        if (!(v instanceof byte[]) && !(v instanceof GrowableString)) throw WrongTypeException.INSTANCE;
+        beforeChange(e);
+        keyspace.touch(e);
+        keyspace.pendingChanges().add(this, key);
+        e.lru |= Entry.RAW;
+        if (v instanceof GrowableString g) return g;
+        GrowableString g = new GrowableString((byte[]) v);
+        e.value = g;
+        return g;
     }
 
     /** The running command looked key up with {@link #write} but left it as it was. */

@@ -3,12 +3,11 @@ package io.cinnabar.command.bitmaps;
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.KeyspaceEvents;
-import io.cinnabar.command.strings.StringValues;
 import io.cinnabar.keyspace.Database;
+import io.cinnabar.keyspace.GrowableString;
 import io.cinnabar.util.Numbers;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -81,13 +80,13 @@ final class BitfieldCommand {
         return op.signed ? Bitfields.getSigned(p, op.offset, op.bits) : Bitfields.getUnsigned(p, op.offset, op.bits);
     }
 
-    /** Runs the operations on a copy grown to hold bit highestWrite; stores it if any operation wrote. */
+    /** Runs the operations on the string grown (in place) to hold bit highestWrite. */
     private static void write(Call c, Database db, byte[] key, List<Op> ops, long highestWrite) {
-        byte[] old = StringValues.forWrite(db, key);
+        GrowableString s = db.growable(key);
         int needed = (int) (highestWrite >>> 3) + 1;
         // As Redis's lookupStringForBitCommand: creating or lengthening the string is itself a change.
-        boolean grew = old == null || old.length < needed;
-        byte[] p = Arrays.copyOf(old == null ? new byte[0] : old, Math.max(old == null ? 0 : old.length, needed));
+        boolean grew = s == null || s.length() < needed;
+        byte[] p = s == null ? new byte[needed] : s.writable(needed);
         int changes = 0;
         c.reply().array(ops.size());
         for (Op op : ops) {
@@ -107,17 +106,13 @@ final class BitfieldCommand {
             Bitfields.set(p, op.offset, op.bits, r.value());
             if (grew || get(p, op) != oldValue) changes++;
         }
+        if (s == null) db.setRawKeepTtl(key, p);
         if (changes > 0) {
-            db.setRawKeepTtl(key, p);
             c.notify(KeyspaceEvents.STRING, "setbit", key);
-        } else if (grew) {
-            // Redis created or padded the string, yet counts no change: stored, not propagated.
-            db.unchanged(key);
-            db.setRawKeepTtl(key, p);
-            c.preventPropagation();
         } else {
-            db.markRaw(key);
-            db.unchanged(key);
+            // Redis may have created or padded the string, yet counts no change: not propagated.
+            if (s != null) db.unchanged(key);
+            c.preventPropagation();
         }
     }
 

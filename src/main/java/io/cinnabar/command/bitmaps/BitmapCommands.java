@@ -8,6 +8,7 @@ import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.strings.StringValues;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
+import io.cinnabar.keyspace.GrowableString;
 import io.cinnabar.util.Numbers;
 
 import java.lang.invoke.MethodHandles;
@@ -85,22 +86,19 @@ public final class BitmapCommands implements CommandFamily {
         if ((on & ~1L) != 0) throw new CommandError(BAD_BIT);
         Database db = c.db();
         byte[] key = c.arg(1);
-        byte[] old = StringValues.forWrite(db, key);
+        GrowableString s = db.growable(key);
         int byteIndex = (int) (offset >>> 3);
         int mask = 1 << (7 - (int) (offset & 7));
-        boolean wasSet = old != null && byteIndex < old.length && (old[byteIndex] & mask) != 0;
-        boolean grows = old == null || byteIndex >= old.length;
+        boolean wasSet = s != null && byteIndex < s.length() && (s.array()[byteIndex] & mask) != 0;
+        boolean grows = s == null || byteIndex >= s.length();
         if (grows || wasSet != (on == 1)) {
             StringValues.checkLength(c, byteIndex, 1);
-            // Stored arrays are shared with replies and snapshots, so edit a copy.
-            byte[] updated = new byte[Math.max(old == null ? 0 : old.length, byteIndex + 1)];
-            if (old != null) System.arraycopy(old, 0, updated, 0, old.length);
-            if (on == 1) updated[byteIndex] |= (byte) mask; else updated[byteIndex] &= (byte) ~mask;
-            db.setRawKeepTtl(key, updated);
+            byte[] p = s == null ? new byte[byteIndex + 1] : s.writable(byteIndex + 1);
+            if (on == 1) p[byteIndex] |= (byte) mask; else p[byteIndex] &= (byte) ~mask;
+            if (s == null) db.setRawKeepTtl(key, p);
             c.notify(KeyspaceEvents.STRING, "setbit", key);
         } else {
-            // Redis's dbUnshareStringValue still ran: the unchanged string is now "raw".
-            db.markRaw(key);
+            // Redis's dbUnshareStringValue still ran: the unchanged string is now "raw" (growable() did that).
             db.unchanged(key);
         }
         c.reply().integer(wasSet ? 1 : 0);

@@ -9,6 +9,7 @@ import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
+import io.cinnabar.keyspace.GrowableString;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.protocol.RespConstants;
 import io.cinnabar.util.LongDouble;
@@ -337,21 +338,18 @@ public final class StringCommands implements CommandFamily {
         Database db = c.db();
         byte[] key = c.arg(1);
         byte[] tail = c.arg(2);
-        byte[] old = StringValues.forWrite(db, key);
-        if (old == null) {
+        GrowableString s = db.growable(key);
+        if (s == null) {
             db.set(key, tail);
             c.notify(KeyspaceEvents.STRING, "append", key);
             c.reply().integer(tail.length);
             return;
         }
-        StringValues.checkLength(c, old.length, tail.length);
-        // Stored arrays are never mutated (replies and snapshots may share them): build a new one.
-        byte[] joined = new byte[old.length + tail.length];
-        System.arraycopy(old, 0, joined, 0, old.length);
-        System.arraycopy(tail, 0, joined, old.length, tail.length);
-        db.setRawKeepTtl(key, joined);
+        StringValues.checkLength(c, s.length(), tail.length);
+        // In place, with room to grow: n appends copy the string O(log n) times, as Redis's sds.
+        s.append(tail);
         c.notify(KeyspaceEvents.STRING, "append", key);
-        c.reply().integer(joined.length);
+        c.reply().integer(s.length());
     }
 
     /** STRLEN key */
@@ -390,20 +388,25 @@ public final class StringCommands implements CommandFamily {
         Database db = c.db();
         byte[] key = c.arg(1);
         byte[] patch = c.arg(3);
-        byte[] old = StringValues.forWrite(db, key);
         if (patch.length == 0) {
+            // As Redis, an empty patch leaves the string (and its encoding) alone.
+            byte[] old = StringValues.forWrite(db, key);
             db.unchanged(key);
             c.reply().integer(old == null ? 0 : old.length);
             return;
         }
+        GrowableString s = db.growable(key);
         StringValues.checkLength(c, offset, patch.length);
-        int oldLength = old == null ? 0 : old.length;
-        byte[] updated = new byte[(int) Math.max(oldLength, offset + patch.length)];
-        if (old != null) System.arraycopy(old, 0, updated, 0, oldLength);
-        System.arraycopy(patch, 0, updated, (int) offset, patch.length);
-        db.setRawKeepTtl(key, updated);
+        int end = (int) (offset + patch.length);
+        if (s == null) {
+            byte[] created = new byte[end];
+            System.arraycopy(patch, 0, created, (int) offset, patch.length);
+            db.setRawKeepTtl(key, created);
+        } else {
+            System.arraycopy(patch, 0, s.writable(end), (int) offset, patch.length);
+        }
         c.notify(KeyspaceEvents.STRING, "setrange", key);
-        c.reply().integer(updated.length);
+        c.reply().integer(s == null ? end : s.length());
     }
 
     // ---- counters ----
