@@ -12,8 +12,9 @@ import java.util.Arrays;
  * meaning "stale"), then either 16384 6-bit registers packed little endian (dense) or the sparse
  * run-length opcodes ZERO 00xxxxxx, XZERO 01xxxxxx yyyyyyyy and VAL 1vvvvvxx.
  * <p>
- * Stored strings are shared (replies, snapshots), so an edit works on a private copy with room to
- * grow, as Redis's sds; {@link #bytes()} gives the result to store. Sparse data may be corrupt
+ * Stored strings are shared (replies, snapshots), so the first edit copies the string (with room to
+ * grow, as Redis's sds); reading, or a PFADD that changes no register, copies nothing.
+ * {@link #bytes()} gives the result to store. Sparse data may be corrupt
  * (any SETRANGE makes it so): every read past the end sees a zero byte, as Redis sees the sds
  * terminator, and every walk is bounded, so corruption yields "invalid", never an exception.
  */
@@ -38,15 +39,25 @@ public final class Hll {
     /** The string, followed by spare room; bytes at len and beyond are not part of it. */
     private byte[] b;
     private int len;
+    /** b is the stored value itself, to be copied before any write. */
+    private boolean shared;
 
-    private Hll(byte[] b, int len) {
+    private Hll(byte[] b, int len, boolean shared) {
         this.b = b;
         this.len = len;
+        this.shared = shared;
     }
 
-    /** A private copy of a stored value (already {@link #isValid valid}) to read or edit. */
+    /** A stored value (already {@link #isValid valid}) to read or edit; copied on the first edit. */
     public static Hll of(byte[] stored) {
-        return new Hll(Arrays.copyOf(stored, stored.length + 8), stored.length);
+        return new Hll(stored, stored.length, true);
+    }
+
+    /** Makes b private before a write, with room for a sparse string to grow (dense ones never do). */
+    private void own() {
+        if (!shared) return;
+        b = Arrays.copyOf(b, b[4] == DENSE ? len : len + 8);
+        shared = false;
     }
 
     /** A new, empty HLL: sparse, all registers covered by XZERO opcodes (Redis's createHLLObject). */
@@ -63,7 +74,7 @@ public final class Hll {
             setXzero(b, p, Math.min(left, XZERO_MAX_LEN));
             p += 2;
         }
-        return new Hll(b, p);
+        return new Hll(b, p, false);
     }
 
     /** Redis's isHLLObjectOrReply: the header is there, says HYLL, a known encoding, and dense has the exact size. */
@@ -75,7 +86,7 @@ public final class Hll {
 
     /** The edited string, to store. */
     public byte[] bytes() {
-        return Arrays.copyOf(b, len);
+        return b.length == len ? b : Arrays.copyOf(b, len);
     }
 
     public int encoding() {
@@ -94,6 +105,8 @@ public final class Hll {
     }
 
     public void invalidateCache() {
+        if (!cacheValid()) return;
+        own();
         b[15] |= (byte) 0x80;
     }
 
@@ -104,6 +117,7 @@ public final class Hll {
     }
 
     public void cacheCardinality(long card) {
+        own();
         for (int i = 0; i < 8; i++) b[8 + i] = (byte) (card >>> (8 * i));
     }
 
@@ -183,6 +197,7 @@ public final class Hll {
 
     private int denseRaise(int index, int count) {
         if (count <= denseGet(b, HEADER, len, index)) return 0;
+        own();
         denseSet(b, HEADER, len, index, count);
         return 1;
     }
@@ -237,20 +252,13 @@ public final class Hll {
      */
     private int sparseSet(int index, int count, long sparseMaxBytes) {
         if (count > VAL_MAX_VALUE) return promote(index, count);
-        if (b.length < len + 8) b = Arrays.copyOf(b, Math.max(len + 8, len * 2));
         int p = HEADER, end = len, prev = -1;
         long first = 0, span = 0;
         while (p < end) {
-            int op = b[p] & 0xFF, oplen = 1;
-            if (isZero(op)) span = (op & 0x3F) + 1;
-            else if ((op & 0x80) != 0) span = valLen(op);
-            else {
-                span = (((op & 0x3F) << 8) | at(p + 1)) + 1;
-                oplen = 2;
-            }
+            span = runLength(p);
             if (index <= first + span - 1) break;
             prev = p;
-            p += oplen;
+            p += isXzero(b[p] & 0xFF) ? 2 : 1;
             first += span;
         }
         if (span == 0 || p >= end) return -1;
@@ -258,16 +266,13 @@ public final class Hll {
         boolean zero = isZero(op), xzero = isXzero(op), isVal = !zero && !xzero;
         int next = xzero ? p + 2 : p + 1;
         if (next >= end) next = -1;
-        long runlen = zero ? (op & 0x3F) + 1 : xzero ? (((op & 0x3F) << 8) | at(p + 1)) + 1 : valLen(op);
+        long runlen = span;
+        if (isVal && valValue(op) >= count) return 0;
+        own();
+        // Room for the worst split (XZERO into XZERO VAL XZERO), as Redis's sdsMakeRoomFor(3).
+        if (b.length < len + 8) b = Arrays.copyOf(b, Math.max(len + 8, len * 2));
         boolean done = false;
-        if (isVal) {
-            if (valValue(op) >= count) return 0;
-            if (runlen == 1) {
-                b[p] = val(count, 1);
-                done = true;
-            }
-        }
-        if (!done && zero && runlen == 1) {
+        if ((isVal || zero) && runlen == 1) {
             b[p] = val(count, 1);
             done = true;
         }
@@ -332,7 +337,10 @@ public final class Hll {
 
     /**
      * Redis's hllSparseToDense: false (and unchanged) if the sparse data does not describe exactly
-     * 16384 registers. The header, cached cardinality included, is kept.
+     * 16384 registers. The header, cached cardinality included, is kept. Any run past the last
+     * register is corruption, as in Debian's 7.0.15 (its CVE-2025-32023 fix; the 7.0.15 tag
+     * accepted a walk that reached 16384 before a VAL run past it), which is what clients of the
+     * packaged server see. {@link #mergeInto} checks the same way.
      */
     public boolean toDense() {
         if (b[4] == DENSE) return true;
@@ -352,6 +360,7 @@ public final class Hll {
         }
         if (idx != REGISTERS) return false;
         b = dense;
+        shared = false;
         len = DENSE_SIZE;
         return true;
     }
@@ -373,21 +382,11 @@ public final class Hll {
         int p = HEADER;
         long idx = 0;
         while (p < len) {
-            int op = b[p] & 0xFF;
-            if (isZero(op)) {
-                idx += (op & 0x3F) + 1;
-                histogram[0] += (op & 0x3F) + 1;
-                p++;
-            } else if (isXzero(op)) {
-                int runlen = (((op & 0x3F) << 8) | at(p + 1)) + 1;
-                idx += runlen;
-                histogram[0] += runlen;
-                p += 2;
-            } else {
-                idx += valLen(op);
-                histogram[valValue(op)] += valLen(op);
-                p++;
-            }
+            int op = b[p] & 0xFF, runlen = runLength(p);
+            boolean isVal = !isZero(op) && !isXzero(op);
+            histogram[isVal ? valValue(op) : 0] += runlen;
+            idx += runlen;
+            p += isXzero(op) ? 2 : 1;
         }
         return idx == REGISTERS;
     }
@@ -466,16 +465,10 @@ public final class Hll {
         while (p < len) {
             int op = b[p] & 0xFF;
             if (out.length() > 0) out.append(' ');
-            if (isZero(op)) {
-                out.append("z:").append((op & 0x3F) + 1);
-                p++;
-            } else if (isXzero(op)) {
-                out.append("Z:").append((((op & 0x3F) << 8) | at(p + 1)) + 1);
-                p += 2;
-            } else {
-                out.append("v:").append(valValue(op)).append(',').append(valLen(op));
-                p++;
-            }
+            if (isZero(op)) out.append("z:").append(runLength(p));
+            else if (isXzero(op)) out.append("Z:").append(runLength(p));
+            else out.append("v:").append(valValue(op)).append(',').append(valLen(op));
+            p += isXzero(op) ? 2 : 1;
         }
         return out.toString();
     }
