@@ -54,6 +54,11 @@ public final class Database {
 
     /** Lookup for a read command: also counts keyspace hits and misses and touches the key. */
     public Object read(byte[] key) {
+        Entry e = readEntry(key);
+        return e == null ? null : e.value();
+    }
+
+    private Entry readEntry(byte[] key) {
         Entry e = lookup(key);
         if (e == null) {
             keyspace.stats().keyspaceMisses++;
@@ -62,7 +67,19 @@ public final class Database {
         }
         keyspace.stats().keyspaceHits++;
         keyspace.touch(e);
-        return e.value();
+        return e;
+    }
+
+    /**
+     * As {@link #getString} for reads of a few bytes (GETBIT, STRLEN, GETRANGE, BITCOUNT...): a
+     * string being grown is read where it is (a {@link GrowableString}), not trimmed, so the next
+     * SETBIT or APPEND need not copy it. A byte[] otherwise; null if absent.
+     */
+    public Object getStringInPlace(byte[] key) {
+        Entry e = readEntry(key);
+        if (e == null) return null;
+        if (e.value instanceof byte[] || e.value instanceof GrowableString) return e.value;
+        throw WrongTypeException.INSTANCE;
     }
 
     /**

@@ -65,4 +65,19 @@ class GrowableStringTest {
         assertArrayEquals(new byte[] {1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, Arrays.copyOf(p, 10));
         assertEquals(16 + s.capacity(), db.lookup(key).valueMemory());
     }
+
+    /** GETBIT, STRLEN, BITCOUNT... read a grown string where it is, so SETBIT after them does not copy it. */
+    @Test
+    void inPlaceReadsKeepTheRoomToGrow() {
+        db.set(key, new byte[] {0});
+        GrowableString s = db.growable(key);
+        keyspace.commandSucceeded();
+        for (int i = 0; i < 20_000; i++) {
+            db.growable(key).writable(i + 1)[i] = 1;
+            keyspace.commandSucceeded();
+            assertSame(s, db.getStringInPlace(key));
+        }
+        assertEquals(20_000, s.length());
+        assertTrue(s.copiedBytes() < 2 * 20_000, "bytes copied: " + s.copiedBytes());
+    }
 }

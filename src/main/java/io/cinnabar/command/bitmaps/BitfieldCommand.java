@@ -3,6 +3,7 @@ package io.cinnabar.command.bitmaps;
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.KeyspaceEvents;
+import io.cinnabar.command.strings.StringValues;
 import io.cinnabar.keyspace.Database;
 import io.cinnabar.keyspace.GrowableString;
 import io.cinnabar.util.Numbers;
@@ -67,9 +68,11 @@ final class BitfieldCommand {
         Database db = c.db();
         byte[] key = c.arg(1);
         if (readonly) {
-            byte[] value = db.getString(key);
+            // Bytes past a grown string's length are zeros, as past any string's end.
+            Object value = db.getStringInPlace(key);
+            byte[] p = value == null ? new byte[0] : StringValues.bytes(value);
             c.reply().array(ops.size());
-            for (Op op : ops) c.reply().integer(get(value == null ? new byte[0] : value, op));
+            for (Op op : ops) c.reply().integer(get(p, op));
             return;
         }
         if (readOnlyCommand) throw new CommandError("ERR BITFIELD_RO only supports the GET subcommand");

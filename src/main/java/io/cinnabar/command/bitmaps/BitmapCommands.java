@@ -107,10 +107,10 @@ public final class BitmapCommands implements CommandFamily {
     /** GETBIT key offset */
     private void getbit(Call c) {
         long offset = bitOffset(c, 2);
-        byte[] value = c.db().getString(c.arg(1));
+        Object s = c.db().getStringInPlace(c.arg(1));
         long byteIndex = offset >>> 3;
-        boolean set = value != null && byteIndex < value.length
-                && (value[(int) byteIndex] & (1 << (7 - (int) (offset & 7)))) != 0;
+        boolean set = s != null && byteIndex < StringValues.length(s)
+                && (StringValues.bytes(s)[(int) byteIndex] & (1 << (7 - (int) (offset & 7)))) != 0;
         c.reply().integer(set ? 1 : 0);
     }
 
@@ -160,16 +160,18 @@ public final class BitmapCommands implements CommandFamily {
 
     /** BITCOUNT key [start end [BYTE | BIT]] */
     private void bitcount(Call c) {
-        byte[] p = c.db().getString(c.arg(1));
-        if (p == null) {
+        Object s = c.db().getStringInPlace(c.arg(1));
+        if (s == null) {
             c.reply().integer(0);
             return;
         }
+        byte[] p = StringValues.bytes(s);
+        int length = StringValues.length(s);
         int n = c.argCount();
         long start, end;
         int firstMask = 0, lastMask = 0;
         if (n == 4 || n == 5) {
-            long total = p.length;
+            long total = length;
             start = c.longArg(2);
             end = c.longArg(3);
             if (start < 0 && end < 0 && start > end) {
@@ -184,7 +186,7 @@ public final class BitmapCommands implements CommandFamily {
             lastMask = (int) r[3];
         } else if (n == 2) {
             start = 0;
-            end = p.length - 1;
+            end = length - 1;
         } else {
             throw CommandError.syntax();
         }
@@ -241,17 +243,19 @@ public final class BitmapCommands implements CommandFamily {
         long bitArg = parsed[0];
         if (bitArg != 0 && bitArg != 1) throw new CommandError("ERR The bit argument must be 1 or 0.");
         int bit = (int) bitArg;
-        byte[] p = c.db().getString(c.arg(1));
-        if (p == null) {
+        Object s = c.db().getStringInPlace(c.arg(1));
+        if (s == null) {
             c.reply().integer(bit == 1 ? -1 : 0);
             return;
         }
+        byte[] p = StringValues.bytes(s);
+        int length = StringValues.length(s);
         int n = c.argCount();
         long start, end;
         boolean endGiven = false;
         int firstMask = 0, lastMask = 0;
         if (n >= 4 && n <= 6) {
-            long total = p.length;
+            long total = length;
             start = c.longArg(3);
             boolean bits = n == 6 && unitIsBit(c, 5);
             if (n >= 5) {
@@ -267,7 +271,7 @@ public final class BitmapCommands implements CommandFamily {
             lastMask = (int) r[3];
         } else if (n == 3) {
             start = 0;
-            end = p.length - 1;
+            end = length - 1;
         } else {
             throw CommandError.syntax();
         }

@@ -354,20 +354,21 @@ public final class StringCommands implements CommandFamily {
 
     /** STRLEN key */
     private void strlen(Call c) {
-        byte[] value = c.db().getString(c.arg(1));
-        c.reply().integer(value == null ? 0 : value.length);
+        Object value = c.db().getStringInPlace(c.arg(1));
+        c.reply().integer(value == null ? 0 : StringValues.length(value));
     }
 
     /** GETRANGE key start end | SUBSTR key start end */
     private void getrange(Call c) {
         long start = c.longArg(2);
         long end = c.longArg(3);
-        byte[] value = c.db().getString(c.arg(1));
-        if (value == null) {
+        Object s = c.db().getStringInPlace(c.arg(1));
+        if (s == null) {
             c.reply().bulk(EMPTY);
             return;
         }
-        long len = value.length;
+        byte[] value = StringValues.bytes(s);
+        long len = StringValues.length(s);
         if (start < 0 && end < 0 && start > end) {
             c.reply().bulk(EMPTY);
             return;
