@@ -269,11 +269,8 @@ public final class ZSkipList {
     public long firstRank(LexRange r) {
         if (r.isEmpty() || tail == null || !r.gteMin(tail.key) || !r.lteMax(header.next0.key)) return -1;
         long rank = lexDeleteStart(r);
-        return rank >= 0 && r.lteMax(walked.key) ? rank : -1;
+        return rank >= 0 && r.lteMax(byRank(rank + 1).key) ? rank : -1;
     }
-
-    /** The node {@link #lexDeleteStart} found last; keyspace thread only, read right after the call. */
-    private Node walked;
 
     /**
      * 0-based rank of the first node the level walk does not pass as below min, or -1: where
@@ -289,8 +286,7 @@ public final class ZSkipList {
                 x = f;
             }
         }
-        walked = x.next0;
-        return walked != null ? traversed : -1;
+        return x.next0 != null ? traversed : -1;
     }
 
     public long lastRank(LexRange r) {
