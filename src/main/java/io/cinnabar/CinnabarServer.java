@@ -150,6 +150,12 @@ public final class CinnabarServer implements AutoCloseable {
         }
     }
 
+    /** Drives the server's clock (unix ms) from source instead of the system's: tests see time pass without sleeping. */
+    public void clock(java.util.function.LongSupplier source) {
+        if (!isRunning()) throw new IllegalStateException("server is not running");
+        context.keyspace().clock(source);
+    }
+
     /** Blocks until the server stops (SHUTDOWN or close()). */
     public void awaitTermination() throws InterruptedException {
         stopped.await();

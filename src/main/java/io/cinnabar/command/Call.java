@@ -237,6 +237,11 @@ public final class Call {
         return server.keyspace().db(client.db);
     }
 
+    /** Unix ms at this instant, as Redis's mstime(), for times relative to now (EXPIRE, SET EX). */
+    public long mstime() {
+        return server.keyspace().mstime();
+    }
+
     /** The current command time, fixed for the whole command (unix ms). */
     public long now() {
         return server.keyspace().now();

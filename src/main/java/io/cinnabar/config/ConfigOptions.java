@@ -130,6 +130,7 @@ public final class ConfigOptions {
     public static final ConfigOption LIST_MAX_LISTPACK_SIZE = add(integer("list-max-listpack-size",
             Integer.MIN_VALUE, INT_MAX, -2).alias("list-max-ziplist-size"));
     public static final ConfigOption LIST_COMPRESS_DEPTH = add(integer("list-compress-depth", 0, INT_MAX, 0).inert());
+    public static final ConfigOption HLL_SPARSE_MAX_BYTES = add(memory("hll-sparse-max-bytes", 0, LONG_MAX, 3000));
 
     // ---- diagnostics and events ----
     public static final ConfigOption SLOWLOG_LOG_SLOWER_THAN = add(integer("slowlog-log-slower-than",
@@ -197,7 +198,6 @@ public final class ConfigOptions {
         // data types Cinnabar does not serve yet
         add(memory("stream-node-max-bytes", 0, LONG_MAX, 4096).inert());
         add(integer("stream-node-max-entries", 0, LONG_MAX, 100).inert());
-        add(memory("hll-sparse-max-bytes", 0, LONG_MAX, 3000).inert());
         // replication
         add(text("replicaof", ReplicaOf::parse, "").alias("slaveof").multiArg().immutable().inert());
         add(string("masteruser", "").inert());

@@ -54,6 +54,11 @@ public final class Database {
 
     /** Lookup for a read command: also counts keyspace hits and misses and touches the key. */
     public Object read(byte[] key) {
+        Entry e = readEntry(key);
+        return e == null ? null : e.value();
+    }
+
+    private Entry readEntry(byte[] key) {
         Entry e = lookup(key);
         if (e == null) {
             keyspace.stats().keyspaceMisses++;
@@ -62,7 +67,19 @@ public final class Database {
         }
         keyspace.stats().keyspaceHits++;
         keyspace.touch(e);
-        return e.value;
+        return e;
+    }
+
+    /**
+     * As {@link #getString} for reads of a few bytes (GETBIT, STRLEN, GETRANGE, BITCOUNT...): a
+     * string being grown is read where it is (a {@link GrowableString}), not trimmed, so the next
+     * SETBIT or APPEND need not copy it. A byte[] otherwise; null if absent.
+     */
+    public Object getStringInPlace(byte[] key) {
+        Entry e = readEntry(key);
+        if (e == null) return null;
+        if (e.value instanceof byte[] || e.value instanceof GrowableString) return e.value;
+        throw WrongTypeException.INSTANCE;
     }
 
     /**
@@ -77,7 +94,27 @@ public final class Database {
         beforeChange(e);
         keyspace.touch(e);
         keyspace.pendingChanges().add(this, key);
-        return e.value;
+        return e.value();
+    }
+
+    /**
+     * The string at key for a command that edits it in place (APPEND, SETRANGE, SETBIT,
+     * BITFIELD): null if absent, WRONGTYPE if another type. A lookup for write, like
+     * {@link #write}; from now on the string is "raw", as after Redis's dbUnshareStringValue.
+     */
+    public GrowableString growable(byte[] key) {
+        Entry e = lookup(key);
+        if (e == null) return null;
+        Object v = e.value;
+        if (!(v instanceof byte[]) && !(v instanceof GrowableString)) throw WrongTypeException.INSTANCE;
+        beforeChange(e);
+        keyspace.touch(e);
+        keyspace.pendingChanges().add(this, key);
+        e.lru |= Entry.RAW;
+        if (v instanceof GrowableString g) return g;
+        GrowableString g = new GrowableString((byte[]) v);
+        e.value = g;
+        return g;
     }
 
     /** The running command looked key up with {@link #write} but left it as it was. */
@@ -140,8 +177,12 @@ public final class Database {
         put(key, value, false);
     }
 
-    /** Stores value at key, keeping the key's TTL if it has one (KEEPTTL, SETRANGE, APPEND...). */
+    /**
+     * Stores value at key, keeping the key's TTL if it has one (KEEPTTL, SETRANGE, APPEND...). The
+     * store is the change: a {@link #write} lookup of key by the same command is not counted again.
+     */
     public void setKeepTtl(byte[] key, Object value) {
+        keyspace.pendingChanges().withdraw(this, key);
         put(key, value, true);
     }
 
@@ -186,7 +227,7 @@ public final class Database {
      * ENCODING reports "raw" whatever the length, as Redis does for strings it edits in place.
      */
     public void setRawKeepTtl(byte[] key, byte[] value) {
-        put(key, value, true);
+        setKeepTtl(key, value);
         find(key, hash(key)).lru |= Entry.RAW;
     }
 
@@ -197,7 +238,7 @@ public final class Database {
 
     /** Stores INCRBYFLOAT's result, keeping the TTL: Redis never integer-encodes it (OBJECT ENCODING). */
     public void setNotIntKeepTtl(byte[] key, byte[] value) {
-        put(key, value, true);
+        setKeepTtl(key, value);
         find(key, hash(key)).lru |= Entry.NOT_INT;
     }
 

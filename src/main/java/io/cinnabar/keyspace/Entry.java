@@ -43,8 +43,18 @@ public class Entry {
         return key;
     }
 
+    /** The value; a string grown in place is trimmed to a plain array here, once, for every reader but its editors. */
     public final Object value() {
+        if (value instanceof GrowableString g) value = g.toBytes();
         return value;
+    }
+
+    /** Approximate heap bytes of the value (MEMORY USAGE): a grown string's spare room counts, as sds free space does in Redis. */
+    public final long valueMemory() {
+        Object v = value;
+        if (v instanceof byte[] b) return 16 + b.length;
+        if (v instanceof GrowableString g) return 16 + g.capacity();
+        return ((TypedValue) v).memoryUsage();
     }
 
     /** Absolute expiry in unix milliseconds, or -1. */
@@ -68,8 +78,8 @@ public class Entry {
      * and INCRBYFLOAT's results are never "int".
      */
     public final String stringEncoding() {
-        byte[] s = (byte[]) value;
         if ((lru & RAW) != 0) return "raw";
+        byte[] s = (byte[]) value();
         if ((lru & NOT_INT) == 0 && s.length <= 20 && io.cinnabar.util.Numbers.isLong(s)) return "int";
         return s.length <= EMBSTR_SIZE_LIMIT ? "embstr" : "raw";
     }

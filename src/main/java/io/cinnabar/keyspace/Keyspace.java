@@ -11,6 +11,8 @@ public final class Keyspace {
 
     private Database[] databases;
     private final KeyspaceStats stats = new KeyspaceStats();
+    /** Unix ms; tests may drive it instead of the system clock. */
+    private volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
     private long now = System.currentTimeMillis();
     private boolean frozenClock;
     private boolean touchEnabled = true;
@@ -139,12 +141,25 @@ public final class Keyspace {
 
     /** The time commands see, in unix ms; fixed for the duration of one command. */
     public long now() {
-        return frozenClock ? now : System.currentTimeMillis();
+        return frozenClock ? now : clock.getAsLong();
+    }
+
+    /**
+     * The time at this instant, not the command's (Redis 7.0's mstime()): EXPIRE, SET EX and
+     * RESTORE add it to relative times, so inside EXEC or a script two of them see time pass.
+     */
+    public long mstime() {
+        return clock.getAsLong();
+    }
+
+    /** Replaces the system clock (tests drive time instead of sleeping); any thread. */
+    public void clock(java.util.function.LongSupplier source) {
+        clock = source;
     }
 
     /** Fixes the clock for one command so all its keys expire against the same instant. */
     public void beginCommand() {
-        now = System.currentTimeMillis();
+        now = clock.getAsLong();
         frozenClock = true;
     }
 

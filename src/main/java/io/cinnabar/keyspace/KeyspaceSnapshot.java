@@ -188,7 +188,8 @@ public final class KeyspaceSnapshot {
     private void hand(int walk, Entry e) {
         if (!keyspace.owedToSnapshot(e)) return;
         e.lru = (e.lru & ~Entry.SNAPSHOT_MARK) | keyspace.snapshotMark();
-        Object frozen = e.value instanceof TypedValue && sink != DISCARD ? ((TypedValue) e.value).copy() : e.value;
+        Object frozen = e.value instanceof TypedValue && sink != DISCARD ? ((TypedValue) e.value).copy()
+                : e.value instanceof GrowableString g ? g.toBytes() : e.value;
         long idle = keyspace.idleSeconds(e);
         Walk w = walks[walk];
         if (walk == current || sink == DISCARD) {
@@ -206,7 +207,7 @@ public final class KeyspaceSnapshot {
     /** db is about to change or drop e: hand it over first if it is still owed. */
     void beforeChange(Database db, Entry e) {
         if (!keyspace.owedToSnapshot(e)) return;
-        copiedBytes += e.value instanceof byte[] b ? b.length + 16 : ((TypedValue) e.value).memoryUsage();
+        copiedBytes += e.valueMemory();
         hand(walkOf[db.id()], e);
     }
 

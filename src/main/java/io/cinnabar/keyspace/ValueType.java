@@ -15,7 +15,7 @@ public enum ValueType {
     }
 
     public static ValueType of(Object value) {
-        if (value instanceof byte[]) return STRING;
+        if (value instanceof byte[] || value instanceof GrowableString) return STRING;
         if (value instanceof TypedValue) return ((TypedValue) value).type();
         throw new IllegalStateException("unknown value class " + value.getClass());
     }

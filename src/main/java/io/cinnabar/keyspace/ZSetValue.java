@@ -220,23 +220,64 @@ public final class ZSetValue implements TypedValue {
         return last >= 0 && r.gteMin(scores[last]) ? last : -1;
     }
 
-    /** Lex ranges assume equal scores; like Redis's listpack code this scans from the front. */
+    /*
+     * Lex ranges assume that all scores are equal. On a set where they differ clients still see
+     * Redis's answer, so these follow its walks step by step (zzl*InLexRange and zsl*InLexRange):
+     * first the quick "is any of it in range" test on the first and last member, then the search
+     * for a first (or last) member, then a run that stops at the first member past the other end.
+     */
+
+    /** Rank of Redis's first member in range (a scan from the front for the listpack), or -1. */
     public long firstRank(LexRange r) {
         if (dict != null) return zsl.firstRank(r);
-        if (r.isEmpty()) return -1;
+        if (!mayHaveLexRange(r)) return -1;
         for (int i = 0; i < size; i++) {
             if (r.gteMin(members[i])) return r.lteMax(members[i]) ? i : -1;
         }
         return -1;
     }
 
+    /** Rank of Redis's last member in range (a scan from the back for the listpack), or -1. */
     public long lastRank(LexRange r) {
         if (dict != null) return zsl.lastRank(r);
-        if (r.isEmpty()) return -1;
+        if (!mayHaveLexRange(r)) return -1;
         for (int i = size - 1; i >= 0; i--) {
             if (r.lteMax(members[i])) return r.gteMin(members[i]) ? i : -1;
         }
         return -1;
+    }
+
+    /** Redis's zzlIsInLexRange: the range is not empty, the last member is above min and the first below max. */
+    private boolean mayHaveLexRange(LexRange r) {
+        return !r.isEmpty() && size > 0 && r.gteMin(members[size - 1]) && r.lteMax(members[0]);
+    }
+
+    /**
+     * How many members from rank from on (backwards when reverse), at most max (negative: no
+     * limit), lie before the first one past max (below min when reverse): Redis's ZRANGEBYLEX loop.
+     */
+    public long lexRun(long from, LexRange r, boolean reverse, long max) {
+        if (from < 0 || from >= size()) return 0;
+        long n = 0;
+        for (Cursor cur = at(from); cur.valid() && (max < 0 || n < max); n++) {
+            if (reverse ? !r.gteMin(cur.member()) : !r.lteMax(cur.member())) break;
+            if (reverse) cur.previous(); else cur.next();
+        }
+        return n;
+    }
+
+    /** ZLEXCOUNT as Redis counts: the run from the first member (listpack), or the difference of two ranks (skiplist). */
+    public long lexCount(LexRange r) {
+        long first = firstRank(r);
+        if (first < 0) return 0;
+        if (dict == null) return lexRun(first, r, false, -1);
+        long last = lastRank(r);
+        return last < 0 ? size() - first : last - first + 1;
+    }
+
+    /** Where ZREMRANGEBYLEX starts deleting: the skiplist's search skips the in-range test. -1 for nowhere. */
+    public long lexDeleteStart(LexRange r) {
+        return dict == null ? firstRank(r) : zsl.lexDeleteStart(r);
     }
 
     /** Removes the members at 0-based ranks start..end inclusive (already clamped); returns how many. */

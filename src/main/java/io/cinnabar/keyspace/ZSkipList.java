@@ -268,6 +268,15 @@ public final class ZSkipList {
 
     public long firstRank(LexRange r) {
         if (r.isEmpty() || tail == null || !r.gteMin(tail.key) || !r.lteMax(header.next0.key)) return -1;
+        long rank = lexDeleteStart(r);
+        return rank >= 0 && r.lteMax(byRank(rank + 1).key) ? rank : -1;
+    }
+
+    /**
+     * 0-based rank of the first node the level walk does not pass as below min, or -1: where
+     * Redis's zslDeleteRangeByLex starts (it skips zslFirstInLexRange's range tests).
+     */
+    public long lexDeleteStart(LexRange r) {
         Node x = header;
         long traversed = 0;
         for (int i = level - 1; i >= 0; i--) {
@@ -277,8 +286,7 @@ public final class ZSkipList {
                 x = f;
             }
         }
-        x = x.next0;
-        return x != null && r.lteMax(x.key) ? traversed : -1;
+        return x.next0 != null ? traversed : -1;
     }
 
     public long lastRank(LexRange r) {

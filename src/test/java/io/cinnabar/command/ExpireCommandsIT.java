@@ -229,4 +229,26 @@ class ExpireCommandsIT {
             client.shutdown();
         }
     }
+
+    /**
+     * Relative times add the clock as read by each call (Redis 7.0's mstime()), not the time the
+     * outermost command started: inside one EXEC, EXPIRE key 100 GT right after EXPIRE key 100
+     * sets a later time. The server's clock is driven: every read is one millisecond later.
+     */
+    @Test
+    void relativeTimesReadTheClockPerCall(CinnabarServer server, Jedis jedis) {
+        java.util.concurrent.atomic.AtomicLong ms = new java.util.concurrent.atomic.AtomicLong(System.currentTimeMillis());
+        server.clock(ms::incrementAndGet);
+        try {
+            jedis.set("k", "v");
+            redis.clients.jedis.Transaction t = jedis.multi();
+            t.expire("k", 100);
+            t.expire("k", 100, ExpiryOption.GT);
+            t.pexpire("k", 100_000, ExpiryOption.GT);
+            assertEquals(java.util.List.of(1L, 1L, 1L), t.exec());
+            assertTrue(jedis.pexpireTime("k") > ms.get() + 99_000);
+        } finally {
+            server.clock(System::currentTimeMillis);
+        }
+    }
 }

@@ -516,4 +516,33 @@ class StringCommandsIT {
             client.shutdown();
         }
     }
+
+    /** INCRBYFLOAT stores the formatted result, never an integer encoding (Redis 7.0.15: "embstr" even for "10"). */
+    @Test
+    void incrbyfloatResultIsNotIntEncoded(Jedis jedis) {
+        jedis.del("f");
+        assertEquals(10.0, jedis.incrByFloat("f", 10));
+        assertEquals("10", jedis.get("f"));
+        assertEquals("embstr", jedis.objectEncoding("f"));
+        jedis.incrBy("f", 1);
+        assertEquals("int", jedis.objectEncoding("f"));
+    }
+
+    /** 100k APPENDs grow one string in place (GrowableStringTest counts the copying); every reader sees it whole. */
+    @Test
+    void manyAppendsThenEveryReader(Jedis jedis) {
+        jedis.del("a", "b");
+        redis.clients.jedis.Pipeline p = jedis.pipelined();
+        for (int i = 0; i < 100_000; i++) p.append("a", "0123456789");
+        p.setrange("a", 1_000_000, "!");
+        p.setbit("a", 8_000_015, true);
+        p.sync();
+        assertEquals(1_000_002L, jedis.strlen("a"));
+        assertEquals("raw", jedis.objectEncoding("a"));
+        assertEquals("789!\u0001", jedis.getrange("a", -5, -1));
+        assertTrue(jedis.memoryUsage("a") >= 1_000_002L);
+        assertEquals("OK", jedis.restore("b", 0, jedis.dump("a")));
+        assertEquals(jedis.get("a"), jedis.get("b"));
+        assertEquals(100_000L * 10 + 1, jedis.getrange("a", 0, -1).chars().filter(ch -> ch != 1).count());
+    }
 }

@@ -152,4 +152,23 @@ class TrackingIT {
             return true;
         }
     }
+
+    /** PFCOUNT is a read, yet refreshing the cardinality cached in the HLL string changes it: readers are told. */
+    @Test
+    void pfcountRefreshingItsCacheInvalidates(Jedis jedis, CinnabarServer server) throws Exception {
+        try (RespSocket c = new RespSocket(server.port())) {
+            c.call("HELLO", "3");
+            c.call("CLIENT", "TRACKING", "ON");
+            jedis.pfadd("hll", "a");
+            c.call("GET", "hll");
+            assertEquals(1L, jedis.pfcount("hll"));
+            assertEquals(invalidate(List.of("hll")), c.read());
+            c.call("GET", "hll");
+            assertEquals(1L, jedis.pfcount("hll"), "answered from the cache: nothing changes");
+            assertEquals("PONG", c.call("PING"));
+            // Leaves nothing tracked for the tests after this one.
+            jedis.del("hll");
+            assertEquals(invalidate(List.of("hll")), c.read());
+        }
+    }
 }

@@ -273,4 +273,30 @@ class ZSetCommandsIT {
                 error(jedis, "BZPOPMIN", "str", "0"));
         assertFalse(cmd(jedis, "EXISTS", "now").equals(1L));
     }
+
+    /**
+     * Lex ranges on a set whose scores differ (listpack): Redis's walk, not a lexical filter. From
+     * its first (last) member in range it takes members until one is past the other end; replies
+     * read from a real Redis 7.0.15.
+     */
+    @Test
+    void lexRangesOverMixedScoresFollowRedisWalk(Jedis jedis) {
+        jedis.del("z");
+        jedis.zadd("z", java.util.Map.of("-a", 0.0, "xzb", 1.0, "-0", 2.0, "-03x", 3.0, "b", 4.0));
+        assertEquals(List.of("-a"), jedis.zrangeByLex("z", "-", "(ac"));
+        assertEquals(List.of(), jedis.zrangeByLex("z", "-", "(ac", 1, 2));
+        assertEquals(List.of("-03x", "-0", "xzb", "-a"), jedis.zrevrangeByLex("z", "(ac", "-"));
+        assertEquals(List.of("-0", "xzb"), jedis.zrevrangeByLex("z", "(ac", "-", 1, 2));
+        assertEquals(List.of("xzb", "-0", "-03x", "b"), jedis.zrangeByLex("z", "[b", "+"));
+        assertEquals(1L, jedis.zlexcount("z", "-", "(ac"));
+        assertEquals(List.of("-a"), Raw.cmd(jedis, "ZRANGE", "z", "[-", "[b", "BYLEX"));
+        assertEquals(5L, jedis.zremrangeByLex("z", "-", "(y"));
+        assertFalse(jedis.exists("z"));
+        // Members "bxzycb" (3), "-30" (1), "-70" (2): in score order "-30", "-70", "bxzycb".
+        jedis.zadd("z", java.util.Map.of("bxzycb", 3.0, "-30", 1.0, "-70", 2.0));
+        assertEquals(List.of("bxzycb"), jedis.zrangeByLex("z", "[a", "[x"));
+        assertEquals(List.of("-30", "-70", "bxzycb"), jedis.zrangeByLex("z", "-", "[c"));
+        assertEquals(List.of("bxzycb", "-70", "-30"), jedis.zrevrangeByLex("z", "[c", "-"));
+        assertEquals(3L, jedis.zlexcount("z", "-", "[c"));
+    }
 }

@@ -8,11 +8,13 @@ import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.strings.StringValues;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
+import io.cinnabar.keyspace.GrowableString;
 import io.cinnabar.util.Numbers;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 import static io.cinnabar.command.CommandFlag.DENYOOM;
 import static io.cinnabar.command.CommandFlag.FAST;
@@ -21,11 +23,13 @@ import static io.cinnabar.command.CommandFlag.WRITE;
 import static io.cinnabar.command.CommandSpec.spec;
 import static io.cinnabar.command.KeyFlag.ACCESS;
 import static io.cinnabar.command.KeyFlag.RO;
+import static io.cinnabar.command.KeyFlag.OW;
 import static io.cinnabar.command.KeyFlag.RW;
 import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeyFlag.VARIABLE_FLAGS;
 import static io.cinnabar.command.KeySpec.at;
 
-/** Bit commands on string values (bitops.c): SETBIT, GETBIT, BITCOUNT, BITPOS. */
+/** Bit commands on string values (bitops.c): SETBIT, GETBIT, BITCOUNT, BITPOS, BITOP; BITFIELD is in {@link BitfieldCommand}. */
 public final class BitmapCommands implements CommandFamily {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final String BAD_OFFSET = "ERR bit offset is not an integer or out of range";
@@ -46,11 +50,29 @@ public final class BitmapCommands implements CommandFamily {
                 .history("7.0.0", "Added the `BYTE|BIT` option."), this::bitcount);
         t.add(spec("BITPOS", -3, READONLY).keys(at(1, RO, ACCESS)).doc("2.8.7", "Find first bit set or clear in a string", "O(N)")
                 .history("7.0.0", "Added the `BYTE|BIT` option."), this::bitpos);
+        t.add(spec("BITOP", -4, WRITE, DENYOOM).keys(at(2, OW, UPDATE), at(3, RO, ACCESS).range(-1, 1))
+                .doc("2.6.0", "Perform bitwise operations between strings", "O(N)"), this::bitop);
+        t.add(spec("BITFIELD", -2, WRITE, DENYOOM)
+                .keys(at(1, RW, UPDATE, ACCESS, VARIABLE_FLAGS).notes("This command allows both access and modification of the key"))
+                .doc("3.2.0", "Perform arbitrary bitfield integer operations on strings", "O(1) for each subcommand specified"),
+                c -> BitfieldCommand.run(c, false));
+        t.add(spec("BITFIELD_RO", -2, READONLY, FAST).keys(at(1, RO, ACCESS))
+                .doc("6.0.0", "Perform arbitrary bitfield integer operations on strings. Read-only variant of BITFIELD",
+                        "O(1) for each subcommand specified"), c -> BitfieldCommand.run(c, true));
     }
 
     /** Redis's getBitOffsetFromArgument: a non-negative integer addressing a byte below proto-max-bulk-len. */
     private static long bitOffset(Call c, int index) {
-        long offset = c.longArg(index, BAD_OFFSET);
+        return bitOffset(c, index, 0);
+    }
+
+    /** As {@link #bitOffset(Call, int)}; with bits > 0, "#n" (BITFIELD) means n * bits. */
+    static long bitOffset(Call c, int index, int bits) {
+        byte[] arg = c.arg(index);
+        int skip = bits > 0 && arg.length > 0 && arg[0] == '#' ? 1 : 0;
+        long[] parsed = new long[1];
+        if (!Numbers.parseLong(arg, skip, arg.length - skip, parsed)) throw new CommandError(BAD_OFFSET);
+        long offset = skip == 1 ? parsed[0] * bits : parsed[0];
         if (offset < 0 || (offset >>> 3) >= c.config().getLong(ConfigOptions.PROTO_MAX_BULK_LEN)) {
             throw new CommandError(BAD_OFFSET);
         }
@@ -64,22 +86,19 @@ public final class BitmapCommands implements CommandFamily {
         if ((on & ~1L) != 0) throw new CommandError(BAD_BIT);
         Database db = c.db();
         byte[] key = c.arg(1);
-        byte[] old = StringValues.forWrite(db, key);
+        GrowableString s = db.growable(key);
         int byteIndex = (int) (offset >>> 3);
         int mask = 1 << (7 - (int) (offset & 7));
-        boolean wasSet = old != null && byteIndex < old.length && (old[byteIndex] & mask) != 0;
-        boolean grows = old == null || byteIndex >= old.length;
+        boolean wasSet = s != null && byteIndex < s.length() && (s.array()[byteIndex] & mask) != 0;
+        boolean grows = s == null || byteIndex >= s.length();
         if (grows || wasSet != (on == 1)) {
             StringValues.checkLength(c, byteIndex, 1);
-            // Stored arrays are shared with replies and snapshots, so edit a copy.
-            byte[] updated = new byte[Math.max(old == null ? 0 : old.length, byteIndex + 1)];
-            if (old != null) System.arraycopy(old, 0, updated, 0, old.length);
-            if (on == 1) updated[byteIndex] |= (byte) mask; else updated[byteIndex] &= (byte) ~mask;
-            db.setRawKeepTtl(key, updated);
+            byte[] p = s == null ? new byte[byteIndex + 1] : s.writable(byteIndex + 1);
+            if (on == 1) p[byteIndex] |= (byte) mask; else p[byteIndex] &= (byte) ~mask;
+            if (s == null) db.setRawKeepTtl(key, p);
             c.notify(KeyspaceEvents.STRING, "setbit", key);
         } else {
-            // Redis's dbUnshareStringValue still ran: the unchanged string is now "raw".
-            db.markRaw(key);
+            // Redis's dbUnshareStringValue still ran: the unchanged string is now "raw" (growable() did that).
             db.unchanged(key);
         }
         c.reply().integer(wasSet ? 1 : 0);
@@ -88,25 +107,71 @@ public final class BitmapCommands implements CommandFamily {
     /** GETBIT key offset */
     private void getbit(Call c) {
         long offset = bitOffset(c, 2);
-        byte[] value = c.db().getString(c.arg(1));
+        Object s = c.db().getStringInPlace(c.arg(1));
         long byteIndex = offset >>> 3;
-        boolean set = value != null && byteIndex < value.length
-                && (value[(int) byteIndex] & (1 << (7 - (int) (offset & 7)))) != 0;
+        boolean set = s != null && byteIndex < StringValues.length(s)
+                && (StringValues.bytes(s)[(int) byteIndex] & (1 << (7 - (int) (offset & 7)))) != 0;
         c.reply().integer(set ? 1 : 0);
+    }
+
+    /** BITOP AND|OR|XOR|NOT destkey key [key ...]: missing keys are empty strings, shorter ones are zero padded. */
+    private void bitop(Call c) {
+        int op;
+        if (c.argIs(1, "AND")) op = 0;
+        else if (c.argIs(1, "OR")) op = 1;
+        else if (c.argIs(1, "XOR")) op = 2;
+        else if (c.argIs(1, "NOT")) op = 3;
+        else throw CommandError.syntax();
+        if (op == 3 && c.argCount() != 4) throw new CommandError("ERR BITOP NOT must be called with a single source key.");
+        Database db = c.db();
+        int n = c.argCount() - 3, maxLength = 0;
+        byte[][] sources = new byte[n][];
+        for (int j = 0; j < n; j++) {
+            byte[] s = db.getString(c.arg(j + 3));
+            sources[j] = s == null ? new byte[0] : s;
+            maxLength = Math.max(maxLength, sources[j].length);
+        }
+        byte[] key = c.arg(2);
+        if (maxLength == 0) {
+            if (db.delete(key)) c.notify(KeyspaceEvents.GENERIC, "del", key);
+            c.reply().integer(0);
+            return;
+        }
+        byte[] result = new byte[maxLength];
+        byte[] first = sources[0];
+        System.arraycopy(first, 0, result, 0, first.length);
+        if (op == 3) {
+            for (int i = 0; i < maxLength; i++) result[i] = (byte) ~result[i];
+        }
+        for (int j = 1; j < n; j++) {
+            byte[] s = sources[j];
+            // Past a source's end its bytes are zero: AND clears the rest, OR and XOR leave it.
+            if (op == 0) Arrays.fill(result, s.length, maxLength, (byte) 0);
+            for (int i = 0; i < s.length; i++) {
+                if (op == 0) result[i] &= s[i];
+                else if (op == 1) result[i] |= s[i];
+                else result[i] ^= s[i];
+            }
+        }
+        db.set(key, result);
+        c.notify(KeyspaceEvents.STRING, "set", key);
+        c.reply().integer(maxLength);
     }
 
     /** BITCOUNT key [start end [BYTE | BIT]] */
     private void bitcount(Call c) {
-        byte[] p = c.db().getString(c.arg(1));
-        if (p == null) {
+        Object s = c.db().getStringInPlace(c.arg(1));
+        if (s == null) {
             c.reply().integer(0);
             return;
         }
+        byte[] p = StringValues.bytes(s);
+        int length = StringValues.length(s);
         int n = c.argCount();
         long start, end;
         int firstMask = 0, lastMask = 0;
         if (n == 4 || n == 5) {
-            long total = p.length;
+            long total = length;
             start = c.longArg(2);
             end = c.longArg(3);
             if (start < 0 && end < 0 && start > end) {
@@ -121,7 +186,7 @@ public final class BitmapCommands implements CommandFamily {
             lastMask = (int) r[3];
         } else if (n == 2) {
             start = 0;
-            end = p.length - 1;
+            end = length - 1;
         } else {
             throw CommandError.syntax();
         }
@@ -178,17 +243,19 @@ public final class BitmapCommands implements CommandFamily {
         long bitArg = parsed[0];
         if (bitArg != 0 && bitArg != 1) throw new CommandError("ERR The bit argument must be 1 or 0.");
         int bit = (int) bitArg;
-        byte[] p = c.db().getString(c.arg(1));
-        if (p == null) {
+        Object s = c.db().getStringInPlace(c.arg(1));
+        if (s == null) {
             c.reply().integer(bit == 1 ? -1 : 0);
             return;
         }
+        byte[] p = StringValues.bytes(s);
+        int length = StringValues.length(s);
         int n = c.argCount();
         long start, end;
         boolean endGiven = false;
         int firstMask = 0, lastMask = 0;
         if (n >= 4 && n <= 6) {
-            long total = p.length;
+            long total = length;
             start = c.longArg(3);
             boolean bits = n == 6 && unitIsBit(c, 5);
             if (n >= 5) {
@@ -204,7 +271,7 @@ public final class BitmapCommands implements CommandFamily {
             lastMask = (int) r[3];
         } else if (n == 3) {
             start = 0;
-            end = p.length - 1;
+            end = length - 1;
         } else {
             throw CommandError.syntax();
         }

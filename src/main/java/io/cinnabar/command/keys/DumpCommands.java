@@ -99,8 +99,8 @@ public final class DumpCommands implements CommandFamily {
             throw new CommandError(DumpPayload.errorReply(e));
         }
         boolean deleted = replace && db.delete(key);
-        if (ttl > 0 && !absttl) ttl += c.now();
-        if (ttl > 0 && ttl <= c.now() && !c.keyspace().isLoading()) {
+        if (ttl > 0 && !absttl) ttl += c.mstime();
+        if (ttl > 0 && ttl <= c.mstime() && !c.keyspace().isLoading()) {
             // Already expired: nothing is stored, and a replaced key is simply gone.
             if (deleted) c.propagateAs(PropagatedCommands.DEL, key); else c.preventPropagation();
             if (deleted) c.notify(KeyspaceEvents.GENERIC, "del", key);

@@ -34,10 +34,10 @@ public final class ExpireCommands implements CommandFamily {
     public void register(CommandTable t) {
         t.add(spec("EXPIRE", -3, WRITE, FAST).keys(at(1, RW, UPDATE)).doc("1.0.0", "Set a key's time to live in seconds", "O(1)")
                 .history("7.0.0", "Added options: `NX`, `XX`, `GT` and `LT`."),
-                c -> expire(c, c.now(), SECONDS));
+                c -> expire(c, c.mstime(), SECONDS));
         t.add(spec("PEXPIRE", -3, WRITE, FAST).keys(at(1, RW, UPDATE)).doc("2.6.0", "Set a key's time to live in milliseconds", "O(1)")
                 .history("7.0.0", "Added options: `NX`, `XX`, `GT` and `LT`."),
-                c -> expire(c, c.now(), MILLISECONDS));
+                c -> expire(c, c.mstime(), MILLISECONDS));
         t.add(spec("EXPIREAT", -3, WRITE, FAST).keys(at(1, RW, UPDATE)).doc("1.2.0", "Set the expiration for a key as a UNIX timestamp", "O(1)")
                 .history("7.0.0", "Added options: `NX`, `XX`, `GT` and `LT`."),
                 c -> expire(c, 0, SECONDS));
@@ -89,7 +89,7 @@ public final class ExpireCommands implements CommandFamily {
             return;
         }
         // While loading (AOF replay) a past time is set, not acted on, as Redis's checkAlreadyExpired.
-        if (when <= c.now() && !c.keyspace().isLoading()) {
+        if (when <= c.mstime() && !c.keyspace().isLoading()) {
             db.delete(key);
             c.propagateAs(PropagatedCommands.deletion(lazyExpire(c)), key);
             c.notify(KeyspaceEvents.GENERIC, "del", key);

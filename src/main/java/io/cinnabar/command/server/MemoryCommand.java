@@ -6,7 +6,6 @@ import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.HelpReply;
 import io.cinnabar.keyspace.Entry;
-import io.cinnabar.keyspace.TypedValue;
 
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandSpec.spec;
@@ -49,8 +48,6 @@ public final class MemoryCommand implements CommandFamily {
             c.reply().nullBulk();
             return;
         }
-        Object v = e.value();
-        long valueBytes = v instanceof byte[] ? 16 + ((byte[]) v).length : ((TypedValue) v).memoryUsage();
-        c.reply().integer(PER_KEY + e.key().length + valueBytes);
+        c.reply().integer(PER_KEY + e.key().length + e.valueMemory());
     }
 }

@@ -9,6 +9,7 @@ import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
+import io.cinnabar.keyspace.GrowableString;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.protocol.RespConstants;
 import io.cinnabar.util.LongDouble;
@@ -231,7 +232,7 @@ public final class StringCommands implements CommandFamily {
         boolean seconds = (flags & (EX | EXAT)) != 0;
         if (v <= 0 || (seconds && v > Long.MAX_VALUE / 1000)) throw invalidExpire(c);
         if (seconds) v *= 1000;
-        if ((flags & (EX | PX)) != 0) v += c.now();
+        if ((flags & (EX | PX)) != 0) v += c.mstime();
         if (v <= 0) throw invalidExpire(c);
         return v;
     }
@@ -257,7 +258,7 @@ public final class StringCommands implements CommandFamily {
         long when = expireIndex > 0 ? expireAt(c, expireIndex, flags) : 0;
         c.reply().bulk(value);
         // Never propagated as sent: as DEL/UNLINK, PEXPIREAT or PERSIST, like Redis.
-        if ((flags & (EXAT | PXAT)) != 0 && when <= c.now() && !c.keyspace().isLoading()) {
+        if ((flags & (EXAT | PXAT)) != 0 && when <= c.mstime() && !c.keyspace().isLoading()) {
             db.delete(key);
             c.propagateAs(PropagatedCommands.deletion(lazy(c, ConfigOptions.LAZYFREE_LAZY_EXPIRE)), key);
             c.notify(KeyspaceEvents.GENERIC, "del", key);
@@ -337,39 +338,37 @@ public final class StringCommands implements CommandFamily {
         Database db = c.db();
         byte[] key = c.arg(1);
         byte[] tail = c.arg(2);
-        byte[] old = StringValues.forWrite(db, key);
-        if (old == null) {
+        GrowableString s = db.growable(key);
+        if (s == null) {
             db.set(key, tail);
             c.notify(KeyspaceEvents.STRING, "append", key);
             c.reply().integer(tail.length);
             return;
         }
-        StringValues.checkLength(c, old.length, tail.length);
-        // Stored arrays are never mutated (replies and snapshots may share them): build a new one.
-        byte[] joined = new byte[old.length + tail.length];
-        System.arraycopy(old, 0, joined, 0, old.length);
-        System.arraycopy(tail, 0, joined, old.length, tail.length);
-        db.setRawKeepTtl(key, joined);
+        StringValues.checkLength(c, s.length(), tail.length);
+        // In place, with room to grow: n appends copy the string O(log n) times, as Redis's sds.
+        s.append(tail);
         c.notify(KeyspaceEvents.STRING, "append", key);
-        c.reply().integer(joined.length);
+        c.reply().integer(s.length());
     }
 
     /** STRLEN key */
     private void strlen(Call c) {
-        byte[] value = c.db().getString(c.arg(1));
-        c.reply().integer(value == null ? 0 : value.length);
+        Object value = c.db().getStringInPlace(c.arg(1));
+        c.reply().integer(value == null ? 0 : StringValues.length(value));
     }
 
     /** GETRANGE key start end | SUBSTR key start end */
     private void getrange(Call c) {
         long start = c.longArg(2);
         long end = c.longArg(3);
-        byte[] value = c.db().getString(c.arg(1));
-        if (value == null) {
+        Object s = c.db().getStringInPlace(c.arg(1));
+        if (s == null) {
             c.reply().bulk(EMPTY);
             return;
         }
-        long len = value.length;
+        byte[] value = StringValues.bytes(s);
+        long len = StringValues.length(s);
         if (start < 0 && end < 0 && start > end) {
             c.reply().bulk(EMPTY);
             return;
@@ -390,20 +389,25 @@ public final class StringCommands implements CommandFamily {
         Database db = c.db();
         byte[] key = c.arg(1);
         byte[] patch = c.arg(3);
-        byte[] old = StringValues.forWrite(db, key);
         if (patch.length == 0) {
+            // As Redis, an empty patch leaves the string (and its encoding) alone.
+            byte[] old = StringValues.forWrite(db, key);
             db.unchanged(key);
             c.reply().integer(old == null ? 0 : old.length);
             return;
         }
+        GrowableString s = db.growable(key);
         StringValues.checkLength(c, offset, patch.length);
-        int oldLength = old == null ? 0 : old.length;
-        byte[] updated = new byte[(int) Math.max(oldLength, offset + patch.length)];
-        if (old != null) System.arraycopy(old, 0, updated, 0, oldLength);
-        System.arraycopy(patch, 0, updated, (int) offset, patch.length);
-        db.setRawKeepTtl(key, updated);
+        int end = (int) (offset + patch.length);
+        if (s == null) {
+            byte[] created = new byte[end];
+            System.arraycopy(patch, 0, created, (int) offset, patch.length);
+            db.setRawKeepTtl(key, created);
+        } else {
+            System.arraycopy(patch, 0, s.writable(end), (int) offset, patch.length);
+        }
         c.notify(KeyspaceEvents.STRING, "setrange", key);
-        c.reply().integer(updated.length);
+        c.reply().integer(s == null ? end : s.length());
     }
 
     // ---- counters ----

@@ -4,6 +4,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
+import io.cinnabar.keyspace.GrowableString;
 import io.cinnabar.keyspace.WrongTypeException;
 
 /** Lookups and limits shared by the string and bitmap families. */
@@ -35,6 +36,16 @@ public final class StringValues {
         if (total > max || total < size || total < append) {
             throw new CommandError("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
         }
+    }
+
+    /** Length of a string from {@link Database#getStringInPlace}. */
+    public static int length(Object s) {
+        return s instanceof byte[] b ? b.length : ((GrowableString) s).length();
+    }
+
+    /** Bytes of a string from {@link Database#getStringInPlace}: valid up to {@link #length}, zeros after; read only. */
+    public static byte[] bytes(Object s) {
+        return s instanceof byte[] b ? b : ((GrowableString) s).array();
     }
 
     /** Decimal bytes of v; 0..9999 share one array each, as Redis shares small integer objects. */

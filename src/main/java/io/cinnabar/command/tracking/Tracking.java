@@ -150,6 +150,9 @@ public final class Tracking {
      */
     public void afterCommand(Client client, CommandSpec spec, byte[][] argv, boolean failed, boolean changed, Call top) {
         if (spec.hasFlag(CommandFlag.READONLY)) {
+            // A read that changed its key (PFCOUNT refreshing the HLL's cached cardinality) tells
+            // the others first, as its signalModifiedKey does in Redis.
+            if (!failed && changed) afterWrite(client.isScript() ? top.client() : client, spec, argv);
             if (client.isScript()) {
                 afterRead(top.client(), top.spec(), top.args());
             } else if (!spec.mayRunLong()) {

@@ -332,9 +332,7 @@ public final class ZSetCommands implements CommandFamily {
     private void zlexcount(Call c) {
         LexRange r = ZRanges.lex(c.arg(2), c.arg(3));
         ZSetValue z = read(c, c.arg(1));
-        long first = z == null ? -1 : z.firstRank(r);
-        long last = first < 0 ? -1 : z.lastRank(r);
-        c.reply().integer(first < 0 || last < first ? 0 : last - first + 1);
+        c.reply().integer(z == null ? 0 : z.lexCount(r));
     }
 
     /** ZSCORE key member */
@@ -426,9 +424,16 @@ public final class ZSetCommands implements CommandFamily {
                     count = end - start + 1;
                     from = reverse ? size - 1 - start : start;
                 }
+            } else if (lexRange != null) {
+                // Redis's walk: from its first (last) member in range, offset skipped unchecked, then while in range.
+                long edge = reverse ? z.lastRank(lexRange) : z.firstRank(lexRange);
+                if (edge >= 0 && offset >= 0) {
+                    from = reverse ? edge - offset : edge + offset;
+                    count = z.lexRun(from, lexRange, reverse, limit);
+                }
             } else {
-                long first = scoreRange != null ? z.firstRank(scoreRange) : z.firstRank(lexRange);
-                long last = first < 0 ? -1 : scoreRange != null ? z.lastRank(scoreRange) : z.lastRank(lexRange);
+                long first = z.firstRank(scoreRange);
+                long last = first < 0 ? -1 : z.lastRank(scoreRange);
                 long total = first < 0 || last < first ? 0 : last - first + 1;
                 if (offset >= 0 && total > offset) {
                     count = total - offset;
@@ -507,8 +512,13 @@ public final class ZSetCommands implements CommandFamily {
             }
             if (end >= size) end = size - 1;
         } else {
-            start = scoreRange != null ? z.firstRank(scoreRange) : z.firstRank(lexRange);
-            end = start < 0 ? -1 : scoreRange != null ? z.lastRank(scoreRange) : z.lastRank(lexRange);
+            if (scoreRange != null) {
+                start = z.firstRank(scoreRange);
+                end = start < 0 ? -1 : z.lastRank(scoreRange);
+            } else {
+                start = z.lexDeleteStart(lexRange);
+                end = start < 0 ? -1 : start + z.lexRun(start, lexRange, false, -1) - 1;
+            }
             if (start < 0 || end < start) {
                 c.db().unchanged(key);
                 c.reply().integer(0);

@@ -1,0 +1,83 @@
+package io.cinnabar.keyspace;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Strings edited in place grow like Redis's sds: appends copy the string O(log n) times, readers see plain arrays. */
+class GrowableStringTest {
+    private final Keyspace keyspace = new Keyspace(1);
+    private final Database db = keyspace.db(0);
+    private final byte[] key = "k".getBytes(StandardCharsets.US_ASCII);
+
+    /** What APPEND does, one command at a time. */
+    private void append(byte[] tail) {
+        db.growable(key).append(tail);
+        keyspace.commandSucceeded();
+    }
+
+    @Test
+    void hundredThousandAppendsCopyLinearly() {
+        byte[] tail = "0123456789".getBytes(StandardCharsets.US_ASCII);
+        db.set(key, tail);
+        for (int i = 1; i < 100_000; i++) append(tail);
+        GrowableString s = db.growable(key);
+        assertEquals(1_000_000, s.length());
+        // Each append copying the string would be ~5e10 bytes; doubling copies under 2x the final length.
+        assertTrue(s.copiedBytes() < 2_000_000, "bytes copied: " + s.copiedBytes());
+        assertTrue(s.capacity() >= s.length() && s.capacity() <= 2L * s.length() + 1024 * 1024, "capacity " + s.capacity());
+        assertEquals(100_000, keyspace.dirty(), "the SET and one change per append");
+        byte[] value = (byte[]) db.lookup(key).value();
+        assertEquals(1_000_000, value.length);
+        assertArrayEquals(tail, Arrays.copyOfRange(value, 999_990, 1_000_000));
+        assertEquals("raw", db.lookup(key).stringEncoding());
+    }
+
+    @Test
+    void readersGetAPlainArrayAndEditsNeverTouchIt() {
+        byte[] stored = "abc".getBytes(StandardCharsets.US_ASCII);
+        db.set(key, stored);
+        GrowableString s = db.growable(key);
+        assertSame(stored, s.array(), "wrapping copies nothing");
+        s.writable(3)[0] = 'X';
+        keyspace.commandSucceeded();
+        assertArrayEquals("abc".getBytes(StandardCharsets.US_ASCII), stored, "the stored (maybe shared) array was copied first");
+        byte[] read = db.getString(key);
+        assertArrayEquals("Xbc".getBytes(StandardCharsets.US_ASCII), read);
+        db.growable(key).append("d".getBytes(StandardCharsets.US_ASCII));
+        assertArrayEquals("Xbc".getBytes(StandardCharsets.US_ASCII), read, "an array handed to a reader is never edited");
+        assertArrayEquals("Xbcd".getBytes(StandardCharsets.US_ASCII), db.getString(key));
+        assertEquals(ValueType.STRING, ValueType.of(db.lookup(key).value()));
+    }
+
+    @Test
+    void growthZeroPadsAndTracksMemory() {
+        db.set(key, new byte[] {1});
+        GrowableString s = db.growable(key);
+        byte[] p = s.writable(10);
+        assertEquals(10, s.length());
+        assertArrayEquals(new byte[] {1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, Arrays.copyOf(p, 10));
+        assertEquals(16 + s.capacity(), db.lookup(key).valueMemory());
+    }
+
+    /** GETBIT, STRLEN, BITCOUNT... read a grown string where it is, so SETBIT after them does not copy it. */
+    @Test
+    void inPlaceReadsKeepTheRoomToGrow() {
+        db.set(key, new byte[] {0});
+        GrowableString s = db.growable(key);
+        keyspace.commandSucceeded();
+        for (int i = 0; i < 20_000; i++) {
+            db.growable(key).writable(i + 1)[i] = 1;
+            keyspace.commandSucceeded();
+            assertSame(s, db.getStringInPlace(key));
+        }
+        assertEquals(20_000, s.length());
+        assertTrue(s.copiedBytes() < 2 * 20_000, "bytes copied: " + s.copiedBytes());
+    }
+}
