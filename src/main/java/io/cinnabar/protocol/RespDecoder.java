@@ -45,6 +45,11 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private int argCount;
     private long multibulkLength;
     private int bulkLength;
+    /**
+     * The last request's command name: a client mostly repeats its commands, and a name equal to
+     * it is handed out again instead of a new copy (nothing writes into arguments).
+     */
+    private byte[] lastName = new byte[0];
     /** The big bulk being gathered, grown as bytes arrive; null for bulks read straight from the cumulation. */
     private byte[] bigArg;
     private int bigArgFilled;
@@ -161,8 +166,14 @@ public final class RespDecoder extends ByteToMessageDecoder {
             if (data == null) return false;
         } else {
             if (in.readableBytes() < bulkLength + 2) return false;
-            data = new byte[bulkLength];
-            in.readBytes(data);
+            if (argCount == 0 && isLastName(in)) {
+                data = lastName;
+                in.skipBytes(bulkLength);
+            } else {
+                data = new byte[bulkLength];
+                in.readBytes(data);
+                if (argCount == 0) lastName = data;
+            }
             in.skipBytes(2); // Redis does not check that the CRLF is really there
         }
         if (argCount == args.length) args = Arrays.copyOf(args, (int) Math.min(multibulkLength, args.length * 2L));
@@ -173,6 +184,15 @@ public final class RespDecoder extends ByteToMessageDecoder {
             state = State.START;
         } else {
             state = State.ARG_HEADER;
+        }
+        return true;
+    }
+
+    private boolean isLastName(ByteBuf in) {
+        if (bulkLength != lastName.length) return false;
+        int at = in.readerIndex();
+        for (int i = 0; i < bulkLength; i++) {
+            if (in.getByte(at + i) != lastName[i]) return false;
         }
         return true;
     }

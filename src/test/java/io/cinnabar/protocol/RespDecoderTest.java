@@ -11,6 +11,8 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,6 +79,19 @@ class RespDecoderTest {
     void multibulkSplitAtEveryBoundary() {
         assertSplitsDecodeTo("*3\r\n$3\r\nSET\r\n$3\r\nkey\r\n$5\r\nva\r\nl\r\n*1\r\n$4\r\nPING\r\n",
                 List.of(List.of("SET", "key", "va\r\nl"), List.of("PING")));
+    }
+
+    @Test
+    void repeatedCommandNamesShareOneCopyAndOthersGetTheirOwn() {
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes(
+                "*2\r\n$3\r\nGET\r\n$1\r\na\r\n*2\r\n$3\r\nGET\r\n$1\r\nb\r\n*2\r\n$3\r\nGEX\r\n$3\r\nGET\r\n"
+                        + "*2\r\n$3\r\nget\r\n$1\r\nc\r\n")));
+        List<Request> requests = drain(ch);
+        assertEquals(List.of(List.of("GET", "a"), List.of("GET", "b"), List.of("GEX", "GET"), List.of("get", "c")),
+                requests.stream().map(RespDecoderTest::strings).toList());
+        assertSame(requests.get(0).args[0], requests.get(1).args[0]);
+        assertNotSame(requests.get(2).args[0], requests.get(2).args[1]);
     }
 
     @Test
