@@ -280,6 +280,7 @@ public final class ServerContext {
     private void cron() {
         if (cronPaused) return;
         persistence.cron();
+        keyspace.rehashSome(1000);
         if (!activeExpireEnabled) return;
         long hz = config.getLong(ConfigOptions.HZ);
         long effort = config.getLong(ConfigOptions.ACTIVE_EXPIRE_EFFORT) - 1;

@@ -8,6 +8,11 @@ import java.util.function.Consumer;
  * One numbered database: a chained hash table of {@link Entry}s (power-of-two buckets, so SCAN's
  * reverse-binary cursor guarantees hold across resizes, as in Redis's dict), plus an array of the
  * entries that carry a TTL for the active expire cycle to sample. Owned by the keyspace thread.
+ * <p>
+ * A resize moves the entries a few buckets at a time, as Redis's incremental rehash: each lookup
+ * moves one bucket, the cron moves more. Moving a million keys at once stalled the command that
+ * crossed the threshold for ~57 ms. While a resize runs, bucket b of the old array has moved iff
+ * b is below {@link #rehashIndex}; a key lives in the array {@link #arrayFor} names for its hash.
  */
 public final class Database {
     private static final int MIN_BUCKETS = 4;
@@ -15,6 +20,12 @@ public final class Database {
     private final int id;
     private final Keyspace keyspace;
     private Entry[] table = new Entry[MIN_BUCKETS];
+    /** The array a resize moves the entries to; null when no resize runs. */
+    private Entry[] resized;
+    /** While a resize runs: the old array's buckets below this one have moved. */
+    private int rehashIndex;
+    /** Above 0 while chains are being walked (SCAN, forEach): no bucket moves then. */
+    private int rehashPaused;
     private int size;
     private VolatileEntry[] volatiles = new VolatileEntry[16];
     private int volatileCount;
@@ -212,12 +223,8 @@ public final class Database {
             if (!watched.isEmpty()) watched.touched(key, true);
             return;
         }
-        if (size >= table.length) resize(table.length * 2);
-        int i = h & (table.length - 1);
         Entry added = new Entry(key, h, value, keyspace.freshLru());
-        added.next = table[i];
-        table[i] = added;
-        size++;
+        insert(added);
         if (!watched.isEmpty()) watched.touched(key, true);
         keyspace.keyAdded(id, key);
     }
@@ -258,11 +265,7 @@ public final class Database {
         long expireAt = source.expireAt();
         int h = hash(key);
         Entry added = expireAt < 0 ? new Entry(key, h, value, lru) : new VolatileEntry(key, h, value, lru, expireAt);
-        if (size >= table.length) resize(table.length * 2);
-        int i = h & (table.length - 1);
-        added.next = table[i];
-        table[i] = added;
-        size++;
+        insert(added);
         if (added instanceof VolatileEntry) addVolatile((VolatileEntry) added);
         if (!watched.isEmpty()) watched.touched(key, true);
         keyspace.keyAdded(id, key);
@@ -370,9 +373,11 @@ public final class Database {
         long dropped = size;
         if (!watched.isEmpty()) watched.touchedAll(this, null);
         KeyspaceSnapshot s = keyspace.snapshot();
-        if (s != null && size > 0) s.beforeClear(this, table);
+        if (s != null && size > 0) s.beforeClear(this, resized == null ? table : concat(table, resized));
         keyspace.dirty(dropped);
         table = new Entry[MIN_BUCKETS];
+        resized = null;
+        rehashIndex = 0;
         size = 0;
         volatiles = new VolatileEntry[16];
         volatileCount = 0;
@@ -384,6 +389,8 @@ public final class Database {
         if (!watched.isEmpty()) watched.touchedAll(this, other);
         if (!other.watched.isEmpty()) other.watched.touchedAll(other, this);
         Entry[] t = table; table = other.table; other.table = t;
+        t = resized; resized = other.resized; other.resized = t;
+        int r = rehashIndex; rehashIndex = other.rehashIndex; other.rehashIndex = r;
         int s = size; size = other.size; other.size = s;
         VolatileEntry[] v = volatiles; volatiles = other.volatiles; other.volatiles = v;
         int c = volatileCount; volatileCount = other.volatileCount; other.volatileCount = c;
@@ -391,9 +398,22 @@ public final class Database {
 
     /** Shrinks the table when it is mostly empty (Redis does this from its cron). */
     void maybeShrink() {
-        if (table.length > MIN_BUCKETS && size * 10L < table.length) {
-            resize(Math.max(MIN_BUCKETS, Integer.highestOneBit(Math.max(1, size)) * 2));
+        if (resized == null && table.length > MIN_BUCKETS && size * 10L < table.length) {
+            startResize(Math.max(MIN_BUCKETS, Integer.highestOneBit(Math.max(1, size)) * 2));
         }
+    }
+
+    boolean resizing() {
+        return resized != null;
+    }
+
+    /** The cron's share of a running resize (Redis's activerehashing): buckets moved for about budgetNanos. */
+    void rehashFor(long budgetNanos) {
+        if (resized == null) return;
+        long start = System.nanoTime();
+        do {
+            rehashStep(100);
+        } while (resized != null && System.nanoTime() - start < budgetNanos);
     }
 
     /** A random live key, or null when the database is empty; expired keys met on the way are reclaimed. */
@@ -401,10 +421,9 @@ public final class Database {
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         int misses = 0;
         while (size > 0) {
-            Entry[] t = table;
             Entry e;
             do {
-                e = t[rnd.nextInt(t.length)];
+                e = bucket(rnd.nextInt(bucketCount()));
             } while (e == null);
             int chain = 0;
             for (Entry x = e; x != null; x = x.next) chain++;
@@ -429,22 +448,48 @@ public final class Database {
      */
     public long scanStep(long cursor, Consumer<Entry> visitor) {
         if (size == 0) return 0;
-        Entry[] t = table;
-        long mask = t.length - 1;
-        Entry e = t[(int) (cursor & mask)];
+        rehashPaused++;
+        try {
+            if (resized == null) {
+                long mask = table.length - 1;
+                visitChain(table[(int) (cursor & mask)], visitor);
+                return ScanCursor.next(cursor, mask);
+            }
+            // As Redis's dictScan while rehashing: the smaller array's bucket, then every bucket
+            // of the larger one that it expands to.
+            Entry[] small = table.length <= resized.length ? table : resized;
+            Entry[] large = small == table ? resized : table;
+            long smallMask = small.length - 1;
+            long largeMask = large.length - 1;
+            visitChain(small[(int) (cursor & smallMask)], visitor);
+            do {
+                visitChain(large[(int) (cursor & largeMask)], visitor);
+                cursor = ScanCursor.next(cursor, largeMask);
+            } while ((cursor & (smallMask ^ largeMask)) != 0);
+            return cursor;
+        } finally {
+            rehashPaused--;
+        }
+    }
+
+    private static void visitChain(Entry e, Consumer<Entry> visitor) {
         // Expired entries are skipped by callers; collect first since the visitor may delete.
         while (e != null) {
             Entry next = e.next;
             visitor.accept(e);
             e = next;
         }
-        return ScanCursor.next(cursor, mask);
     }
 
     /** Visits every entry, expired or not; the visitor must not modify the database. */
     public void forEach(Consumer<Entry> visitor) {
-        for (Entry head : table) {
-            for (Entry e = head; e != null; e = e.next) visitor.accept(e);
+        rehashPaused++;
+        try {
+            for (int b = 0, n = bucketCount(); b < n; b++) {
+                for (Entry e = bucket(b); e != null; e = e.next) visitor.accept(e);
+            }
+        } finally {
+            rehashPaused--;
         }
     }
 
@@ -526,7 +571,9 @@ public final class Database {
     }
 
     private Entry find(byte[] key, int h) {
-        for (Entry e = table[h & (table.length - 1)]; e != null; e = e.next) {
+        if (resized != null && rehashPaused == 0) rehashStep(1);
+        Entry[] t = arrayFor(h);
+        for (Entry e = t[h & (t.length - 1)]; e != null; e = e.next) {
             if (e.hash == h && Arrays.equals(e.key, key)) return e;
         }
         return null;
@@ -536,12 +583,13 @@ public final class Database {
     private void replace(Entry old, Entry replacement) {
         beforeChange(old);
         replacement.lru = (replacement.lru & ~Entry.SNAPSHOT_MARK) | keyspace.snapshotMark();
-        int i = old.hash & (table.length - 1);
+        Entry[] t = arrayFor(old.hash);
+        int i = old.hash & (t.length - 1);
         replacement.next = old.next;
-        if (table[i] == old) {
-            table[i] = replacement;
+        if (t[i] == old) {
+            t[i] = replacement;
         } else {
-            Entry p = table[i];
+            Entry p = t[i];
             while (p.next != old) p = p.next;
             p.next = replacement;
         }
@@ -551,11 +599,12 @@ public final class Database {
 
     private void unlink(Entry e) {
         beforeChange(e);
-        int i = e.hash & (table.length - 1);
-        if (table[i] == e) {
-            table[i] = e.next;
+        Entry[] t = arrayFor(e.hash);
+        int i = e.hash & (t.length - 1);
+        if (t[i] == e) {
+            t[i] = e.next;
         } else {
-            Entry p = table[i];
+            Entry p = t[i];
             while (p.next != e) p = p.next;
             p.next = e.next;
         }
@@ -570,9 +619,37 @@ public final class Database {
         if (s != null) s.beforeChange(this, e);
     }
 
-    /** The bucket array, for a snapshot's walk. */
-    Entry[] table() {
-        return table;
+    /**
+     * Buckets as a snapshot walks them: the table's, then those of the array a running resize
+     * fills. Entries move only from the first part to the second, so a walk in this order meets
+     * each; when the resize ends the snapshot starts its walk over ({@link KeyspaceSnapshot#onReshape}).
+     */
+    int bucketCount() {
+        return resized == null ? table.length : table.length + resized.length;
+    }
+
+    Entry bucket(int b) {
+        return b < table.length ? table[b] : resized[b - table.length];
+    }
+
+    /** The array where a key of hash h lives (and goes): while a resize runs, its bucket may have moved. */
+    private Entry[] arrayFor(int h) {
+        return resized != null && (h & (table.length - 1)) < rehashIndex ? resized : table;
+    }
+
+    private void insert(Entry added) {
+        if (resized == null && size >= table.length) startResize(table.length * 2);
+        Entry[] t = arrayFor(added.hash);
+        int i = added.hash & (t.length - 1);
+        added.next = t[i];
+        t[i] = added;
+        size++;
+    }
+
+    private static Entry[] concat(Entry[] a, Entry[] b) {
+        Entry[] all = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
     }
 
     private void addVolatile(VolatileEntry v) {
@@ -592,22 +669,37 @@ public final class Database {
         }
     }
 
-    private void resize(int buckets) {
-        Entry[] old = table;
-        KeyspaceSnapshot s = keyspace.snapshot();
-        if (s != null && buckets < old.length) s.onShrink(this);
-        Entry[] fresh = new Entry[buckets];
-        int mask = buckets - 1;
-        for (Entry head : old) {
-            Entry e = head;
+    private void startResize(int buckets) {
+        resized = new Entry[buckets];
+        rehashIndex = 0;
+    }
+
+    /** Moves up to {@code buckets} non-empty buckets (visiting at most ten times as many empty ones), as Redis's dictRehash. */
+    private void rehashStep(int buckets) {
+        int emptyVisits = buckets * 10;
+        int mask = resized.length - 1;
+        while (buckets > 0 && rehashIndex < table.length) {
+            Entry e = table[rehashIndex];
+            if (e == null) {
+                rehashIndex++;
+                if (--emptyVisits == 0) break;
+                continue;
+            }
             while (e != null) {
                 Entry next = e.next;
                 int i = e.hash & mask;
-                e.next = fresh[i];
-                fresh[i] = e;
+                e.next = resized[i];
+                resized[i] = e;
                 e = next;
             }
+            table[rehashIndex++] = null;
+            buckets--;
         }
-        table = fresh;
+        if (rehashIndex < table.length) return;
+        table = resized;
+        resized = null;
+        rehashIndex = 0;
+        KeyspaceSnapshot s = keyspace.snapshot();
+        if (s != null) s.onReshape(this);
     }
 }

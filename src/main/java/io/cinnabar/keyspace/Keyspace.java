@@ -244,6 +244,19 @@ public final class Keyspace {
     }
 
     /**
+     * Moves buckets of the first database whose table is being resized, for about budgetMicros
+     * (Redis's activerehashing: 1 ms per cron tick), so resizes end even without lookups.
+     */
+    public void rehashSome(long budgetMicros) {
+        for (Database db : databases) {
+            if (db.resizing()) {
+                db.rehashFor(budgetMicros * 1000);
+                return;
+            }
+        }
+    }
+
+    /**
      * Redis's adaptive active expire cycle: sample volatile keys per database and keep going
      * while more than 10% of a sample was stale, within a time budget. Also shrinks tables that
      * deletions left sparse.

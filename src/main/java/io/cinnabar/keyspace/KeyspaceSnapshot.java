@@ -11,8 +11,8 @@ import java.util.List;
  * entries are still owed is one bit per entry ({@link Entry#SNAPSHOT_MARK}) compared with the
  * keyspace's current mark, flipped when a snapshot begins. The walk goes through each table in
  * index order (sequential reads; Redis's reverse-binary SCAN order cost a cache miss per bucket):
- * a table that grows keeps every unvisited entry at or after the cursor, and one that shrinks
- * sends the walk back to its start ({@link #onShrink}); the bit makes each entry count once.
+ * a resize moves unvisited entries only to buckets after the cursor, and its end sends the walk
+ * back to its start ({@link #onReshape}); the bit makes each entry count once.
  * <p>
  * Values reach the sink frozen: strings are immutable arrays, other values are copies the sink
  * owns, so the sink may serialise them on another thread. Records arrive grouped by database, in
@@ -124,10 +124,10 @@ public final class KeyspaceSnapshot {
             if (w.detached != null) {
                 buckets += walkDetached(w, target);
             } else {
-                Entry[] table = w.target.table();
-                for (Entry e = table[(int) w.cursor]; e != null; e = e.next) hand(current, e);
+                Database db = w.target;
+                for (Entry e = db.bucket((int) w.cursor); e != null; e = e.next) hand(current, e);
                 buckets++;
-                if (++w.cursor >= table.length) w.done = true;
+                if (++w.cursor >= db.bucketCount()) w.done = true;
             }
             if (w.done) {
                 current++;
@@ -222,10 +222,11 @@ public final class KeyspaceSnapshot {
     }
 
     /**
-     * db's table shrank: entries not yet visited may now sit in buckets before the cursor, so
-     * its walk starts over (entries already handed over carry the current mark and are skipped).
+     * db's resize ended and its buckets are numbered anew: entries not yet visited may now sit
+     * in buckets before the cursor, so its walk starts over (entries already handed over carry
+     * the current mark and are skipped).
      */
-    void onShrink(Database db) {
+    void onReshape(Database db) {
         Walk w = walks[walkOf[db.id()]];
         if (w.detached == null) w.cursor = 0;
     }
