@@ -5,28 +5,13 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 /**
- * One numbered database: a chained hash table of {@link Entry}s (power-of-two buckets, so SCAN's
- * reverse-binary cursor guarantees hold across resizes, as in Redis's dict), plus an array of the
- * entries that carry a TTL for the active expire cycle to sample. Owned by the keyspace thread.
- * <p>
- * A resize moves the entries a few buckets at a time, as Redis's incremental rehash: each lookup
- * moves one bucket, the cron moves more. Moving a million keys at once stalled the command that
- * crossed the threshold for ~57 ms. While a resize runs, bucket b of the old array has moved iff
- * b is below {@link #rehashIndex}; a key lives in the array {@link #arrayFor} names for its hash.
+ * One numbered database: a {@link ChainedTable} of {@link Entry}s, plus an array of the entries
+ * that carry a TTL for the active expire cycle to sample. Owned by the keyspace thread.
  */
 public final class Database {
-    private static final int MIN_BUCKETS = 4;
-
     private final int id;
     private final Keyspace keyspace;
-    private Entry[] table = new Entry[MIN_BUCKETS];
-    /** The array a resize moves the entries to; null when no resize runs. */
-    private Entry[] resized;
-    /** While a resize runs: the old array's buckets below this one have moved. */
-    private int rehashIndex;
-    /** Above 0 while chains are being walked (SCAN, forEach): no bucket moves then. */
-    private int rehashPaused;
-    private int size;
+    private ChainedTable<Entry> table = new ChainedTable<>();
     private VolatileEntry[] volatiles = new VolatileEntry[16];
     private int volatileCount;
     /** WATCHed keys; consulted only when non-empty so unwatched writes stay allocation-free. */
@@ -43,7 +28,7 @@ public final class Database {
 
     /** Keys stored, including expired ones not yet reclaimed (as Redis's DBSIZE). */
     public int size() {
-        return size;
+        return table.size();
     }
 
     public int volatileCount() {
@@ -54,7 +39,7 @@ public final class Database {
 
     /** The live entry for key, reclaiming it first if it has expired; touches its LRU clock. */
     public Entry lookup(byte[] key) {
-        Entry e = find(key, hash(key));
+        Entry e = find(key, ChainedTable.hash(key));
         if (e == null) return null;
         if (e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt)) {
             expire(e);
@@ -204,7 +189,7 @@ public final class Database {
     }
 
     private void put(byte[] key, Object value, boolean keepTtl) {
-        int h = hash(key);
+        int h = ChainedTable.hash(key);
         Entry e = find(key, h);
         // As Redis's lookupKeyWrite before setKey: a stale key expires first, and the key is new.
         if (e != null && isExpired(e)) {
@@ -223,8 +208,7 @@ public final class Database {
             if (!watched.isEmpty()) watched.touched(key, true);
             return;
         }
-        Entry added = new Entry(key, h, value, keyspace.freshLru());
-        insert(added);
+        table.insert(new Entry(key, h, value, keyspace.freshLru()));
         if (!watched.isEmpty()) watched.touched(key, true);
         keyspace.keyAdded(id, key);
     }
@@ -235,18 +219,18 @@ public final class Database {
      */
     public void setRawKeepTtl(byte[] key, byte[] value) {
         setKeepTtl(key, value);
-        find(key, hash(key)).lru |= Entry.RAW;
+        find(key, ChainedTable.hash(key)).lru |= Entry.RAW;
     }
 
     /** The string at key (which exists) is "raw" from now on, unchanged otherwise (SETBIT of an unchanged bit). */
     public void markRaw(byte[] key) {
-        find(key, hash(key)).lru |= Entry.RAW;
+        find(key, ChainedTable.hash(key)).lru |= Entry.RAW;
     }
 
     /** Stores INCRBYFLOAT's result, keeping the TTL: Redis never integer-encodes it (OBJECT ENCODING). */
     public void setNotIntKeepTtl(byte[] key, byte[] value) {
         setKeepTtl(key, value);
-        find(key, hash(key)).lru |= Entry.NOT_INT;
+        find(key, ChainedTable.hash(key)).lru |= Entry.NOT_INT;
     }
 
     /**
@@ -255,7 +239,7 @@ public final class Database {
      * source may belong to another database.
      */
     public void putFrom(byte[] key, Object value, Entry source, boolean keepAccessTime) {
-        Entry old = find(key, hash(key));
+        Entry old = find(key, ChainedTable.hash(key));
         if (old != null && isExpired(old)) expire(old);
         else if (old != null) unlink(old);
         int lru = keepAccessTime ? source.lru : (source.lru & ~Entry.LRU_MASK) | keyspace.lruClock();
@@ -263,9 +247,9 @@ public final class Database {
         lru = (lru & ~Entry.SNAPSHOT_MARK) | keyspace.snapshotMark();
         keyspace.dirty(1);
         long expireAt = source.expireAt();
-        int h = hash(key);
+        int h = ChainedTable.hash(key);
         Entry added = expireAt < 0 ? new Entry(key, h, value, lru) : new VolatileEntry(key, h, value, lru, expireAt);
-        insert(added);
+        table.insert(added);
         if (added instanceof VolatileEntry) addVolatile((VolatileEntry) added);
         if (!watched.isEmpty()) watched.touched(key, true);
         keyspace.keyAdded(id, key);
@@ -279,7 +263,7 @@ public final class Database {
     }
 
     public boolean delete(byte[] key) {
-        Entry e = find(key, hash(key));
+        Entry e = find(key, ChainedTable.hash(key));
         if (e == null) return false;
         boolean live = !(e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt));
         if (!live) {
@@ -370,15 +354,12 @@ public final class Database {
 
     /** Drops every key; returns how many there were. */
     public long clear() {
-        long dropped = size;
+        long dropped = table.size();
         if (!watched.isEmpty()) watched.touchedAll(this, null);
         KeyspaceSnapshot s = keyspace.snapshot();
-        if (s != null && size > 0) s.beforeClear(this, resized == null ? table : concat(table, resized));
+        if (s != null && dropped > 0) s.beforeClear(this, table);
         keyspace.dirty(dropped);
-        table = new Entry[MIN_BUCKETS];
-        resized = null;
-        rehashIndex = 0;
-        size = 0;
+        table = new ChainedTable<>();
         volatiles = new VolatileEntry[16];
         volatileCount = 0;
         return dropped;
@@ -388,47 +369,31 @@ public final class Database {
     void swapContents(Database other) {
         if (!watched.isEmpty()) watched.touchedAll(this, other);
         if (!other.watched.isEmpty()) other.watched.touchedAll(other, this);
-        Entry[] t = table; table = other.table; other.table = t;
-        t = resized; resized = other.resized; other.resized = t;
-        int r = rehashIndex; rehashIndex = other.rehashIndex; other.rehashIndex = r;
-        int s = size; size = other.size; other.size = s;
+        ChainedTable<Entry> t = table; table = other.table; other.table = t;
         VolatileEntry[] v = volatiles; volatiles = other.volatiles; other.volatiles = v;
         int c = volatileCount; volatileCount = other.volatileCount; other.volatileCount = c;
     }
 
     /** Shrinks the table when it is mostly empty (Redis does this from its cron). */
     void maybeShrink() {
-        if (resized == null && table.length > MIN_BUCKETS && size * 10L < table.length) {
-            startResize(Math.max(MIN_BUCKETS, Integer.highestOneBit(Math.max(1, size)) * 2));
-        }
+        table.shrinkIfSparse();
     }
 
     boolean resizing() {
-        return resized != null;
+        return table.resizing();
     }
 
     /** The cron's share of a running resize (Redis's activerehashing): buckets moved for about budgetNanos. */
     void rehashFor(long budgetNanos) {
-        if (resized == null) return;
-        long start = System.nanoTime();
-        do {
-            rehashStep(100);
-        } while (resized != null && System.nanoTime() - start < budgetNanos);
+        table.rehashFor(budgetNanos);
     }
 
     /** A random live key, or null when the database is empty; expired keys met on the way are reclaimed. */
     public byte[] randomKey() {
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         int misses = 0;
-        while (size > 0) {
-            Entry e;
-            do {
-                e = bucket(rnd.nextInt(bucketCount()));
-            } while (e == null);
-            int chain = 0;
-            for (Entry x = e; x != null; x = x.next) chain++;
-            int pick = rnd.nextInt(chain);
-            while (pick-- > 0) e = e.next;
+        while (table.size() > 0) {
+            Entry e = table.anyElement(rnd);
             if (e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt)) {
                 // Each miss reclaims a key, so this ends (Redis's give-up-after-100 is for replicas only);
                 // while deletions are held nothing is reclaimed, so it gives up the same way.
@@ -447,50 +412,13 @@ public final class Database {
      * throughout, across resizes.
      */
     public long scanStep(long cursor, Consumer<Entry> visitor) {
-        if (size == 0) return 0;
-        rehashPaused++;
-        try {
-            if (resized == null) {
-                long mask = table.length - 1;
-                visitChain(table[(int) (cursor & mask)], visitor);
-                return ScanCursor.next(cursor, mask);
-            }
-            // As Redis's dictScan while rehashing: the smaller array's bucket, then every bucket
-            // of the larger one that it expands to.
-            Entry[] small = table.length <= resized.length ? table : resized;
-            Entry[] large = small == table ? resized : table;
-            long smallMask = small.length - 1;
-            long largeMask = large.length - 1;
-            visitChain(small[(int) (cursor & smallMask)], visitor);
-            do {
-                visitChain(large[(int) (cursor & largeMask)], visitor);
-                cursor = ScanCursor.next(cursor, largeMask);
-            } while ((cursor & (smallMask ^ largeMask)) != 0);
-            return cursor;
-        } finally {
-            rehashPaused--;
-        }
-    }
-
-    private static void visitChain(Entry e, Consumer<Entry> visitor) {
-        // Expired entries are skipped by callers; collect first since the visitor may delete.
-        while (e != null) {
-            Entry next = e.next;
-            visitor.accept(e);
-            e = next;
-        }
+        // Expired entries are skipped by callers, who may delete them as they go.
+        return table.scan(cursor, visitor);
     }
 
     /** Visits every entry, expired or not; the visitor must not modify the database. */
     public void forEach(Consumer<Entry> visitor) {
-        rehashPaused++;
-        try {
-            for (int b = 0, n = bucketCount(); b < n; b++) {
-                for (Entry e = bucket(b); e != null; e = e.next) visitor.accept(e);
-            }
-        } finally {
-            rehashPaused--;
-        }
+        table.forEach(visitor);
     }
 
     WatchedKeys watchedKeys() {
@@ -504,12 +432,12 @@ public final class Database {
 
     /** The entry as stored, even past its TTL and without reclaiming it (DEBUG OBJECT, Redis's dictFind). */
     public Entry stored(byte[] key) {
-        return find(key, hash(key));
+        return find(key, ChainedTable.hash(key));
     }
 
     /** True when key is stored but its TTL has passed (Redis's keyIsExpired). */
     boolean isExpiredPhysically(byte[] key) {
-        Entry e = find(key, hash(key));
+        Entry e = find(key, ChainedTable.hash(key));
         return e != null && isExpired(e);
     }
 
@@ -519,7 +447,7 @@ public final class Database {
 
     /** Makes key look idle for that many seconds (RESTORE IDLETIME, OBJECT IDLETIME reads it). */
     public void setIdleSeconds(byte[] key, long seconds) {
-        Entry e = find(key, hash(key));
+        Entry e = find(key, ChainedTable.hash(key));
         if (e == null) return;
         long clock = keyspace.lruClock();
         long at = clock - Math.min(seconds, Entry.LRU_MASK);
@@ -536,80 +464,22 @@ public final class Database {
 
     // ---- table internals ----
 
-    static int hash(byte[] key) {
-        int h = 0x9747b28c ^ key.length;
-        int i = 0, n = key.length;
-        for (; i + 4 <= n; i += 4) {
-            int k = (key[i] & 0xff) | (key[i + 1] & 0xff) << 8 | (key[i + 2] & 0xff) << 16 | key[i + 3] << 24;
-            k *= 0xcc9e2d51;
-            k = Integer.rotateLeft(k, 15);
-            k *= 0x1b873593;
-            h ^= k;
-            h = Integer.rotateLeft(h, 13) * 5 + 0xe6546b64;
-        }
-        int k = 0;
-        switch (n - i) {
-            case 3: k ^= (key[i + 2] & 0xff) << 16; // fall through
-            case 2: k ^= (key[i + 1] & 0xff) << 8; // fall through
-            case 1:
-                k ^= key[i] & 0xff;
-                k *= 0xcc9e2d51;
-                k = Integer.rotateLeft(k, 15);
-                k *= 0x1b873593;
-                h ^= k;
-                break;
-            default:
-                break;
-        }
-        h ^= n;
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        h ^= h >>> 16;
-        return h;
-    }
-
     private Entry find(byte[] key, int h) {
-        if (resized != null && rehashPaused == 0) rehashStep(1);
-        Entry[] t = arrayFor(h);
-        for (Entry e = t[h & (t.length - 1)]; e != null; e = e.next) {
-            if (e.hash == h && Arrays.equals(e.key, key)) return e;
-        }
-        return null;
+        return table.find(key, h);
     }
 
     /** Puts {@code replacement} where {@code old} is in its chain and in the volatile index. */
     private void replace(Entry old, Entry replacement) {
         beforeChange(old);
         replacement.lru = (replacement.lru & ~Entry.SNAPSHOT_MARK) | keyspace.snapshotMark();
-        Entry[] t = arrayFor(old.hash);
-        int i = old.hash & (t.length - 1);
-        replacement.next = old.next;
-        if (t[i] == old) {
-            t[i] = replacement;
-        } else {
-            Entry p = t[i];
-            while (p.next != old) p = p.next;
-            p.next = replacement;
-        }
+        table.replace(old, replacement);
         if (old instanceof VolatileEntry) removeVolatile((VolatileEntry) old);
         if (replacement instanceof VolatileEntry) addVolatile((VolatileEntry) replacement);
     }
 
     private void unlink(Entry e) {
         beforeChange(e);
-        Entry[] t = arrayFor(e.hash);
-        int i = e.hash & (t.length - 1);
-        if (t[i] == e) {
-            t[i] = e.next;
-        } else {
-            Entry p = t[i];
-            while (p.next != e) p = p.next;
-            p.next = e.next;
-        }
-        e.next = null;
-        size--;
+        table.unlink(e);
         if (e instanceof VolatileEntry) removeVolatile((VolatileEntry) e);
     }
 
@@ -619,37 +489,9 @@ public final class Database {
         if (s != null) s.beforeChange(this, e);
     }
 
-    /**
-     * Buckets as a snapshot walks them: the table's, then those of the array a running resize
-     * fills. Entries move only from the first part to the second, so a walk in this order meets
-     * each; when the resize ends the snapshot starts its walk over ({@link KeyspaceSnapshot#onReshape}).
-     */
-    int bucketCount() {
-        return resized == null ? table.length : table.length + resized.length;
-    }
-
-    Entry bucket(int b) {
-        return b < table.length ? table[b] : resized[b - table.length];
-    }
-
-    /** The array where a key of hash h lives (and goes): while a resize runs, its bucket may have moved. */
-    private Entry[] arrayFor(int h) {
-        return resized != null && (h & (table.length - 1)) < rehashIndex ? resized : table;
-    }
-
-    private void insert(Entry added) {
-        if (resized == null && size >= table.length) startResize(table.length * 2);
-        Entry[] t = arrayFor(added.hash);
-        int i = added.hash & (t.length - 1);
-        added.next = t[i];
-        t[i] = added;
-        size++;
-    }
-
-    private static Entry[] concat(Entry[] a, Entry[] b) {
-        Entry[] all = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, all, a.length, b.length);
-        return all;
+    /** The table, for a snapshot's walk. */
+    ChainedTable<Entry> table() {
+        return table;
     }
 
     private void addVolatile(VolatileEntry v) {
@@ -667,39 +509,5 @@ public final class Database {
         if (volatiles.length > 64 && volatileCount * 4 < volatiles.length) {
             volatiles = Arrays.copyOf(volatiles, volatiles.length / 2);
         }
-    }
-
-    private void startResize(int buckets) {
-        resized = new Entry[buckets];
-        rehashIndex = 0;
-    }
-
-    /** Moves up to {@code buckets} non-empty buckets (visiting at most ten times as many empty ones), as Redis's dictRehash. */
-    private void rehashStep(int buckets) {
-        int emptyVisits = buckets * 10;
-        int mask = resized.length - 1;
-        while (buckets > 0 && rehashIndex < table.length) {
-            Entry e = table[rehashIndex];
-            if (e == null) {
-                rehashIndex++;
-                if (--emptyVisits == 0) break;
-                continue;
-            }
-            while (e != null) {
-                Entry next = e.next;
-                int i = e.hash & mask;
-                e.next = resized[i];
-                resized[i] = e;
-                e = next;
-            }
-            table[rehashIndex++] = null;
-            buckets--;
-        }
-        if (rehashIndex < table.length) return;
-        table = resized;
-        resized = null;
-        rehashIndex = 0;
-        KeyspaceSnapshot s = keyspace.snapshot();
-        if (s != null) s.onReshape(this);
     }
 }

@@ -4,11 +4,8 @@ package io.cinnabar.keyspace;
  * One key in a {@link Database}'s chained hash table. Kept to 32 bytes: keys without a TTL pay
  * nothing for expiry, which lives in {@link VolatileEntry}.
  */
-public class Entry {
-    final byte[] key;
-    final int hash;
+public class Entry extends ChainedTable.Link<Entry> {
     Object value;
-    Entry next;
     /**
      * Bits 0-23: last access in seconds of the server's 24-bit LRU clock (OBJECT IDLETIME), as
      * Redis's robj.lru; the bits above hold flags ({@link #RAW}), so entries stay 32 bytes.
@@ -33,8 +30,7 @@ public class Entry {
     private static final int EMBSTR_SIZE_LIMIT = 44;
 
     Entry(byte[] key, int hash, Object value, int lru) {
-        this.key = key;
-        this.hash = hash;
+        super(key, hash);
         this.value = value;
         this.lru = lru;
     }

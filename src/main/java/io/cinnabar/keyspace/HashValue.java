@@ -174,7 +174,9 @@ public final class HashValue implements TypedValue {
      */
     public void randomPair(byte[][] out) {
         if (table != null) {
-            fairRandomPair(out);
+            BytesMap.Node<byte[]> n = table.randomNode();
+            out[0] = n.key();
+            out[1] = n.value();
             return;
         }
         int pick = ThreadLocalRandom.current().nextInt(count);
@@ -187,34 +189,6 @@ public final class HashValue implements TypedValue {
         int vl = PairPack.length(pack, vOff);
         int vd = PairPack.data(vOff, vl);
         out[1] = Arrays.copyOfRange(pack, vd, vd + vl);
-    }
-
-    /**
-     * A uniformly random pair of the hashtable: a random bucket, then a slot among the first k of
-     * its chain, retried when the slot is empty, so every element has the same chance whatever its
-     * chain's length (a random bucket and then a random chain member would favour short chains;
-     * HRANDFIELD's distribution is checked by chi-square in Redis's tests).
-     */
-    private void fairRandomPair(byte[][] out) {
-        ThreadLocalRandom rnd = ThreadLocalRandom.current();
-        java.util.ArrayList<byte[]> chain = new java.util.ArrayList<>();
-        int k = 4;
-        while (true) {
-            chain.clear();
-            table.scan(rnd.nextLong(), (f, v) -> {
-                chain.add(f);
-                chain.add(v);
-            });
-            int len = chain.size() / 2;
-            if (len == 0) continue;
-            if (len > k) k = len;
-            int j = rnd.nextInt(k);
-            if (j < len) {
-                out[0] = chain.get(2 * j);
-                out[1] = chain.get(2 * j + 1);
-                return;
-            }
-        }
     }
 
     // ---- writes ----

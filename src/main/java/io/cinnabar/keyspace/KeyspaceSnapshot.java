@@ -12,7 +12,7 @@ import java.util.List;
  * keyspace's current mark, flipped when a snapshot begins. The walk goes through each table in
  * index order (sequential reads; Redis's reverse-binary SCAN order cost a cache miss per bucket):
  * a resize moves unvisited entries only to buckets after the cursor, and its end sends the walk
- * back to its start ({@link #onReshape}); the bit makes each entry count once.
+ * back to its start ({@link ChainedTable#bucketCount}); the bit makes each entry count once.
  * <p>
  * Values reach the sink frozen: strings are immutable arrays, other values are copies the sink
  * owns, so the sink may serialise them on another thread. Records arrive grouped by database, in
@@ -46,8 +46,10 @@ public final class KeyspaceSnapshot {
         /** The database now holding this walk's entries (SWAPDB moves them). */
         Database target;
         /** The table FLUSHDB/FLUSHALL dropped while entries were still owed; walked as it is. */
-        Entry[] detached;
+        ChainedTable<Entry> detached;
         long cursor;
+        /** The table's resizes ended when the cursor was last set: another one renumbers its buckets. */
+        int reshapes;
         boolean started, done;
         /** Entries changed before the walk reached their database, kept for when it does. */
         List<Object[]> early;
@@ -124,10 +126,16 @@ public final class KeyspaceSnapshot {
             if (w.detached != null) {
                 buckets += walkDetached(w, target);
             } else {
-                Database db = w.target;
-                for (Entry e = db.bucket((int) w.cursor); e != null; e = e.next) hand(current, e);
+                ChainedTable<Entry> table = w.target.table();
+                if (table.reshapes() != w.reshapes) {
+                    // Entries not yet visited may now sit in buckets before the cursor: start
+                    // over (entries already handed over carry the current mark and are skipped).
+                    w.reshapes = table.reshapes();
+                    w.cursor = 0;
+                }
+                for (Entry e = table.bucket((int) w.cursor); e != null; e = e.next) hand(current, e);
                 buckets++;
-                if (++w.cursor >= db.bucketCount()) w.done = true;
+                if (++w.cursor >= table.bucketCount()) w.done = true;
             }
             if (w.done) {
                 current++;
@@ -164,14 +172,14 @@ public final class KeyspaceSnapshot {
     }
 
     private int walkDetached(Walk w, long target) {
-        Entry[] table = w.detached;
+        ChainedTable<Entry> table = w.detached;
         int buckets = 0;
-        while (w.cursor < table.length && handed < target) {
-            for (Entry e = table[(int) w.cursor]; e != null; e = e.next) hand(current, e);
+        while (w.cursor < table.bucketCount() && handed < target) {
+            for (Entry e = table.bucket((int) w.cursor); e != null; e = e.next) hand(current, e);
             w.cursor++;
             buckets++;
         }
-        if (w.cursor >= table.length) {
+        if (w.cursor >= table.bucketCount()) {
             w.done = true;
             w.detached = null;
         }
@@ -212,23 +220,13 @@ public final class KeyspaceSnapshot {
     }
 
     /** db is being emptied (FLUSHDB/FLUSHALL): its dropped table is walked as it stands. */
-    void beforeClear(Database db, Entry[] table) {
+    void beforeClear(Database db, ChainedTable<Entry> table) {
         Walk w = walks[walkOf[db.id()]];
         if (w.done || w.detached != null) return;
         // Walked bucket by bucket from the start: entries already handed over carry the current
         // mark and are skipped.
         w.detached = table;
         w.cursor = 0;
-    }
-
-    /**
-     * db's resize ended and its buckets are numbered anew: entries not yet visited may now sit
-     * in buckets before the cursor, so its walk starts over (entries already handed over carry
-     * the current mark and are skipped).
-     */
-    void onReshape(Database db) {
-        Walk w = walks[walkOf[db.id()]];
-        if (w.detached == null) w.cursor = 0;
     }
 
     /** Databases a and b swap contents (SWAPDB): their walks follow the contents. */

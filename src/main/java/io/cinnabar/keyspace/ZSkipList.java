@@ -27,7 +27,7 @@ public final class ZSkipList {
         int[] spans;
 
         Node(int level, double score, byte[] member) {
-            super(member, member == null ? 0 : Database.hash(member), null);
+            super(member, member == null ? 0 : ChainedTable.hash(member), null);
             value = this;
             this.score = score;
             if (level > 1) {

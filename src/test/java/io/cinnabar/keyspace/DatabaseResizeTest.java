@@ -36,7 +36,7 @@ class DatabaseResizeTest {
         for (int i = 0; i < n; i++) assertArrayEquals(b("v" + i), (byte[]) db.read(b("k" + i)), "k" + i);
         db.rehashFor(Long.MAX_VALUE);
         assertFalse(db.resizing());
-        assertEquals(8192, db.bucketCount());
+        assertEquals(8192, db.table().bucketCount());
         for (int i = 0; i < n; i++) assertArrayEquals(b("v" + i), (byte[]) db.read(b("k" + i)), "k" + i);
     }
 
@@ -84,6 +84,6 @@ class DatabaseResizeTest {
         assertEquals(128, all.size());
         for (int i = 0; i < 100; i++) assertNotNull(db.randomKey());
         db.rehashFor(Long.MAX_VALUE);
-        assertEquals(256, db.bucketCount());
+        assertEquals(256, db.table().bucketCount());
     }
 }

@@ -161,11 +161,11 @@ class KeyspaceSnapshotTest {
         // Keys left after the deletes are spread over the whole table; the shrink folds the
         // unvisited upper half onto buckets the walk has passed.
         for (int i = 0; i < 4096; i++) if (i % 32 != 0) db.delete(b("k" + i));
-        int buckets = db.bucketCount();
+        int buckets = db.table().bucketCount();
         db.maybeShrink();
         s.step(50); // part of the walk while the entries move to the smaller array
         db.rehashFor(Long.MAX_VALUE);
-        assertTrue(db.bucketCount() < buckets, "the table shrank");
+        assertTrue(db.table().bucketCount() < buckets, "the table shrank");
         s.finish();
         assertEquals(0, r.duplicates);
         assertEquals(before, r.dbs);

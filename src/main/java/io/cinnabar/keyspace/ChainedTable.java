@@ -1,0 +1,357 @@
+package io.cinnabar.keyspace;
+
+import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+
+/**
+ * The hash table under databases, and under the large encodings of hashes, sets and sorted sets,
+ * as Redis's dict: power-of-two chained buckets of {@link Link}s, so SCAN's reverse-binary cursor
+ * returns every element present for the whole scan, across resizes.
+ * <p>
+ * A resize moves the links a few buckets at a time, as Redis's incremental rehash: each lookup
+ * moves one bucket, {@link #rehashFor} more. Moving a million keys at once stalled the command
+ * that crossed the threshold for ~57 ms. While a resize runs, bucket b of the old array has moved
+ * iff b is below {@link #rehashIndex}; a key lives in the array {@link #arrayFor} names for its hash.
+ * Keys are stored as given and must not be mutated afterwards.
+ */
+final class ChainedTable<N extends ChainedTable.Link<N>> {
+    static final int MIN_BUCKETS = 4;
+    /** Redis's dictGetFairRandomKey samples this many elements. */
+    private static final int FAIR_SAMPLE = 15;
+
+    /** What a table chains: a key, its hash and the next link of the bucket. */
+    abstract static class Link<N> {
+        final byte[] key;
+        final int hash;
+        N next;
+
+        Link(byte[] key, int hash) {
+            this.key = key;
+            this.hash = hash;
+        }
+    }
+
+    private Link<N>[] table;
+    /** The array a resize moves the links to; null when no resize runs. */
+    private Link<N>[] resized;
+    /** While a resize runs: the old array's buckets below this one have moved. */
+    private int rehashIndex;
+    /** Above 0 while chains are being walked (scan, forEach): no bucket moves then. */
+    private int rehashPaused;
+    private int size;
+    /** Resizes ended so far: a walk by bucket number ({@link #bucket}) starts over when this changes. */
+    private int reshapes;
+
+    ChainedTable() {
+        table = newArray(MIN_BUCKETS);
+    }
+
+    /** Sized for n elements up front (conversion from a compact encoding, copies). */
+    ChainedTable(int n) {
+        int buckets = MIN_BUCKETS;
+        while (buckets < n) buckets <<= 1;
+        table = newArray(buckets);
+    }
+
+    static int hash(byte[] key) {
+        int h = 0x9747b28c ^ key.length;
+        int i = 0, n = key.length;
+        for (; i + 4 <= n; i += 4) {
+            int k = (key[i] & 0xff) | (key[i + 1] & 0xff) << 8 | (key[i + 2] & 0xff) << 16 | key[i + 3] << 24;
+            k *= 0xcc9e2d51;
+            k = Integer.rotateLeft(k, 15);
+            k *= 0x1b873593;
+            h ^= k;
+            h = Integer.rotateLeft(h, 13) * 5 + 0xe6546b64;
+        }
+        int k = 0;
+        switch (n - i) {
+            case 3: k ^= (key[i + 2] & 0xff) << 16; // fall through
+            case 2: k ^= (key[i + 1] & 0xff) << 8; // fall through
+            case 1:
+                k ^= key[i] & 0xff;
+                k *= 0xcc9e2d51;
+                k = Integer.rotateLeft(k, 15);
+                k *= 0x1b873593;
+                h ^= k;
+                break;
+            default:
+                break;
+        }
+        h ^= n;
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        h ^= h >>> 16;
+        return h;
+    }
+
+    int size() {
+        return size;
+    }
+
+    @SuppressWarnings("unchecked")
+    N find(byte[] key, int h) {
+        if (resized != null && rehashPaused == 0) rehashStep(1);
+        Link<N>[] t = arrayFor(h);
+        for (Link<N> n = t[h & (t.length - 1)]; n != null; n = (Link<N>) n.next) {
+            if (n.hash == h && Arrays.equals(n.key, key)) return (N) n;
+        }
+        return null;
+    }
+
+    N find(byte[] key) {
+        return find(key, hash(key));
+    }
+
+    /** Links an element whose key is known to be absent. */
+    void insert(N added) {
+        if (resized == null && size >= table.length) startResize(table.length * 2);
+        Link<N>[] t = arrayFor(added.hash);
+        int i = added.hash & (t.length - 1);
+        added.next = elementAt(t, i);
+        t[i] = added;
+        size++;
+    }
+
+    /** Unlinks an element of this table. */
+    void unlink(N e) {
+        Link<N>[] t = arrayFor(e.hash);
+        int i = e.hash & (t.length - 1);
+        if (t[i] == e) {
+            t[i] = e.next;
+        } else {
+            N p = elementAt(t, i);
+            while (p.next != e) p = p.next;
+            p.next = e.next;
+        }
+        e.next = null;
+        size--;
+    }
+
+    /** Puts replacement (same key) where old is in its chain. */
+    void replace(N old, N replacement) {
+        Link<N>[] t = arrayFor(old.hash);
+        int i = old.hash & (t.length - 1);
+        replacement.next = old.next;
+        if (t[i] == old) {
+            t[i] = replacement;
+        } else {
+            N p = elementAt(t, i);
+            while (p.next != old) p = p.next;
+            p.next = replacement;
+        }
+        old.next = null;
+    }
+
+    /** Starts shrinking when the table is mostly empty (Redis's htNeedsResize + dictResize). */
+    void shrinkIfSparse() {
+        if (resized == null && table.length > MIN_BUCKETS && size * 10L < table.length) {
+            startResize(Math.max(MIN_BUCKETS, Integer.highestOneBit(Math.max(1, size)) * 2));
+        }
+    }
+
+    boolean resizing() {
+        return resized != null;
+    }
+
+    /** Moves buckets of a running resize for about budgetNanos (Redis's activerehashing). */
+    void rehashFor(long budgetNanos) {
+        if (resized == null) return;
+        long start = System.nanoTime();
+        do {
+            rehashStep(100);
+        } while (resized != null && System.nanoTime() - start < budgetNanos);
+    }
+
+    /**
+     * Buckets as a walk by number sees them: the table's, then those of the array a running
+     * resize fills. Links move only from the first part to the second, so a walk in this order
+     * meets each; when a resize ends ({@link #reshapes} changes) the numbering starts anew.
+     */
+    int bucketCount() {
+        return resized == null ? table.length : table.length + resized.length;
+    }
+
+    N bucket(int b) {
+        return b < table.length ? elementAt(table, b) : elementAt(resized, b - table.length);
+    }
+
+    int reshapes() {
+        return reshapes;
+    }
+
+    /**
+     * One SCAN step: visits the buckets the cursor names and returns the next cursor (0 when
+     * done), with Redis's reverse-binary increment. The visitor may unlink what it is given.
+     */
+    long scan(long cursor, Consumer<N> visitor) {
+        if (size == 0) return 0;
+        rehashPaused++;
+        try {
+            if (resized == null) {
+                long mask = table.length - 1;
+                visitChain(elementAt(table, (int) (cursor & mask)), visitor);
+                return ScanCursor.next(cursor, mask);
+            }
+            // As Redis's dictScan while rehashing: the smaller array's bucket, then every bucket
+            // of the larger one that it expands to.
+            Link<N>[] small = table.length <= resized.length ? table : resized;
+            Link<N>[] large = small == table ? resized : table;
+            long smallMask = small.length - 1;
+            long largeMask = large.length - 1;
+            visitChain(elementAt(small, (int) (cursor & smallMask)), visitor);
+            do {
+                visitChain(elementAt(large, (int) (cursor & largeMask)), visitor);
+                cursor = ScanCursor.next(cursor, largeMask);
+            } while ((cursor & (smallMask ^ largeMask)) != 0);
+            return cursor;
+        } finally {
+            rehashPaused--;
+        }
+    }
+
+    private static <N extends Link<N>> void visitChain(N e, Consumer<N> visitor) {
+        while (e != null) {
+            N next = e.next;
+            visitor.accept(e);
+            e = next;
+        }
+    }
+
+    /** Visits every element; the visitor must not add or remove any. */
+    void forEach(Consumer<N> visitor) {
+        rehashPaused++;
+        try {
+            for (int b = 0, n = bucketCount(); b < n; b++) {
+                for (N e = bucket(b); e != null; e = e.next) visitor.accept(e);
+            }
+        } finally {
+            rehashPaused--;
+        }
+    }
+
+    /** Random non-empty bucket, then a random element of its chain (Redis's dictGetRandomKey); null when empty. */
+    N anyElement(ThreadLocalRandom rnd) {
+        if (size == 0) return null;
+        // A resize's two arrays skew the pick: each pick moves it on, as Redis's does.
+        if (resized != null && rehashPaused == 0) rehashStep(1);
+        N n;
+        do {
+            n = bucket(rnd.nextInt(bucketCount()));
+        } while (n == null);
+        int chain = 0;
+        for (N x = n; x != null; x = x.next) chain++;
+        for (int pick = rnd.nextInt(chain); pick > 0; pick--) n = n.next;
+        return n;
+    }
+
+    /**
+     * An exactly uniform random element, null when empty: a random bucket, then a slot among the
+     * first k of its chain, retried when the slot is empty, so every element has the same chance
+     * whatever its chain's length (HRANDFIELD's distribution is checked by chi-square in Redis's
+     * tests; {@link #anyElement} would favour elements of short chains).
+     */
+    N uniformElement(ThreadLocalRandom rnd) {
+        if (size == 0) return null;
+        if (resized != null && rehashPaused == 0) rehashStep(1);
+        int k = 4;
+        while (true) {
+            N head = bucket(rnd.nextInt(bucketCount()));
+            int len = 0;
+            for (N x = head; x != null; x = x.next) len++;
+            if (len == 0) continue;
+            if (len > k) k = len;
+            int j = rnd.nextInt(k);
+            if (j >= len) continue;
+            N n = head;
+            while (j-- > 0) n = n.next;
+            return n;
+        }
+    }
+
+    /**
+     * A random element, as Redis's dictGetFairRandomKey: collect up to 15 elements from
+     * consecutive buckets starting at a random one and pick among them, so elements in long
+     * chains are not under-represented the way {@link #anyElement} makes them. Null when empty.
+     */
+    @SuppressWarnings("unchecked")
+    N fairElement() {
+        if (size == 0) return null;
+        if (resized != null && rehashPaused == 0) rehashStep(1);
+        ThreadLocalRandom rnd = ThreadLocalRandom.current();
+        int want = Math.min(FAIR_SAMPLE, size);
+        Object[] picked = new Object[want];
+        int stored = 0;
+        int buckets = bucketCount();
+        int i = rnd.nextInt(buckets);
+        int emptyRun = 0;
+        for (int steps = want * 10; stored < want && steps > 0; steps--) {
+            N n = bucket(i);
+            if (n == null) {
+                // Jump elsewhere after a long run of empty buckets, as dictGetSomeKeys does.
+                if (++emptyRun >= 5 && emptyRun > want) {
+                    i = rnd.nextInt(buckets);
+                    emptyRun = 0;
+                    continue;
+                }
+            } else {
+                emptyRun = 0;
+                for (; n != null && stored < want; n = n.next) picked[stored++] = n;
+            }
+            i = i + 1 == buckets ? 0 : i + 1;
+        }
+        if (stored == 0) return anyElement(rnd);
+        return (N) picked[rnd.nextInt(stored)];
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <N> N elementAt(Link<N>[] array, int i) {
+        return (N) array[i];
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <N> Link<N>[] newArray(int n) {
+        return (Link<N>[]) new Link[n];
+    }
+
+    /** The array where a key of hash h lives (and goes): while a resize runs, its bucket may have moved. */
+    private Link<N>[] arrayFor(int h) {
+        return resized != null && (h & (table.length - 1)) < rehashIndex ? resized : table;
+    }
+
+    private void startResize(int buckets) {
+        resized = newArray(buckets);
+        rehashIndex = 0;
+    }
+
+    /** Moves up to {@code buckets} non-empty buckets (visiting at most ten times as many empty ones), as Redis's dictRehash. */
+    private void rehashStep(int buckets) {
+        int emptyVisits = buckets * 10;
+        int mask = resized.length - 1;
+        while (buckets > 0 && rehashIndex < table.length) {
+            N e = elementAt(table, rehashIndex);
+            if (e == null) {
+                rehashIndex++;
+                if (--emptyVisits == 0) break;
+                continue;
+            }
+            while (e != null) {
+                N next = e.next;
+                int i = e.hash & mask;
+                e.next = elementAt(resized, i);
+                resized[i] = e;
+                e = next;
+            }
+            table[rehashIndex++] = null;
+            buckets--;
+        }
+        if (rehashIndex < table.length) return;
+        table = resized;
+        resized = null;
+        rehashIndex = 0;
+        reshapes++;
+    }
+}
