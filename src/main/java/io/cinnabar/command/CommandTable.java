@@ -63,6 +63,7 @@ public final class CommandTable {
             case 21: return new io.cinnabar.command.pubsub.PubSubCommands();
             case 22: return new io.cinnabar.command.scripting.ScriptingCommands();
             case 23: return new io.cinnabar.command.scripting.FunctionCommands();
+            case 24: return new io.cinnabar.command.streams.StreamCommands();
             default: return null;
         }
     }
