@@ -37,12 +37,13 @@ public final class BlockedClients {
      * Blocks client's command (spec, args) on keys until one gets data (the command is then run
      * again), the deadline passes (timeoutReply answers) or CLIENT UNBLOCK. deadlineMs 0 = never.
      */
-    void block(Client client, CommandSpec spec, byte[][] args, byte[][] keys, long deadlineMs, Consumer<Reply> timeoutReply) {
+    void block(Client client, CommandSpec spec, byte[][] args, byte[][] keys, long deadlineMs, Consumer<Reply> timeoutReply,
+               boolean wakeWhenGone) {
         if (retrying == client) {
             blockedAgain = true;
             return;
         }
-        BlockedState state = new BlockedState(client.db, keys, spec, args, timeoutReply);
+        BlockedState state = new BlockedState(client.db, keys, spec, args, timeoutReply, wakeWhenGone);
         client.blocked = state;
         registry.add(client, state);
         if (deadlineMs > 0) {
@@ -88,7 +89,7 @@ public final class BlockedClients {
                 BlockingRegistry.BlockKey k = registry.pollReady();
                 for (Client c : registry.waitingOn(k)) {
                     if (c.blocked == null || c.closing) continue;
-                    if (!keyspace.db(k.db).exists(k.key)) break;
+                    if (!keyspace.db(k.db).exists(k.key) && !c.blocked.wakeWhenGone) continue;
                     retry(c);
                 }
             }

@@ -151,7 +151,8 @@ final class StreamReads {
             for (int k = 0; k < streams; k++) args[streamsArg + streams + k] = ids[k].toBytes();
             c.replaceArgs(args);
         }
-        c.block(keys, timeout == 0 ? 0 : c.now() + timeout, Reply::nullArray);
+        long deadline = timeout == 0 ? 0 : c.now() + timeout;
+        if (xreadgroup) c.blockUntilDataOrGone(keys, deadline, Reply::nullArray); else c.block(keys, deadline, Reply::nullArray);
     }
 
     /** The stream at key; a retry treats another type as no stream (Redis serves only streams then). */
