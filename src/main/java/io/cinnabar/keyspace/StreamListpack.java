@@ -244,7 +244,7 @@ public final class StreamListpack {
         }
     }
 
-    // ---- encodings (Redis's listpack.c) ----
+    // ---- encodings (Redis's listpack.c), shared with the RDB codec's listpack builder ----
 
     private static long le(byte[] b, int p, int n) {
         long v = 0;
@@ -252,7 +252,8 @@ public final class StreamListpack {
         return v;
     }
 
-    static int encodedIntegerSize(long v) {
+    /** Bytes of the narrowest integer encoding of v (backlen excluded). */
+    public static int encodedIntegerSize(long v) {
         if (v >= 0 && v <= 127) return 1;
         if (v >= -4096 && v <= 4095) return 2;
         if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) return 3;
@@ -261,7 +262,8 @@ public final class StreamListpack {
         return 9;
     }
 
-    private static void writeInteger(byte[] b, int p, long v, int len) {
+    /** Writes v at p in the encoding of len bytes ({@link #encodedIntegerSize}). */
+    public static void writeInteger(byte[] b, int p, long v, int len) {
         switch (len) {
             case 1 -> b[p] = (byte) v;
             case 2 -> {
@@ -276,11 +278,12 @@ public final class StreamListpack {
         }
     }
 
-    private static int stringHeaderSize(int len) {
+    public static int stringHeaderSize(int len) {
         return len < 64 ? 1 : len < 4096 ? 2 : 5;
     }
 
-    private static int writeStringHeader(byte[] b, int p, int len, int header) {
+    /** Writes the header of a string of len bytes; returns where its data goes. */
+    public static int writeStringHeader(byte[] b, int p, int len, int header) {
         if (header == 1) {
             b[p++] = (byte) (0x80 | len);
         } else if (header == 2) {
@@ -294,7 +297,7 @@ public final class StreamListpack {
     }
 
     /** Bytes of the backlen of an entry of l bytes (note Redis's strict '<' bounds). */
-    static int backlenSize(long l) {
+    public static int backlenSize(long l) {
         if (l <= 127) return 1;
         if (l < 16383) return 2;
         if (l < 2097151) return 3;
@@ -302,7 +305,8 @@ public final class StreamListpack {
         return 5;
     }
 
-    private static int writeBacklen(byte[] b, int p, long l) {
+    /** Writes the backlen of an entry of l bytes at p: high groups first, every byte but the first flagged. */
+    public static int writeBacklen(byte[] b, int p, long l) {
         int n = backlenSize(l);
         for (int i = 0; i < n; i++) {
             int shift = 7 * (n - 1 - i);
