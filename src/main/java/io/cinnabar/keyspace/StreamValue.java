@@ -79,6 +79,35 @@ public final class StreamValue implements TypedValue {
         return nodes.size();
     }
 
+    /**
+     * The node count of the radix tree Redis would hold the node keys in (XINFO's
+     * radix-tree-nodes): a compressed node for each run shared by all keys below a point, a
+     * branching node where they part, and an empty node where each key ends.
+     */
+    public long radixTreeNodes() {
+        if (nodes.isEmpty()) return 1;
+        List<byte[]> keys = new ArrayList<>(nodes.size());
+        for (StreamId id : nodes.keySet()) keys.add(id.encode());
+        return raxSubtree(keys, 0, keys.size(), 0);
+    }
+
+    /** Nodes holding keys[lo, hi) (sorted, 16 bytes) from byte pos on. */
+    private static long raxSubtree(List<byte[]> keys, int lo, int hi, int pos) {
+        if (pos == 16) return 1;
+        if (hi - lo == 1) return 2;
+        byte[] first = keys.get(lo), last = keys.get(hi - 1);
+        int p = pos;
+        while (first[p] == last[p]) p++;
+        long n = p > pos ? 2 : 1;
+        for (int i = lo; i < hi; ) {
+            int j = i;
+            while (j < hi && keys.get(j)[p] == keys.get(i)[p]) j++;
+            n += raxSubtree(keys, i, j, p + 1);
+            i = j;
+        }
+        return n;
+    }
+
     // ---- adding ----
 
     /**

@@ -105,7 +105,7 @@ final class StreamInfo {
         r.bulk("radix-tree-keys");
         r.integer(s.nodeCount());
         r.bulk("radix-tree-nodes");
-        r.integer(radixTreeNodes(s.nodeCount()));
+        r.integer(s.radixTreeNodes());
         r.bulk("last-generated-id");
         r.bulk(s.lastId.toBytes());
         r.bulk("max-deleted-entry-id");
@@ -132,11 +132,6 @@ final class StreamInfo {
 
     private static void edgeEntry(Reply r, List<StreamValue.Item> items) {
         if (items.isEmpty()) r.nullBulk(); else Streams.entry(r, items.get(0));
-    }
-
-    /** Redis's radix tree holding n 16-byte keys: an estimate of its node count for XINFO. */
-    private static long radixTreeNodes(int keys) {
-        return keys == 0 ? 1 : keys * 2L;
     }
 
     private static void fullGroup(Reply r, StreamValue s, byte[] name, StreamGroup g, long count) {
