@@ -89,8 +89,9 @@ public final class StreamId implements Comparable<StreamId> {
     }
 
     /**
-     * Parses "ms-seq", "ms" (seq = missingSeq), and unless strict "-" and "+"; null when invalid.
-     * With allowAutoSeq, "ms-*" parses with {@link #AUTO_SEQ} reported through autoSeq[0].
+     * Parses "ms-seq", "ms" (seq = missingSeq), and unless strict "-" and "+"; null when invalid
+     * (streamGenericParseIDOrReply). Given autoSeq (XADD), "ms-*" parses too, with seq 0, and
+     * sets autoSeq[0].
      */
     public static StreamId parse(byte[] s, long missingSeq, boolean strict, boolean[] autoSeq) {
         if (s.length > 127) return null;

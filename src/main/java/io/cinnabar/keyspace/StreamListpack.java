@@ -11,8 +11,9 @@ import java.util.Arrays;
  * Redis's, with no conversion on save or load. The array may have spare room at its end; the
  * header's total is the listpack's real length.
  * <p>
- * Elements are read with a {@link Cursor}; appends and in-place integer replacement are all the
- * stream needs (entries are never inserted in the middle).
+ * Elements are read forward with a {@link Cursor}; appends and in-place integer replacement are
+ * all the stream needs (entries are never inserted in the middle, and a reverse walk collects
+ * entry positions first).
  */
 public final class StreamListpack {
     static final int HEADER_SIZE = 6;
@@ -37,8 +38,7 @@ public final class StreamListpack {
     }
 
     StreamListpack copy() {
-        StreamListpack c = new StreamListpack(Arrays.copyOf(buf, bytes));
-        return c;
+        return new StreamListpack(Arrays.copyOf(buf, bytes));
     }
 
     /** The listpack as Redis stores it: exactly its bytes. */
@@ -113,19 +113,9 @@ public final class StreamListpack {
         writeHeader(count == COUNT_UNKNOWN ? COUNT_UNKNOWN : count + 1);
     }
 
-    /** Bytes a string element of len bytes takes, backlen included (before integer detection). */
-    static long elementSize(byte[] s, long[] scratch) {
-        if (s.length <= 20 && Numbers.parseLong(s, 0, s.length, scratch)) {
-            int l = encodedIntegerSize(scratch[0]);
-            return l + backlenSize(l);
-        }
-        long l = stringHeaderSize(s.length) + (long) s.length;
-        return l + backlenSize(l);
-    }
-
     // ---- replacing ----
 
-    /** Replaces the integer element at p with v (its size may change); returns p. */
+    /** Replaces the integer element at p with v (its size may change, moving what follows). */
     void replaceInteger(int p, long v) {
         int oldLen = elementLength(p);
         int len = encodedIntegerSize(v);
@@ -152,20 +142,6 @@ public final class StreamListpack {
         else if (enc == 0xf0) l = 5 + (int) le(buf, p + 1, 4);
         else l = 1 + (enc == 0xf1 ? 2 : enc == 0xf2 ? 3 : enc == 0xf3 ? 4 : 8);
         return l + backlenSize(l);
-    }
-
-    /** Position of the element before the one at p (p may be the terminator). */
-    int prev(int p) {
-        long v = 0;
-        int shift = 0;
-        int q = p - 1;
-        while (true) {
-            v |= (long) (buf[q] & 127) << shift;
-            if ((buf[q] & 128) == 0) break;
-            shift += 7;
-            q--;
-        }
-        return p - (int) v - backlenSize(v);
     }
 
     // ---- reading ----

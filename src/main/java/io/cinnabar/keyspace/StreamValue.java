@@ -28,7 +28,6 @@ public final class StreamValue implements TypedValue {
     public long entriesAdded;
     /** Consumer groups by name in rax (unsigned byte) order; null until the first is created. */
     private TreeMap<byte[], StreamGroup> groups;
-    private final long[] scratch = new long[1];
 
     /** One entry as read: its ID and its fields and values interleaved. */
     public record Item(StreamId id, byte[][] fieldsAndValues) {
@@ -138,6 +137,7 @@ public final class StreamValue implements TypedValue {
 
         long totalLength = 0;
         for (int i = 0; i < numFields * 2; i++) totalLength += fv[from + i].length;
+        long[] scratch = new long[1];
 
         Map.Entry<StreamId, StreamListpack> tail = nodes.lastEntry();
         StreamListpack lp = tail == null ? null : tail.getValue();
