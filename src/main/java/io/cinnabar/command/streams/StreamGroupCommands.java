@@ -167,7 +167,7 @@ final class StreamGroupCommands {
 
     /** XACK key group id [id ...] */
     static void xack(Call c) {
-        StreamValue s = Streams.writeGroups(c, c.arg(1));
+        StreamValue s = Streams.readThenWriteGroups(c, c.arg(1));
         StreamGroup g = s == null ? null : s.group(c.arg(2));
         if (g == null) {
             c.reply().integer(0);
@@ -264,7 +264,7 @@ final class StreamGroupCommands {
     /** XCLAIM key group consumer min-idle-time id [id ...] [IDLE ms] [TIME unix-ms] [RETRYCOUNT count] [FORCE] [JUSTID] [LASTID id] */
     static void xclaim(Call c) {
         byte[] key = c.arg(1), groupName = c.arg(2);
-        StreamValue s = Streams.writeGroups(c, key);
+        StreamValue s = Streams.readThenWriteGroups(c, key);
         StreamGroup g = s == null ? null : s.group(groupName);
         if (g == null) throw new CommandError(noKeyOrGroup(key, groupName));
         long minIdle = Math.max(0, c.longArg(4, "ERR Invalid min-idle-time argument for XCLAIM"));
@@ -373,7 +373,7 @@ final class StreamGroupCommands {
                 throw CommandError.syntax();
             }
         }
-        StreamValue s = Streams.writeGroups(c, key);
+        StreamValue s = Streams.readThenWriteGroups(c, key);
         StreamGroup g = s == null ? null : s.group(groupName);
         if (g == null) throw new CommandError(noKeyOrGroup(key, groupName));
         c.preventPropagation();

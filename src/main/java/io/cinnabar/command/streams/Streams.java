@@ -54,6 +54,11 @@ final class Streams {
         return e == null ? null : asStream(e.value());
     }
 
+    /** As {@link #writeGroups} for the commands Redis looks the key up for as a read (hits, misses, "keymiss"). */
+    static StreamValue readThenWriteGroups(Call c, byte[] key) {
+        return read(c, key) == null ? null : writeGroups(c, key);
+    }
+
     static void changed(Call c, long n) {
         c.keyspace().dirty(n);
     }
