@@ -17,6 +17,8 @@ public final class BlockedClients {
     private final Dispatcher dispatcher;
     /** The client whose blocked command is being run again, or null. */
     private Client retrying;
+    /** The key whose readiness the retry is for. */
+    private byte[] retryingKey;
     /** Set when the retried command found nothing and blocked again. */
     private boolean blockedAgain;
     private boolean serving;
@@ -31,6 +33,11 @@ public final class BlockedClients {
     /** True while client's blocked command is run again because one of its keys got data. */
     boolean isRetry(Client client) {
         return retrying == client;
+    }
+
+    /** During a retry: the key that got data (Redis serves a blocked stream read from that key only). */
+    byte[] retryKey() {
+        return retryingKey;
     }
 
     /**
@@ -90,6 +97,7 @@ public final class BlockedClients {
                 for (Client c : registry.waitingOn(k)) {
                     if (c.blocked == null || c.closing) continue;
                     if (!keyspace.db(k.db).exists(k.key) && !c.blocked.wakeWhenGone) continue;
+                    retryingKey = k.key;
                     retry(c);
                 }
             }

@@ -54,6 +54,11 @@ public final class Call {
         return server.blocked().isRetry(client);
     }
 
+    /** When {@link #isRetry}: the key that got data. */
+    public byte[] readyKey() {
+        return server.blocked().retryKey();
+    }
+
     /**
      * Blocks this client on keys (in its current database) until one of them gets data, when the
      * command runs again; at deadlineMs (0 = never) timeoutReply answers instead. The handler

@@ -188,6 +188,21 @@ class StreamCommandsIT {
     }
 
     @Test
+    void aBlockedReadIsServedFromTheFirstKeyThatGotData(CinnabarServer server, Jedis jedis) throws Exception {
+        try (Jedis reader = new Jedis("127.0.0.1", server.port())) {
+            CompletableFuture<Object> blocked = CompletableFuture.supplyAsync(() ->
+                    cmd(reader, "XREAD", "BLOCK", "0", "STREAMS", "a", "b", "$", "$"));
+            awaitBlocked(jedis, 1);
+            redis.clients.jedis.Transaction t = jedis.multi();
+            t.sendCommand(() -> "XADD".getBytes(), "b", "1-0", "f", "b");
+            t.sendCommand(() -> "XADD".getBytes(), "a", "1-0", "f", "a");
+            t.exec();
+            // As Redis: one key per served read, the first that became ready.
+            assertEquals(List.of(List.of("b", List.of(List.of("1-0", List.of("f", "b"))))), blocked.get(10, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
     void blockedReadsTimeOutOrAreUnblocked(CinnabarServer server, Jedis jedis) throws Exception {
         try (Jedis reader = new Jedis("127.0.0.1", server.port())) {
             long id = reader.clientId();

@@ -16,7 +16,7 @@ import java.util.Map;
  * XREAD and XREADGROUP (xreadCommand). A call that finds nothing and may block waits on its keys
  * with the IDs it resolved ("$" becomes the stream's last ID then, as Redis records it); when a
  * key gets data the command runs again, and a retry answers as Redis's
- * serveClientsBlockedOnStreamKey does (default COUNT 1000, the group's errors).
+ * serveClientsBlockedOnStreamKey does (that key only, default COUNT 1000, the group's errors).
  */
 final class StreamReads {
     /** COUNT of a served blocked read that gave none (XREAD_BLOCKED_DEFAULT_COUNT). */
@@ -75,6 +75,11 @@ final class StreamReads {
         for (int k = 0; k < streams; k++) {
             int idArg = streamsArg + streams + k;
             byte[] key = c.arg(streamsArg + k);
+            if (retry && !Arrays.equals(key, c.readyKey())) {
+                // Served for the key that got data only; the others keep their recorded IDs.
+                ids[k] = StreamId.MIN;
+                continue;
+            }
             StreamValue s = lookup(c, key, retry);
             if (groupName != null) {
                 StreamGroup g = s == null ? null : s.group(groupName);
@@ -110,6 +115,7 @@ final class StreamReads {
         // Which keys have something to serve, before any reply is written (RESP2 wants the count first).
         List<Integer> served = new ArrayList<>();
         for (int k = 0; k < streams; k++) {
+            if (retry && !Arrays.equals(c.arg(streamsArg + k), c.readyKey())) continue;
             StreamValue s = lookup(c, c.arg(streamsArg + k), retry);
             if (s == null) continue;
             StreamId gt = ids[k];
