@@ -203,6 +203,28 @@ class StreamCommandsIT {
     }
 
     @Test
+    void onlyEntryChangesTouchWatch(CinnabarServer server, Jedis jedis) {
+        cmd(jedis, "XADD", "s", "1-0", "f", "v");
+        cmd(jedis, "XGROUP", "CREATE", "s", "g", "0");
+        try (Jedis other = new Jedis("127.0.0.1", server.port())) {
+            // As Redis 7.0.15: group and ID changes count as changes but do not call signalModifiedKey.
+            for (String[] change : new String[][] {{"XSETID", "s", "5-0"}, {"XREADGROUP", "GROUP", "g", "c", "STREAMS", "s", ">"},
+                    {"XACK", "s", "g", "1-0"}}) {
+                jedis.watch("s");
+                cmd(other, change[0], java.util.Arrays.copyOfRange(change, 1, change.length));
+                redis.clients.jedis.Transaction t = jedis.multi();
+                t.ping();
+                assertEquals(List.of("PONG"), t.exec(), change[0]);
+            }
+            jedis.watch("s");
+            cmd(other, "XADD", "s", "*", "f", "v");
+            redis.clients.jedis.Transaction t = jedis.multi();
+            t.ping();
+            assertNull(t.exec());
+        }
+    }
+
+    @Test
     void blockedReadsTimeOutOrAreUnblocked(CinnabarServer server, Jedis jedis) throws Exception {
         try (Jedis reader = new Jedis("127.0.0.1", server.port())) {
             long id = reader.clientId();

@@ -355,7 +355,8 @@ public final class StreamCommands implements CommandFamily {
                 throw CommandError.syntax();
             }
         }
-        StreamValue s = Streams.write(c, c.arg(1));
+        // As Redis: a change (dirty) that does not touch WATCH (no signalModifiedKey).
+        StreamValue s = Streams.writeGroups(c, c.arg(1));
         if (s == null) throw new CommandError("ERR no such key");
         if (s.length > 0) {
             if (id.compareTo(s.lastValidId()) < 0) {
@@ -368,6 +369,7 @@ public final class StreamCommands implements CommandFamily {
         s.lastId = id;
         if (entriesAdded != -1) s.entriesAdded = entriesAdded;
         if (!maxDeleted.isZero()) s.maxDeletedId = maxDeleted;
+        Streams.changed(c, 1);
         c.reply().ok();
         c.notify(KeyspaceEvents.STREAM, "xsetid", c.arg(1));
     }

@@ -46,8 +46,9 @@ final class Streams {
     }
 
     /**
-     * The stream for a command that changes only its consumer groups: as Redis, such changes
-     * count as changes (dirty) but do not touch WATCH; a running snapshot still gets its copy.
+     * The stream for a command that changes only its consumer groups or IDs (XGROUP, XREADGROUP,
+     * XACK, XCLAIM, XSETID): as Redis, such changes count as changes (dirty, see {@link #changed})
+     * but do not touch WATCH; a running snapshot still gets its copy first.
      */
     static StreamValue writeGroups(Call c, byte[] key) {
         io.cinnabar.keyspace.Entry e = c.db().lookupForWrite(key);
