@@ -19,9 +19,7 @@ class StreamPersistenceIT {
     Path dir;
 
     private CinnabarServer start(String... options) {
-        CinnabarServer.Builder b = CinnabarServer.builder().port(0).option("dir", dir.toString());
-        for (int i = 0; i < options.length; i += 2) b.option(options[i], options[i + 1]);
-        return b.build().start();
+        return PersistenceIT.start(dir, options);
     }
 
     private static Object cmd(Jedis j, String... args) {
