@@ -17,6 +17,8 @@ public final class BlockedClients {
     private final Dispatcher dispatcher;
     /** The client whose blocked command is being run again, or null. */
     private Client retrying;
+    /** The key whose readiness the retry is for. */
+    private byte[] retryingKey;
     /** Set when the retried command found nothing and blocked again. */
     private boolean blockedAgain;
     private boolean serving;
@@ -33,16 +35,22 @@ public final class BlockedClients {
         return retrying == client;
     }
 
+    /** During a retry: the key that got data (Redis serves a blocked stream read from that key only). */
+    byte[] retryKey() {
+        return retryingKey;
+    }
+
     /**
      * Blocks client's command (spec, args) on keys until one gets data (the command is then run
      * again), the deadline passes (timeoutReply answers) or CLIENT UNBLOCK. deadlineMs 0 = never.
      */
-    void block(Client client, CommandSpec spec, byte[][] args, byte[][] keys, long deadlineMs, Consumer<Reply> timeoutReply) {
+    void block(Client client, CommandSpec spec, byte[][] args, byte[][] keys, long deadlineMs, Consumer<Reply> timeoutReply,
+               boolean wakeWhenGone) {
         if (retrying == client) {
             blockedAgain = true;
             return;
         }
-        BlockedState state = new BlockedState(client.db, keys, spec, args, timeoutReply);
+        BlockedState state = new BlockedState(client.db, keys, spec, args, timeoutReply, wakeWhenGone);
         client.blocked = state;
         registry.add(client, state);
         if (deadlineMs > 0) {
@@ -88,7 +96,8 @@ public final class BlockedClients {
                 BlockingRegistry.BlockKey k = registry.pollReady();
                 for (Client c : registry.waitingOn(k)) {
                     if (c.blocked == null || c.closing) continue;
-                    if (!keyspace.db(k.db).exists(k.key)) break;
+                    if (!keyspace.db(k.db).exists(k.key) && !c.blocked.wakeWhenGone) continue;
+                    retryingKey = k.key;
                     retry(c);
                 }
             }

@@ -11,13 +11,16 @@ final class BlockedState {
     final CommandSpec spec;
     final byte[][] args;
     final Consumer<Reply> timeoutReply;
+    /** The command also runs again when a key it waits on goes away (XREADGROUP answers with an error then). */
+    final boolean wakeWhenGone;
     KeyspaceThread.Timer timer;
 
-    BlockedState(int db, byte[][] keys, CommandSpec spec, byte[][] args, Consumer<Reply> timeoutReply) {
+    BlockedState(int db, byte[][] keys, CommandSpec spec, byte[][] args, Consumer<Reply> timeoutReply, boolean wakeWhenGone) {
         this.db = db;
         this.keys = keys;
         this.spec = spec;
         this.args = args;
         this.timeoutReply = timeoutReply;
+        this.wakeWhenGone = wakeWhenGone;
     }
 }

@@ -68,10 +68,13 @@ final class BlockingRegistry {
         if (waiting.containsKey(k)) ready.add(k);
     }
 
-    /** Marks ready every key of database db that clients wait on and that exists in d. */
-    void signalExisting(int db, io.cinnabar.keyspace.Database d) {
+    /**
+     * Marks ready every key of database db that clients wait on (its contents were swapped or
+     * flushed): serving then finds what is there, and clients that wait for a key to go see it gone.
+     */
+    void signalDatabase(int db) {
         for (BlockKey k : waiting.keySet()) {
-            if (k.db == db && d.exists(k.key)) ready.add(k);
+            if (k.db == db) ready.add(k);
         }
     }
 

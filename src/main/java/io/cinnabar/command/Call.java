@@ -54,13 +54,26 @@ public final class Call {
         return server.blocked().isRetry(client);
     }
 
+    /** When {@link #isRetry}: the key that got data. */
+    public byte[] readyKey() {
+        return server.blocked().retryKey();
+    }
+
     /**
      * Blocks this client on keys (in its current database) until one of them gets data, when the
      * command runs again; at deadlineMs (0 = never) timeoutReply answers instead. The handler
      * returns right after calling this, without replying.
      */
     public void block(byte[][] keys, long deadlineMs, java.util.function.Consumer<io.cinnabar.protocol.Reply> timeoutReply) {
-        server.blocked().block(client, spec, args, keys, deadlineMs, timeoutReply);
+        server.blocked().block(client, spec, args, keys, deadlineMs, timeoutReply, false);
+    }
+
+    /**
+     * As {@link #block}, and the command also runs again when one of the keys is deleted, replaced
+     * or flushed away (Redis's signalDeletedKeyAsReady: XREADGROUP then fails, as its group is gone).
+     */
+    public void blockUntilDataOrGone(byte[][] keys, long deadlineMs, java.util.function.Consumer<io.cinnabar.protocol.Reply> timeoutReply) {
+        server.blocked().block(client, spec, args, keys, deadlineMs, timeoutReply, true);
     }
 
     /**
@@ -76,9 +89,9 @@ public final class Call {
         server.blocking().signal(client.db, key);
     }
 
-    /** Tells clients blocked on keys of database db that exist now (SWAPDB) that they got data. */
+    /** Tells clients blocked on keys of database db that their keys may have changed (SWAPDB, FLUSHDB). */
     public void signalDatabase(int db) {
-        server.blocking().signalExisting(db, server.keyspace().db(db));
+        server.blocking().signalDatabase(db);
     }
 
     /**

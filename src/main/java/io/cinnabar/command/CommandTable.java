@@ -64,6 +64,7 @@ public final class CommandTable {
             case 22: return new io.cinnabar.command.scripting.ScriptingCommands();
             case 23: return new io.cinnabar.command.scripting.FunctionCommands();
             case 24: return new io.cinnabar.command.hyperloglog.HyperLogLogCommands();
+            case 25: return new io.cinnabar.command.streams.StreamCommands();
             default: return null;
         }
     }

@@ -24,6 +24,7 @@ final class KeyspaceHooks {
             boolean lazy = server.config().getBool(ConfigOptions.LAZYFREE_LAZY_EXPIRE);
             server.propagation().also(db, new byte[][] {PropagatedCommands.deletion(lazy), key});
         });
+        server.keyspace().onStreamGone((db, key) -> server.blocking().signal(db, key));
         server.keyspace().onKeyMissed((db, key) -> events.fire(KeyspaceEvents.KEY_MISS, "keymiss", key, db));
     }
 }

@@ -129,6 +129,8 @@ public final class ConfigOptions {
             0, LONG_MAX, 64).alias("zset-max-ziplist-value"));
     public static final ConfigOption LIST_MAX_LISTPACK_SIZE = add(integer("list-max-listpack-size",
             Integer.MIN_VALUE, INT_MAX, -2).alias("list-max-ziplist-size"));
+    public static final ConfigOption STREAM_NODE_MAX_BYTES = add(memory("stream-node-max-bytes", 0, LONG_MAX, 4096));
+    public static final ConfigOption STREAM_NODE_MAX_ENTRIES = add(integer("stream-node-max-entries", 0, LONG_MAX, 100));
     public static final ConfigOption LIST_COMPRESS_DEPTH = add(integer("list-compress-depth", 0, INT_MAX, 0).inert());
     public static final ConfigOption HLL_SPARSE_MAX_BYTES = add(memory("hll-sparse-max-bytes", 0, LONG_MAX, 3000));
 
@@ -195,9 +197,6 @@ public final class ConfigOptions {
         add(integer("active-defrag-cycle-min", 1, 99, 1).inert());
         add(integer("active-defrag-cycle-max", 1, 99, 25).inert());
         add(integer("active-defrag-max-scan-fields", 1, LONG_MAX, 1000).inert());
-        // data types Cinnabar does not serve yet
-        add(memory("stream-node-max-bytes", 0, LONG_MAX, 4096).inert());
-        add(integer("stream-node-max-entries", 0, LONG_MAX, 100).inert());
         // replication
         add(text("replicaof", ReplicaOf::parse, "").alias("slaveof").multiArg().immutable().inert());
         add(string("masteruser", "").inert());

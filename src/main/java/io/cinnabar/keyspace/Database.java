@@ -198,6 +198,7 @@ public final class Database {
         }
         keyspace.dirty(1);
         if (e != null) {
+            if (e.value instanceof StreamValue && e.value != value) keyspace.streamGone(id, key);
             if (e instanceof VolatileEntry && !keepTtl) {
                 replace(e, new Entry(e.key, h, value, keyspace.freshLru()));
             } else {
@@ -479,6 +480,7 @@ public final class Database {
 
     private void unlink(Entry e) {
         beforeChange(e);
+        if (e.value instanceof StreamValue) keyspace.streamGone(id, e.key);
         table.unlink(e);
         if (e instanceof VolatileEntry) removeVolatile((VolatileEntry) e);
     }

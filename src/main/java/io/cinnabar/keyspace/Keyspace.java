@@ -18,6 +18,7 @@ public final class Keyspace {
     private boolean touchEnabled = true;
     private int expireCursorDb;
     private KeyListener keyAdded;
+    private KeyListener streamGone;
     private KeyListener keyExpired;
     private KeyListener keyMissed;
     /** Redis's server.dirty: changes since start-up; save points and propagation read it. */
@@ -43,6 +44,18 @@ public final class Keyspace {
 
     void keyAdded(int db, byte[] key) {
         if (keyAdded != null) keyAdded.on(db, key);
+    }
+
+    /**
+     * Told when a stream is deleted or replaced by another value (Redis's signalDeletedKeyAsReady:
+     * clients blocked in XREADGROUP on it must learn their group is gone).
+     */
+    public void onStreamGone(KeyListener listener) {
+        streamGone = listener;
+    }
+
+    void streamGone(int db, byte[] key) {
+        if (streamGone != null) streamGone.on(db, key);
     }
 
     /** Told when a key is reclaimed because its TTL passed (lazily or by the active cycle). */

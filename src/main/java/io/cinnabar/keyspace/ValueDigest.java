@@ -45,6 +45,7 @@ public final class ValueDigest {
         else if (value instanceof SetValue) typeCode = 2;
         else if (value instanceof ZSetValue) typeCode = 3;
         else if (value instanceof HashValue) typeCode = 4;
+        else if (value instanceof StreamValue) typeCode = 6;
         else return null;
         mix(sha, digest, new byte[] {0, 0, 0, (byte) typeCode}); // htonl(o->type)
         if (value instanceof byte[]) {
@@ -66,6 +67,14 @@ public final class ValueDigest {
                 mix(sha, member, m);
                 mix(sha, member, io.cinnabar.util.DoubleFormat.g17(score).getBytes(StandardCharsets.US_ASCII));
                 xor(sha, digest, member);
+            });
+        } else if (value instanceof StreamValue) {
+            // Entries in order: "ms.seq", then each field and value (groups are not part of it).
+            ((StreamValue) value).range(StreamId.MIN, StreamId.MAX, false, false, item -> {
+                mix(sha, digest, (Long.toUnsignedString(item.id().ms) + "." + Long.toUnsignedString(item.id().seq))
+                        .getBytes(StandardCharsets.US_ASCII));
+                for (byte[] b : item.fieldsAndValues()) mix(sha, digest, b);
+                return true;
             });
         } else {
             // Each field/value pair gets its own digest, XORed in so field order does not matter.

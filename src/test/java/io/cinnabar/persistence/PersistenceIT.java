@@ -33,6 +33,11 @@ class PersistenceIT {
     Path dir;
 
     private CinnabarServer start(String... options) {
+        return start(dir, options);
+    }
+
+    /** A server on a free port with dir as its directory and the given option/value pairs. */
+    static CinnabarServer start(Path dir, String... options) {
         CinnabarServer.Builder b = CinnabarServer.builder().port(0).option("dir", dir.toString());
         for (int i = 0; i < options.length; i += 2) b.option(options[i], options[i + 1]);
         return b.build().start();

@@ -59,6 +59,7 @@ public final class ServerCommands implements CommandFamily {
     private void flushdb(Call c) {
         checkFlushOption(c);
         HeapReturn.afterFlush(c.db().clear());
+        c.signalDatabase(c.client().db());
         c.server().tracking().flushed();
         // Propagated even when the database was empty already, as Redis does.
         c.forcePropagation();
@@ -72,6 +73,7 @@ public final class ServerCommands implements CommandFamily {
     private void flushall(Call c) {
         checkFlushOption(c);
         HeapReturn.afterFlush(c.keyspace().flushAll());
+        for (int db = 0; db < c.keyspace().databaseCount(); db++) c.signalDatabase(db);
         c.server().tracking().flushed();
         Persistence p = c.server().persistence();
         p.rdb().killBgsave();
@@ -96,7 +98,7 @@ public final class ServerCommands implements CommandFamily {
         if (a != b) {
             ks.swap((int) a, (int) b);
             ks.dirty(1);
-            // Clients blocked on keys that now exist in either database get served.
+            // Clients blocked on keys of either database get served, or told their stream is gone.
             c.signalDatabase((int) a);
             c.signalDatabase((int) b);
         }

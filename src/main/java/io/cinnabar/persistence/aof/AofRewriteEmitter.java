@@ -3,6 +3,9 @@ package io.cinnabar.persistence.aof;
 import io.cinnabar.keyspace.HashValue;
 import io.cinnabar.keyspace.ListValue;
 import io.cinnabar.keyspace.SetValue;
+import io.cinnabar.keyspace.StreamGroup;
+import io.cinnabar.keyspace.StreamId;
+import io.cinnabar.keyspace.StreamValue;
 import io.cinnabar.keyspace.ZSetValue;
 import io.cinnabar.persistence.RespCommandBuffer;
 import io.cinnabar.util.DoubleFormat;
@@ -15,7 +18,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * Writes the commands that rebuild a data set, as Redis's rewriteAppendOnlyFileRio does for a
  * BASE file without RDB preamble: SELECT when the database changes, SET for strings, RPUSH / SADD /
- * ZADD / HMSET in commands of at most 64 items (AOF_REWRITE_ITEMS_PER_CMD), PEXPIREAT for a TTL.
+ * ZADD / HMSET in commands of at most 64 items (AOF_REWRITE_ITEMS_PER_CMD), XADD and friends for
+ * streams, PEXPIREAT for a TTL.
  * Feed it keys in snapshot order, then call {@link #finish()}. Single-threaded; it reads values
  * but never modifies them, so the caller must keep them unchanged while a key is being written.
  */
@@ -30,6 +34,11 @@ public final class AofRewriteEmitter {
     private static final byte[] ZADD = ascii("ZADD");
     private static final byte[] HMSET = ascii("HMSET");
     private static final byte[] PEXPIREAT = ascii("PEXPIREAT");
+    private static final byte[] XADD = ascii("XADD"), MAXLEN = ascii("MAXLEN"), ZERO = ascii("0"),
+            XSETID = ascii("XSETID"), ENTRIESADDED = ascii("ENTRIESADDED"), MAXDELETEDID = ascii("MAXDELETEDID"),
+            XGROUP = ascii("XGROUP"), CREATE = ascii("CREATE"), ENTRIESREAD = ascii("ENTRIESREAD"),
+            CREATECONSUMER = ascii("CREATECONSUMER"), XCLAIM = ascii("XCLAIM"), TIME = ascii("TIME"),
+            RETRYCOUNT = ascii("RETRYCOUNT"), JUSTID = ascii("JUSTID"), FORCE = ascii("FORCE");
     private static final byte[] FUNCTION = ascii("FUNCTION");
     private static final byte[] LOAD = ascii("LOAD");
 
@@ -60,9 +69,9 @@ public final class AofRewriteEmitter {
      * One key.
      *
      * @param value      a {@code byte[]} string, a {@link ListValue}, {@link SetValue},
-     *                   {@link HashValue} or {@link ZSetValue}
+     *                   {@link HashValue}, {@link ZSetValue} or {@link StreamValue}
      * @param expireAtMs absolute expiry in unix milliseconds, or -1 for none
-     * @throws IllegalArgumentException for a value type this emitter does not know (streams)
+     * @throws IllegalArgumentException for a value type this emitter does not know
      */
     public void key(int db, byte[] key, Object value, long expireAtMs) throws IOException {
         if (db != selectedDb) {
@@ -79,6 +88,8 @@ public final class AofRewriteEmitter {
             zset(key, (ZSetValue) value);
         } else if (value instanceof HashValue) {
             hash(key, (HashValue) value);
+        } else if (value instanceof StreamValue) {
+            stream(key, (StreamValue) value);
         } else {
             throw new IllegalArgumentException("AOF rewrite of " + (value == null ? "null" : value.getClass().getSimpleName())
                     + " values is not supported");
@@ -133,6 +144,44 @@ public final class AofRewriteEmitter {
             buf.bulk(v, vOff, vLen);
             flushIfFullUnchecked();
         }));
+    }
+
+    /**
+     * As Redis's rewriteStreamObject: one XADD per entry (an empty stream is created by adding
+     * and trimming one), XSETID with the counters, then per group XGROUP CREATE and one XCLAIM
+     * per pending entry (XGROUP CREATECONSUMER for a consumer owning none).
+     */
+    private void stream(byte[] key, StreamValue s) throws IOException {
+        if (s.length > 0) {
+            visiting(() -> s.range(StreamId.MIN, StreamId.MAX, false, false, item -> {
+                byte[][] fv = item.fieldsAndValues();
+                buf.arrayHeader(3 + fv.length).bulk(XADD).bulk(key).bulk(item.id().toBytes());
+                for (byte[] b : fv) buf.bulk(b);
+                flushIfFullUnchecked();
+                return true;
+            }));
+        } else {
+            buf.command(XADD, key, MAXLEN, ZERO, ascii("0-1"), ascii("x"), ascii("y"));
+        }
+        buf.command(XSETID, key, s.lastId.toBytes(), ENTRIESADDED, ascii(Long.toString(s.entriesAdded)),
+                MAXDELETEDID, s.maxDeletedId.toBytes());
+        for (java.util.Map.Entry<byte[], StreamGroup> e : s.groups().entrySet()) {
+            byte[] group = e.getKey();
+            StreamGroup g = e.getValue();
+            buf.command(XGROUP, CREATE, key, group, g.lastId.toBytes(), ENTRIESREAD, ascii(Long.toString(g.entriesRead)));
+            for (StreamGroup.Consumer c : g.consumers.values()) {
+                if (c.pel.isEmpty()) {
+                    buf.command(XGROUP, CREATECONSUMER, key, group, c.name);
+                    continue;
+                }
+                for (java.util.Map.Entry<StreamId, StreamGroup.Nack> p : c.pel.entrySet()) {
+                    buf.command(XCLAIM, key, group, c.name, ZERO, p.getKey().toBytes(), TIME,
+                            ascii(Long.toString(p.getValue().deliveryTime)), RETRYCOUNT,
+                            ascii(Long.toString(p.getValue().deliveryCount)), JUSTID, FORCE);
+                    flushIfFull();
+                }
+            }
+        }
     }
 
     /** Runs a value visitor, which cannot throw checked exceptions, and rethrows its write failure. */

@@ -1,5 +1,6 @@
 package io.cinnabar.persistence.rdb;
 
+import io.cinnabar.keyspace.StreamListpack;
 import io.cinnabar.util.Numbers;
 
 import java.util.Arrays;
@@ -62,17 +63,9 @@ public final class Listpack {
         /** Adds a string, stored as an integer when it is one in canonical form (lpAppend). */
         public Builder add(byte[] s, int off, int len) {
             if (len <= 20 && Numbers.parseLong(s, off, len, parsed)) return addInteger(parsed[0]);
-            int header = len < 64 ? 1 : len < 4096 ? 2 : 5;
+            int header = StreamListpack.stringHeaderSize(len);
             int p = reserve(header + len + backlenSize(header + len));
-            if (header == 1) {
-                buf[p++] = (byte) (0x80 | len);
-            } else if (header == 2) {
-                buf[p++] = (byte) (0xe0 | (len >>> 8));
-                buf[p++] = (byte) len;
-            } else {
-                buf[p++] = (byte) 0xf0;
-                p = LittleEndian.put(buf, p, len, 4);
-            }
+            p = StreamListpack.writeStringHeader(buf, p, len, header);
             System.arraycopy(s, off, buf, p, len);
             finish(p + len, header + len);
             return this;
@@ -80,40 +73,10 @@ public final class Listpack {
 
         /** Adds an integer with the narrowest of Redis's integer encodings. */
         public Builder addInteger(long v) {
-            int p;
-            int size;
-            if (v >= 0 && v <= 127) {
-                p = reserve(2);
-                buf[p++] = (byte) v;
-                size = 1;
-            } else if (v >= -4096 && v <= 4095) {
-                p = reserve(3);
-                long u = v & 0x1fff;
-                buf[p++] = (byte) (0xc0 | (u >>> 8));
-                buf[p++] = (byte) u;
-                size = 2;
-            } else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
-                p = reserve(4);
-                buf[p++] = (byte) 0xf1;
-                p = LittleEndian.put(buf, p, v, 2);
-                size = 3;
-            } else if (v >= -(1 << 23) && v < (1 << 23)) {
-                p = reserve(5);
-                buf[p++] = (byte) 0xf2;
-                p = LittleEndian.put(buf, p, v, 3);
-                size = 4;
-            } else if (v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE) {
-                p = reserve(6);
-                buf[p++] = (byte) 0xf3;
-                p = LittleEndian.put(buf, p, v, 4);
-                size = 5;
-            } else {
-                p = reserve(10);
-                buf[p++] = (byte) 0xf4;
-                p = LittleEndian.put(buf, p, v, 8);
-                size = 9;
-            }
-            finish(p, size);
+            int size = StreamListpack.encodedIntegerSize(v);
+            int p = reserve(size + 1);
+            StreamListpack.writeInteger(buf, p, v, size);
+            finish(p + size, size);
             return this;
         }
 
@@ -142,22 +105,11 @@ public final class Listpack {
 
     /** Bytes of the backlen of an entry of l bytes (note Redis's strict '<' bounds). */
     static int backlenSize(long l) {
-        if (l <= 127) return 1;
-        if (l < 16383) return 2;
-        if (l < 2097151) return 3;
-        if (l < 268435455) return 4;
-        return 5;
+        return StreamListpack.backlenSize(l);
     }
 
-    /** Writes the backlen of an entry of l bytes at p: high groups first, every byte but the first flagged. */
     private static int writeBacklen(byte[] b, int p, long l) {
-        int n = backlenSize(l);
-        for (int i = 0; i < n; i++) {
-            int shift = 7 * (n - 1 - i);
-            int group = (int) ((l >>> shift) & 127);
-            b[p + i] = (byte) (i == 0 ? group : group | 128);
-        }
-        return p + n;
+        return StreamListpack.writeBacklen(b, p, l);
     }
 
     /** The backlen that ends just before end, or -1 when it runs past start or over 5 bytes. */

@@ -5,6 +5,7 @@ import io.cinnabar.keyspace.HashValue;
 import io.cinnabar.keyspace.IntSet;
 import io.cinnabar.keyspace.ListValue;
 import io.cinnabar.keyspace.SetValue;
+import io.cinnabar.keyspace.StreamValue;
 import io.cinnabar.keyspace.ZSetValue;
 import io.cinnabar.persistence.rdb.RdbFormatException.Kind;
 import io.cinnabar.util.DoubleFormat;
@@ -21,8 +22,8 @@ import static io.cinnabar.persistence.rdb.RdbType.*;
 /**
  * Values to and from their RDB form. Writing follows Redis 7.0's rdbSaveObject for the encoding
  * the value has (compact encodings as one listpack or intset blob, the others element by
- * element). Reading accepts every value type Redis 7.0.15's rdbLoadObject does, except streams
- * and module values, and gives the value the encoding Redis would give it after loading.
+ * element). Reading accepts every value type Redis 7.0.15's rdbLoadObject does, except
+ * module values, and gives the value the encoding Redis would give it after loading.
  */
 public final class RdbValues {
     /** Presizing from a count read from the file stops here; growth handles the rest. */
@@ -38,6 +39,7 @@ public final class RdbValues {
         if (value instanceof SetValue s) return s.isIntset() ? SET_INTSET : SET;
         if (value instanceof ZSetValue z) return z.isListpack() ? ZSET_LISTPACK : ZSET_2;
         if (value instanceof HashValue h) return h.isCompact() ? HASH_LISTPACK : HASH;
+        if (value instanceof StreamValue) return STREAM_LISTPACKS_2;
         throw new IllegalArgumentException("no RDB form for " + value.getClass().getName());
     }
 
@@ -55,6 +57,8 @@ public final class RdbValues {
             writeZSet(out, z);
         } else if (value instanceof HashValue h) {
             writeHash(out, h);
+        } else if (value instanceof StreamValue s) {
+            RdbStreams.write(out, s);
         } else {
             throw new IllegalArgumentException("no RDB form for " + value.getClass().getName());
         }
@@ -189,6 +193,7 @@ public final class RdbValues {
                 return readBlobValue(in, type, in.readString(), o);
             case STREAM_LISTPACKS:
             case STREAM_LISTPACKS_2:
+                return RdbStreams.read(in, type);
             case STREAM_LISTPACKS_3:
                 throw new RdbFormatException(Kind.UNSUPPORTED_TYPE, in.offset(),
                         "Stream values (RDB type " + type + ") are not supported by Cinnabar yet");

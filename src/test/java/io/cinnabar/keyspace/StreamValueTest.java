@@ -1,0 +1,105 @@
+package io.cinnabar.keyspace;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The stream's node encoding (Redis's listpack layout, byte for byte) and its edits. */
+class StreamValueTest {
+    private static byte[][] fv(String... s) {
+        byte[][] out = new byte[s.length][];
+        for (int i = 0; i < s.length; i++) out[i] = s[i].getBytes(StandardCharsets.UTF_8);
+        return out;
+    }
+
+    private static StreamId add(StreamValue s, String id, long maxEntries, String... fieldsAndValues) {
+        return s.append(fv(fieldsAndValues), 0, fieldsAndValues.length / 2, StreamId.parse(id.getBytes(), 0, true, null), true,
+                0, 4096, maxEntries);
+    }
+
+    private static List<byte[]> nodes(StreamValue s) {
+        List<byte[]> out = new ArrayList<>();
+        s.forEachNode((master, lp) -> out.add(lp));
+        return out;
+    }
+
+    @Test
+    void nodeBytesAreRedisListpackBytes() {
+        StreamValue s = new StreamValue();
+        add(s, "1-1", 100, "a", "1", "b", "hello");
+        add(s, "1-2", 100, "a", "2", "b", "x");
+        add(s, "2-0", 100, "c", "3");
+        assertTrue(s.delete(new StreamId(1, 2)));
+        // The node of the same stream in a DUMP from Redis 7.0.15: master entry, same-fields entries, a tombstone.
+        assertArrayEquals(HexFormat.of().parseHex("430000001900020101010201816102816202000102010001000101018568656c6c6f06"
+                + "05010301000101010201817802050100010101dfff02010181630203010601ff"), nodes(s).get(0));
+        assertEquals(2, s.length);
+        assertFalse(s.delete(new StreamId(1, 2)), "already a tombstone");
+    }
+
+    @Test
+    void nodesSplitAtMaxEntriesCountingTombstones() {
+        StreamValue s = new StreamValue();
+        for (int i = 1; i <= 5; i++) add(s, i + "-0", 3, "f", String.valueOf(i));
+        assertEquals(2, s.nodeCount());
+        s.delete(new StreamId(4, 0));
+        add(s, "6-0", 3, "f", "6");
+        assertEquals(2, s.nodeCount(), "4-0 still takes its place in the second node");
+        add(s, "7-0", 3, "f", "7");
+        assertEquals(3, s.nodeCount());
+    }
+
+    @Test
+    void rangesSkipTombstonesBothWays() {
+        StreamValue s = new StreamValue();
+        for (int i = 1; i <= 10; i++) add(s, i + "-0", 4, "f", String.valueOf(i), "g", i % 2 == 0 ? "even" : "odd");
+        s.delete(new StreamId(5, 0));
+        List<String> ids = new ArrayList<>();
+        s.range(new StreamId(3, 0), new StreamId(8, 0), true, false, item -> ids.add(item.id().toString()));
+        assertEquals(List.of("8-0", "7-0", "6-0", "4-0", "3-0"), ids);
+        StreamValue.Item item = s.get(new StreamId(6, 0));
+        assertEquals("even", new String(item.fieldsAndValues()[3], StandardCharsets.UTF_8));
+        assertNull(s.get(new StreamId(5, 0)));
+        assertEquals(new StreamId(10, 0), s.lastValidId());
+        assertEquals(new StreamId(1, 0), s.edgeId(true, true));
+    }
+
+    @Test
+    void deletingALastEntryDropsItsNodeAndTrimmingIsExactOrByNode() {
+        StreamValue s = new StreamValue();
+        for (int i = 1; i <= 9; i++) add(s, i + "-0", 3, "f", String.valueOf(i));
+        s.delete(new StreamId(7, 0));
+        s.delete(new StreamId(8, 0));
+        s.delete(new StreamId(9, 0));
+        assertEquals(2, s.nodeCount());
+        assertEquals(3, s.trim(new StreamValue.Trim(true, 2, null, true, 0)), "~ drops whole nodes only");
+        assertEquals(0, s.trim(new StreamValue.Trim(true, 2, null, true, 0)), "the next node would leave fewer than 2");
+        assertEquals(3, s.length);
+        assertEquals(1, s.trim(new StreamValue.Trim(true, 2, null, false, 0)), "= marks one entry deleted in place");
+        assertEquals(new StreamId(5, 0), s.firstId);
+        assertEquals(1, s.trim(new StreamValue.Trim(false, 0, new StreamId(6, 0), false, 0)));
+        assertEquals(1, s.length);
+    }
+
+    @Test
+    void differentFieldsAreStoredInFullAndIntegersReadBackAsText() {
+        StreamValue s = new StreamValue();
+        add(s, "1-0", 100, "a", "1");
+        add(s, "1-1", 100, "other", "-123456789012", "x", "y");
+        StreamValue.Item item = s.get(new StreamId(1, 1));
+        assertEquals(List.of("other", "-123456789012", "x", "y"),
+                java.util.Arrays.stream(item.fieldsAndValues()).map(b -> new String(b, StandardCharsets.UTF_8)).toList());
+        StreamValue copy = s.copy();
+        add(s, "2-0", 100, "a", "2");
+        assertEquals(2, copy.length, "a copy shares nothing");
+    }
+}
