@@ -39,7 +39,7 @@ public final class Database {
 
     /** The live entry for key, reclaiming it first if it has expired; touches its LRU clock. */
     public Entry lookup(byte[] key) {
-        Entry e = find(key, ChainedTable.hash(key));
+        Entry e = table.find(key);
         if (e == null) return null;
         if (e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt)) {
             expire(e);
@@ -190,7 +190,7 @@ public final class Database {
 
     private void put(byte[] key, Object value, boolean keepTtl) {
         int h = ChainedTable.hash(key);
-        Entry e = find(key, h);
+        Entry e = table.find(key, h);
         // As Redis's lookupKeyWrite before setKey: a stale key expires first, and the key is new.
         if (e != null && isExpired(e)) {
             expire(e);
@@ -220,18 +220,18 @@ public final class Database {
      */
     public void setRawKeepTtl(byte[] key, byte[] value) {
         setKeepTtl(key, value);
-        find(key, ChainedTable.hash(key)).lru |= Entry.RAW;
+        table.find(key).lru |= Entry.RAW;
     }
 
     /** The string at key (which exists) is "raw" from now on, unchanged otherwise (SETBIT of an unchanged bit). */
     public void markRaw(byte[] key) {
-        find(key, ChainedTable.hash(key)).lru |= Entry.RAW;
+        table.find(key).lru |= Entry.RAW;
     }
 
     /** Stores INCRBYFLOAT's result, keeping the TTL: Redis never integer-encodes it (OBJECT ENCODING). */
     public void setNotIntKeepTtl(byte[] key, byte[] value) {
         setKeepTtl(key, value);
-        find(key, ChainedTable.hash(key)).lru |= Entry.NOT_INT;
+        table.find(key).lru |= Entry.NOT_INT;
     }
 
     /**
@@ -240,7 +240,7 @@ public final class Database {
      * source may belong to another database.
      */
     public void putFrom(byte[] key, Object value, Entry source, boolean keepAccessTime) {
-        Entry old = find(key, ChainedTable.hash(key));
+        Entry old = table.find(key);
         if (old != null && isExpired(old)) expire(old);
         else if (old != null) unlink(old);
         int lru = keepAccessTime ? source.lru : (source.lru & ~Entry.LRU_MASK) | keyspace.lruClock();
@@ -264,7 +264,7 @@ public final class Database {
     }
 
     public boolean delete(byte[] key) {
-        Entry e = find(key, ChainedTable.hash(key));
+        Entry e = table.find(key);
         if (e == null) return false;
         boolean live = !(e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt));
         if (!live) {
@@ -433,12 +433,12 @@ public final class Database {
 
     /** The entry as stored, even past its TTL and without reclaiming it (DEBUG OBJECT, Redis's dictFind). */
     public Entry stored(byte[] key) {
-        return find(key, ChainedTable.hash(key));
+        return table.find(key);
     }
 
     /** True when key is stored but its TTL has passed (Redis's keyIsExpired). */
     boolean isExpiredPhysically(byte[] key) {
-        Entry e = find(key, ChainedTable.hash(key));
+        Entry e = table.find(key);
         return e != null && isExpired(e);
     }
 
@@ -448,7 +448,7 @@ public final class Database {
 
     /** Makes key look idle for that many seconds (RESTORE IDLETIME, OBJECT IDLETIME reads it). */
     public void setIdleSeconds(byte[] key, long seconds) {
-        Entry e = find(key, ChainedTable.hash(key));
+        Entry e = table.find(key);
         if (e == null) return;
         long clock = keyspace.lruClock();
         long at = clock - Math.min(seconds, Entry.LRU_MASK);
@@ -459,15 +459,11 @@ public final class Database {
     /** Removes the entry for key if it is expired; true if it was. */
     public boolean reclaimIfExpired(Entry e) {
         if (!isExpired(e)) return false;
-        if (find(e.key, e.hash) == e) expire(e);
+        if (table.find(e.key, e.hash) == e) expire(e);
         return true;
     }
 
     // ---- table internals ----
-
-    private Entry find(byte[] key, int h) {
-        return table.find(key, h);
-    }
 
     /** Puts {@code replacement} where {@code old} is in its chain and in the volatile index. */
     private void replace(Entry old, Entry replacement) {
