@@ -1,5 +1,6 @@
 package io.cinnabar;
 
+import io.cinnabar.command.HeapExhaustion;
 import io.cinnabar.command.server.HeapReturn;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigLoader;
@@ -84,6 +85,7 @@ public final class Cinnabar {
         }
         log.info("Ready to accept connections");
         HeapReturn.watchQuietPeriods();
+        HeapExhaustion.exitProcessOnIt();
         long maxmemory = config.getLong(ConfigOptions.MAXMEMORY);
         if (maxmemory > 0 && maxmemory < 1024 * 1024) {
             log.warn("WARNING: You specified a maxmemory value that is less than 1MB (current value is {} bytes). "

@@ -3,6 +3,7 @@ package io.cinnabar;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -34,7 +35,7 @@ class StartupIT {
         int port = freePort();
         Process p = launch("--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1");
         try {
-            awaitPong(port);
+            awaitPong(port).close();
             try (Jedis j = new Jedis("127.0.0.1", port)) {
                 j.set("a", "1");
                 assertEquals("1", j.get("a"));
@@ -56,7 +57,7 @@ class StartupIT {
         int port = freePort();
         Process p = launch("--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1");
         try {
-            awaitPong(port);
+            awaitPong(port).close();
             try (Jedis idle = new Jedis("127.0.0.1", port)) {
                 idle.set("k", "v");
                 p.destroy(); // SIGTERM
@@ -74,7 +75,7 @@ class StartupIT {
         Process p = launch(log, "--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1",
                 "--always-show-logo", "yes", "--loglevel", "verbose");
         try {
-            awaitPong(port);
+            awaitPong(port).close();
             String text = awaitLine(log, "Ready to accept connections");
             int banner = text.indexOf(" PID: " + p.pid() + "\n");
             assertTrue(banner > 0 && banner < text.indexOf("Ready to accept connections"), text);
@@ -121,14 +122,78 @@ class StartupIT {
         }
     }
 
+    @Test
+    void aFullHeapRefusesWritesButKeepsAnsweringAndFlushallMakesRoom() throws Exception {
+        int port = freePort();
+        // The JVM options users start with (Shenandoah), on a heap too small for what is written.
+        Process p = launch(null, List.of("@conf/jvm.options", "-Xmx96m"),
+                "--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1");
+        try (Jedis j = awaitPong(port)) {
+            String value = "v".repeat(10_000);
+            String refused = null;
+            int written = 0;
+            while (refused == null && written < 30_000) { // 300 MB at most
+                try {
+                    j.set("k" + written, value);
+                    written++;
+                } catch (JedisDataException e) {
+                    refused = e.getMessage();
+                }
+            }
+            assertEquals("OOM command not allowed when used memory > 'maxmemory'.", refused);
+            assertTrue(written > 1000, "refused after " + written + " values only");
+            assertEquals("PONG", j.ping());
+            assertEquals(value, j.get("k0"));
+            assertEquals(1, j.del("k1"));
+            assertEquals("OK", j.flushAll());
+            // The keys' heap comes back with the collection FLUSHALL asks for.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            String stored = null;
+            while (stored == null && System.nanoTime() < deadline) {
+                try {
+                    stored = j.set("after", value);
+                } catch (JedisDataException stillFull) {
+                    Thread.sleep(100);
+                }
+            }
+            assertEquals("OK", stored);
+            assertTrue(p.isAlive());
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void anOutOfMemoryErrorEndsTheProcessInsteadOfLeavingItHalfDead(@TempDir Path dir) throws Exception {
+        int port = freePort();
+        Path log = dir.resolve("stdout");
+        Process p = launch(log, List.of("-Xmx64m"), "--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1");
+        try (Jedis j = awaitPong(port)) {
+            // One 200 MB string: below every limit until it is allocated.
+            JedisDataException e = assertThrows(JedisDataException.class, () -> j.setrange("big", 200_000_000, "x"));
+            assertEquals("OOM command not allowed when used memory > 'maxmemory'.", e.getMessage());
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the server still runs after an OutOfMemoryError");
+            assertEquals(1, p.exitValue());
+            assertTrue(Files.readString(log).contains("Out of memory (java.lang.OutOfMemoryError: Java heap space): exiting"),
+                    Files.readString(log));
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
     private static Process launch(String... args) throws IOException {
         return launch(null, args);
     }
 
-    /** Starts the server as a process; its standard output goes to stdout, or nowhere when null. */
     private static Process launch(Path stdout, String... args) throws IOException {
+        return launch(stdout, List.of(), args);
+    }
+
+    /** Starts the server as a process; its standard output goes to stdout, or nowhere when null. */
+    private static Process launch(Path stdout, List<String> jvmOptions, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(Cinnabar.class.getName());
@@ -153,14 +218,17 @@ class StartupIT {
         throw new AssertionError("no '" + text + "' in " + Files.readString(log));
     }
 
-    private static void awaitPong(int port) throws InterruptedException {
+    /** A client of the server on port once it answers PING (the caller closes it). */
+    private static Jedis awaitPong(int port) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
-            try (Jedis j = new Jedis("127.0.0.1", port)) {
-                if ("PONG".equals(j.ping())) return;
+            Jedis j = new Jedis("127.0.0.1", port);
+            try {
+                if ("PONG".equals(j.ping())) return j;
             } catch (Exception notYet) {
                 Thread.sleep(100);
             }
+            j.close();
         }
         throw new AssertionError("server did not answer PING on " + port);
     }

@@ -441,6 +441,11 @@ public final class Dispatcher {
         } catch (RuntimeException | StackOverflowError e) {
             log.error("Unexpected error running {}", spec.fullName, e);
             fail(target, mark, spec, "ERR internal error: " + e, true);
+        } catch (OutOfMemoryError e) {
+            // The client gets Redis's answer instead of waiting forever for one.
+            log.error("Out of memory running {}", spec.fullName, e);
+            fail(target, mark, spec, MemoryLimit.OOM, true);
+            HeapExhaustion.happened(e);
         } finally {
             if (failed) keyspace.commandFailed(); else keyspace.commandSucceeded();
             if (!failed && propagate && !replaying && !spec.propagatesInnerCommands && !call.propagationPrevented

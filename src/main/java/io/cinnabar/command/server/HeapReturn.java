@@ -10,9 +10,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Gives the heap that garbage holds back to the system within seconds, not at the collector's
  * next periodic cycle (30 s with Shenandoah's compact heuristics), by asking for one concurrent
- * cycle when the server has just dropped many keys (a flush) or has gone quiet after a burst of
+ * cycle when the server has just dropped many keys (a flush), has gone quiet after a burst of
  * allocation (a bulk load leaves hundreds of MB of request garbage behind, measured: 590 MB of
- * heap in use for 113 MB of live keys). Only where an explicit collection runs concurrently
+ * heap in use for 113 MB of live keys), or refuses writes for memory by what the last cycle
+ * counted ({@link io.cinnabar.command.MemoryLimit}: keys deleted since then free room). Only where an explicit collection runs concurrently
  * (ExplicitGCInvokesConcurrent: on by default with Shenandoah): a stop-the-world full collection
  * of a large heap is exactly the pause this must not cause.
  */
@@ -31,7 +32,7 @@ public final class HeapReturn {
     private HeapReturn() {}
 
     static void afterFlush(long droppedKeys) {
-        if (droppedKeys >= MIN_DROPPED_KEYS) requestCycle();
+        if (droppedKeys >= MIN_DROPPED_KEYS) collectSoon();
     }
 
     /**
@@ -58,7 +59,7 @@ public final class HeapReturn {
                     MemoryUsage afterLastCycle = pool.getCollectionUsage();
                     if (afterLastCycle != null) live += afterLastCycle.getUsed();
                 }
-                if (worthACycle(previousUsed, used, live)) requestCycle();
+                if (worthACycle(previousUsed, used, live)) collectSoon();
                 previousUsed = used;
             }
         }, "cinnabar-heap-return");
@@ -79,7 +80,8 @@ public final class HeapReturn {
         return used;
     }
 
-    private static void requestCycle() {
+    /** Asks for one concurrent cycle, unless one was asked for and has not ended yet. */
+    public static void collectSoon() {
         if (!CONCURRENT || !REQUESTED.compareAndSet(false, true)) return;
         // System.gc() waits for the whole cycle: not on the keyspace thread.
         Thread t = new Thread(() -> {
