@@ -5,8 +5,9 @@ import java.util.Arrays;
 
 /**
  * Encodes replies into one growable byte array. The keyspace thread keeps one writer, fills it
- * with a batch's replies for one client and hands the bytes over with {@link #takeBytes()};
- * nothing here touches Netty, so the keyspace thread never owns a ByteBuf.
+ * with a batch's replies for one client and hands the bytes over: the client's connection copies
+ * them out ({@link #bytes()}, then {@link #reset()}) or takes a copy ({@link #takeBytes()}).
+ * Nothing here touches Netty.
  */
 public final class RespWriter implements Reply {
     private static final int SHRINK_ABOVE = 1 << 20;
