@@ -35,6 +35,11 @@ public final class BlockedClients {
         return retrying == client;
     }
 
+    /** During a retry: true once the command blocked again (its key was emptied first). */
+    boolean blockedAgain() {
+        return blockedAgain;
+    }
+
     /** During a retry: the key that got data (Redis serves a blocked stream read from that key only). */
     byte[] retryKey() {
         return retryingKey;

@@ -65,6 +65,7 @@ public final class CommandTable {
             case 23: return new io.cinnabar.command.scripting.FunctionCommands();
             case 24: return new io.cinnabar.command.hyperloglog.HyperLogLogCommands();
             case 25: return new io.cinnabar.command.streams.StreamCommands();
+            case 26: return new io.cinnabar.command.server.SlowlogCommand();
             default: return null;
         }
     }

@@ -470,7 +470,13 @@ public final class Dispatcher {
         boolean retry = blocked.isRetry(client);
         if (!retry && !replaying) feedMonitors(client, spec, shown);
         if (!retry) spec.stats.calls++;
-        spec.stats.micros += (System.nanoTime() - start) / 1000;
+        long micros = (System.nanoTime() - start) / 1000;
+        spec.stats.micros += micros;
+        // As Redis: a command that blocked is logged once it is served, with that run's time.
+        boolean ran = retry ? !blocked.blockedAgain() : client.blocked == null;
+        if (ran && !replaying && !spec.hasFlag(CommandFlag.SKIP_SLOWLOG)) {
+            server.slowLog().record(client, shown, micros);
+        }
     }
 
     /** A failed command's reply is its error alone. */

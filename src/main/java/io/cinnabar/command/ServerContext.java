@@ -35,6 +35,7 @@ public final class ServerContext {
     private final Propagation propagation = new Propagation(feed);
     private final Persistence persistence;
     private final Monitors monitors = new Monitors();
+    private final SlowLog slowLog;
     private final ClientPause pause;
     /** What RESET clears beyond this package's state (subscriptions, tracking): see connectionReset. */
     private final java.util.List<java.util.function.Consumer<Client>> resetHooks = new java.util.ArrayList<>();
@@ -63,6 +64,7 @@ public final class ServerContext {
         this.commands = commands;
         this.thread = thread;
         this.keyspace = new Keyspace(config.getInt(ConfigOptions.DATABASES));
+        this.slowLog = new SlowLog(config, keyspace);
         this.pause = new ClientPause(thread, keyspace);
         this.persistence = new Persistence(config, keyspace, feed, new OwnerThread() {
             @Override
@@ -130,6 +132,7 @@ public final class ServerContext {
     public int blockedClients() { return blocking.blockedClients() + pause.waitingClients(); }
     /** Clients in MONITOR mode. */
     public Monitors monitors() { return monitors; }
+    public SlowLog slowLog() { return slowLog; }
     /** CLIENT PAUSE state. */
     public ClientPause pause() { return pause; }
 

@@ -136,8 +136,8 @@ public final class ConfigOptions {
 
     // ---- diagnostics and events ----
     public static final ConfigOption SLOWLOG_LOG_SLOWER_THAN = add(integer("slowlog-log-slower-than",
-            -1, LONG_MAX, 10000).inert());
-    public static final ConfigOption SLOWLOG_MAX_LEN = add(integer("slowlog-max-len", 0, LONG_MAX, 128).inert());
+            -1, LONG_MAX, 10000));
+    public static final ConfigOption SLOWLOG_MAX_LEN = add(integer("slowlog-max-len", 0, LONG_MAX, 128));
     public static final ConfigOption LATENCY_MONITOR_THRESHOLD = add(integer("latency-monitor-threshold",
             0, LONG_MAX, 0).inert());
     public static final ConfigOption NOTIFY_KEYSPACE_EVENTS = add(custom("notify-keyspace-events",
