@@ -59,9 +59,14 @@ public final class NettyServer implements AutoCloseable {
      * The connections' buffer allocator. Netty 4.2's default (adaptive) allocator creates a
      * DirectByteBuffer slice for every buffer it hands out, one per read and per reply written
      * (~85 bytes of garbage per request, 14% of an unpipelined GET's); the pooled allocator
-     * recycles its buffer objects.
+     * recycles its buffer objects. Its chunks are 1 MB instead of 4 (maxOrder 7): measured, the
+     * empty server's RSS 73 -> 68 MB and ~950k keys' 181 -> 173 MB, at the same throughput.
      */
-    static final ByteBufAllocator ALLOCATOR = PooledByteBufAllocator.DEFAULT;
+    static final ByteBufAllocator ALLOCATOR = new PooledByteBufAllocator(true,
+            PooledByteBufAllocator.defaultNumHeapArena(), PooledByteBufAllocator.defaultNumDirectArena(),
+            PooledByteBufAllocator.defaultPageSize(), Integer.getInteger("io.netty.allocator.maxOrder", 7),
+            PooledByteBufAllocator.defaultSmallCacheSize(), PooledByteBufAllocator.defaultNormalCacheSize(),
+            PooledByteBufAllocator.defaultUseCacheForAllThreads());
 
     public NettyServer(Dispatcher dispatcher) {
         this.server = dispatcher.server();
