@@ -94,8 +94,10 @@ public final class Cinnabar {
         Thread main = Thread.currentThread();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (!server.isRunning()) return;
-            log.warn("Received SIGTERM scheduling shutdown...");
-            log.warn("User requested shutdown...");
+            if (!HeapExhaustion.exiting()) {
+                log.warn("Received SIGTERM scheduling shutdown...");
+                log.warn("User requested shutdown...");
+            }
             server.close();
             try {
                 main.join(5000); // the JVM halts when hooks end: let main write the last lines

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 public final class HeapExhaustion {
     private static final Logger log = LoggerFactory.getLogger(HeapExhaustion.class);
     private static volatile boolean exitProcess;
+    private static volatile boolean exiting;
 
     private HeapExhaustion() {}
 
@@ -26,9 +27,15 @@ public final class HeapExhaustion {
         });
     }
 
+    /** True once an error made the process exit (its shutdown steps are not a SIGTERM's). */
+    public static boolean exiting() {
+        return exiting;
+    }
+
     /** Reports an error that ended a command or a thread; exits the process if it is a fatal one here. */
     public static void happened(Throwable e) {
         if (!exitProcess) return;
+        exiting = true;
         log.warn("Out of memory ({}): exiting, as the heap can no longer be trusted to serve requests", e.toString());
         // Not on the caller's thread: exit() waits for the shutdown hooks, which need the event loop.
         Thread exit = new Thread(() -> System.exit(1), "cinnabar-exit");
