@@ -28,6 +28,8 @@ public final class CommandTable {
     /** While a family registers (under the lock): the slots it adds to, published when it is done. */
     private CommandSpec[] building;
     private String currentGroup;
+    /** The next ACL command id (Redis's ACLGetCommandID): commands and subcommands in registration order. */
+    private int nextAclId;
 
     private CommandTable() {}
 
@@ -64,6 +66,7 @@ public final class CommandTable {
             case 22: return new io.cinnabar.command.scripting.ScriptingCommands();
             case 23: return new io.cinnabar.command.scripting.FunctionCommands();
             case 24: return new io.cinnabar.command.hyperloglog.HyperLogLogCommands();
+            case 25: return new io.cinnabar.command.acl.AclCommands();
             default: return null;
         }
     }
@@ -82,6 +85,8 @@ public final class CommandTable {
     public void add(CommandSpec.Builder builder, CommandHandler handler) {
         CommandSpec spec = builder.build(currentGroup, handler, null);
         if (byName.put(spec.name, spec) != null) throw new IllegalStateException("duplicate command " + spec.name);
+        spec.aclId = nextAclId++;
+        for (CommandSpec sub : spec.subcommands.values()) sub.aclId = nextAclId++;
         insert(spec);
     }
 
@@ -150,6 +155,12 @@ public final class CommandTable {
     public Collection<CommandSpec> all() {
         registerAll();
         return Collections.unmodifiableCollection(byName.values());
+    }
+
+    /** How many ACL command ids exist, every family registered. */
+    public int aclIdCount() {
+        registerAll();
+        return nextAclId;
     }
 
     public int size() {
