@@ -63,6 +63,10 @@ public final class Acl {
         return "allchannels".equals(server.config().getString(ConfigOptions.ACL_PUBSUB_DEFAULT)) ? AclSelector.ALLCHANNELS : 0;
     }
 
+    io.cinnabar.config.Config config() {
+        return server.config();
+    }
+
     public AclUser defaultUser() {
         return defaultUser;
     }
@@ -379,6 +383,21 @@ public final class Acl {
 
     private static String logObject(int r, CommandSpec spec, byte[][] argv, int pos) {
         return r == AclSelector.DENIED_CMD ? spec.fullName() : new String(argv[pos], StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Redis's ACLUserCheckCmdWithUnrestrictedKeyAccess for reads: some selector allows the call
+     * and reads of every key (SORT's BY and GET patterns may read any key).
+     */
+    public boolean readsAnyKey(Client c, CommandSpec spec, byte[][] argv) {
+        AclUser u = userOf(c);
+        if (u.allowsEverything) return true;
+        boolean[] keysFound = {false};
+        int[] pos = {0};
+        for (AclSelector s : u.selectors) {
+            if (s.check(spec, argv, keys, keysFound, pos) == OK && s.readsAnyKey()) return true;
+        }
+        return false;
     }
 
     /** redis.acl_check_cmd: whether the caller's user may run argv (nothing logged). */

@@ -255,6 +255,15 @@ final class AclSelector {
         return false;
     }
 
+    /** Redis's ACLSelectorHasUnrestrictedKeyAccess for reads: allkeys, or a "*" pattern that grants reading. */
+    boolean readsAnyKey() {
+        if (has(ALLKEYS)) return true;
+        for (KeyPattern p : patterns) {
+            if ((p.perms & READ) != 0 && p.pattern.length == 1 && p.pattern[0] == '*') return true;
+        }
+        return false;
+    }
+
     /** Redis's ACLCheckChannelAgainstList: patterns (PSUBSCRIBE) compare literally, channels match. */
     static boolean channelAllowed(List<byte[]> list, byte[] channel, boolean isPattern) {
         for (byte[] p : list) {
