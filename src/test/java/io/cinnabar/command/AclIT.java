@@ -191,6 +191,14 @@ class AclIT {
             assertEquals(1L, jedis.aclDelUser("gone"));
             assertThrows(RuntimeException.class, client::ping);
         }
+        jedis.aclSetUser("killme", "on", "nopass", "+@all");
+        try (Jedis client = connect()) {
+            client.auth("killme", "x");
+            assertEquals(1L, cmd(jedis, "CLIENT", "KILL", "USER", "killme"));
+            assertThrows(RuntimeException.class, client::ping);
+        }
+        assertEquals("ERR No such user 'nosuch'",
+                assertThrows(JedisDataException.class, () -> cmd(jedis, "CLIENT", "KILL", "USER", "nosuch")).getMessage());
         assertEquals("ERR The 'default' user cannot be removed",
                 assertThrows(JedisDataException.class, () -> jedis.aclDelUser("default")).getMessage());
     }

@@ -432,6 +432,14 @@ public final class Acl {
         return AclFile.loadAtStartup(this, configUsers, aclFile);
     }
 
+    /** CONFIG REWRITE's "user" lines: every user, or none when they live in an ACL file. */
+    public List<String> configLines() {
+        List<String> out = new ArrayList<>();
+        if (!server.config().getString(ConfigOptions.ACLFILE).isEmpty()) return out;
+        for (AclUser u : users.values()) out.add("user " + u.name() + " " + AclDescription.user(u, this));
+        return out;
+    }
+
     /** A user outside the registry, for loading a file before it replaces the registry. */
     AclUser newUser(String name) {
         return new AclUser(name, pubsubDefault());

@@ -37,7 +37,7 @@ public final class AclCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("ACL", -2).doc("6.0.0", "A container for Access List Control commands", "Depends on subcommand.")
+        t.add(spec("ACL", -2).doc("6.0.0", "A container for Access List Control commands ", "Depends on subcommand.")
                 .sub(spec("CAT", -2, NOSCRIPT, LOADING, STALE).doc("6.0.0",
                         "List the ACL categories or the commands inside a category",
                         "O(1) since the categories and commands are a fixed set."), this::cat)

@@ -23,9 +23,9 @@ public final class AclUser {
     List<AclSelector> selectors = new ArrayList<>();
     /**
      * Every command, key and channel allowed: the check before each command is this one read.
-     * Recomputed whenever the rules change.
+     * Recomputed whenever the rules change (on the keyspace thread, the only one that reads it).
      */
-    volatile boolean allowsEverything;
+    boolean allowsEverything;
     /** ACL LIST's text, cached until the rules change (Redis's acl_string). */
     String description;
 
