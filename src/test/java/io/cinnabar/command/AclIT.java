@@ -259,4 +259,33 @@ class AclIT {
         assertEquals(64, jedis.aclGenPass().length());
         assertEquals(3, jedis.aclGenPass(9).length());
     }
+
+    @Test
+    void randomRulesNeverBreakTheServer(Jedis jedis) {
+        String[] tokens = {"on", "off", "nopass", "resetpass", ">", "<", "#", "!", "~", "%", "%R~", "%W~", "%RW~", "%X",
+                "&", "*", "+", "-", "@", "@all", "@read", "get", "config", "|", "client|kill", "select|0", "(", ")",
+                "allkeys", "resetkeys", "allchannels", "resetchannels", "allcommands", "nocommands", "reset",
+                "clearselectors", "a", "0", " "};
+        java.util.Random random = new java.util.Random(42);
+        for (int i = 0; i < 500; i++) {
+            String[] rules = new String[1 + random.nextInt(4)];
+            for (int r = 0; r < rules.length; r++) {
+                StringBuilder rule = new StringBuilder();
+                for (int n = 1 + random.nextInt(4); n > 0; n--) rule.append(tokens[random.nextInt(tokens.length)]);
+                rules[r] = rule.toString();
+            }
+            try {
+                jedis.aclSetUser("fuzz", rules);
+            } catch (JedisDataException e) {
+                assertTrue(e.getMessage().startsWith("ERR Error in ACL SETUSER modifier")
+                        || e.getMessage().startsWith("ERR Unmatched parenthesis"), e.getMessage());
+            }
+            if (jedis.aclUsers().contains("fuzz")) {
+                assertTrue(jedis.aclList().stream().anyMatch(l -> l.startsWith("user fuzz ")));
+                jedis.aclGetUser("fuzz");
+                assertEquals(String.class, cmd(jedis, "ACL", "DRYRUN", "fuzz", "GET", "k").getClass());
+            }
+        }
+        assertEquals("PONG", jedis.ping());
+    }
 }

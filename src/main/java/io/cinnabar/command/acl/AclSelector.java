@@ -129,15 +129,16 @@ final class AclSelector {
         if (has(ALLKEYS)) throw AclRuleException.KEY_AFTER_ALL;
         int perms = 0, offset = 1;
         if (op.charAt(0) == '%') {
-            for (; offset < op.length(); offset++) {
+            boolean tilde = false;
+            for (; offset < op.length() && !tilde; offset++) {
                 char ch = Character.toUpperCase(op.charAt(offset));
                 if (ch == 'R' && (perms & READ) == 0) perms |= READ;
                 else if (ch == 'W' && (perms & WRITE) == 0) perms |= WRITE;
-                else if (op.charAt(offset) == '~') {
-                    offset++;
-                    break;
-                } else throw AclRuleException.SYNTAX;
+                else if (ch == '~') tilde = true;
+                else throw AclRuleException.SYNTAX;
             }
+            // "%" or "%R" without "~": Redis 7.0 accepts it and later cannot describe it (7.2 refuses it).
+            if (perms == 0 || !tilde) throw AclRuleException.SYNTAX;
         } else {
             perms = READ_WRITE;
         }
