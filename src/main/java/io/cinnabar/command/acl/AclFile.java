@@ -103,7 +103,7 @@ final class AclFile {
         Path target = path(acl, file).toAbsolutePath();
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis());
         try {
-            Files.write(tmp, out.toString().getBytes(StandardCharsets.ISO_8859_1));
+            Files.write(tmp, out.toString().getBytes(StandardCharsets.UTF_8));
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return true;
         } catch (IOException e) {
