@@ -30,6 +30,8 @@ public final class CommandTable {
     private String currentGroup;
     /** The next ACL command id (Redis's ACLGetCommandID): commands and subcommands in registration order. */
     private int nextAclId;
+    /** ACL command bitmaps cover ids below this (Redis's USER_COMMAND_BITS_COUNT). */
+    public static final int MAX_ACL_IDS = 1024;
 
     private CommandTable() {}
 
@@ -87,6 +89,7 @@ public final class CommandTable {
         if (byName.put(spec.name, spec) != null) throw new IllegalStateException("duplicate command " + spec.name);
         spec.aclId = nextAclId++;
         for (CommandSpec sub : spec.subcommands.values()) sub.aclId = nextAclId++;
+        if (nextAclId > MAX_ACL_IDS) throw new IllegalStateException("more commands than ACL bitmaps hold: " + nextAclId);
         insert(spec);
     }
 
@@ -155,12 +158,6 @@ public final class CommandTable {
     public Collection<CommandSpec> all() {
         registerAll();
         return Collections.unmodifiableCollection(byName.values());
-    }
-
-    /** How many ACL command ids exist, every family registered. */
-    public int aclIdCount() {
-        registerAll();
-        return nextAclId;
     }
 
     public int size() {

@@ -104,10 +104,6 @@ public final class Acl {
 
     // ---- the command table, as ACL rules see it ----
 
-    int idCount() {
-        return table.aclIdCount();
-    }
-
     List<CommandSpec> all() {
         if (all == null) {
             List<CommandSpec> list = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.cinnabar.command.acl;
 
 import io.cinnabar.command.AclCategories;
 import io.cinnabar.command.CommandSpec;
+import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.KeyFlag;
 import io.cinnabar.command.KeyRefs;
 import io.cinnabar.keyspace.GlobMatcher;
@@ -91,7 +92,8 @@ final class AclSelector {
             flags &= ~ALLCHANNELS;
             channels.clear();
         } else if (op.equalsIgnoreCase("allcommands") || op.equalsIgnoreCase("+@all")) {
-            commands.set(0, table.idCount());
+            // Every id, also of families not registered yet: the default user keeps the table lazy.
+            commands.set(0, CommandTable.MAX_ACL_IDS);
             future = true;
             flags |= ALLCOMMANDS;
             firstArgs = null;
