@@ -72,6 +72,12 @@ public final class CinnabarServer implements AutoCloseable {
         NettyServer.warmUp();
         thread = new KeyspaceThread("cinnabar-keyspace");
         context = new ServerContext(config, CommandTable.standard(), thread);
+        // Users before the port opens (Redis's ACLLoadUsersAtStartup): a broken ACL file stops the start.
+        String aclError = context.acl().loadAtStartup(config.directives().users(), config.getString(ConfigOptions.ACLFILE));
+        if (aclError != null) {
+            thread = null;
+            throw new io.cinnabar.command.acl.AclStartupException(aclError);
+        }
         context.onShutdown(this::close);
         context.keyspace().loading(true);
         Dispatcher dispatcher = new Dispatcher(context);

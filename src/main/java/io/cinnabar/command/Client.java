@@ -16,7 +16,8 @@ public final class Client {
     int db;
     int protocol = 2;
     volatile boolean authenticated;
-    String user = "default";
+    /** The ACL user the client runs as; null for the default user (which is never replaced, only changed). */
+    io.cinnabar.command.acl.AclUser aclUser;
     byte[] name;
     long lastInteractionMs;
     String lastCommand = "NULL";
@@ -84,7 +85,11 @@ public final class Client {
     public void protocol(int p) { protocol = p; }
     public boolean authenticated() { return authenticated; }
     public void authenticated(boolean a) { authenticated = a; }
-    public String user() { return user; }
+    /** The user's name, as CLIENT LIST's user= and ACL WHOAMI show it. */
+    public String user() { return aclUser == null ? "default" : aclUser.name(); }
+    public io.cinnabar.command.acl.AclUser aclUser() { return aclUser; }
+    /** Runs as u from now on; null for the default user. */
+    public void aclUser(io.cinnabar.command.acl.AclUser u) { aclUser = u; }
     public byte[] name() { return name; }
     public void name(byte[] n) { name = n; }
     public String nameString() { return name == null ? "" : new String(name, StandardCharsets.UTF_8); }

@@ -58,6 +58,23 @@ public final class CommandSpec {
     private final CallFlags callFlags;
     /** This spec's {@link CallFlags} bits. */
     private final int declaredCallFlags;
+    /** {@link AclCategories} bits of {@link #aclCategories}. */
+    final long categoryBits;
+    /** Which arguments are Pub/Sub channels, for ACL channel permissions (Redis's getChannelsFromCommand). */
+    final ChannelArgs channelArgs;
+    /** Index into ACL users' command bitmaps (Redis's command id); set once by the table that holds the spec. */
+    int aclId = -1;
+
+    /** Which arguments of a Pub/Sub command are channels ACL rules apply to. */
+    public enum ChannelArgs {
+        NONE,
+        /** The first argument is published to (PUBLISH, SPUBLISH). */
+        PUBLISH,
+        /** Every argument is subscribed to (SUBSCRIBE, SSUBSCRIBE). */
+        SUBSCRIBE,
+        /** Every argument is a pattern subscribed to, compared literally with the user's (PSUBSCRIBE). */
+        PSUBSCRIBE
+    }
 
     /** The flags that decide Redis's checks before a call, for commands whose calls differ (Redis's getCommandFlags). */
     @FunctionalInterface
@@ -110,6 +127,8 @@ public final class CommandSpec {
                 | (flags.contains(CommandFlag.MAY_REPLICATE) ? CallFlags.MAY_REPLICATE : 0) | (readonly ? CallFlags.READONLY : 0);
         this.aclCategories = categories(b.extraCategories, !b.subs.isEmpty() || !b.groupCategory);
         this.tips = Collections.unmodifiableList(new ArrayList<>(b.tips));
+        this.categoryBits = AclCategories.bits(aclCategories);
+        this.channelArgs = b.channelArgs;
     }
 
     public String name() { return name; }
@@ -140,6 +159,14 @@ public final class CommandSpec {
         return out;
     }
     public List<String> aclCategories() { return aclCategories; }
+    /** {@link AclCategories} bits of the command's categories. */
+    public long categoryBits() { return categoryBits; }
+    /** The command's index in ACL command bitmaps. */
+    public int aclId() { return aclId; }
+    public ChannelArgs channelArgs() { return channelArgs; }
+    /** Runs without authentication (AUTH, HELLO...): never refused by ACL command rules either. */
+    public boolean noAuth() { return noAuth; }
+    public boolean isContainer() { return !subcommands.isEmpty(); }
     /** Redis's command tips as COMMAND INFO prints them, e.g. "nondeterministic_output". */
     public List<String> tips() { return tips; }
     public CommandSpec parent() { return parent; }
@@ -323,6 +350,7 @@ public final class CommandSpec {
         boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError, allowedWhileSubscribed,
                 mayRunLong, runsWhileBusy;
         CallFlags callFlags;
+        ChannelArgs channelArgs = ChannelArgs.NONE;
 
         Builder(String name, int arity, CommandFlag... flags) {
             this.name = name;
@@ -430,6 +458,12 @@ public final class CommandSpec {
          */
         public Builder runsWhileBusy() {
             runsWhileBusy = true;
+            return this;
+        }
+
+        /** Which arguments are channels that ACL channel permissions apply to. */
+        public Builder channels(ChannelArgs which) {
+            channelArgs = which;
             return this;
         }
 

@@ -28,6 +28,10 @@ public final class CommandTable {
     /** While a family registers (under the lock): the slots it adds to, published when it is done. */
     private CommandSpec[] building;
     private String currentGroup;
+    /** The next ACL command id (Redis's ACLGetCommandID): commands and subcommands in registration order. */
+    private int nextAclId;
+    /** ACL command bitmaps cover ids below this (Redis's USER_COMMAND_BITS_COUNT). */
+    public static final int MAX_ACL_IDS = 1024;
 
     private CommandTable() {}
 
@@ -66,6 +70,7 @@ public final class CommandTable {
             case 24: return new io.cinnabar.command.hyperloglog.HyperLogLogCommands();
             case 25: return new io.cinnabar.command.streams.StreamCommands();
             case 26: return new io.cinnabar.command.server.SlowlogCommand();
+            case 27: return new io.cinnabar.command.acl.AclCommands();
             default: return null;
         }
     }
@@ -84,6 +89,9 @@ public final class CommandTable {
     public void add(CommandSpec.Builder builder, CommandHandler handler) {
         CommandSpec spec = builder.build(currentGroup, handler, null);
         if (byName.put(spec.name, spec) != null) throw new IllegalStateException("duplicate command " + spec.name);
+        spec.aclId = nextAclId++;
+        for (CommandSpec sub : spec.subcommands.values()) sub.aclId = nextAclId++;
+        if (nextAclId > MAX_ACL_IDS) throw new IllegalStateException("more commands than ACL bitmaps hold: " + nextAclId);
         insert(spec);
     }
 

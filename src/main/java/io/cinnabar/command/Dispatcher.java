@@ -1,6 +1,8 @@
 package io.cinnabar.command;
 
 import io.cinnabar.command.CommandSpec.CallFlags;
+import io.cinnabar.command.acl.Acl;
+import io.cinnabar.command.acl.AclUser;
 import io.cinnabar.keyspace.Keyspace;
 import io.cinnabar.keyspace.WrongTypeException;
 import io.cinnabar.protocol.Reply;
@@ -28,6 +30,7 @@ public final class Dispatcher {
     private final ServerContext server;
     private final CommandTable commands;
     private final Keyspace keyspace;
+    private final Acl acl;
     private final RespWriter primary = new RespWriter(64 * 1024);
     private final RespWriter secondary = new RespWriter(4096);
     /** Where replies go now: the batch's writer, or a resumed blocked client's. */
@@ -59,6 +62,7 @@ public final class Dispatcher {
         this.server = server;
         this.commands = server.commands();
         this.keyspace = server.keyspace();
+        this.acl = server.acl();
         this.busyReplies = new BusyReplies(server, this);
         this.longRuns = new LongCommandRunner(server.thread());
         this.blocked = new BlockedClients(server, this);
@@ -290,6 +294,19 @@ public final class Dispatcher {
             reject(client, args, spec, Refusals.NOAUTH);
             return null;
         }
+        if (client.multi != null && spec.hasFlag(CommandFlag.NO_MULTI)) {
+            reject(client, args, spec, "ERR Command not allowed inside a transaction");
+            return null;
+        }
+        // The default user allows everything until told otherwise: one field read per command.
+        AclUser user = client.aclUser != null ? client.aclUser : acl.defaultUser();
+        if (!user.allowsEverything()) {
+            String denied = acl.refusal(client, user, spec, args);
+            if (denied != null) {
+                reject(client, args, spec, denied);
+                return null;
+            }
+        }
         int flags = callFlags(client, spec, args);
         boolean write = (flags & CallFlags.WRITE) != 0;
         // In MULTI anything but what ends it may grow memory: the queue grows too.
@@ -317,10 +334,6 @@ public final class Dispatcher {
         }
         if (keyspace.isLoading() && !spec.hasFlag(CommandFlag.LOADING)) {
             reject(client, args, spec, "LOADING Redis is loading the dataset in memory");
-            return null;
-        }
-        if (client.multi != null && spec.hasFlag(CommandFlag.NO_MULTI)) {
-            reject(client, args, spec, "ERR Command not allowed inside a transaction");
             return null;
         }
         // A MONITOR client is a replica to Redis: it may not touch data, and is never paused.
@@ -366,21 +379,23 @@ public final class Dispatcher {
      * and throws CommandError with Redis's error buffer: a bare message (code ERR) or
      * "-CODE message".
      */
-    public CommandSpec scriptCommand(byte[][] args, boolean readOnlyScript, boolean wrote, boolean allowOom) {
+    public CommandSpec scriptCommand(Client caller, byte[][] args, boolean readOnlyScript, boolean wrote, boolean allowOom) {
         CommandSpec spec = commands.resolve(args);
-        String refusal = scriptRefusal(spec, args, readOnlyScript, wrote, allowOom);
+        String refusal = scriptRefusal(caller, spec, args, readOnlyScript, wrote, allowOom);
         if (refusal == null) return spec;
         server.stats().errorReply(refusal.startsWith("-") ? refusal.substring(1) : "ERR " + refusal);
         if (spec != null) spec.stats.rejectedCalls++;
         throw new CommandError(refusal);
     }
 
-    private String scriptRefusal(CommandSpec spec, byte[][] args, boolean readOnlyScript, boolean wrote, boolean allowOom) {
+    private String scriptRefusal(Client caller, CommandSpec spec, byte[][] args, boolean readOnlyScript, boolean wrote, boolean allowOom) {
         if (spec == null) return "Unknown Redis command called from script";
         if (!spec.arityAccepts(args)) return "Wrong number of args calling Redis command from script";
         if (spec.hasFlag(CommandFlag.NOSCRIPT) && !server.scriptsMayRunNoscript()) {
             return "This Redis command is not allowed from script";
         }
+        String denied = acl.scriptRefusal(caller, spec, args);
+        if (denied != null) return denied;
         if (readOnlyScript && (spec.write || spec.hasFlag(CommandFlag.MAY_REPLICATE))) {
             return "Write commands are not allowed from read-only scripts.";
         }
@@ -395,9 +410,9 @@ public final class Dispatcher {
         return null;
     }
 
-    /** True when argv names a command (and subcommand) this server has (redis.acl_check_cmd). */
-    public boolean commandExists(byte[][] argv) {
-        return commands.resolve(argv) != null;
+    /** The command (and subcommand) argv names, null when this server has none (redis.acl_check_cmd). */
+    public CommandSpec resolve(byte[][] argv) {
+        return commands.resolve(argv);
     }
 
     private Call callAt(int level) {

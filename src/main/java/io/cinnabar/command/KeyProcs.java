@@ -58,6 +58,21 @@ public final class KeyProcs {
         sink.key(1, KeyFlag.bits(OW, UPDATE));
     }
 
+    /**
+     * Redis's bitfieldGetKeys: the key is only read when every operation is a GET (or OVERFLOW);
+     * a SET, INCRBY or anything unparsable makes it read and written.
+     */
+    public static void bitfield(byte[][] argv, CommandSpec.KeySink sink) {
+        boolean readonly = true;
+        for (int i = 2; i < argv.length && readonly; i++) {
+            int more = argv.length - i - 1;
+            if (is(argv[i], "get") && more >= 2) i += 2;
+            else if (is(argv[i], "overflow") && more >= 1) i += 1;
+            else readonly = false;
+        }
+        sink.key(1, readonly ? KeyFlag.bits(RO, ACCESS) : KeyFlag.bits(RW, ACCESS, UPDATE));
+    }
+
     /** Redis's georadiusGetKeys: the source, and the last STORE or STOREDIST destination. */
     public static void georadius(byte[][] argv, CommandSpec.KeySink sink) {
         int store = -1;

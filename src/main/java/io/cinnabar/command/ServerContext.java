@@ -40,6 +40,7 @@ public final class ServerContext {
     /** What RESET clears beyond this package's state (subscriptions, tracking): see connectionReset. */
     private final java.util.List<java.util.function.Consumer<Client>> resetHooks = new java.util.ArrayList<>();
     private final Map<Long, Client> clients = new LinkedHashMap<>();
+    private final io.cinnabar.command.acl.Acl acl;
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final long startTimeMs = System.currentTimeMillis();
     /** Redis's run_id and master_replid, made when first asked for: see randomId. */
@@ -93,7 +94,11 @@ public final class ServerContext {
             if (!thread.lent()) persistence.endOfRound();
         });
         config.onChange(persistence::configChanged);
+        this.acl = new io.cinnabar.command.acl.Acl(this);
     }
+
+    /** Users and permissions. */
+    public io.cinnabar.command.acl.Acl acl() { return acl; }
 
     public Config config() { return config; }
     public Keyspace keyspace() { return keyspace; }
@@ -298,7 +303,8 @@ public final class ServerContext {
         if (cronTimer != null) cronTimer.cancel();
     }
 
+    /** Redis's authRequired for a client that has not authenticated: the default user is off or has a password. Any thread. */
     public boolean requirePass() {
-        return !config.getString(ConfigOptions.REQUIREPASS).isEmpty();
+        return acl.defaultUserNeedsAuth();
     }
 }

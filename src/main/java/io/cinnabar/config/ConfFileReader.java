@@ -91,7 +91,7 @@ final class ConfFileReader {
         } else if (name.equals("rename-command") && args.length == 2) {
             directives.ignore(name);
         } else if (name.equals("user") && args.length >= 1) {
-            directives.ignore(name);
+            directives.user(args);
         } else if (name.equals("loadmodule") && args.length >= 1) {
             directives.module(args[0]);
         } else if (name.indexOf('.') >= 0) {

@@ -182,9 +182,13 @@ public final class ConfigOptions {
         add(octal("unixsocketperm", 0, 0777, 0).immutable().inert());
         add(integer("socket-mark-id", 0, UINT_MAX, 0).immutable().inert());
         add(string("bind-source-addr", "").inert());
-        add(string("aclfile", "").immutable().inert());
-        add(integer("acllog-max-len", 0, LONG_MAX, 128).inert());
-        add(enumeration("acl-pubsub-default", "resetchannels", "allchannels", "resetchannels").inert());
+    }
+
+    public static final ConfigOption ACLFILE = add(string("aclfile", "").immutable());
+    public static final ConfigOption ACLLOG_MAX_LEN = add(integer("acllog-max-len", 0, LONG_MAX, 128));
+    public static final ConfigOption ACL_PUBSUB_DEFAULT = add(enumeration("acl-pubsub-default", "resetchannels", "allchannels", "resetchannels"));
+
+    static {
         // memory
         add(memoryOrPercent("maxmemory-clients", -100, LONG_MAX, 0).inert());
         add(integer("maxmemory-eviction-tenacity", 0, 100, 10).inert());

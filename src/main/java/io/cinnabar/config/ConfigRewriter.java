@@ -24,6 +24,16 @@ public final class ConfigRewriter {
     private ConfigRewriter() {}
 
     public static void rewrite(Config config, String file) throws IOException {
+        rewrite(config, file, List.of());
+    }
+
+    /**
+     * As {@link #rewrite(Config, String)}, the "user" lines replaced by users (Redis's
+     * rewriteConfigUserOption): in place of the old ones, the rest appended; all of them dropped
+     * when users is empty (the users live in an ACL file then).
+     */
+    public static void rewrite(Config config, String file, List<String> users) throws IOException {
+        int nextUser = 0;
         Path path = Path.of(file);
         List<String> in = Files.exists(path) ? Files.readAllLines(path, StandardCharsets.UTF_8) : List.of();
         List<String> out = new ArrayList<>();
@@ -41,6 +51,10 @@ public final class ConfigRewriter {
                 continue;
             }
             String name = new String(words[0], StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+            if (name.equals("user")) {
+                if (nextUser < users.size()) out.add(users.get(nextUser++));
+                continue;
+            }
             ConfigOption o = Config.option(name);
             if (o == null) {
                 out.add(line); // include and unknown lines are kept as they are
@@ -57,6 +71,13 @@ public final class ConfigRewriter {
                 headerWritten = true;
             }
             out.add(o.name + " " + quoteValue(config.print(o), o.multiArg));
+        }
+        for (; nextUser < users.size(); nextUser++) {
+            if (!headerWritten) {
+                out.add(GENERATED);
+                headerWritten = true;
+            }
+            out.add(users.get(nextUser));
         }
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp-" + ProcessHandle.current().pid());
         Files.write(tmp, out, StandardCharsets.UTF_8);

@@ -13,6 +13,16 @@ public final class StartupDirectives {
     private final List<String> modules = new ArrayList<>();
     private final List<String> moduleConfigs = new ArrayList<>();
     private final List<String> ignored = new ArrayList<>();
+    private final List<String[]> users = new ArrayList<>();
+
+    /** "user name rule..." lines, each as {name, rules...}, for the ACL to load once the commands are known. */
+    public List<String[]> users() {
+        return Collections.unmodifiableList(users);
+    }
+
+    void user(String[] nameAndRules) {
+        users.add(nameAndRules);
+    }
 
     /** Paths of "loadmodule" directives. */
     public List<String> modules() {

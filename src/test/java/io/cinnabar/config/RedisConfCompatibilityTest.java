@@ -50,7 +50,9 @@ class RedisConfCompatibilityTest {
         Config c = load(dir, "list-max-ziplist-entries 512", "lua-replicate-commands yes",
                 "rename-command CONFIG \"\"", "user alice on >pw ~* +@all", "loadmodule /x/mod.so a b",
                 "mymod.option 5", "sentinel");
-        assertEquals(List.of("rename-command", "user"), c.directives().ignored());
+        assertEquals(List.of("rename-command"), c.directives().ignored());
+        assertEquals(List.of(List.of("alice", "on", ">pw", "~*", "+@all")),
+                c.directives().users().stream().map(List::of).toList());
         assertEquals(List.of("/x/mod.so"), c.directives().modules());
         assertEquals(List.of("mymod.option"), c.directives().moduleConfigs());
         assertReason(dir, "sentinel monitor m 127.0.0.1 6379 2", "sentinel directive while not in sentinel mode");

@@ -54,6 +54,7 @@ public final class BitmapCommands implements CommandFamily {
                 .doc("2.6.0", "Perform bitwise operations between strings", "O(N)"), this::bitop);
         t.add(spec("BITFIELD", -2, WRITE, DENYOOM)
                 .keys(at(1, RW, UPDATE, ACCESS, VARIABLE_FLAGS).notes("This command allows both access and modification of the key"))
+                .keyFinder(io.cinnabar.command.KeyProcs::bitfield)
                 .doc("3.2.0", "Perform arbitrary bitfield integer operations on strings", "O(1) for each subcommand specified"),
                 c -> BitfieldCommand.run(c, false));
         t.add(spec("BITFIELD_RO", -2, READONLY, FAST).keys(at(1, RO, ACCESS))

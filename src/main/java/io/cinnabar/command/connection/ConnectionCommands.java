@@ -5,13 +5,10 @@ import io.cinnabar.command.Client;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
-import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.protocol.RespConstants;
 import io.cinnabar.util.Numbers;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 
 import static io.cinnabar.command.CommandFlag.ALLOW_BUSY;
 import static io.cinnabar.command.CommandFlag.FAST;
@@ -24,6 +21,7 @@ import static io.cinnabar.command.CommandSpec.spec;
 /** PING, ECHO, HELLO, AUTH, SELECT, QUIT, RESET. */
 public final class ConnectionCommands implements CommandFamily {
     private static final byte[] RESET_REPLY = RespConstants.ascii("+RESET\r\n");
+    private static final byte[] DEFAULT_USER = RespConstants.ascii("default");
     private static final String WRONGPASS = "WRONGPASS invalid username-password pair or user is disabled.";
 
     @Override
@@ -82,14 +80,14 @@ public final class ConnectionCommands implements CommandFamily {
             protocol = (int) v[0];
             i = 2;
         }
-        byte[] user = null, pass = null, name = null;
+        byte[] name = null;
         for (; i < c.argCount(); i++) {
             int more = c.argCount() - i - 1;
             if (c.argIs(i, "AUTH") && more >= 2) {
                 c.redact(i + 1);
                 c.redact(i + 2);
-                user = c.arg(i + 1);
-                pass = c.arg(i + 2);
+                // As Redis: authenticated at once, even if a later option is refused.
+                if (!c.server().acl().authenticate(client, c.arg(i + 1), c.arg(i + 2), c.arg(0))) throw new CommandError(WRONGPASS);
                 i += 2;
             } else if (c.argIs(i, "SETNAME") && more >= 1) {
                 name = c.arg(i + 1);
@@ -98,8 +96,7 @@ public final class ConnectionCommands implements CommandFamily {
                 throw new CommandError("ERR Syntax error in HELLO option '" + c.argString(i) + "'");
             }
         }
-        if (user != null && !authenticate(c, user, pass)) throw new CommandError(WRONGPASS);
-        if (!client.authenticated() && c.server().requirePass()) {
+        if (!client.authenticated()) {
             throw new CommandError("NOAUTH HELLO must be called with the client already authenticated, otherwise the "
                     + "HELLO AUTH <user> <pass> option can be used to authenticate the client and select "
                     + "the RESP protocol version at the same time");
@@ -132,24 +129,15 @@ public final class ConnectionCommands implements CommandFamily {
         for (int i = 1; i < c.argCount(); i++) c.redact(i);
         byte[] user = c.argCount() == 3 ? c.arg(1) : null;
         byte[] pass = c.arg(c.argCount() - 1);
-        if (user == null && !c.server().requirePass()) {
+        var acl = c.server().acl();
+        if (user == null && acl.defaultUser().nopass()) {
             throw new CommandError("ERR AUTH <password> called without any password configured for the default user. "
                     + "Are you sure your configuration is correct?");
         }
-        if (!authenticate(c, user == null ? "default".getBytes(StandardCharsets.US_ASCII) : user, pass)) {
+        if (!acl.authenticate(c.client(), user == null ? DEFAULT_USER : user, pass, c.arg(0))) {
             throw new CommandError(WRONGPASS);
         }
         c.reply().ok();
-    }
-
-    /** Checks the default user's password (requirepass); marks the client authenticated. */
-    private static boolean authenticate(Call c, byte[] user, byte[] pass) {
-        if (!new String(user, StandardCharsets.UTF_8).equals("default")) return false;
-        String required = c.config().getString(ConfigOptions.REQUIREPASS);
-        boolean ok = required.isEmpty()
-                || MessageDigest.isEqual(required.getBytes(StandardCharsets.UTF_8), pass);
-        if (ok) c.client().authenticated(true);
-        return ok;
     }
 
     /** SELECT index */
@@ -181,7 +169,8 @@ public final class ConnectionCommands implements CommandFamily {
         client.db(0);
         client.name(null);
         client.noEvict(false);
-        if (c.server().requirePass()) client.authenticated(false);
+        client.aclUser(null);
+        client.authenticated(!c.server().requirePass());
         c.switchProtocol(2);
         c.reply().raw(RESET_REPLY);
     }

@@ -3,6 +3,7 @@ package io.cinnabar.command.pubsub;
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.HelpReply;
 import io.cinnabar.protocol.Reply;
@@ -28,28 +29,28 @@ public final class PubSubCommands implements CommandFamily {
 
     @Override
     public void register(CommandTable t) {
-        t.add(spec("SUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed()
+        t.add(spec("SUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).channels(CommandSpec.ChannelArgs.SUBSCRIBE).allowedWhileSubscribed()
                 .doc("2.0.0", "Listen for messages published to the given channels",
                         "O(N) where N is the number of channels to subscribe to."), this::subscribe);
         t.add(spec("UNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed()
                 .doc("2.0.0", "Stop listening for messages posted to the given channels",
                         "O(N) where N is the number of clients already subscribed to a channel."), this::unsubscribe);
-        t.add(spec("PSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed()
+        t.add(spec("PSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).channels(CommandSpec.ChannelArgs.PSUBSCRIBE).allowedWhileSubscribed()
                 .doc("2.0.0", "Listen for messages published to channels matching the given patterns",
                         "O(N) where N is the number of patterns the client is already subscribed to."), this::psubscribe);
         t.add(spec("PUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).allowedWhileSubscribed()
                 .doc("2.0.0", "Stop listening for messages posted to channels matching the given patterns",
                         "O(N+M) where N is the number of patterns the client is already subscribed and M is the number of total patterns subscribed in the system (by any client)."), this::punsubscribe);
-        t.add(spec("SSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).keys(at(1, NOT_KEY).range(-1, 1)).allowedWhileSubscribed()
+        t.add(spec("SSUBSCRIBE", -2, PUBSUB, NOSCRIPT, LOADING, STALE).channels(CommandSpec.ChannelArgs.SUBSCRIBE).keys(at(1, NOT_KEY).range(-1, 1)).allowedWhileSubscribed()
                 .doc("7.0.0", "Listen for messages published to the given shard channels",
                         "O(N) where N is the number of shard channels to subscribe to."), this::ssubscribe);
         t.add(spec("SUNSUBSCRIBE", -1, PUBSUB, NOSCRIPT, LOADING, STALE).keys(at(1, NOT_KEY).range(-1, 1)).allowedWhileSubscribed()
                 .doc("7.0.0", "Stop listening for messages posted to the given shard channels",
                         "O(N) where N is the number of clients already subscribed to a shard channel."), this::sunsubscribe);
-        t.add(spec("PUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).doc("2.0.0", "Post a message to a channel",
+        t.add(spec("PUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).channels(CommandSpec.ChannelArgs.PUBLISH).doc("2.0.0", "Post a message to a channel",
                         "O(N+M) where N is the number of clients subscribed to the receiving channel and M is the total number of subscribed patterns (by any client)."),
                 c -> c.reply().integer(pubSub(c).publish(c.arg(1), c.arg(2))));
-        t.add(spec("SPUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).keys(at(1, NOT_KEY))
+        t.add(spec("SPUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).channels(CommandSpec.ChannelArgs.PUBLISH).keys(at(1, NOT_KEY))
                 .doc("7.0.0", "Post a message to a shard channel",
                         "O(N) where N is the number of clients subscribed to the receiving shard channel."),
                 c -> c.reply().integer(pubSub(c).spublish(c.arg(1), c.arg(2))));

@@ -26,6 +26,20 @@ public final class Subscriptions {
         return shardChannels.size();
     }
 
+    /** Whether every channel, pattern and shard channel still passes allowed (a user's changed ACL rules). */
+    public boolean all(java.util.function.BiPredicate<byte[], Boolean> allowed) {
+        for (ByteBuffer p : patterns) if (!allowed.test(bytes(p), true)) return false;
+        for (ByteBuffer c : channels) if (!allowed.test(bytes(c), false)) return false;
+        for (ByteBuffer c : shardChannels) if (!allowed.test(bytes(c), false)) return false;
+        return true;
+    }
+
+    private static byte[] bytes(ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.duplicate().get(out);
+        return out;
+    }
+
     public int total() {
         return classic() + shardChannels.size();
     }

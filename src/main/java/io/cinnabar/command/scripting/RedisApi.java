@@ -93,7 +93,7 @@ final class RedisApi {
         }
         CommandSpec spec;
         try {
-            spec = dispatcher.scriptCommand(argv, run.readOnly, run.wrote, run.allowOom);
+            spec = dispatcher.scriptCommand(run.caller, argv, run.readOnly, run.wrote, run.allowOom);
         } catch (CommandError e) {
             return fail(LuaErrors.errorTable(e.getMessage(), true), raise);
         }
@@ -190,14 +190,15 @@ final class RedisApi {
     }
 
     private Varargs aclCheck(Varargs a) {
-        run("redis.acl_check_cmd");
+        ScriptRun run = run("redis.acl_check_cmd");
         if (a.narg() == 0) throw error("Please specify at least one argument for this redis lib call");
         byte[][] argv = new byte[a.narg()][];
         for (int i = 0; i < argv.length; i++) {
             argv[i] = argument(a.arg(i + 1));
             if (argv[i] == null) throw error("Lua redis lib command arguments must be strings or integers");
         }
-        if (!dispatcher.commandExists(argv)) throw error("Invalid command passed to redis.acl_check_cmd()");
-        return LuaValue.TRUE; // no ACL users yet: the default user may run everything
+        io.cinnabar.command.CommandSpec spec = dispatcher.resolve(argv);
+        if (spec == null) throw error("Invalid command passed to redis.acl_check_cmd()");
+        return LuaValue.valueOf(dispatcher.server().acl().allows(run.caller, spec, argv));
     }
 }

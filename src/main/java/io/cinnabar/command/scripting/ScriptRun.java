@@ -34,5 +34,7 @@ final class ScriptRun {
         this.caller = caller;
         this.scriptClient = scriptClient;
         this.readOnly = readOnly;
+        // The script's commands run as the caller's user (Redis's scriptPrepareForRun).
+        scriptClient.aclUser(caller.aclUser());
     }
 }

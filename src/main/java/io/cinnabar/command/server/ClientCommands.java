@@ -207,7 +207,7 @@ public final class ClientCommands implements CommandFamily {
                     laddr = c.argString(i + 1);
                 } else if (c.argIs(i, "USER") && more) {
                     user = c.argString(i + 1);
-                    if (!user.equals("default")) throw new CommandError("ERR No such user '" + user + "'");
+                    if (c.server().acl().user(user) == null) throw new CommandError("ERR No such user '" + user + "'");
                 } else if (c.argIs(i, "SKIPME") && more) {
                     if (c.argIs(i + 1, "YES")) skipMe = true;
                     else if (c.argIs(i + 1, "NO")) skipMe = false;

@@ -3,8 +3,13 @@ package io.cinnabar.command.server;
 import io.cinnabar.command.Client;
 
 /** One CLIENT LIST / CLIENT INFO line, with Redis 7.0's fields in Redis 7.0's order. */
-final class ClientInfo {
+public final class ClientInfo {
     private ClientInfo() {}
+
+    /** c's CLIENT INFO line outside any command of its own (ACL LOG's client-info). */
+    public static String line(Client c) {
+        return append(new StringBuilder(), c, null, null, System.currentTimeMillis()).toString();
+    }
 
     /**
      * Appends the line for c (without the newline). For the calling client, qbuf is the size of

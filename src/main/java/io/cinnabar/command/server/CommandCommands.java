@@ -25,12 +25,6 @@ import static io.cinnabar.command.CommandSpec.spec;
 
 /** COMMAND and its subcommands, generated from the specs. */
 public final class CommandCommands implements CommandFamily {
-    /** Redis's ACLCommandCategories order, in which COMMAND INFO lists a command's categories. */
-    private static final String[] CATEGORY_ORDER = {
-        "@keyspace", "@read", "@write", "@set", "@sortedset", "@list", "@hash", "@string", "@bitmap",
-        "@hyperloglog", "@geo", "@stream", "@pubsub", "@admin", "@fast", "@slow", "@blocking", "@dangerous",
-        "@connection", "@transaction", "@scripting"};
-
     private static final String[] HELP = {
         "(no subcommand)",
         "    Return details about all Redis commands.",
@@ -274,7 +268,8 @@ public final class CommandCommands implements CommandFamily {
 
     private static List<String> orderedCategories(CommandSpec s) {
         List<String> out = new ArrayList<>();
-        for (String cat : CATEGORY_ORDER) if (s.aclCategories().contains(cat)) out.add(cat);
+        List<String> names = io.cinnabar.command.AclCategories.NAMES;
+        for (int i = 0; i < names.size(); i++) if ((s.categoryBits() & (1L << i)) != 0) out.add("@" + names.get(i));
         return out;
     }
 

@@ -81,7 +81,7 @@ public final class ConfigCommands implements CommandFamily {
         String file = c.config().configFile();
         if (file == null) throw new CommandError("ERR The server is running without a config file");
         try {
-            ConfigRewriter.rewrite(c.config(), file);
+            ConfigRewriter.rewrite(c.config(), file, c.server().acl().configLines());
         } catch (IOException e) {
             throw new CommandError("ERR Rewriting config file: " + e.getMessage());
         }

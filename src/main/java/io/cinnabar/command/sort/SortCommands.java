@@ -87,6 +87,7 @@ public final class SortCommands implements CommandFamily {
         byte[] sortBy = null, store = null;
         byte[][] gets = new byte[c.argCount()][];
         int getCount = 0;
+        boolean readsAnyKey = c.server().acl().readsAnyKey(c.client(), c.spec(), c.args());
         for (int j = 2; j < c.argCount(); j++) {
             int left = c.argCount() - j - 1;
             if (c.argIs(j, "ASC")) {
@@ -105,7 +106,10 @@ public final class SortCommands implements CommandFamily {
                 sortBy = c.arg(++j);
                 // A constant BY pattern weighs every element the same: nothing to sort.
                 dontSort = indexOf(sortBy, (byte) '*', 0) < 0;
+                // A real pattern may read any key: only for users who may (Redis's user_has_full_key_access).
+                if (!dontSort && !readsAnyKey) throw new CommandError("ERR BY option of SORT denied due to insufficient ACL permissions.");
             } else if (c.argIs(j, "GET") && left >= 1) {
+                if (!readsAnyKey) throw new CommandError("ERR GET option of SORT denied due to insufficient ACL permissions.");
                 gets[getCount++] = c.arg(++j);
             } else {
                 throw CommandError.syntax();
