@@ -55,15 +55,7 @@ numsub() { redis-cli -p "$1" pubsub numsub bench | tail -1; }
 run() { # server round
     local server=$1 round=$2 port sha rps
     port="$(free_port)"
-    if [[ $server == redis ]]; then
-        redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log" &
-        redis_pid=$!
-    else
-        "$repo/scripts/cinnabar-server" --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
-            >>"$work/cinnabar.log" 2>&1 &
-        cinnabar_pid=$!
-    fi
-    wait_ready "$port" "$server"
+    start_fresh_server "$server" "$port"
     python3 "$work/readers.py" "$port" "$subscribers" &
     readers_pid=$!
     for _ in $(seq 100); do [[ $(numsub "$port") == "$subscribers" ]] && break; sleep 0.1; done
@@ -84,9 +76,7 @@ run() { # server round
     else
         echo "evalsha_get -" >>"$work/$server.$round"
     fi
-    redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true
-    if [[ $server == redis ]]; then wait "$redis_pid" 2>/dev/null || true; redis_pid=""
-    else wait "$cinnabar_pid" 2>/dev/null || true; cinnabar_pid=""; fi
+    stop_fresh_server "$server" "$port"
 }
 
 failed=0
@@ -98,29 +88,6 @@ for ((r = 1; r <= rounds; r++)); do
     done
 done
 
-python3 - "$work" "$rounds" "$n" <<'PY'
-import os, statistics, sys
-work, rounds, n = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-def runs(server):
-    out = {}
-    for r in range(1, rounds + 1):
-        path = f"{work}/{server}.{r}"
-        if not os.path.exists(path): continue
-        for line in open(path):
-            case, value = line.split()
-            out.setdefault(case, []).append(None if value == "-" else float(value))
-    return out
-redis, cinna = runs("redis"), runs("cinnabar")
-print(f"redis-benchmark -c 50 -n {n} (requests per second; {rounds} rounds, fresh servers, --save '' --appendonly no)")
-print("| case | redis runs | cinnabar runs | redis median | cinnabar median | ratio |")
-print("|---|---|---|---|---|---|")
-for case in dict.fromkeys(list(redis) + list(cinna)):
-    rr = [x for x in redis.get(case, []) if x]
-    cc = [x for x in cinna.get(case, []) if x]
-    fmt = lambda xs: " ".join(f"{x:.0f}" for x in xs) or "-"
-    mr = statistics.median(rr) if rr else None
-    mc = statistics.median(cc) if cc else None
-    ratio = f"{mc / mr:.2f}" if mr and mc else "-"
-    print(f"| {case} | {fmt(rr)} | {fmt(cc)} | {mr or 0:.0f} | {mc or 0:.0f} | {ratio} |")
-PY
+python3 "$repo/scripts/lib/rounds_table.py" "$work" "$rounds" \
+    "redis-benchmark -c 50 -n $n (requests per second; $rounds rounds, fresh servers, --save '' --appendonly no)"
 exit "$failed"

@@ -45,15 +45,7 @@ failed=0
 run() { # server round
     local server=$1 round=$2 port rps case
     port="$(free_port)"
-    if [[ $server == redis ]]; then
-        redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log" &
-        redis_pid=$!
-    else
-        "$repo/scripts/cinnabar-server" --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
-            >>"$work/cinnabar.log" 2>&1 &
-        cinnabar_pid=$!
-    fi
-    wait_ready "$port" "$server"
+    start_fresh_server "$server" "$port"
     for case in xadd pfadd geoadd; do
         case $case in
             xadd) rps="$(bench "$port" XADD bench:stream '*' field __rand_int__)" ;;
@@ -66,9 +58,7 @@ run() { # server round
     if ((round == rounds)); then
         echo "$server $(per_element "$port" bench:stream xlen) $(per_element "$port" bench:geo zcard)" >>"$work/memory"
     fi
-    redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true
-    if [[ $server == redis ]]; then wait "$redis_pid" 2>/dev/null || true; redis_pid=""
-    else wait "$cinnabar_pid" 2>/dev/null || true; cinnabar_pid=""; fi
+    stop_fresh_server "$server" "$port"
 }
 
 for ((r = 1; r <= rounds; r++)); do
@@ -79,34 +69,11 @@ for ((r = 1; r <= rounds; r++)); do
     done
 done
 
-python3 - "$work" "$rounds" "$n" <<'PY'
-import os, statistics, sys
-work, rounds, n = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-def runs(server):
-    out = {}
-    for r in range(1, rounds + 1):
-        for line in open(f"{work}/{server}.{r}"):
-            case, value = line.split()
-            out.setdefault(case, []).append(None if value == "-" else float(value))
-    return out
-redis, cinna = runs("redis"), runs("cinnabar")
-print(f"redis-benchmark -c 50 -n {n} -r 1000000 (requests per second; {rounds} rounds, fresh servers, --save '' --appendonly no)")
-print("| case | redis runs | cinnabar runs | redis median | cinnabar median | ratio |")
-print("|---|---|---|---|---|---|")
-for case in redis:
-    rr = [x for x in redis[case] if x]
-    cc = [x for x in cinna.get(case, []) if x]
-    fmt = lambda xs: " ".join(f"{x:.0f}" for x in xs) or "-"
-    mr = statistics.median(rr) if rr else None
-    mc = statistics.median(cc) if cc else None
-    ratio = f"{mc / mr:.2f}" if mr and mc else "-"
-    print(f"| {case} | {fmt(rr)} | {fmt(cc)} | {mr or 0:.0f} | {mc or 0:.0f} | {ratio} |")
-print()
-print("MEMORY USAGE ... SAMPLES 0 per element (elements), after the last round")
-print("| server | bytes per stream entry | bytes per geo member |")
-print("|---|---|---|")
-for line in open(f"{work}/memory"):
-    server, s, sn, g, gn = line.split()
-    print(f"| {server} | {s} {sn} | {g} {gn} |")
-PY
+python3 "$repo/scripts/lib/rounds_table.py" "$work" "$rounds" \
+    "redis-benchmark -c 50 -n $n -r 1000000 (requests per second; $rounds rounds, fresh servers, --save '' --appendonly no)"
+echo
+echo "MEMORY USAGE ... SAMPLES 0 per element (elements), after the last round"
+echo "| server | bytes per stream entry | bytes per geo member |"
+echo "|---|---|---|"
+while read -r server s sn g gn; do echo "| $server | $s $sn | $g $gn |"; done <"$work/memory"
 exit "$failed"

@@ -21,3 +21,24 @@ wait_ready() { # port [name]
     echo "${2:-server} did not start on port $1" >&2
     return 1
 }
+
+# Starts a fresh server of the given kind (redis|cinnabar) on port, with --save '' --appendonly no,
+# logging to $work/<server>.log, and waits until it answers; sets $redis_pid or $cinnabar_pid.
+start_fresh_server() { # server port
+    if [[ $1 == redis ]]; then
+        redis-server --port "$2" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log" &
+        redis_pid=$!
+    else
+        "$repo/scripts/cinnabar-server" --port "$2" --bind 127.0.0.1 --save '' --appendonly no \
+            >>"$work/cinnabar.log" 2>&1 &
+        cinnabar_pid=$!
+    fi
+    wait_ready "$2" "$1"
+}
+
+# Stops the server start_fresh_server started and waits for it to exit.
+stop_fresh_server() { # server port
+    redis-cli -p "$2" shutdown nosave >/dev/null 2>&1 || true
+    if [[ $1 == redis ]]; then wait "$redis_pid" 2>/dev/null || true; redis_pid=""
+    else wait "$cinnabar_pid" 2>/dev/null || true; cinnabar_pid=""; fi
+}
