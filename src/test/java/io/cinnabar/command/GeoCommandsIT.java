@@ -2,9 +2,23 @@ package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
 import io.cinnabar.junit.CinnabarTest;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.GeoArgs;
+import io.lettuce.core.GeoCoordinates;
+import io.lettuce.core.GeoSearch;
+import io.lettuce.core.GeoWithin;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.protocol.ProtocolVersion;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisProtocol;
 
 import java.util.List;
 
@@ -167,6 +181,37 @@ class GeoCommandsIT {
             // Distances stay bulk strings.
             s.send("GEODIST", "Sicily", "Palermo", "Catania");
             assertEquals(List.of("$11", "166274.1516"), List.of(s.line(), s.line()));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"RESP2", "RESP3"})
+    void lettuce(ProtocolVersion protocol, CinnabarServer server) {
+        RedisClient client = Lettuce.client(server.port());
+        client.setOptions(ClientOptions.builder().protocolVersion(protocol).build());
+        try (StatefulRedisConnection<String, String> conn = client.connect()) {
+            RedisCommands<String, String> r = conn.sync();
+            assertEquals(166.2742, r.geodist("Sicily", "Palermo", "Catania", GeoArgs.Unit.km));
+            GeoCoordinates palermo = r.geopos("Sicily", "Palermo").get(0);
+            assertEquals(Double.parseDouble(PALERMO.get(0)), palermo.getX().doubleValue());
+            assertEquals(Double.parseDouble(PALERMO.get(1)), palermo.getY().doubleValue());
+            List<GeoWithin<String>> near = r.geosearch("Sicily", GeoSearch.fromCoordinates(15, 37),
+                    GeoSearch.byRadius(200, GeoArgs.Unit.km), new GeoArgs().withDistance().asc());
+            assertEquals(List.of("Catania", "Palermo"), near.stream().map(GeoWithin::getMember).toList());
+            assertEquals(56.4413, near.get(0).getDistance());
+            assertEquals(190.4424, near.get(1).getDistance());
+            assertEquals(List.of("sqc8b49rny0"), r.geohash("Sicily", "Palermo").stream().map(v -> v.getValue()).toList());
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    @Test
+    void resp3(CinnabarServer server) {
+        try (Jedis jedis = new Jedis(new HostAndPort("127.0.0.1", server.port()),
+                DefaultJedisClientConfig.builder().protocol(RedisProtocol.RESP3).build())) {
+            assertEquals(166.2742, jedis.geodist("Sicily", "Palermo", "Catania", redis.clients.jedis.args.GeoUnit.KM));
+            assertEquals(2, jedis.geopos("Sicily", "Palermo", "Catania").size());
         }
     }
 }
