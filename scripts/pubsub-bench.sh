@@ -80,13 +80,7 @@ run() { # server round
 }
 
 failed=0
-for ((r = 1; r <= rounds; r++)); do
-    if ((r % 2)); then order="redis cinnabar"; else order="cinnabar redis"; fi
-    for server in $order; do
-        echo "round $r: $server ..." >&2
-        run "$server" "$r"
-    done
-done
+run_abba_rounds "$rounds"
 
 python3 "$repo/scripts/lib/rounds_table.py" "$work" "$rounds" \
     "redis-benchmark -c 50 -n $n (requests per second; $rounds rounds, fresh servers, --save '' --appendonly no)"

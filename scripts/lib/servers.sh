@@ -42,3 +42,16 @@ stop_fresh_server() { # server port
     if [[ $1 == redis ]]; then wait "$redis_pid" 2>/dev/null || true; redis_pid=""
     else wait "$cinnabar_pid" 2>/dev/null || true; cinnabar_pid=""; fi
 }
+
+# Calls run SERVER ROUND for both servers in each of ROUNDS rounds, the order alternating per
+# round (ABBA), so neither server always goes first.
+run_abba_rounds() { # rounds
+    local r server order
+    for ((r = 1; r <= $1; r++)); do
+        if ((r % 2)); then order="redis cinnabar"; else order="cinnabar redis"; fi
+        for server in $order; do
+            echo "round $r: $server ..." >&2
+            run "$server" "$r"
+        done
+    done
+}

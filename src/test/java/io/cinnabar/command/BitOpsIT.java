@@ -3,7 +3,6 @@ package io.cinnabar.command;
 import io.cinnabar.CinnabarServer;
 import io.cinnabar.junit.CinnabarTest;
 import io.lettuce.core.BitFieldArgs;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -137,8 +136,7 @@ class BitOpsIT {
     @ParameterizedTest
     @EnumSource(names = {"RESP2", "RESP3"})
     void lettuce(ProtocolVersion protocol, CinnabarServer server) {
-        RedisClient client = Lettuce.client(server.port());
-        client.setOptions(ClientOptions.builder().protocolVersion(protocol).build());
+        RedisClient client = Lettuce.client(server.port(), protocol);
         try (StatefulRedisConnection<String, String> conn = client.connect()) {
             RedisCommands<String, String> r = conn.sync();
             r.flushall();

@@ -2,7 +2,6 @@ package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
 import io.cinnabar.junit.CinnabarTest;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.GeoArgs;
 import io.lettuce.core.GeoCoordinates;
 import io.lettuce.core.GeoSearch;
@@ -187,8 +186,7 @@ class GeoCommandsIT {
     @ParameterizedTest
     @EnumSource(names = {"RESP2", "RESP3"})
     void lettuce(ProtocolVersion protocol, CinnabarServer server) {
-        RedisClient client = Lettuce.client(server.port());
-        client.setOptions(ClientOptions.builder().protocolVersion(protocol).build());
+        RedisClient client = Lettuce.client(server.port(), protocol);
         try (StatefulRedisConnection<String, String> conn = client.connect()) {
             RedisCommands<String, String> r = conn.sync();
             assertEquals(166.2742, r.geodist("Sicily", "Palermo", "Catania", GeoArgs.Unit.km));

@@ -2,7 +2,6 @@ package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
 import io.cinnabar.junit.CinnabarTest;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -163,8 +162,7 @@ class HyperLogLogIT {
     @ParameterizedTest
     @EnumSource(names = {"RESP2", "RESP3"})
     void lettuce(ProtocolVersion protocol, CinnabarServer server) {
-        RedisClient client = Lettuce.client(server.port());
-        client.setOptions(ClientOptions.builder().protocolVersion(protocol).build());
+        RedisClient client = Lettuce.client(server.port(), protocol);
         try (StatefulRedisConnection<String, String> conn = client.connect();
              StatefulRedisConnection<byte[], byte[]> bytes = client.connect(ByteArrayCodec.INSTANCE)) {
             RedisCommands<String, String> r = conn.sync();

@@ -12,4 +12,11 @@ final class Lettuce {
         System.setProperty("io.lettuce.core.kqueue", "false");
         return RedisClient.create("redis://127.0.0.1:" + port);
     }
+
+    /** A client that speaks the given protocol version (HELLO 3 for RESP3). */
+    static RedisClient client(int port, io.lettuce.core.protocol.ProtocolVersion protocol) {
+        RedisClient client = client(port);
+        client.setOptions(io.lettuce.core.ClientOptions.builder().protocolVersion(protocol).build());
+        return client;
+    }
 }
