@@ -54,6 +54,7 @@ final class TlsErrors extends ChannelInboundHandlerAdapter {
         if (cause instanceof DecoderException && cause.getCause() != null) cause = cause.getCause();
         // Netty's text for it carries a hex dump of whatever was sent: OpenSSL's words instead.
         if (cause instanceof NotSslRecordException) return "wrong version number (not a TLS record)";
+        if (cause instanceof java.nio.channels.ClosedChannelException) return "connection closed during the handshake";
         String message = cause.getMessage();
         return message == null ? cause.getClass().getSimpleName() : message;
     }
