@@ -42,7 +42,9 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
     protected void initChannel(SocketChannel ch) {
         if (connected.incrementAndGet() > server.config().getLong(ConfigOptions.MAXCLIENTS)) {
             connected.decrementAndGet();
-            ch.writeAndFlush(Unpooled.wrappedBuffer(MAX_CLIENTS)).addListener(ChannelFutureListener.CLOSE);
+            // Before a handshake the error cannot reach a TLS client: Redis's write fails there too.
+            if (tls != null) ch.close();
+            else ch.writeAndFlush(Unpooled.wrappedBuffer(MAX_CLIENTS)).addListener(ChannelFutureListener.CLOSE);
             return;
         }
         ch.closeFuture().addListener(f -> connected.decrementAndGet());

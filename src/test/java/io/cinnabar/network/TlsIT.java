@@ -181,6 +181,24 @@ class TlsIT {
             assertEquals(next, server.tlsPort());
             assertTrue(tlsPings(next, true, null));
             assertTrue(!tlsPings(tlsPort, true, null));
+            // bind moves both ports; port 0 closes the plain one while a TLS port is open (as Redis)
+            assertEquals("OK", admin.configSet("bind", "127.0.0.1 -::1"));
+            assertTrue(tlsPings(next, true, null));
+            try (Jedis tls = tlsJedis(next, true)) {
+                int plainPort = server.port();
+                assertEquals("OK", tls.configSet("port", "0"));
+                assertEquals(0, server.port());
+                assertThrows(JedisConnectionException.class, () -> {
+                    try (Jedis plain = new Jedis("127.0.0.1", plainPort, 2000)) {
+                        plain.ping();
+                    }
+                });
+                assertEquals("OK", tls.configSet("port", String.valueOf(plainPort)));
+                try (Jedis plain = new Jedis("127.0.0.1", plainPort, 2000)) {
+                    assertEquals("PONG", plain.ping());
+                }
+            }
+            assertEquals("PONG", admin.ping());
             assertEquals("OK", admin.configSet("tls-port", "0"));
             assertTrue(!tlsPings(next, true, null));
             assertEquals("PONG", admin.ping());
