@@ -119,6 +119,22 @@ class TlsIT {
     }
 
     @Test
+    void ecKeyInSec1FormAndCaDirectory() throws Exception {
+        String dir = TestCerts.dir().toString();
+        TestCerts.run(List.of("bash", "-c", "cd '" + dir + "' && openssl ecparam -name prime256v1 -genkey -out ec.key"
+                + " && openssl req -new -sha256 -subj '/CN=ec' -key ec.key | openssl x509 -req -sha256 -CA ca.crt"
+                + " -CAkey ca.key -CAserial ca.txt -days 1 -out ec.crt && rm -rf cadir && mkdir cadir && cp ca.crt cadir/"));
+        assertTrue(TestCerts.read(java.nio.file.Path.of(dir, "ec.key")).contains("-----BEGIN EC PRIVATE KEY-----"));
+        int tlsPort = freePort();
+        try (CinnabarServer server = tlsServer(tlsPort).option("tls-cert-file", dir + "/ec.crt")
+                .option("tls-key-file", dir + "/ec.key").option("tls-ca-cert-file", "")
+                .option("tls-ca-cert-dir", dir + "/cadir").build().start()) {
+            assertTrue(tlsPings(tlsPort, true, null));
+            assertTrue(!tlsPings(tlsPort, false, null));
+        }
+    }
+
+    @Test
     void badFilesStopTheStartWithRedisReasons() throws Exception {
         String missing = TestCerts.dir() + "/missing.crt";
         TlsConfigurationException e = assertThrows(TlsConfigurationException.class,
