@@ -117,9 +117,32 @@ final class TlsContext {
                     .sessionTimeout(config.getLong(ConfigOptions.TLS_SESSION_CACHE_TIMEOUT));
         }
         try {
-            return new TlsContext(builder.build(), config.getBool(ConfigOptions.TLS_PREFER_SERVER_CIPHERS), caching);
+            return new TlsContext(build(builder, caching), config.getBool(ConfigOptions.TLS_PREFER_SERVER_CIPHERS), caching);
         } catch (SSLException | IllegalArgumentException e) {
             throw fail("Failed to configure TLS: " + e.getMessage());
+        }
+    }
+
+    private static final String SESSION_TICKETS = "jdk.tls.server.enableSessionTicketExtension";
+
+    /**
+     * Builds the context. Without session caching it must not issue session tickets either (as
+     * OpenSSL with SSL_SESS_CACHE_OFF under Redis resumes nothing): the JDK has no per-context
+     * switch for tickets, only this property, read once when a context's session store is made,
+     * so it is set around that moment (the sessions themselves are invalidated after each
+     * handshake, see TlsErrors).
+     */
+    private static SslContext build(SslContextBuilder builder, boolean caching) throws SSLException {
+        if (caching) return builder.build();
+        synchronized (TlsContext.class) {
+            String before = System.getProperty(SESSION_TICKETS);
+            System.setProperty(SESSION_TICKETS, "false");
+            try {
+                return builder.build();
+            } finally {
+                if (before == null) System.clearProperty(SESSION_TICKETS);
+                else System.setProperty(SESSION_TICKETS, before);
+            }
         }
     }
 

@@ -134,6 +134,32 @@ class TlsIT {
         }
     }
 
+    /** The session id of a TLS 1.2 handshake made with client (whose session cache offers the last one). */
+    private static String sessionId(javax.net.ssl.SSLContext client, int port) throws Exception {
+        try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) client.getSocketFactory().createSocket("127.0.0.1", port)) {
+            socket.setEnabledProtocols(new String[] {"TLSv1.2"});
+            socket.startHandshake();
+            socket.getOutputStream().write("PING\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            assertEquals('+', socket.getInputStream().read());
+            return java.util.HexFormat.of().formatHex(socket.getSession().getId());
+        }
+    }
+
+    @Test
+    void sessionsResumeOnlyWithSessionCaching() throws Exception {
+        int tlsPort = freePort();
+        try (CinnabarServer server = tlsServer(tlsPort).build().start();
+             Jedis admin = new Jedis("127.0.0.1", server.port())) {
+            javax.net.ssl.SSLContext client = TestCerts.clientContext(true);
+            String first = sessionId(client, tlsPort);
+            assertEquals(first, sessionId(client, tlsPort), "resumed");
+            assertEquals("OK", admin.configSet("tls-session-caching", "no"));
+            client = TestCerts.clientContext(true);
+            first = sessionId(client, tlsPort);
+            assertTrue(!first.equals(sessionId(client, tlsPort)), "a new session each time");
+        }
+    }
+
     @Test
     void badFilesStopTheStartWithRedisReasons() throws Exception {
         String missing = TestCerts.dir() + "/missing.crt";
