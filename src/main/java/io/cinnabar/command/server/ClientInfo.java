@@ -8,7 +8,12 @@ public final class ClientInfo {
 
     /** c's CLIENT INFO line outside any command of its own (ACL LOG's client-info). */
     public static String line(Client c) {
-        return append(new StringBuilder(), c, null, null, System.currentTimeMillis()).toString();
+        return line(c, System.currentTimeMillis());
+    }
+
+    /** c's CLIENT INFO line with ages taken at nowMs of the server's clock. */
+    public static String line(Client c, long nowMs) {
+        return append(new StringBuilder(), c, null, null, nowMs).toString();
     }
 
     /**
