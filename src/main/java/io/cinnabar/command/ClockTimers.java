@@ -17,16 +17,20 @@ public final class ClockTimers {
         final long dueMs;
         final long seq;
         final Runnable task;
+        private final ClockTimers owner;
         boolean cancelled;
 
-        Deadline(long dueMs, long seq, Runnable task) {
+        Deadline(ClockTimers owner, long dueMs, long seq, Runnable task) {
+            this.owner = owner;
             this.dueMs = dueMs;
             this.seq = seq;
             this.task = task;
         }
 
         public void cancel() {
+            if (cancelled) return;
             cancelled = true;
+            owner.cancelled();
         }
 
         @Override
@@ -44,6 +48,8 @@ public final class ClockTimers {
     private boolean manual;
     private KeyspaceThread.Timer wake;
     private long wakeDueMs = Long.MAX_VALUE;
+    /** Cancelled deadlines still queued (blocked clients served long before their timeout). */
+    private int cancelledCount;
 
     ClockTimers(Keyspace keyspace, KeyspaceThread thread) {
         this.keyspace = keyspace;
@@ -58,9 +64,23 @@ public final class ClockTimers {
 
     /** Runs task once the server's clock reaches dueMs (unix ms). */
     public Deadline at(long dueMs, Runnable task) {
-        Deadline d = new Deadline(dueMs, seq++, task);
+        Deadline d = new Deadline(this, dueMs, seq++, task);
         due.add(d);
         arm();
+        return d;
+    }
+
+    /** Clients served before their timeout leave cancelled deadlines behind: drop them once they are most of the queue. */
+    private void cancelled() {
+        if (++cancelledCount > 64 && cancelledCount * 2 > due.size()) {
+            due.removeIf(d -> d.cancelled);
+            cancelledCount = 0;
+        }
+    }
+
+    private Deadline pollHead() {
+        Deadline d = due.poll();
+        if (d != null && d.cancelled) cancelledCount--;
         return d;
     }
 
@@ -69,11 +89,13 @@ public final class ClockTimers {
         while (!due.isEmpty()) {
             Deadline d = due.peek();
             if (d.cancelled) {
-                due.poll();
+                pollHead();
                 continue;
             }
             if (d.dueMs > keyspace.mstime()) break;
-            due.poll();
+            pollHead();
+            // Done: a later cancel() (the task releasing its own client) must not count it as queued.
+            d.cancelled = true;
             d.task.run();
         }
         arm();
@@ -81,7 +103,7 @@ public final class ClockTimers {
 
     /** A wall-clock wake-up for the earliest deadline, unless the clock says when it moves. */
     private void arm() {
-        while (!due.isEmpty() && due.peek().cancelled) due.poll();
+        while (!due.isEmpty() && due.peek().cancelled) pollHead();
         if (manual || due.isEmpty()) {
             disarm();
             return;
