@@ -6,12 +6,7 @@ import io.cinnabar.command.Client;
 public final class ClientInfo {
     private ClientInfo() {}
 
-    /** c's CLIENT INFO line outside any command of its own (ACL LOG's client-info). */
-    public static String line(Client c) {
-        return line(c, System.currentTimeMillis());
-    }
-
-    /** c's CLIENT INFO line with ages taken at nowMs of the server's clock. */
+    /** c's CLIENT INFO line outside any command of its own (ACL LOG's client-info), ages at nowMs of the server's clock. */
     public static String line(Client c, long nowMs) {
         return append(new StringBuilder(), c, null, null, nowMs).toString();
     }
