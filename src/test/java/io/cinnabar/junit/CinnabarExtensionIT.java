@@ -74,6 +74,14 @@ class CinnabarExtensionIT {
     }
 
     @Test
+    void aManualClockIsInjectedOnlyWhereTheServerHasOne() {
+        TestExecutionSummary s = SampleRuns.run(Map.of(), SystemClockSample.class);
+        assertEquals(1, s.getTestsFailedCount());
+        assertEquals("The Cinnabar server runs on the system clock: use @CinnabarTest(clock = ClockMode.MANUAL) to inject a ManualClock",
+                s.getFailures().get(0).getException().getMessage());
+    }
+
+    @Test
     void theExtensionWorksWithoutLettuceOnTheClassPath() throws Exception {
         try (URLClassLoader withoutLettuce = new URLClassLoader(classPathWithout("lettuce"), ClassLoader.getPlatformClassLoader())) {
             assertThrows(ClassNotFoundException.class, () -> withoutLettuce.loadClass("io.lettuce.core.RedisClient"));
@@ -187,6 +195,14 @@ class CinnabarExtensionIT {
                 own.ping();
             }
             assertEquals(clock, server.clock());
+        }
+    }
+
+    @CinnabarTest
+    static class SystemClockSample {
+        @Test
+        void wantsAClock(ManualClock clock) {
+            clock.advance(java.time.Duration.ofSeconds(1));
         }
     }
 

@@ -6,7 +6,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ParameterResolutionException;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPooled;
@@ -54,12 +53,4 @@ class InjectionIT {
         assertEquals(0, jedis.dbSize());
     }
 
-    @Test
-    void aSystemClockServerHasNoManualClockToInject() {
-        try (CinnabarServer s = CinnabarServer.builder().port(0).build().start()) {
-            assertEquals(null, s.clock());
-        }
-        // the extension's own message for the same case
-        assertEquals(ParameterResolutionException.class, ParameterResolutionException.class);
-    }
 }
