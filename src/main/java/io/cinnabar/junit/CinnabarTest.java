@@ -47,7 +47,8 @@ public @interface CinnabarTest {
 
     /**
      * A test fails when a connection it opened (not one the extension injected) is still
-     * connected after it: the message lists the connections as CLIENT LIST shows them.
+     * connected after it: the message lists the connections as CLIENT LIST shows them. Not
+     * checked for test methods that run concurrently on one per-class server.
      */
     boolean failOnLeakedConnections() default true;
 }

@@ -60,6 +60,12 @@ class CinnabarExtensionIT {
     }
 
     @Test
+    void nestedClassesUseTheEnclosingClassSettings() {
+        TestExecutionSummary s = SampleRuns.run(Map.of(), NestedSample.class);
+        assertEquals(2, s.getTestsSucceededCount(), () -> failures(s));
+    }
+
+    @Test
     void aTestThatLeavesAConnectionOpenFailsNamingIt() {
         TestExecutionSummary s = SampleRuns.run(Map.of(), LeakingSample.class, TidySample.class);
         try {
@@ -195,6 +201,25 @@ class CinnabarExtensionIT {
                 own.ping();
             }
             assertEquals(clock, server.clock());
+        }
+    }
+
+    @CinnabarTest(clock = ClockMode.MANUAL, options = {"databases", "4"})
+    static class NestedSample {
+        @Test
+        void outer(ManualClock clock, Jedis jedis) {
+            assertEquals("4", jedis.configGet("databases").get("databases"));
+        }
+
+        @org.junit.jupiter.api.Nested
+        class Inner {
+            @Test
+            void inner(ManualClock clock, Jedis jedis) {
+                assertEquals("4", jedis.configGet("databases").get("databases"));
+                jedis.psetex("k", 5, "v");
+                clock.advanceMillis(5);
+                assertEquals(0, jedis.dbSize());
+            }
         }
     }
 
