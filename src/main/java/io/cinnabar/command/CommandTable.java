@@ -33,15 +33,25 @@ public final class CommandTable {
     /** ACL command bitmaps cover ids below this (Redis's USER_COMMAND_BITS_COUNT). */
     public static final int MAX_ACL_IDS = 1024;
 
-    private CommandTable() {}
+    /** CINNABAR's family is in (enable-test-commands yes); otherwise it is an unknown command. */
+    private final boolean testCommands;
 
-    /** Every command family Cinnabar serves. */
+    private CommandTable(boolean testCommands) {
+        this.testCommands = testCommands;
+    }
+
+    /** Every command family Cinnabar serves, without the test controls. */
     public static CommandTable standard() {
-        return new CommandTable();
+        return new CommandTable(false);
+    }
+
+    /** Every command family Cinnabar serves; with testCommands also CINNABAR (enable-test-commands). */
+    public static CommandTable standard(boolean testCommands) {
+        return new CommandTable(testCommands);
     }
 
     /** The i-th family in registration order, created only when reached (its class is loaded then); null past the last. */
-    private static CommandFamily family(int i) {
+    private CommandFamily family(int i) {
         switch (i) {
             case 0: return new io.cinnabar.command.connection.ConnectionCommands();
             case 1: return new io.cinnabar.command.server.ServerCommands();
@@ -71,6 +81,7 @@ public final class CommandTable {
             case 25: return new io.cinnabar.command.streams.StreamCommands();
             case 26: return new io.cinnabar.command.server.SlowlogCommand();
             case 27: return new io.cinnabar.command.acl.AclCommands();
+            case 28: return testCommands ? new io.cinnabar.command.testing.CinnabarCommands() : null;
             default: return null;
         }
     }

@@ -269,7 +269,7 @@ public final class Dispatcher {
      */
     private CommandSpec executeOne(Client client, byte[][] args) {
         server.stats().totalCommandsProcessed++;
-        client.lastInteractionMs = System.currentTimeMillis();
+        client.lastInteractionMs = keyspace.mstime();
         requestSpec = null;
         CommandSpec spec = commands.lookup(args[0]);
         if (spec == null) {

@@ -37,6 +37,9 @@ public final class ServerContext {
     private final Monitors monitors = new Monitors();
     private final SlowLog slowLog;
     private final ClientPause pause;
+    private final ClockTimers timers;
+    /** The clock when it is moved by hand (clock manual), else null: CINNABAR CLOCK moves it. */
+    private volatile ClockControl manualClock;
     /** What RESET clears beyond this package's state (subscriptions, tracking): see connectionReset. */
     private final java.util.List<java.util.function.Consumer<Client>> resetHooks = new java.util.ArrayList<>();
     private final Map<Long, Client> clients = new LinkedHashMap<>();
@@ -66,7 +69,8 @@ public final class ServerContext {
         this.thread = thread;
         this.keyspace = new Keyspace(config.getInt(ConfigOptions.DATABASES));
         this.slowLog = new SlowLog(config, keyspace);
-        this.pause = new ClientPause(thread, keyspace);
+        this.timers = new ClockTimers(keyspace, thread);
+        this.pause = new ClientPause(timers, thread, keyspace);
         this.persistence = new Persistence(config, keyspace, feed, new OwnerThread() {
             @Override
             public void execute(Runnable task) {
@@ -140,6 +144,33 @@ public final class ServerContext {
     public SlowLog slowLog() { return slowLog; }
     /** CLIENT PAUSE state. */
     public ClientPause pause() { return pause; }
+    /** Deadlines on the server's clock (blocking timeouts, CLIENT PAUSE's end). */
+    public ClockTimers timers() { return timers; }
+
+    /**
+     * From now on the keyspace's clock is moved by hand through control, which calls
+     * {@link #clockMoved()} after each move; before the keyspace thread starts.
+     */
+    public void manualClock(ClockControl control) {
+        manualClock = control;
+        timers.manual(control != null);
+    }
+
+    /** The clock moved by hand, or null when the server runs on its own clock. */
+    public ClockControl manualClock() { return manualClock; }
+
+    /**
+     * The clock was moved by hand (keyspace thread): everything that became due happens now,
+     * not at the next cron tick, so the test that moved it sees it done. Keys whose TTL passed
+     * expire (with their events and propagated DELs), then deadlines run (blocked clients time
+     * out). inCommand: the move came from a running command, whose end propagates the DELs.
+     */
+    public void clockMoved(boolean inCommand) {
+        if (activeExpireEnabled) keyspace.expireAllDue();
+        // As after an active expire cycle: the deletions propagate one by one.
+        if (!inCommand) propagation.endUnit(false);
+        timers.runDue();
+    }
 
     /**
      * Registers what RESET must also undo for a client, for state kept outside this package:
@@ -223,6 +254,7 @@ public final class ServerContext {
     }
 
     public void addClient(Client c) {
+        c.connectedAt(keyspace.mstime());
         clients.put(c.id(), c);
         stats.totalConnectionsReceived++;
     }
@@ -286,6 +318,8 @@ public final class ServerContext {
     private boolean cronPaused;
 
     private void cron() {
+        // A clock driven by a supplier says nothing when it moves: deadlines are checked here too.
+        timers.runDue();
         if (cronPaused) return;
         persistence.cron();
         keyspace.rehashSome(1000);

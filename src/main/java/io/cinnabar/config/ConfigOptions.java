@@ -53,6 +53,13 @@ public final class ConfigOptions {
     public static final ConfigOption ALWAYS_SHOW_LOGO = add(bool("always-show-logo", false).immutable());
     public static final ConfigOption ENABLE_DEBUG_COMMAND = add(enumeration("enable-debug-command", "no",
             "no", "yes", "local").immutable());
+    /**
+     * Cinnabar's test controls: the CINNABAR command exists only with yes. Hidden, as Redis's
+     * testing knobs are, so CONFIG GET * (and Redis's own config tests) see only Redis's options.
+     */
+    public static final ConfigOption ENABLE_TEST_COMMANDS = add(bool("enable-test-commands", false).immutable().hidden());
+    /** system: the server's time is the system's; manual: it stands still until moved (CINNABAR CLOCK, ManualClock). */
+    public static final ConfigOption CLOCK = add(enumeration("clock", "system", "system", "manual").immutable().hidden());
     public static final ConfigOption ACTIVE_EXPIRE_EFFORT = add(integer("active-expire-effort", 1, 10, 1));
 
     // ---- security ----

@@ -270,6 +270,22 @@ public final class Keyspace {
     }
 
     /**
+     * Expires every key whose TTL has passed, in every database (a clock moved by hand: what
+     * became due is gone before the move returns). Nothing expires while deletions are held.
+     */
+    public void expireAllDue() {
+        if (deletionsHeld) return;
+        beginCommand();
+        try {
+            for (Database db : databases) {
+                if (db.volatileCount() > 0 && db.expireAllDue() > 0) db.maybeShrink();
+            }
+        } finally {
+            endCommand();
+        }
+    }
+
+    /**
      * Redis's adaptive active expire cycle: sample volatile keys per database and keep going
      * while more than 10% of a sample was stale, within a time budget. Also shrinks tables that
      * deletions left sparse.
