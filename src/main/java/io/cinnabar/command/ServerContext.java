@@ -36,6 +36,7 @@ public final class ServerContext {
     private final Persistence persistence;
     private final Monitors monitors = new Monitors();
     private final SlowLog slowLog;
+    private final LatencyMonitor latencyMonitor;
     private final ClientPause pause;
     /** What RESET clears beyond this package's state (subscriptions, tracking): see connectionReset. */
     private final java.util.List<java.util.function.Consumer<Client>> resetHooks = new java.util.ArrayList<>();
@@ -66,6 +67,7 @@ public final class ServerContext {
         this.thread = thread;
         this.keyspace = new Keyspace(config.getInt(ConfigOptions.DATABASES));
         this.slowLog = new SlowLog(config, keyspace);
+        this.latencyMonitor = new LatencyMonitor(config, keyspace);
         this.pause = new ClientPause(thread, keyspace);
         this.persistence = new Persistence(config, keyspace, feed, new OwnerThread() {
             @Override
@@ -138,6 +140,8 @@ public final class ServerContext {
     /** Clients in MONITOR mode. */
     public Monitors monitors() { return monitors; }
     public SlowLog slowLog() { return slowLog; }
+    /** LATENCY's events; others call addSampleIfNeeded with what they timed. */
+    public LatencyMonitor latencyMonitor() { return latencyMonitor; }
     /** CLIENT PAUSE state. */
     public ClientPause pause() { return pause; }
 
@@ -294,7 +298,9 @@ public final class ServerContext {
         long effort = config.getLong(ConfigOptions.ACTIVE_EXPIRE_EFFORT) - 1;
         // Redis: 25% of each cron tick's time, a bit more with higher effort.
         long budgetMicros = (25 + 2 * effort) * 1_000_000L / hz / 100;
+        long start = System.nanoTime();
         keyspace.activeExpireCycle(budgetMicros);
+        latencyMonitor.addSampleIfNeeded("expire-cycle", (System.nanoTime() - start) / 1_000_000);
         // Redis propagates the active cycle's deletions one by one, never as a transaction.
         propagation.endUnit(false);
     }

@@ -93,7 +93,7 @@ public final class InfoCommand implements CommandFamily {
         s.begin(all || sections.contains("modules"), sections, "Modules", "module_list");
         if (s.begin(all, sections, "Commandstats", "commandstats")) commandStats(s, server);
         if (s.begin(all, sections, "Errorstats", "errorstats")) errorStats(s, server.stats());
-        s.begin(all, sections, "Latencystats", "latencystats");
+        if (s.begin(all, sections, "Latencystats", "latencystats")) latencyStats(s, server);
         if (s.begin(all, sections, "Cluster", "cluster")) s.field("cluster_enabled", 0);
         if (s.begin(all, sections, "Keyspace", "keyspace")) keyspace(s, server.keyspace());
         return out.toString();
@@ -384,6 +384,27 @@ public final class InfoCommand implements CommandFamily {
         }
     }
 
+    /** latency_percentiles_usec_CMD:p50=1.003,p99=... per command with a histogram, as Redis. */
+    private static void latencyStats(Section s, ServerContext server) {
+        Config cfg = server.config();
+        if (!cfg.getBool(ConfigOptions.LATENCY_TRACKING)) return;
+        String text = cfg.getString(ConfigOptions.LATENCY_TRACKING_INFO_PERCENTILES);
+        String[] names = text.isEmpty() ? new String[0] : text.split(" ");
+        double[] percentiles = new double[names.length];
+        for (int i = 0; i < names.length; i++) percentiles[i] = Double.parseDouble(names[i]);
+        for (CommandSpec spec : server.commands().allWithSubcommands()) {
+            var h = spec.stats().histogram;
+            if (h == null) continue;
+            StringBuilder line = new StringBuilder("latency_percentiles_usec_").append(safe(spec.fullName())).append(':');
+            for (int i = 0; i < names.length; i++) {
+                if (i > 0) line.append(',');
+                line.append('p').append(names[i]).append('=')
+                        .append(String.format(Locale.ROOT, "%.3f", h.valueAtPercentile(percentiles[i]) / 1000.0));
+            }
+            s.line(line.toString());
+        }
+    }
+
     private static void errorStats(Section s, ServerStats stats) {
         for (Map.Entry<String, long[]> e : stats.errorCodes().entrySet()) {
             s.line("errorstat_" + safe(e.getKey()) + ":count=" + e.getValue()[0]);
@@ -428,9 +449,9 @@ public final class InfoCommand implements CommandFamily {
         }
     }
 
-    /** Redis's getSafeInfoString: ':' and other separators would break the line format. */
+    /** Redis's getSafeInfoString: '#', ':' and line ends would break the line format. */
     private static String safe(String s) {
-        return s.replace(':', '_').replace('\r', '_').replace('\n', '_');
+        return s.replace('#', '_').replace(':', '_').replace('\r', '_').replace('\n', '_');
     }
 
     /** Redis's bytesToHuman. */
