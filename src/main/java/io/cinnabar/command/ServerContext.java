@@ -96,7 +96,17 @@ public final class ServerContext {
             if (!thread.lent()) persistence.endOfRound();
         });
         config.onChange(persistence::configChanged);
+        lazyFreePolicy();
+        config.onChange(o -> lazyFreePolicy());
         this.acl = new io.cinnabar.command.acl.Acl(this);
+    }
+
+    /** The lazyfree-lazy-* options deletions inside the keyspace follow (expiry, overwrites, eviction). */
+    private void lazyFreePolicy() {
+        var lazy = keyspace.lazyFree();
+        lazy.lazyExpire = config.getBool(ConfigOptions.LAZYFREE_LAZY_EXPIRE);
+        lazy.lazyServerDel = config.getBool(ConfigOptions.LAZYFREE_LAZY_SERVER_DEL);
+        lazy.lazyEviction = config.getBool(ConfigOptions.LAZYFREE_LAZY_EVICTION);
     }
 
     /** Users and permissions. */

@@ -11,6 +11,7 @@ public final class Keyspace {
 
     private Database[] databases;
     private final KeyspaceStats stats = new KeyspaceStats();
+    private final LazyFree lazyFree = new LazyFree();
     /** Unix ms; tests may drive it instead of the system clock. */
     private volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
     private long now = System.currentTimeMillis();
@@ -146,6 +147,11 @@ public final class Keyspace {
 
     public int databaseCount() {
         return databases.length;
+    }
+
+    /** Lazy freeing's policy and counters. */
+    public LazyFree lazyFree() {
+        return lazyFree;
     }
 
     public KeyspaceStats stats() {

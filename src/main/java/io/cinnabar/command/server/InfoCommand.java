@@ -205,8 +205,8 @@ public final class InfoCommand implements CommandFamily {
         s.field("mem_aof_buffer", 0);
         s.field("mem_allocator", "jvm");
         s.field("active_defrag_running", 0);
-        s.field("lazyfree_pending_objects", 0);
-        s.field("lazyfreed_objects", 0);
+        s.field("lazyfree_pending_objects", server.keyspace().lazyFree().pendingObjects());
+        s.field("lazyfreed_objects", server.keyspace().lazyFree().freedObjects());
     }
 
     private static String ratio(long a, long b) {
