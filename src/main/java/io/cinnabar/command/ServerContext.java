@@ -90,6 +90,12 @@ public final class ServerContext {
             public long commandsRun() {
                 return stats().totalCommandsProcessed;
             }
+
+            @Override
+            public void latencySample(String event, long ms) {
+                long threshold = config.getLong(ConfigOptions.LATENCY_MONITOR_THRESHOLD);
+                if (threshold != 0 && ms >= threshold) thread.execute(() -> latencyMonitor.addSample(event, ms));
+            }
         }, PersistenceFormats.rdb(config, () -> functionLibraries.get()), PersistenceFormats.aof(config, () -> functionLibraries.get()));
         // The write feed is the script's while it owns the keyspace past the threshold.
         thread.afterWork(() -> {
