@@ -5,7 +5,10 @@ import java.util.TreeMap;
 
 /** Server-wide counters for INFO; keyspace thread only. */
 public final class ServerStats {
-    /** Redis's ERROR_STATS_NUMBER: distinct error codes tracked before errorstats gives up. */
+    /**
+     * Distinct error codes errorstats tracks. Redis 7.0.15 has no bound (7.2 added this one,
+     * ERROR_STATS_NUMBER): scripts can reply errors with any code, and each would stay forever.
+     */
     private static final int MAX_ERROR_CODES = 128;
 
     public long totalConnectionsReceived;
@@ -18,11 +21,14 @@ public final class ServerStats {
     /** INFO errorstats: error code (the message's first word) to count, sorted as Redis's rax. */
     private final Map<String, long[]> errorCodes = new TreeMap<>();
 
-    /** Counts one error reply, by its code ("ERR", "WRONGTYPE"...) as INFO errorstats shows it. */
+    /**
+     * Counts one error reply, by its code as Redis's afterErrorReply finds it: the first word when
+     * a space comes within the reply's first 32 bytes ("-" included), else "ERR".
+     */
     public void errorReply(String message) {
         totalErrorReplies++;
         int space = message.indexOf(' ');
-        String code = space < 0 ? message : message.substring(0, space);
+        String code = space >= 0 && space < 31 ? message.substring(0, space) : "ERR";
         long[] n = errorCodes.get(code);
         if (n == null) {
             if (errorCodes.size() >= MAX_ERROR_CODES) return;
