@@ -307,6 +307,7 @@ public final class ServerContext {
 
     private void cron() {
         if (cronPaused) return;
+        stats.sampleRates(keyspace.mstime());
         persistence.cron();
         keyspace.rehashSome(1000);
         if (!activeExpireEnabled) return;

@@ -15,8 +15,14 @@ public final class ServerStats {
     public long totalCommandsProcessed;
     public long rejectedConnections;
     public long totalErrorReplies;
-    public long netInputBytes;
+    /** Bytes read from clients; added to by the event loops. */
+    public final java.util.concurrent.atomic.LongAdder netInputBytes = new java.util.concurrent.atomic.LongAdder();
     public long netOutputBytes;
+    /** instantaneous_ops_per_sec, instantaneous_input_kbps, instantaneous_output_kbps. */
+    public final InstantaneousMetric opsPerSecond = new InstantaneousMetric();
+    public final InstantaneousMetric inputPerSecond = new InstantaneousMetric();
+    public final InstantaneousMetric outputPerSecond = new InstantaneousMetric();
+    private long lastSampleMs;
     public long unexpectedErrorReplies;
     /** INFO errorstats: error code (the message's first word) to count, sorted as Redis's rax. */
     private final Map<String, long[]> errorCodes = new TreeMap<>();
@@ -37,17 +43,29 @@ public final class ServerStats {
         n[0]++;
     }
 
+    /** From the cron: a sample of each instantaneous metric every 100 ms, as Redis's serverCron. */
+    void sampleRates(long nowMs) {
+        if (nowMs - lastSampleMs < 100) return;
+        lastSampleMs = nowMs;
+        opsPerSecond.sample(nowMs, totalCommandsProcessed);
+        inputPerSecond.sample(nowMs, netInputBytes.sum());
+        outputPerSecond.sample(nowMs, netOutputBytes);
+    }
+
     public Map<String, long[]> errorCodes() {
         return errorCodes;
     }
 
-    public void reset() {
+    public void reset(long nowMs) {
         totalConnectionsReceived = 0;
         totalCommandsProcessed = 0;
         rejectedConnections = 0;
         totalErrorReplies = 0;
-        netInputBytes = 0;
+        netInputBytes.reset();
         netOutputBytes = 0;
+        opsPerSecond.reset(nowMs);
+        inputPerSecond.reset(nowMs);
+        outputPerSecond.reset(nowMs);
         unexpectedErrorReplies = 0;
         errorCodes.clear();
     }

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
@@ -38,6 +40,36 @@ class InfoFieldsIT {
             assertEquals(List.of(), missing);
         } finally {
             jedis.configSet("appendonly", "no");
+        }
+    }
+
+    /** Counted as Redis counts them: the request bytes as read, before they run. */
+    @Test
+    void netInputBytesAreTheBytesClientsSent(Jedis jedis) {
+        jedis.configResetStat();
+        jedis.ping(); // *1 $4 PING: 14 bytes
+        String stats = jedis.info("stats"); // *2 $4 INFO $5 stats: 25 bytes
+        assertTrue(stats.contains("\r\ntotal_net_input_bytes:39\r\n"), stats);
+    }
+
+    /** The active cycle found every sampled key stale: the moving average moves 5% of the way. */
+    @Test
+    void activeExpiryReportsStalePercentAndItsTime(io.cinnabar.CinnabarServer server, Jedis jedis) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicLong ms = new java.util.concurrent.atomic.AtomicLong(System.currentTimeMillis());
+        server.clock(ms::get);
+        try {
+            jedis.flushAll();
+            jedis.configResetStat();
+            for (int i = 0; i < 50; i++) jedis.psetex("k" + i, 10, "v");
+            ms.addAndGet(1000);
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (jedis.dbSize() > 0 && System.currentTimeMillis() < deadline) Thread.sleep(20); // the cron's cycles
+            assertEquals(0, jedis.dbSize());
+            String stats = jedis.info("stats");
+            assertTrue(stats.contains("\r\nexpired_keys:50\r\n"), stats);
+            assertFalse(stats.contains("\r\nexpired_stale_perc:0.00\r\n"), stats);
+        } finally {
+            server.clock(System::currentTimeMillis);
         }
     }
 

@@ -38,9 +38,6 @@ public final class InfoCommand implements CommandFamily {
         "errorstats", "cluster", "keyspace"};
 
     private long peakMemory;
-    private long lastOpsSampleMs;
-    private long lastOpsSampleCount;
-    private long lastOpsPerSec;
     /** Writes counted (from commandstats) at the last save, for rdb_changes_since_last_save. */
 
     @Override
@@ -278,23 +275,15 @@ public final class InfoCommand implements CommandFamily {
     private void stats(Section s, ServerContext server) {
         ServerStats st = server.stats();
         KeyspaceStats ks = server.keyspace().stats();
-        long now = System.currentTimeMillis();
-        if (lastOpsSampleMs == 0 || now - lastOpsSampleMs > 5000) {
-            lastOpsPerSec = 0;
-        } else if (now > lastOpsSampleMs) {
-            lastOpsPerSec = (st.totalCommandsProcessed - lastOpsSampleCount) * 1000 / (now - lastOpsSampleMs);
-        }
-        lastOpsSampleMs = now;
-        lastOpsSampleCount = st.totalCommandsProcessed;
         s.field("total_connections_received", st.totalConnectionsReceived);
         s.field("total_commands_processed", st.totalCommandsProcessed);
-        s.field("instantaneous_ops_per_sec", lastOpsPerSec);
-        s.field("total_net_input_bytes", st.netInputBytes);
+        s.field("instantaneous_ops_per_sec", st.opsPerSecond.perSecond());
+        s.field("total_net_input_bytes", st.netInputBytes.sum());
         s.field("total_net_output_bytes", st.netOutputBytes);
         s.field("total_net_repl_input_bytes", 0);
         s.field("total_net_repl_output_bytes", 0);
-        s.field("instantaneous_input_kbps", "0.00");
-        s.field("instantaneous_output_kbps", "0.00");
+        s.field("instantaneous_input_kbps", String.format(Locale.ROOT, "%.2f", st.inputPerSecond.perSecond() / 1024f));
+        s.field("instantaneous_output_kbps", String.format(Locale.ROOT, "%.2f", st.outputPerSecond.perSecond() / 1024f));
         s.field("instantaneous_input_repl_kbps", "0.00");
         s.field("instantaneous_output_repl_kbps", "0.00");
         s.field("rejected_connections", st.rejectedConnections);
@@ -302,9 +291,9 @@ public final class InfoCommand implements CommandFamily {
         s.field("sync_partial_ok", 0);
         s.field("sync_partial_err", 0);
         s.field("expired_keys", ks.expiredKeys);
-        s.field("expired_stale_perc", "0.00");
+        s.field("expired_stale_perc", String.format(Locale.ROOT, "%.2f", ks.expiredStalePerc * 100));
         s.field("expired_time_cap_reached_count", ks.expiredStalePercentTimes);
-        s.field("expire_cycle_cpu_milliseconds", 0);
+        s.field("expire_cycle_cpu_milliseconds", ks.expireCycleMicros / 1000);
         s.field("evicted_keys", ks.evictedKeys);
         s.field("evicted_clients", 0);
         s.field("total_eviction_exceeded_time", 0);
