@@ -208,6 +208,7 @@ public final class Dispatcher {
     private void flush(Client client, long feedMark) {
         int size = writer.size();
         server.stats().netOutputBytes += size;
+        if (size > 0) server.stats().writes++;
         if (client.closing) {
             writer.reset();
             return;

@@ -15,9 +15,12 @@ public final class ServerStats {
     public long totalCommandsProcessed;
     public long rejectedConnections;
     public long totalErrorReplies;
-    /** Bytes read from clients; added to by the event loops. */
+    /** Reads from client sockets and their bytes; added to by the event loops. */
+    public final java.util.concurrent.atomic.LongAdder reads = new java.util.concurrent.atomic.LongAdder();
     public final java.util.concurrent.atomic.LongAdder netInputBytes = new java.util.concurrent.atomic.LongAdder();
     public long netOutputBytes;
+    /** Replies handed to a connection (total_writes_processed). */
+    public long writes;
     /** instantaneous_ops_per_sec, instantaneous_input_kbps, instantaneous_output_kbps. */
     public final InstantaneousMetric opsPerSecond = new InstantaneousMetric();
     public final InstantaneousMetric inputPerSecond = new InstantaneousMetric();
@@ -62,6 +65,8 @@ public final class ServerStats {
         rejectedConnections = 0;
         totalErrorReplies = 0;
         netInputBytes.reset();
+        reads.reset();
+        writes = 0;
         netOutputBytes = 0;
         opsPerSecond.reset(nowMs);
         inputPerSecond.reset(nowMs);

@@ -319,8 +319,8 @@ public final class InfoCommand implements CommandFamily {
         s.field("unexpected_error_replies", st.unexpectedErrorReplies);
         s.field("total_error_replies", st.totalErrorReplies);
         s.field("dump_payload_sanitizations", 0);
-        s.field("total_reads_processed", st.totalCommandsProcessed);
-        s.field("total_writes_processed", st.totalCommandsProcessed);
+        s.field("total_reads_processed", st.reads.sum());
+        s.field("total_writes_processed", st.writes);
         s.field("io_threaded_reads_processed", 0);
         s.field("io_threaded_writes_processed", 0);
         s.field("reply_buffer_shrinks", 0);
