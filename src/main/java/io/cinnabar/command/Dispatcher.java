@@ -493,8 +493,13 @@ public final class Dispatcher {
         boolean ran = retry ? !blocked.blockedAgain() : client.blocked == null;
         if (replaying) return;
         server.latencyMonitor().addSampleIfNeeded(spec.hasFlag(CommandFlag.FAST) ? "fast-command" : "command", micros / 1000);
-        if (!ran) return;
-        if (server.config().getBool(io.cinnabar.config.ConfigOptions.LATENCY_TRACKING)) spec.stats.recordLatency(nanos);
+        if (!ran) {
+            if (!retry) client.blockedCallNanos = nanos;
+            return;
+        }
+        // As Redis's updateStatsOnUnblock: a served blocked command's latency is both runs' time.
+        long total = retry ? nanos + client.blockedCallNanos : nanos;
+        if (server.config().getBool(io.cinnabar.config.ConfigOptions.LATENCY_TRACKING)) spec.stats.recordLatency(total);
         if (!spec.hasFlag(CommandFlag.SKIP_SLOWLOG)) server.slowLog().record(client, shown, micros);
     }
 

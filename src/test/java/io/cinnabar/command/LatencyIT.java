@@ -114,6 +114,21 @@ class LatencyIT {
         assertEquals("client|id", client.get(0));
     }
 
+    /** A blocked command is recorded once, when it is served (Redis's updateStatsOnUnblock). */
+    @Test
+    void aBlockedCommandCountsOnceWhenServed(Jedis jedis, Jedis other) throws Exception {
+        jedis.configResetStat();
+        java.util.concurrent.Future<List<String>> popped = java.util.concurrent.Executors.newSingleThreadExecutor()
+                .submit(() -> other.blpop(0, "list"));
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (!jedis.info("clients").contains("blocked_clients:1") && System.currentTimeMillis() < deadline) Thread.sleep(10);
+        assertEquals(List.of(), decoded(latency(jedis, "HISTOGRAM", "blpop")), "not while it waits");
+        jedis.rpush("list", "x");
+        assertEquals(List.of("list", "x"), popped.get());
+        List<?> blpop = (List<?>) decoded(latency(jedis, "HISTOGRAM", "blpop"));
+        assertEquals(List.of("calls", 1L, "histogram_usec"), ((List<?>) blpop.get(1)).subList(0, 3));
+    }
+
     @Test
     void infoLatencystatsPrintsTheConfiguredPercentilesWhileTrackingIsOn(Jedis jedis) {
         try {
