@@ -70,8 +70,9 @@ public final class BlockedClients {
             // As Redis's updateStatsOnUnblock(target, 0, 0, 1): an unblocked command counts as failed.
             state.spec.stats.failedCalls++;
             if (withError) {
-                out.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
-                server.stats().errorReply("UNBLOCKED");
+                String error = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
+                out.error(error);
+                server.stats().errorReply(error);
             } else {
                 state.timeoutReply.accept(out);
             }

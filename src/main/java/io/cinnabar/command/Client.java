@@ -21,6 +21,8 @@ public final class Client {
     io.cinnabar.command.acl.AclUser aclUser;
     byte[] name;
     long lastInteractionMs;
+    /** How long the call that blocked ran: its latency is recorded with the run that serves it. */
+    long blockedCallNanos;
     String lastCommand = "NULL";
     boolean noEvict;
     boolean closing;

@@ -81,7 +81,9 @@ public final class CommandTable {
             case 25: return new io.cinnabar.command.streams.StreamCommands();
             case 26: return new io.cinnabar.command.server.SlowlogCommand();
             case 27: return new io.cinnabar.command.acl.AclCommands();
-            case 28: return testCommands ? new io.cinnabar.command.testing.CinnabarCommands() : null;
+            case 28: return new io.cinnabar.command.server.LatencyCommand();
+            // Last: without test commands the list ends here.
+            case 29: return testCommands ? new io.cinnabar.command.testing.CinnabarCommands() : null;
             default: return null;
         }
     }
@@ -166,6 +168,17 @@ public final class CommandTable {
             if (equalsIgnoreCase(s.name, name)) return s;
         }
         return null;
+    }
+
+    /** Redis's lookupCommandBySds: "get", or "config|get" for a subcommand (any case); null if unknown. */
+    public CommandSpec byFullName(String name) {
+        int bar = name.indexOf('|');
+        if (bar < 0) return lookup(name);
+        CommandSpec base = lookup(name.substring(0, bar));
+        if (base == null || base.subcommands.isEmpty()) return null;
+        String rest = name.substring(bar + 1);
+        if (rest.indexOf('|') >= 0) return null;
+        return subcommand(base, rest.getBytes(StandardCharsets.UTF_8));
     }
 
     public Collection<CommandSpec> all() {

@@ -36,6 +36,7 @@ public final class ServerContext {
     private final Persistence persistence;
     private final Monitors monitors = new Monitors();
     private final SlowLog slowLog;
+    private final LatencyMonitor latencyMonitor;
     private final ClientPause pause;
     private final ClockTimers timers;
     /** The clock when it is moved by hand (clock manual), else null: CINNABAR CLOCK moves it. */
@@ -69,6 +70,7 @@ public final class ServerContext {
         this.thread = thread;
         this.keyspace = new Keyspace(config.getInt(ConfigOptions.DATABASES));
         this.slowLog = new SlowLog(config, keyspace);
+        this.latencyMonitor = new LatencyMonitor(config, keyspace);
         this.timers = new ClockTimers(keyspace, thread);
         this.pause = new ClientPause(timers, thread, keyspace);
         this.persistence = new Persistence(config, keyspace, feed, new OwnerThread() {
@@ -92,13 +94,29 @@ public final class ServerContext {
             public long commandsRun() {
                 return stats().totalCommandsProcessed;
             }
+
+            @Override
+            public void latencySample(String event, long ms) {
+                long threshold = config.getLong(ConfigOptions.LATENCY_MONITOR_THRESHOLD);
+                if (threshold != 0 && ms >= threshold) thread.execute(() -> latencyMonitor.addSample(event, ms));
+            }
         }, PersistenceFormats.rdb(config, () -> functionLibraries.get()), PersistenceFormats.aof(config, () -> functionLibraries.get()));
         // The write feed is the script's while it owns the keyspace past the threshold.
         thread.afterWork(() -> {
             if (!thread.lent()) persistence.endOfRound();
         });
         config.onChange(persistence::configChanged);
+        lazyFreePolicy();
+        config.onChange(o -> lazyFreePolicy());
         this.acl = new io.cinnabar.command.acl.Acl(this);
+    }
+
+    /** The lazyfree-lazy-* options deletions inside the keyspace follow (expiry, overwrites, eviction). */
+    private void lazyFreePolicy() {
+        var lazy = keyspace.lazyFree();
+        lazy.lazyExpire = config.getBool(ConfigOptions.LAZYFREE_LAZY_EXPIRE);
+        lazy.lazyServerDel = config.getBool(ConfigOptions.LAZYFREE_LAZY_SERVER_DEL);
+        lazy.lazyEviction = config.getBool(ConfigOptions.LAZYFREE_LAZY_EVICTION);
     }
 
     /** Users and permissions. */
@@ -142,6 +160,8 @@ public final class ServerContext {
     /** Clients in MONITOR mode. */
     public Monitors monitors() { return monitors; }
     public SlowLog slowLog() { return slowLog; }
+    /** LATENCY's events; others call addSampleIfNeeded with what they timed. */
+    public LatencyMonitor latencyMonitor() { return latencyMonitor; }
     /** CLIENT PAUSE state. */
     public ClientPause pause() { return pause; }
     /** Deadlines on the server's clock (blocking timeouts, CLIENT PAUSE's end). */
@@ -321,6 +341,7 @@ public final class ServerContext {
         // A clock driven by a supplier says nothing when it moves: deadlines are checked here too.
         timers.runDue();
         if (cronPaused) return;
+        stats.sampleRates(keyspace.mstime());
         persistence.cron();
         keyspace.rehashSome(1000);
         if (!activeExpireEnabled) return;
@@ -328,7 +349,9 @@ public final class ServerContext {
         long effort = config.getLong(ConfigOptions.ACTIVE_EXPIRE_EFFORT) - 1;
         // Redis: 25% of each cron tick's time, a bit more with higher effort.
         long budgetMicros = (25 + 2 * effort) * 1_000_000L / hz / 100;
+        long start = System.nanoTime();
         keyspace.activeExpireCycle(budgetMicros);
+        latencyMonitor.addSampleIfNeeded("expire-cycle", (System.nanoTime() - start) / 1_000_000);
         // Redis propagates the active cycle's deletions one by one, never as a transaction.
         propagation.endUnit(false);
     }

@@ -11,6 +11,7 @@ public final class Keyspace {
 
     private Database[] databases;
     private final KeyspaceStats stats = new KeyspaceStats();
+    private final LazyFree lazyFree = new LazyFree();
     /** Unix ms; tests may drive it instead of the system clock. */
     private volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
     private long now = System.currentTimeMillis();
@@ -146,6 +147,11 @@ public final class Keyspace {
 
     public int databaseCount() {
         return databases.length;
+    }
+
+    /** Lazy freeing's policy and counters. */
+    public LazyFree lazyFree() {
+        return lazyFree;
     }
 
     public KeyspaceStats stats() {
@@ -292,7 +298,9 @@ public final class Keyspace {
      */
     public void activeExpireCycle(long budgetMicros) {
         if (deletionsHeld) return;
-        long deadline = System.nanoTime() + budgetMicros * 1000;
+        long start = System.nanoTime();
+        long deadline = start + budgetMicros * 1000;
+        long sampled = 0, stale = 0;
         beginCommand();
         try {
             for (int n = 0; n < databases.length; n++) {
@@ -303,6 +311,8 @@ public final class Keyspace {
                     if (db.volatileCount() == 0) break;
                     int sample = Math.min(KEYS_PER_LOOP, db.volatileCount());
                     expired = db.expireSample(sample);
+                    sampled += sample;
+                    stale += expired;
                     if (System.nanoTime() > deadline) {
                         stats.expiredStalePercentTimes++;
                         return;
@@ -314,6 +324,10 @@ public final class Keyspace {
             }
         } finally {
             endCommand();
+            // As Redis's activeExpireCycle: the moving average weighs each cycle 5%.
+            double current = sampled == 0 ? 0 : (double) stale / sampled;
+            stats.expiredStalePerc = current * 0.05 + stats.expiredStalePerc * 0.95;
+            stats.expireCycleMicros += (System.nanoTime() - start) / 1000;
         }
     }
 }
