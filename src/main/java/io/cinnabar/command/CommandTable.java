@@ -71,6 +71,7 @@ public final class CommandTable {
             case 25: return new io.cinnabar.command.streams.StreamCommands();
             case 26: return new io.cinnabar.command.server.SlowlogCommand();
             case 27: return new io.cinnabar.command.acl.AclCommands();
+            case 28: return new io.cinnabar.command.cluster.ClusterCommands();
             default: return null;
         }
     }

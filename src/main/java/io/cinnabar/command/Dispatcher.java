@@ -57,8 +57,11 @@ public final class Dispatcher {
     /** Non-null while a long command runs past the threshold: what to resume when it ends. */
     private BusyRun busy;
     private final BusyReplies busyReplies;
+    /** This node's part in a cluster; null unless cluster-enabled, so a standalone server pays one null check. */
+    private final io.cinnabar.command.cluster.ClusterMember cluster;
 
     public Dispatcher(ServerContext server) {
+        this.cluster = server.cluster();
         this.server = server;
         this.commands = server.commands();
         this.keyspace = server.keyspace();
@@ -257,6 +260,8 @@ public final class Dispatcher {
             TrackingCommands.commandDone(client);
         }
         if (skipThis) client.replySkip = false;
+        // ASKING covers the command after it, or the transaction it opens up to EXEC.
+        if (client.asking > 0 && client.multi == null) client.asking--;
         if (client.replySkipNext) {
             client.replySkip = true;
             client.replySkipNext = false;
@@ -308,6 +313,7 @@ public final class Dispatcher {
             }
         }
         int flags = callFlags(client, spec, args);
+        if (cluster != null && !routedHere(client, spec, args, flags)) return null;
         boolean write = (flags & CallFlags.WRITE) != 0;
         // In MULTI anything but what ends it may grow memory: the queue grows too.
         boolean mayGrowMemory = (flags & CallFlags.DENYOOM) != 0
@@ -492,6 +498,37 @@ public final class Dispatcher {
         if (ran && !replaying && !spec.hasFlag(CommandFlag.SKIP_SLOWLOG)) {
             server.slowLog().record(client, shown, micros);
         }
+    }
+
+    /**
+     * Redis's cluster redirection in processCommand: a command with keys (or an EXEC, for what it
+     * queued) whose slot this node does not serve is answered MOVED, ASK, CROSSSLOT... instead;
+     * false then. A refused EXEC discards its transaction; anything else refused in MULTI dooms it.
+     */
+    private boolean routedHere(Client client, CommandSpec spec, byte[][] args, int flags) {
+        boolean exec = TransactionControl.isExec(spec);
+        if (spec.keySpecs.isEmpty() && !spec.hasFlag(CommandFlag.MOVABLEKEYS) && !exec) {
+            client.scriptSlot = -1;
+            return true;
+        }
+        if (exec && client.multi == null) return true;
+        int code = exec
+                ? cluster.route(client, client.multi.specs, client.multi.queued, flags, false, false, keyspace.db(0))
+                : cluster.route(client, List.of(spec), List.<byte[][]>of(args), flags, spec.keysAreChannels,
+                        spec.hasFlag(CommandFlag.ASKING), keyspace.db(0));
+        client.scriptSlot = cluster.slot();
+        if (code == io.cinnabar.command.cluster.ClusterMember.NONE) return true;
+        String error = cluster.error(code);
+        if (exec) {
+            client.multi = null;
+            if (client.watch != null) client.watch.unwatchAll();
+        } else if (client.multi != null) {
+            client.multi.dirty = true;
+        }
+        writer.error(error);
+        server.stats().errorReply(error);
+        spec.stats.rejectedCalls++;
+        return false;
     }
 
     /** A failed command's reply is its error alone. */
