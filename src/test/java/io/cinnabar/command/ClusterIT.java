@@ -1,0 +1,243 @@
+package io.cinnabar.command;
+
+import io.cinnabar.CinnabarCluster;
+import io.cinnabar.CinnabarServer;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisCluster;
+
+import java.util.List;
+import java.util.Set;
+
+import static io.cinnabar.command.Raw.cmd;
+import static io.cinnabar.command.Raw.error;
+import static io.cinnabar.command.Raw.str;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A 3-master CinnabarCluster driven through plain connections, JedisCluster and Lettuce's RedisClusterClient. */
+class ClusterIT {
+    private CinnabarCluster cluster;
+
+    @BeforeEach
+    void start() {
+        cluster = CinnabarCluster.builder().masters(3).start();
+    }
+
+    @AfterEach
+    void stop() {
+        cluster.close();
+    }
+
+    private Jedis jedis(int node) {
+        return new Jedis("127.0.0.1", cluster.node(node).port());
+    }
+
+    private String address(int node) {
+        return "127.0.0.1:" + cluster.node(node).port();
+    }
+
+    /** A key (with a {tag} so others can share its slot) that node serves. */
+    private String tagOn(int node) {
+        for (int i = 0; ; i++) {
+            if (cluster.ownerOf("{t" + i + "}") == node) return "t" + i;
+        }
+    }
+
+    @Test
+    void slotsAreSplitAsRedisCliCreateDoes() {
+        try (Jedis j = jedis(1)) {
+            List<?> slots = (List<?>) cmd(j, "CLUSTER", "SLOTS");
+            assertEquals(3, slots.size());
+            int[][] ranges = {{0, 5460}, {5461, 10922}, {10923, 16383}};
+            for (int i = 0; i < 3; i++) {
+                List<?> range = (List<?>) slots.get(i);
+                assertEquals((long) ranges[i][0], range.get(0));
+                assertEquals((long) ranges[i][1], range.get(1));
+                assertEquals(List.of("127.0.0.1", (long) cluster.node(i).port(), cluster.nodeId(i), List.of()), range.get(2));
+            }
+            assertEquals(cluster.nodeId(1), str(j, "CLUSTER", "MYID"));
+            String info = str(j, "CLUSTER", "INFO");
+            assertTrue(info.startsWith("cluster_state:ok\r\ncluster_slots_assigned:16384\r\ncluster_slots_ok:16384\r\n"), info);
+            assertTrue(info.contains("\r\ncluster_known_nodes:3\r\ncluster_size:3\r\ncluster_current_epoch:3\r\ncluster_my_epoch:2\r\n"), info);
+            String nodes = str(j, "CLUSTER", "NODES");
+            assertTrue(nodes.contains(cluster.nodeId(1) + " " + address(1) + "@" + (cluster.node(1).port() + 10000)
+                    + " myself,master - 0 0 2 connected 5461-10922\n"), nodes);
+            assertTrue(nodes.contains(" master - 0 "), nodes);
+            assertEquals(3, nodes.split("\n").length);
+            List<?> shards = (List<?>) cmd(j, "CLUSTER", "SHARDS");
+            assertEquals(List.of("slots", List.of(0L, 5460L), "nodes", List.of(List.of("id", cluster.nodeId(0),
+                    "port", (long) cluster.node(0).port(), "ip", "127.0.0.1", "endpoint", "127.0.0.1", "role", "master",
+                    "replication-offset", 0L, "health", "online"))), shards.get(0));
+            assertTrue(str(j, "INFO", "cluster").contains("cluster_enabled:1"));
+        }
+    }
+
+    @Test
+    void keysOfOtherNodesAreMovedAndSlotsMustMatch() {
+        try (Jedis j = jedis(0)) {
+            // "foo" is in slot 12182, node 2's; "a" and "b" are in different slots.
+            assertEquals("MOVED 12182 " + address(2), error(() -> j.set("foo", "bar")));
+            assertEquals("CROSSSLOT Keys in request don't hash to the same slot", error(() -> j.mset("{user}1", "x", "a", "y")));
+            String tag = "{" + tagOn(0) + "}";
+            assertEquals("OK", j.mset(tag + "1", "x", tag + "2", "y"));
+            assertEquals(List.of("x", "y"), j.mget(tag + "1", tag + "2"));
+            long slot = (Long) cmd(j, "CLUSTER", "KEYSLOT", tag + "1");
+            assertEquals(2L, cmd(j, "CLUSTER", "COUNTKEYSINSLOT", Long.toString(slot)));
+            assertEquals(1, ((List<?>) cmd(j, "CLUSTER", "GETKEYSINSLOT", Long.toString(slot), "1")).size());
+            assertEquals("ERR Invalid slot", error(() -> cmd(j, "CLUSTER", "COUNTKEYSINSLOT", "16384")));
+            // Keyless commands are served wherever they are sent.
+            assertEquals("PONG", j.ping());
+            assertEquals(2L, j.dbSize());
+            assertEquals("ERR SELECT is not allowed in cluster mode", error(() -> j.select(1)));
+            assertEquals("OK", j.select(0));
+            assertEquals("ERR MOVE is not allowed in cluster mode", error(() -> j.move(tag + "1", 1)));
+        }
+    }
+
+    @Test
+    void transactionsAndScriptsAreRoutedByTheirKeys() {
+        String tag = "{" + tagOn(0) + "}";
+        try (Jedis j = jedis(0)) {
+            assertEquals("OK", str(j, "MULTI"));
+            assertEquals("MOVED 12182 " + address(2), error(() -> cmd(j, "SET", "foo", "1")));
+            assertEquals("QUEUED", str(j, "SET", tag + "a", "1"));
+            assertEquals("EXECABORT Transaction discarded because of previous errors.", error(() -> cmd(j, "EXEC")));
+            assertNull(j.get(tag + "a"));
+            assertEquals("OK", str(j, "MULTI"));
+            assertEquals("QUEUED", str(j, "SET", tag + "a", "1"));
+            assertEquals(List.of("OK"), cmd(j, "EXEC"));
+            // EVAL's declared keys decide where it runs.
+            assertEquals("MOVED 12182 " + address(2), error(() -> j.eval("return 1", 1, "foo")));
+            assertEquals("CROSSSLOT Keys in request don't hash to the same slot", error(() -> j.eval("return 1", 2, tag, "foo")));
+            assertEquals("1", j.eval("return redis.call('GET', KEYS[1])", 1, tag + "a"));
+        }
+    }
+
+    @Test
+    void jedisClusterFollowsMovedAfterASlotMove() {
+        try (JedisCluster jc = new JedisCluster(Set.of(new HostAndPort("127.0.0.1", cluster.node(0).port())))) {
+            for (int i = 0; i < 50; i++) jc.set("key" + i, "v" + i);
+            for (int i = 0; i < 50; i++) assertEquals("v" + i, jc.get("key" + i));
+            int slot = CinnabarCluster.slotOf("key7");
+            int from = cluster.ownerOf(slot), to = (from + 1) % 3;
+            jc.set("{key7}other", "w");
+            cluster.moveSlot(slot, to);
+            assertEquals(to, cluster.ownerOf(slot));
+            try (Jedis old = jedis(from)) {
+                assertEquals("MOVED " + slot + " " + address(to), error(() -> old.get("key7")));
+                assertEquals(0L, cmd(old, "CLUSTER", "COUNTKEYSINSLOT", Integer.toString(slot)));
+            }
+            // The client's slot cache is stale: it gets -MOVED, follows it and refreshes.
+            assertEquals("v7", jc.get("key7"));
+            assertEquals("w", jc.get("{key7}other"));
+            jc.set("key7", "moved");
+            try (Jedis now = jedis(to)) {
+                assertEquals("moved", now.get("key7"));
+                assertEquals(2L, cmd(now, "CLUSTER", "COUNTKEYSINSLOT", Integer.toString(slot)));
+                String nodes = str(now, "CLUSTER", "NODES");
+                // The importing node took a new config epoch.
+                assertTrue(nodes.contains(" myself,master - 0 0 4 connected"), nodes);
+            }
+        }
+    }
+
+    @Test
+    void askRedirectionsWhileASlotMigrates() {
+        String tag = "{" + tagOn(0) + "}";
+        int slot = CinnabarCluster.slotOf(tag);
+        try (Jedis source = jedis(0); Jedis target = jedis(1)) {
+            source.set(tag + "moved", "m");
+            source.set(tag + "stays", "s");
+            cluster.beginSlotMigration(slot, 1);
+            assertTrue(str(source, "CLUSTER", "NODES").contains(" [" + slot + "->-" + cluster.nodeId(1) + "]"));
+            assertTrue(str(target, "CLUSTER", "NODES").contains(" [" + slot + "-<-" + cluster.nodeId(0) + "]"));
+            cluster.migrateKeys(slot, tag + "moved");
+            // The source serves what it still has and sends the rest to the target with -ASK.
+            assertEquals("s", source.get(tag + "stays"));
+            assertEquals("ASK " + slot + " " + address(1), error(() -> source.get(tag + "moved")));
+            assertEquals("ASK " + slot + " " + address(1), error(() -> source.set(tag + "new", "n")));
+            assertEquals("TRYAGAIN Multiple keys request during rehashing of slot",
+                    error(() -> source.mget(tag + "moved", tag + "stays")));
+            // The target serves the slot only to a client that said ASKING, for one command.
+            assertEquals("MOVED " + slot + " " + address(0), error(() -> target.get(tag + "moved")));
+            assertEquals("OK", target.asking());
+            assertEquals("m", target.get(tag + "moved"));
+            assertEquals("MOVED " + slot + " " + address(0), error(() -> target.get(tag + "moved")));
+            try (JedisCluster jc = new JedisCluster(Set.of(new HostAndPort("127.0.0.1", cluster.node(2).port())))) {
+                assertEquals("m", jc.get(tag + "moved"));
+                assertEquals("s", jc.get(tag + "stays"));
+            }
+            try (RedisClusterClient client = Lettuce.cluster(cluster.node(2).port());
+                 StatefulRedisClusterConnection<String, String> c = client.connect()) {
+                assertEquals("m", c.sync().get(tag + "moved"));
+                assertEquals("s", c.sync().get(tag + "stays"));
+                client.shutdown();
+            }
+            cluster.finishSlotMigration(slot);
+            assertEquals("MOVED " + slot + " " + address(1), error(() -> source.get(tag + "stays")));
+            assertEquals("s", target.get(tag + "stays"));
+            assertTrue(!str(target, "CLUSTER", "NODES").contains("-<-"));
+        }
+    }
+
+    @Test
+    void lettuceClusterClientAcrossTheNodesAndAfterASlotMove() {
+        RedisClusterClient client = Lettuce.cluster(cluster.node(0).port());
+        try (StatefulRedisClusterConnection<String, String> c = client.connect()) {
+            RedisAdvancedClusterCommands<String, String> cmds = c.sync();
+            assertEquals(3, c.getPartitions().size());
+            for (int i = 0; i < 50; i++) cmds.set("key" + i, "v" + i);
+            for (int i = 0; i < 50; i++) assertEquals("v" + i, cmds.get("key" + i));
+            // Lettuce splits a cross-slot MGET by slot and sends each part to its node.
+            assertEquals("v1", cmds.mget("key1", "key2", "key3").get(0).getValue());
+            int[] perNode = new int[3];
+            for (int n = 0; n < 3; n++) {
+                try (Jedis j = jedis(n)) {
+                    perNode[n] = (int) j.dbSize();
+                }
+            }
+            assertEquals(50, perNode[0] + perNode[1] + perNode[2]);
+            assertTrue(perNode[0] > 0 && perNode[1] > 0 && perNode[2] > 0);
+            int slot = CinnabarCluster.slotOf("key3");
+            cluster.moveSlot(slot, (cluster.ownerOf(slot) + 2) % 3);
+            assertEquals("v3", cmds.get("key3"));
+            cmds.set("key3", "after");
+            assertEquals("after", cmds.get("key3"));
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    @Test
+    void aFailedNodeTakesTheClusterDown() {
+        cluster.failNode(2);
+        try (Jedis j = jedis(0)) {
+            assertTrue(str(j, "CLUSTER", "INFO").startsWith("cluster_state:fail\r\n"));
+            assertTrue(str(j, "CLUSTER", "NODES").contains(" master,fail - 0 "));
+            assertEquals("CLUSTERDOWN The cluster is down", error(() -> j.get("{" + tagOn(0) + "}")));
+            assertEquals("PONG", j.ping());
+        }
+    }
+
+    @Test
+    void clusterCommandsNeedClusterMode() {
+        try (CinnabarServer server = CinnabarServer.builder().port(0).build().start();
+             Jedis j = new Jedis("127.0.0.1", server.port())) {
+            String disabled = "ERR This instance has cluster support disabled";
+            assertEquals(disabled, error(() -> cmd(j, "CLUSTER", "INFO")));
+            assertEquals(disabled, error(() -> cmd(j, "CLUSTER", "KEYSLOT", "x")));
+            assertEquals(disabled, error(() -> cmd(j, "READONLY")));
+            assertEquals(disabled, error(() -> cmd(j, "ASKING")));
+            assertEquals("OK", j.select(1));
+            assertTrue(str(j, "INFO", "cluster").contains("cluster_enabled:0"));
+        }
+    }
+}
