@@ -129,6 +129,11 @@ public final class Client {
     public void asking() { asking = 2; }
     public boolean isAsking() { return asking > 0; }
     public void clusterReadonly(boolean on) { clusterReadonly = on; }
+    /** RESET: neither ASKING nor READONLY any more. */
+    public void clearClusterFlags() {
+        asking = 0;
+        clusterReadonly = false;
+    }
     public boolean clusterReadonly() { return clusterReadonly; }
     public int scriptSlot() { return scriptSlot; }
     public void scriptSlot(int slot) { scriptSlot = slot; }

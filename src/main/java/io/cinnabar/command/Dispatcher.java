@@ -385,9 +385,13 @@ public final class Dispatcher {
      * and throws CommandError with Redis's error buffer: a bare message (code ERR) or
      * "-CODE message".
      */
-    public CommandSpec scriptCommand(Client caller, byte[][] args, boolean readOnlyScript, boolean wrote, boolean allowOom) {
+    public CommandSpec scriptCommand(Client caller, byte[][] args, boolean readOnlyScript, boolean wrote, boolean allowOom,
+                                     boolean allowCrossSlot) {
         CommandSpec spec = commands.resolve(args);
         String refusal = scriptRefusal(caller, spec, args, readOnlyScript, wrote, allowOom);
+        if (refusal == null && cluster != null) {
+            refusal = cluster.scriptRefusal(caller, spec, args, spec.callFlags(server, args), allowCrossSlot, keyspace.db(0));
+        }
         if (refusal == null) return spec;
         server.stats().errorReply(refusal.startsWith("-") ? refusal.substring(1) : "ERR " + refusal);
         if (spec != null) spec.stats.rejectedCalls++;

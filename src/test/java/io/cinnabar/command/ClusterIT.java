@@ -121,6 +121,29 @@ class ClusterIT {
         }
     }
 
+    /** The texts are a real Redis 7.0.15's, the same keys ("bar" and "b" are node 0's slots, "foo" is node 2's). */
+    @Test
+    void scriptsMayOnlyTouchLocalKeysOfOneSlot() {
+        try (Jedis j = jedis(0)) {
+            String nonLocal = error(() -> j.eval("return redis.call('get','foo')", 0));
+            assertTrue(nonLocal.startsWith("ERR Script attempted to access a non local key in a cluster node script: "), nonLocal);
+            assertTrue(nonLocal.endsWith(", on @user_script:1."), nonLocal);
+            assertEquals("ERR Script attempted to access a non local key in a cluster node",
+                    error(() -> j.eval("return redis.pcall('get','foo')", 0)));
+            // Without a shebang a script may use several slots of its node; with one it may not.
+            assertEquals("x", j.eval("redis.call('set','b','x') return redis.call('get','b')", 0));
+            assertEquals("x", j.eval("redis.call('set','b','x') return redis.call('get','b') .. (redis.call('get','bar') or '')", 0));
+            String crossSlot = error(() -> j.eval("#!lua\nredis.call('set','b','x') return redis.call('get','bar')", 0));
+            assertTrue(crossSlot.startsWith("ERR Script attempted to access keys that do not hash to the same slot script: "), crossSlot);
+            assertTrue(crossSlot.endsWith(", on @user_script:2."), crossSlot);
+            crossSlot = error(() -> j.eval("#!lua\nreturn redis.call('get','bar')", 1, "b"));
+            assertTrue(crossSlot.startsWith("ERR Script attempted to access keys that do not hash to the same slot"), crossSlot);
+            assertNull(j.eval("#!lua flags=allow-cross-slot-keys\nredis.call('set','b','x') return redis.call('get','bar')", 0));
+            assertEquals("ERR Can not run script on cluster, 'no-cluster' flag is set.",
+                    error(() -> j.eval("#!lua flags=no-cluster\nreturn 1", 0)));
+        }
+    }
+
     @Test
     void jedisClusterFollowsMovedAfterASlotMove() {
         try (JedisCluster jc = new JedisCluster(Set.of(new HostAndPort("127.0.0.1", cluster.node(0).port())))) {
@@ -175,10 +198,11 @@ class ClusterIT {
                 assertEquals("m", jc.get(tag + "moved"));
                 assertEquals("s", jc.get(tag + "stays"));
             }
-            try (RedisClusterClient client = Lettuce.cluster(cluster.node(2).port());
-                 StatefulRedisClusterConnection<String, String> c = client.connect()) {
+            RedisClusterClient client = Lettuce.cluster(cluster.node(2).port());
+            try (StatefulRedisClusterConnection<String, String> c = client.connect()) {
                 assertEquals("m", c.sync().get(tag + "moved"));
                 assertEquals("s", c.sync().get(tag + "stays"));
+            } finally {
                 client.shutdown();
             }
             cluster.finishSlotMigration(slot);

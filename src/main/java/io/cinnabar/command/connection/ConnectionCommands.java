@@ -167,6 +167,7 @@ public final class ConnectionCommands implements CommandFamily {
         client.multi(null);
         if (client.watch() != null) client.watch().unwatchAll();
         client.replyOff(false);
+        client.clearClusterFlags();
         client.db(0);
         client.name(null);
         client.noEvict(false);
