@@ -208,6 +208,7 @@ public final class CinnabarCluster implements AutoCloseable {
             try {
                 for (int i = 0; i < masters; i++) {
                     ClusterNode node = state.addNode("127.0.0.1");
+                    state.configEpoch(node, i + 1);
                     int last = (int) Math.round(cursor + perNode - 1);
                     if (last > HashSlot.COUNT - 1 || i == masters - 1) last = HashSlot.COUNT - 1;
                     if (last < first) last = first;

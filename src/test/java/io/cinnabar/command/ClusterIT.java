@@ -251,6 +251,34 @@ class ClusterIT {
         }
     }
 
+    /** A cluster-enabled server on its own is a fresh one-node cluster: no slots until told, as a real node (texts from Redis 7.0.15). */
+    @Test
+    void aLoneClusterNodeServesTheSlotsItIsGiven() {
+        try (CinnabarServer server = CinnabarServer.builder().port(0).option("cluster-enabled", "yes").build().start();
+             Jedis j = new Jedis("127.0.0.1", server.port())) {
+            String info = str(j, "CLUSTER", "INFO");
+            assertTrue(info.startsWith("cluster_state:fail\r\ncluster_slots_assigned:0\r\n"), info);
+            assertTrue(info.contains("cluster_known_nodes:1\r\n"), info);
+            assertTrue(info.contains("cluster_current_epoch:0\r\ncluster_my_epoch:0\r\n"), info);
+            assertEquals("CLUSTERDOWN Hash slot not served", error(() -> j.get("x")));
+            assertEquals("OK", str(j, "CLUSTER", "SET-CONFIG-EPOCH", "5"));
+            assertEquals("STILL 5", str(j, "CLUSTER", "BUMPEPOCH"));
+            assertEquals("OK", str(j, "CLUSTER", "ADDSLOTSRANGE", "0", "16383"));
+            assertEquals("ERR Slot 5 is already busy", error(() -> cmd(j, "CLUSTER", "ADDSLOTS", "5")));
+            assertTrue(str(j, "CLUSTER", "INFO").startsWith("cluster_state:ok\r\ncluster_slots_assigned:16384\r\n"));
+            assertEquals("OK", j.set("x", "1"));
+            assertEquals("ERR DB must be empty to perform CLUSTER FLUSHSLOTS.", error(() -> cmd(j, "CLUSTER", "FLUSHSLOTS")));
+            assertEquals("ERR You should send CLUSTER FAILOVER to a replica", error(() -> cmd(j, "CLUSTER", "FAILOVER")));
+            assertEquals("ERR syntax error", error(() -> cmd(j, "CLUSTER", "FAILOVER", "foo")));
+            assertEquals("ERR Unknown node foo", error(() -> cmd(j, "CLUSTER", "REPLICAS", "foo")));
+            assertEquals("ERR Unknown node foo", error(() -> cmd(j, "CLUSTER", "COUNT-FAILURE-REPORTS", "foo")));
+            assertEquals("OK", str(j, "CLUSTER", "DELSLOTS", "5"));
+            assertEquals("ERR Slot 5 is already unassigned", error(() -> cmd(j, "CLUSTER", "DELSLOTS", "5")));
+            assertEquals("CLUSTERDOWN The cluster is down", error(() -> j.get("x")));
+            assertTrue(str(j, "CLUSTER", "NODES").endsWith(" myself,master - 0 0 5 connected 0-4 6-16383\n"));
+        }
+    }
+
     @Test
     void clusterCommandsNeedClusterMode() {
         try (CinnabarServer server = CinnabarServer.builder().port(0).build().start();

@@ -21,7 +21,7 @@ import static io.cinnabar.command.CommandSpec.spec;
  * CLUSTER and the connection commands of cluster clients (ASKING, READONLY, READWRITE), as a
  * cluster-enabled Redis 7.0 answers them; with cluster-enabled no, each says so. The cluster's
  * layout is the {@link ClusterState} its nodes share (no cluster bus): CLUSTER MEET, FORGET,
- * REPLICATE, FAILOVER, RESET and SET-CONFIG-EPOCH, which only make sense with one, are absent.
+ * REPLICATE and RESET, which only make sense with one, are absent; there are no replicas.
  */
 public final class ClusterCommands implements CommandFamily {
     static final String DISABLED = "ERR This instance has cluster support disabled";
@@ -40,6 +40,20 @@ public final class ClusterCommands implements CommandFamily {
                 .sub(spec("ADDSLOTSRANGE", -4, NO_ASYNC_LOADING, ADMIN, STALE)
                         .doc("7.0.0", "Assign new hash slots to receiving node", "O(N) where N is the total number of the slots between the start slot and end slot arguments."),
                         c -> addSlots(c, false, true))
+                .sub(spec("BUMPEPOCH", 2, NO_ASYNC_LOADING, ADMIN, STALE).tips("nondeterministic_output")
+                        .doc("3.0.0", "Advance the cluster config epoch", "O(1)"),
+                        c -> {
+                            ClusterMember m = member(c);
+                            boolean bumped = m.state().bumpEpoch(m.myself());
+                            c.reply().simple((bumped ? "BUMPED " : "STILL ") + m.myself().configEpoch());
+                        })
+                .sub(spec("COUNT-FAILURE-REPORTS", 3, ADMIN, STALE).tips("nondeterministic_output")
+                        .doc("3.0.0", "Return the number of failure reports active for a given node", "O(N) where N is the number of failure reports"),
+                        c -> {
+                            // Failures are decided by the test controls, not reported by peers.
+                            knownNode(c, member(c));
+                            c.reply().integer(0);
+                        })
                 .sub(spec("COUNTKEYSINSLOT", 3, STALE).doc("3.0.0", "Return the number of local keys in the specified hash slot", "O(1)"),
                         this::countKeysInSlot)
                 .sub(spec("DELSLOTS", -3, NO_ASYNC_LOADING, ADMIN, STALE)
@@ -48,6 +62,10 @@ public final class ClusterCommands implements CommandFamily {
                 .sub(spec("DELSLOTSRANGE", -4, NO_ASYNC_LOADING, ADMIN, STALE)
                         .doc("7.0.0", "Set hash slots as unbound in receiving node", "O(N) where N is the total number of the slots between the start slot and end slot arguments."),
                         c -> addSlots(c, true, true))
+                .sub(spec("FAILOVER", -2, NO_ASYNC_LOADING, ADMIN, STALE)
+                        .doc("3.0.0", "Forces a replica to perform a manual failover of its master.", "O(1)"), this::failover)
+                .sub(spec("FLUSHSLOTS", 2, NO_ASYNC_LOADING, ADMIN, STALE).doc("3.0.0", "Delete a node's own slots information", "O(1)"),
+                        this::flushSlots)
                 .sub(spec("GETKEYSINSLOT", 4, STALE).tips("nondeterministic_output")
                         .doc("3.0.0", "Return local key names in the specified hash slot", "O(log(N)) where N is the number of requested keys"),
                         this::getKeysInSlot)
@@ -70,17 +88,24 @@ public final class ClusterCommands implements CommandFamily {
                 .sub(spec("NODES", 2, STALE).tips("nondeterministic_output")
                         .doc("3.0.0", "Get Cluster config for the node", "O(N) where N is the total number of Cluster nodes"),
                         c -> c.reply().verbatim("txt", ClusterViews.nodes(member(c)).getBytes(StandardCharsets.UTF_8)))
+                .sub(spec("REPLICAS", 3, ADMIN, STALE).tips("nondeterministic_output")
+                        .doc("5.0.0", "List replica nodes of the specified master node", "O(1)"), this::replicas)
                 .sub(spec("SAVECONFIG", 2, NO_ASYNC_LOADING, ADMIN, STALE).doc("3.0.0", "Forces the node to save cluster state on disk", "O(1)"),
                         c -> {
                             // The state lives in memory, shared by the nodes: nothing to write.
                             member(c);
                             c.reply().ok();
                         })
+                .sub(spec("SET-CONFIG-EPOCH", 3, NO_ASYNC_LOADING, ADMIN, STALE)
+                        .doc("3.0.0", "Set the configuration epoch in a new node", "O(1)"), this::setConfigEpoch)
                 .sub(spec("SETSLOT", -4, NO_ASYNC_LOADING, ADMIN, STALE).doc("3.0.0", "Bind a hash slot to a specific node", "O(1)"),
                         this::setSlot)
                 .sub(spec("SHARDS", 2, STALE).tips("nondeterministic_output")
                         .doc("7.0.0", "Get array of cluster slots to node mappings", "O(N) where N is the total number of cluster nodes"),
                         c -> ClusterViews.shards(member(c), c.reply()))
+                .sub(spec("SLAVES", 3, ADMIN, STALE).tips("nondeterministic_output")
+                        .doc("3.0.0", "List replica nodes of the specified master node", "O(1)")
+                        .deprecated("5.0.0", "`CLUSTER REPLICAS`"), this::replicas)
                 .sub(spec("SLOTS", 2, STALE).tips("nondeterministic_output")
                         .doc("3.0.0", "Get array of Cluster slot to node mappings", "O(N) where N is the total number of Cluster nodes")
                         .history("4.0.0", "Added node IDs.", "7.0.0", "Added additional networking metadata field.")
@@ -148,6 +173,50 @@ public final class ClusterCommands implements CommandFamily {
             state.importing(m.myself(), s, null);
             state.assign(s, delete ? null : m.myself());
         }
+        c.reply().ok();
+    }
+
+    /** The node argument 2 names, or Redis's "Unknown node" error. */
+    private static ClusterNode knownNode(Call c, ClusterMember m) {
+        ClusterNode n = m.state().node(c.argString(2));
+        if (n == null) throw new CommandError("ERR Unknown node " + c.argString(2));
+        return n;
+    }
+
+    /** CLUSTER REPLICAS|SLAVES node-id: masters have none here. */
+    private void replicas(Call c) {
+        knownNode(c, member(c));
+        c.reply().emptyArray();
+    }
+
+    /** CLUSTER FAILOVER [FORCE|TAKEOVER]: every node is a master, which cannot fail over. */
+    private void failover(Call c) {
+        member(c);
+        if (c.argCount() > 3) throw CommandError.subcommandSyntax(c.args());
+        if (c.argCount() == 3 && !c.argIs(2, "FORCE") && !c.argIs(2, "TAKEOVER")) throw CommandError.syntax();
+        throw new CommandError("ERR You should send CLUSTER FAILOVER to a replica");
+    }
+
+    /** CLUSTER FLUSHSLOTS */
+    private void flushSlots(Call c) {
+        ClusterMember m = member(c);
+        if (c.keyspace().db(0).size() != 0) throw new CommandError("ERR DB must be empty to perform CLUSTER FLUSHSLOTS.");
+        for (int s = 0; s < HashSlot.COUNT; s++) {
+            if (m.state().owner(s) == m.myself()) m.state().assign(s, null);
+        }
+        c.reply().ok();
+    }
+
+    /** CLUSTER SET-CONFIG-EPOCH epoch: only for a node that knows no other and has epoch 0. */
+    private void setConfigEpoch(Call c) {
+        ClusterMember m = member(c);
+        long epoch = c.longArg(2);
+        if (epoch < 0) throw new CommandError("ERR Invalid config epoch specified: " + epoch);
+        if (m.state().nodes().size() > 1) {
+            throw new CommandError("ERR The user can assign a config epoch only when the node does not know any other node.");
+        }
+        if (m.myself().configEpoch() != 0) throw new CommandError("ERR Node config epoch is already non-zero");
+        m.state().configEpoch(m.myself(), epoch);
         c.reply().ok();
     }
 

@@ -25,9 +25,9 @@ public final class ClusterState {
     /** Every slot served by a node that has not failed: kept up to date by each change, read per command. */
     private volatile boolean covered;
 
-    /** A new master that serves no slot yet; its port is set once it listens. */
+    /** A new master that serves no slot yet, with config epoch 0 as a fresh Redis node; its port is set once it listens. */
     public synchronized ClusterNode addNode(String ip) {
-        ClusterNode n = new ClusterNode(ip, ++currentEpoch);
+        ClusterNode n = new ClusterNode(ip, 0);
         nodes.add(n);
         migrating.put(n, new ConcurrentHashMap<>());
         importing.put(n, new ConcurrentHashMap<>());
@@ -90,9 +90,29 @@ public final class ClusterState {
         return out;
     }
 
-    /** A node takes a slot it imported: it gets a new config epoch, as Redis bumps it without consensus. */
-    public synchronized void bumpEpoch(ClusterNode n) {
+    /** CLUSTER SET-CONFIG-EPOCH, as redis-cli --cluster create gives each master its own. */
+    public synchronized void configEpoch(ClusterNode n, long epoch) {
+        n.configEpoch(epoch);
+        if (currentEpoch < epoch) currentEpoch = epoch;
+    }
+
+    /**
+     * Redis's clusterBumpConfigEpochWithoutConsensus (a node took a slot it imported, BUMPEPOCH):
+     * a new epoch unless n already has the greatest; true when it got one.
+     */
+    public synchronized boolean bumpEpoch(ClusterNode n) {
+        long max = currentEpoch;
+        for (ClusterNode o : nodes) max = Math.max(max, o.configEpoch());
+        if (n.configEpoch() != 0 && n.configEpoch() == max) return false;
         n.configEpoch(++currentEpoch);
+        return true;
+    }
+
+    /** Slots owned by n. */
+    public int slotCount(ClusterNode n) {
+        int count = 0;
+        for (int s = 0; s < HashSlot.COUNT; s++) if (owners.get(s) == n) count++;
+        return count;
     }
 
     public synchronized void failed(ClusterNode n, boolean failed) {
