@@ -107,6 +107,7 @@ public final class CinnabarCluster implements AutoCloseable {
         state.bumpEpoch(to);
         state.migrating(from, slot, null);
         state.importing(to, slot, null);
+        redirectBlockedClients();
     }
 
     /** Moves slot, with its keys, to node target in one step. */
@@ -123,6 +124,18 @@ public final class CinnabarCluster implements AutoCloseable {
     public void failNode(int i) {
         servers.get(i).close();
         state.failed(nodes.get(i), true);
+        redirectBlockedClients();
+    }
+
+    /** What each node's cron would do soon: clients blocked on keys it no longer serves are redirected at once. */
+    private void redirectBlockedClients() {
+        for (CinnabarServer s : servers) {
+            if (!s.isRunning()) continue;
+            s.onKeyspaceThread(c -> {
+                c.blocked().redirectMovedSlots(c.cluster());
+                return null;
+            });
+        }
     }
 
     /** Stops every node. */

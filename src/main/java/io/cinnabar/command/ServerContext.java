@@ -293,6 +293,7 @@ public final class ServerContext {
     private void cron() {
         if (cronPaused) return;
         persistence.cron();
+        if (cluster != null && blocked != null) blocked.redirectMovedSlots(cluster);
         keyspace.rehashSome(1000);
         if (!activeExpireEnabled) return;
         long hz = config.getLong(ConfigOptions.HZ);

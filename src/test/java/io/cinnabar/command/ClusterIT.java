@@ -241,6 +241,19 @@ class ClusterIT {
     }
 
     @Test
+    void aClientBlockedOnAMovedSlotIsRedirected() throws Exception {
+        String key = "{" + tagOn(0) + "}list";
+        int slot = CinnabarCluster.slotOf(key);
+        try (RespSocket blocked = new RespSocket(cluster.node(0).port()); Jedis j = jedis(0)) {
+            blocked.send("BLPOP", key, "0");
+            for (int i = 0; i < 2000 && !j.info("clients").contains("blocked_clients:1\r"); i++) Thread.sleep(1);
+            cluster.moveSlot(slot, 1);
+            assertEquals(new RespSocket.Error("MOVED " + slot + " " + address(1)), blocked.read());
+            assertTrue(j.info("clients").contains("blocked_clients:0\r"));
+        }
+    }
+
+    @Test
     void aFailedNodeTakesTheClusterDown() {
         cluster.failNode(2);
         try (Jedis j = jedis(0)) {

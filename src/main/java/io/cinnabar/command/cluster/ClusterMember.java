@@ -157,6 +157,18 @@ public final class ClusterMember {
         };
     }
 
+    /** For a client blocked on key: the error that redirects it elsewhere, null while this node still serves key's slot. */
+    public String blockedRedirect(byte[] key) {
+        if (!clusterOk()) return error(DOWN_STATE);
+        int s = HashSlot.of(key);
+        ClusterNode owner = state.owner(s);
+        if (owner == myself || state.importingFrom(myself, s) != null) return null;
+        if (owner == null) return error(DOWN_UNBOUND);
+        slot = s;
+        target = owner;
+        return error(MOVED);
+    }
+
     /** Redis's scriptVerifyClusterState: null when a script's call may touch its keys here, else the error. */
     public String scriptRefusal(Client caller, CommandSpec spec, byte[][] args, int callFlags, boolean allowCrossSlot, Database db0) {
         int code = route(caller, List.of(spec), List.<byte[][]>of(args), callFlags, spec.keysAreChannels,
