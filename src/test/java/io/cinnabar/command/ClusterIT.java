@@ -99,6 +99,12 @@ class ClusterIT {
             assertEquals("ERR SELECT is not allowed in cluster mode", error(() -> j.select(1)));
             assertEquals("OK", j.select(0));
             assertEquals("ERR MOVE is not allowed in cluster mode", error(() -> j.move(tag + "1", 1)));
+            // READONLY matters to replicas only: a master still redirects.
+            assertEquals("OK", str(j, "READONLY"));
+            assertTrue(str(j, "CLIENT", "INFO").contains(" flags=r "));
+            assertEquals("MOVED 12182 " + address(2), error(() -> j.get("foo")));
+            assertEquals("OK", str(j, "READWRITE"));
+            assertTrue(str(j, "CLIENT", "INFO").contains(" flags=N "));
         }
     }
 
@@ -237,6 +243,28 @@ class ClusterIT {
             assertEquals("after", cmds.get("key3"));
         } finally {
             client.shutdown();
+        }
+    }
+
+    /** The README's example, step by step. */
+    @Test
+    void readmeExample() {
+        try (JedisCluster jedis = new JedisCluster(new HostAndPort("127.0.0.1", cluster.node(0).port()))) {
+            jedis.set("user:1", "ann");
+            int slot = CinnabarCluster.slotOf("user:1");
+            assertEquals(1, cluster.ownerOf(slot));
+            cluster.beginSlotMigration(slot, 2);
+            cluster.migrateKeys(slot, "user:1");
+            try (Jedis source = jedis(1)) {
+                assertEquals("ASK " + slot + " " + address(2), error(() -> source.get("user:1")));
+            }
+            assertEquals("ann", jedis.get("user:1"));
+            cluster.finishSlotMigration(slot);
+            assertEquals(2, cluster.ownerOf(slot));
+            cluster.moveSlot(slot, 0);
+            assertEquals("ann", jedis.get("user:1"));
+            cluster.failNode(1);
+            assertEquals("CLUSTERDOWN The cluster is down", error(() -> jedis.get("user:1")));
         }
     }
 
