@@ -94,6 +94,11 @@ public final class CinnabarServer implements AutoCloseable {
             context.cluster(new ClusterMember(clusterState, clusterNode, config));
         }
         Dispatcher dispatcher = new Dispatcher(context);
+        if (clusterNode != null) {
+            ServerContext ctx = context;
+            KeyspaceThread owner = thread;
+            clusterState.onPublish(clusterNode, (channel, message) -> owner.execute(() -> ctx.pubSub().publish(channel, message)));
+        }
         // The network layer first: with one io thread the keyspace work runs on its event loop.
         network = new NettyServer(dispatcher);
         thread.start();
@@ -230,6 +235,7 @@ public final class CinnabarServer implements AutoCloseable {
 
     private void stop() {
         if (!closed.compareAndSet(false, true)) return;
+        if (clusterNode != null) clusterState.onPublish(clusterNode, null);
         try {
             if (network != null) network.close();
             if (thread != null) {

@@ -282,6 +282,16 @@ class ClusterIT {
     }
 
     @Test
+    void publishReachesSubscribersOfEveryNode() throws Exception {
+        try (RespSocket subscriber = new RespSocket(cluster.node(2).port()); Jedis publisher = jedis(0)) {
+            assertEquals(List.of("subscribe", "news", 1L), subscriber.call("SUBSCRIBE", "news"));
+            // The count is of this node's subscribers, as in Redis; the bus carries the message to the others.
+            assertEquals(0L, publisher.publish("news", "hello"));
+            assertEquals(List.of("message", "news", "hello"), subscriber.read());
+        }
+    }
+
+    @Test
     void aFailedNodeTakesTheClusterDown() {
         cluster.failNode(2);
         try (Jedis j = jedis(0)) {
@@ -317,6 +327,16 @@ class ClusterIT {
             assertEquals("ERR Slot 5 is already unassigned", error(() -> cmd(j, "CLUSTER", "DELSLOTS", "5")));
             assertEquals("CLUSTERDOWN The cluster is down", error(() -> j.get("x")));
             assertTrue(str(j, "CLUSTER", "NODES").endsWith(" myself,master - 0 0 5 connected 0-4 6-16383\n"));
+            assertEquals("ERR CLUSTER RESET can't be called with master nodes containing keys", error(() -> cmd(j, "CLUSTER", "RESET")));
+            j.flushAll();
+            String id = str(j, "CLUSTER", "MYID");
+            assertEquals("ERR syntax error", error(() -> cmd(j, "CLUSTER", "RESET", "foo")));
+            assertEquals("ERR This Redis command is not allowed from script",
+                    error(() -> j.eval("return redis.pcall('cluster','reset','hard')", 0)));
+            assertEquals("OK", str(j, "CLUSTER", "RESET", "HARD"));
+            assertTrue(!id.equals(str(j, "CLUSTER", "MYID")));
+            assertTrue(str(j, "CLUSTER", "INFO").contains("cluster_slots_assigned:0\r\n"));
+            assertTrue(str(j, "CLUSTER", "INFO").contains("cluster_current_epoch:0\r\ncluster_my_epoch:0\r\n"));
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.List;
 import static io.cinnabar.command.CommandFlag.ADMIN;
 import static io.cinnabar.command.CommandFlag.FAST;
 import static io.cinnabar.command.CommandFlag.LOADING;
+import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.NO_ASYNC_LOADING;
 import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandSpec.spec;
@@ -20,8 +21,8 @@ import static io.cinnabar.command.CommandSpec.spec;
 /**
  * CLUSTER and the connection commands of cluster clients (ASKING, READONLY, READWRITE), as a
  * cluster-enabled Redis 7.0 answers them; with cluster-enabled no, each says so. The cluster's
- * layout is the {@link ClusterState} its nodes share (no cluster bus): CLUSTER MEET, FORGET,
- * REPLICATE and RESET, which only make sense with one, are absent; there are no replicas.
+ * layout is the {@link ClusterState} its nodes share (no cluster bus): CLUSTER MEET, FORGET and
+ * REPLICATE, which only make sense with one, are absent; there are no replicas.
  */
 public final class ClusterCommands implements CommandFamily {
     static final String DISABLED = "ERR This instance has cluster support disabled";
@@ -90,6 +91,9 @@ public final class ClusterCommands implements CommandFamily {
                         c -> c.reply().verbatim("txt", ClusterViews.nodes(member(c)).getBytes(StandardCharsets.UTF_8)))
                 .sub(spec("REPLICAS", 3, ADMIN, STALE).tips("nondeterministic_output")
                         .doc("5.0.0", "List replica nodes of the specified master node", "O(1)"), this::replicas)
+                .sub(spec("RESET", -2, ADMIN, STALE, NOSCRIPT)
+                        .doc("3.0.0", "Reset a Redis Cluster node", "O(N) where N is the number of known nodes. The command may execute a FLUSHALL as a side effect."),
+                        this::reset)
                 .sub(spec("SAVECONFIG", 2, NO_ASYNC_LOADING, ADMIN, STALE).doc("3.0.0", "Forces the node to save cluster state on disk", "O(1)"),
                         c -> {
                             // The state lives in memory, shared by the nodes: nothing to write.
@@ -195,6 +199,20 @@ public final class ClusterCommands implements CommandFamily {
         if (c.argCount() > 3) throw CommandError.subcommandSyntax(c.args());
         if (c.argCount() == 3 && !c.argIs(2, "FORCE") && !c.argIs(2, "TAKEOVER")) throw CommandError.syntax();
         throw new CommandError("ERR You should send CLUSTER FAILOVER to a replica");
+    }
+
+    /** CLUSTER RESET [HARD|SOFT] */
+    private void reset(Call c) {
+        ClusterMember m = member(c);
+        if (c.argCount() > 3) throw CommandError.subcommandSyntax(c.args());
+        boolean hard = false;
+        if (c.argCount() == 3) {
+            if (c.argIs(2, "HARD")) hard = true;
+            else if (!c.argIs(2, "SOFT")) throw CommandError.syntax();
+        }
+        if (c.db().size() != 0) throw new CommandError("ERR CLUSTER RESET can't be called with master nodes containing keys");
+        m.reset(hard);
+        c.reply().ok();
     }
 
     /** CLUSTER FLUSHSLOTS */

@@ -22,8 +22,9 @@ public final class ClusterMember {
     public static final int NONE = 0, CROSS_SLOT = 1, UNSTABLE = 2, ASK = 3, MOVED = 4, DOWN_STATE = 5,
             DOWN_RO_STATE = 6, DOWN_UNBOUND = 7;
 
-    private final ClusterState state;
-    private final ClusterNode myself;
+    /** Shared with the other nodes of the cluster, until CLUSTER RESET leaves it for a state of its own. */
+    private ClusterState state;
+    private ClusterNode myself;
     private final Config config;
     /** What the last {@link #route} found: the slot and the node named by a redirection. */
     private int slot;
@@ -43,6 +44,13 @@ public final class ClusterMember {
     }
 
     public ClusterState state() { return state; }
+
+    /** CLUSTER RESET: this node goes on alone, with no slots (see {@link ClusterState#resetFor}). */
+    public void reset(boolean hard) {
+        ClusterState fresh = state.resetFor(myself, hard);
+        state = fresh;
+        myself = fresh.nodes().get(0);
+    }
     public ClusterNode myself() { return myself; }
 
     /** The slot the last {@link #route} looked at (-1 when its call had no keys). */

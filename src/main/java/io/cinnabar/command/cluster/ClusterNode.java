@@ -14,11 +14,19 @@ public final class ClusterNode {
     private volatile boolean failed;
 
     ClusterNode(String ip, long configEpoch) {
-        byte[] bytes = new byte[20];
-        RANDOM.nextBytes(bytes);
-        this.id = HexFormat.of().formatHex(bytes);
+        this(randomId(), ip, configEpoch);
+    }
+
+    ClusterNode(String id, String ip, long configEpoch) {
+        this.id = id;
         this.ip = ip;
         this.configEpoch = configEpoch;
+    }
+
+    static String randomId() {
+        byte[] bytes = new byte[20];
+        RANDOM.nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
     }
 
     public String id() { return id; }

@@ -22,6 +22,8 @@ public final class ClusterState {
     /** Per node: slot → the node it imports from (Redis's importing_slots_from of that node). */
     private final Map<ClusterNode, Map<Integer, ClusterNode>> importing = new ConcurrentHashMap<>();
     private volatile long currentEpoch;
+    /** Per running node: how it takes a PUBLISH made on another node (what the cluster bus carries in Redis). */
+    private final Map<ClusterNode, java.util.function.BiConsumer<byte[], byte[]>> publishReceivers = new ConcurrentHashMap<>();
     /** Every slot served by a node that has not failed: kept up to date by each change, read per command. */
     private volatile boolean covered;
 
@@ -34,7 +36,35 @@ public final class ClusterState {
         return n;
     }
 
+    /**
+     * CLUSTER RESET of node n: the state it goes on with alone, knowing no other node and serving
+     * no slot (the others keep their view of it, as Redis's would until gossip told them). A
+     * hard reset also gives it a new id and epoch 0.
+     */
+    public synchronized ClusterState resetFor(ClusterNode n, boolean hard) {
+        ClusterState fresh = new ClusterState();
+        ClusterNode me = new ClusterNode(hard ? ClusterNode.randomId() : n.id(), n.ip(), hard ? 0 : n.configEpoch());
+        me.port(n.port());
+        fresh.nodes.add(me);
+        fresh.migrating.put(me, new ConcurrentHashMap<>());
+        fresh.importing.put(me, new ConcurrentHashMap<>());
+        fresh.currentEpoch = hard ? 0 : currentEpoch;
+        return fresh;
+    }
+
     public List<ClusterNode> nodes() { return nodes; }
+
+    /** How node n receives the messages PUBLISHed on the others; null when it stops. */
+    public void onPublish(ClusterNode n, java.util.function.BiConsumer<byte[], byte[]> receiver) {
+        if (receiver == null) publishReceivers.remove(n); else publishReceivers.put(n, receiver);
+    }
+
+    /** Redis's clusterPropagatePublish: a PUBLISH on node from reaches the subscribers of every other node. */
+    public void publishFrom(ClusterNode from, byte[] channel, byte[] message) {
+        publishReceivers.forEach((n, receiver) -> {
+            if (n != from) receiver.accept(channel, message);
+        });
+    }
 
     /** The node now listens on port (also after CONFIG SET port). */
     public void listening(ClusterNode n, int port) { n.port(port); }
