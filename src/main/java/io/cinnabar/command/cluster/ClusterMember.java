@@ -32,7 +32,7 @@ public final class ClusterMember {
     /** Scratch state of one {@link #route}, reused: the key finder reports keys through {@link #key}. */
     private byte[][] argv;
     private byte[] firstKey;
-    private boolean crossSlot, multipleKeys, openSlot, unbound, countKeys;
+    private boolean crossSlot, multipleKeys, unbound, countKeys;
     private int missing, existing;
     private Database db0;
     private final IntConsumer onKey = this::key, onCount = this::countOnly;
@@ -44,6 +44,7 @@ public final class ClusterMember {
     }
 
     public ClusterState state() { return state; }
+    public ClusterNode myself() { return myself; }
 
     /** CLUSTER RESET: this node goes on alone, with no slots (see {@link ClusterState#resetFor}). */
     public void reset(boolean hard) {
@@ -51,7 +52,6 @@ public final class ClusterMember {
         state = fresh;
         myself = fresh.nodes().get(0);
     }
-    public ClusterNode myself() { return myself; }
 
     /** The slot the last {@link #route} looked at (-1 when its call had no keys). */
     public int slot() { return slot; }
@@ -65,7 +65,7 @@ public final class ClusterMember {
                      boolean askingCommand, Database db0) {
         this.db0 = db0;
         firstKey = null;
-        crossSlot = multipleKeys = openSlot = unbound = false;
+        crossSlot = multipleKeys = unbound = false;
         missing = existing = 0;
         slot = -1;
         target = null;

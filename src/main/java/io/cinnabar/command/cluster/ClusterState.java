@@ -107,15 +107,18 @@ public final class ClusterState {
         if (from == null) importing.get(of).remove(slot); else importing.get(of).put(slot, from);
     }
 
-    /** The open slots of node, in slot order: [slot, peer, migrating?1:0] for CLUSTER NODES's "[slot->-id]". */
-    List<Object[]> openSlots(ClusterNode of) {
-        List<Object[]> out = new ArrayList<>();
+    /** A slot node is moving: to peer when migrating, from peer when importing. */
+    record OpenSlot(int slot, ClusterNode peer, boolean migrating) { }
+
+    /** The open slots of node, in slot order, for CLUSTER NODES's "[slot->-id]" and "[slot-<-id]". */
+    List<OpenSlot> openSlots(ClusterNode of) {
+        List<OpenSlot> out = new ArrayList<>();
         Map<Integer, ClusterNode> m = migrating.get(of), i = importing.get(of);
         if (m.isEmpty() && i.isEmpty()) return out;
         for (int s = 0; s < HashSlot.COUNT; s++) {
             ClusterNode to = m.get(s);
-            if (to != null) out.add(new Object[] {s, to, true});
-            else if (i.get(s) != null) out.add(new Object[] {s, i.get(s), false});
+            if (to != null) out.add(new OpenSlot(s, to, true));
+            else if (i.get(s) != null) out.add(new OpenSlot(s, i.get(s), false));
         }
         return out;
     }

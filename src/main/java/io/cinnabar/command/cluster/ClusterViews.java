@@ -24,9 +24,8 @@ final class ClusterViews {
                 if (r[1] != r[0]) out.append('-').append(r[1]);
             }
             if (me) {
-                for (Object[] open : state.openSlots(n)) {
-                    out.append(" [").append(open[0]).append((Boolean) open[2] ? "->-" : "-<-")
-                            .append(((ClusterNode) open[1]).id()).append(']');
+                for (ClusterState.OpenSlot open : state.openSlots(n)) {
+                    out.append(" [").append(open.slot()).append(open.migrating() ? "->-" : "-<-").append(open.peer().id()).append(']');
                 }
             }
             out.append('\n');
