@@ -178,6 +178,18 @@ class ClusterIT {
         }
     }
 
+    /** CLUSTER SLOTS in RESP3 carries a map (%0) per node: Jedis must still read the topology, and follow MOVED. */
+    @Test
+    void jedisClusterOverResp3() {
+        var config = redis.clients.jedis.DefaultJedisClientConfig.builder().protocol(redis.clients.jedis.RedisProtocol.RESP3).build();
+        try (JedisCluster jc = new JedisCluster(Set.of(new HostAndPort("127.0.0.1", cluster.node(1).port())), config)) {
+            for (int i = 0; i < 20; i++) jc.set("k" + i, "v" + i);
+            int slot = CinnabarCluster.slotOf("k5");
+            cluster.moveSlot(slot, (cluster.ownerOf(slot) + 1) % 3);
+            for (int i = 0; i < 20; i++) assertEquals("v" + i, jc.get("k" + i));
+        }
+    }
+
     @Test
     void askRedirectionsWhileASlotMigrates() {
         String tag = "{" + tagOn(0) + "}";
