@@ -4,6 +4,9 @@ import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.Dispatcher;
 import io.cinnabar.command.KeyspaceThread;
 import io.cinnabar.command.ServerContext;
+import io.cinnabar.command.cluster.ClusterMember;
+import io.cinnabar.command.cluster.ClusterNode;
+import io.cinnabar.command.cluster.ClusterState;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.config.ConfigException;
@@ -44,6 +47,9 @@ public final class CinnabarServer implements AutoCloseable {
     /** The clock tests move (builder().clock(...) or clock manual), else null: the system's time. */
     private ManualClock manualClock;
     private final Runnable catchUp = this::catchUp;
+    /** With cluster-enabled yes: the cluster this node belongs to and its place in it (its own one-node cluster unless joined). */
+    private ClusterState clusterState;
+    private ClusterNode clusterNode;
 
     public CinnabarServer(Config config) {
         this(config, null);
@@ -91,7 +97,19 @@ public final class CinnabarServer implements AutoCloseable {
         }
         context.onShutdown(this::close);
         context.keyspace().loading(true);
+        if (config.getBool(ConfigOptions.CLUSTER_ENABLED)) {
+            if (clusterState == null) {
+                clusterState = new ClusterState();
+                clusterNode = clusterState.addNode(host());
+            }
+            context.cluster(new ClusterMember(clusterState, clusterNode, config));
+        }
         Dispatcher dispatcher = new Dispatcher(context);
+        if (clusterNode != null) {
+            ServerContext ctx = context;
+            KeyspaceThread owner = thread;
+            clusterState.onPublish(clusterNode, (channel, message) -> owner.execute(() -> ctx.pubSub().publish(channel, message)));
+        }
         // The network layer first: with one io thread the keyspace work runs on its event loop.
         network = new NettyServer(dispatcher);
         thread.start();
@@ -108,6 +126,7 @@ public final class CinnabarServer implements AutoCloseable {
             throw new IllegalStateException(e.getMessage(), e);
         }
         context.port(port);
+        if (clusterNode != null) clusterState.listening(clusterNode, port);
         config.onApply(ConfigOptions.PORT, () -> relisten("Unable to listen on this port. Check server logs."));
         config.onApply(ConfigOptions.BIND, () -> relisten("Failed to bind to specified addresses."));
         return this;
@@ -118,6 +137,7 @@ public final class CinnabarServer implements AutoCloseable {
         if (network.rebind(config.getInt(ConfigOptions.PORT), config.getString(ConfigOptions.BIND)) != null) return failure;
         port = network.port();
         context.port(port);
+        if (clusterNode != null) clusterState.listening(clusterNode, port);
         return null;
     }
 
@@ -152,19 +172,36 @@ public final class CinnabarServer implements AutoCloseable {
 
     /** Empties every database, from any thread; returns once done (used between tests). */
     public void flushAll() {
+        onKeyspaceThread(c -> c.keyspace().flushAll());
+    }
+
+    /** Makes this (not yet started) cluster-enabled server the given node of a shared cluster: see CinnabarCluster. */
+    CinnabarServer joinCluster(ClusterState state, ClusterNode node) {
+        if (thread != null) throw new IllegalStateException("already started");
+        clusterState = state;
+        clusterNode = node;
+        return this;
+    }
+
+    /** Runs task on the keyspace thread, from any other thread, and returns what it returned. */
+    <T> T onKeyspaceThread(java.util.function.Function<ServerContext, T> task) {
         if (!isRunning()) throw new IllegalStateException("server is not running");
-        CountDownLatch done = new CountDownLatch(1);
+        CompletableFuture<T> result = new CompletableFuture<>();
         thread.execute(() -> {
             try {
-                context.keyspace().flushAll();
-            } finally {
-                done.countDown();
+                result.complete(task.apply(context));
+            } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
             }
         });
         try {
-            done.await();
+            return result.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IllegalStateException(e.getCause());
         }
     }
 
@@ -291,6 +328,7 @@ public final class CinnabarServer implements AutoCloseable {
     private void stop() {
         if (!closed.compareAndSet(false, true)) return;
         if (manualClock != null) manualClock.release(catchUp);
+        if (clusterNode != null) clusterState.onPublish(clusterNode, null);
         try {
             if (network != null) network.close();
             if (thread != null) {

@@ -48,6 +48,16 @@ public final class Client {
     /** The command waiting for a CLIENT PAUSE to end, or null: see {@link ClientPause}. */
     byte[][] postponed;
 
+    /**
+     * Cluster mode: ASKING lets the next command (or transaction) use a slot this node is importing
+     * (Redis's CLIENT_ASKING): 2 right after ASKING, 1 while it applies, counted down after each command.
+     */
+    int asking;
+    /** Cluster mode: READONLY (Redis's CLIENT_READONLY), which a replica would honour. */
+    boolean clusterReadonly;
+    /** Cluster mode: the slot a script's commands have used so far, -1 before the first (Redis's c->slot). */
+    int scriptSlot = -1;
+
     /** Non-null while blocked (BLPOP & co.). */
     BlockedState blocked;
     /** Requests that arrived while blocked, run once it is served. */
@@ -125,6 +135,17 @@ public final class Client {
     }
 
     public boolean monitor() { return monitor; }
+    public void asking() { asking = 2; }
+    public boolean isAsking() { return asking > 0; }
+    public void clusterReadonly(boolean on) { clusterReadonly = on; }
+    /** RESET: neither ASKING nor READONLY any more. */
+    public void clearClusterFlags() {
+        asking = 0;
+        clusterReadonly = false;
+    }
+    public boolean clusterReadonly() { return clusterReadonly; }
+    public int scriptSlot() { return scriptSlot; }
+    public void scriptSlot(int slot) { scriptSlot = slot; }
     /** Waiting for a CLIENT PAUSE to end. */
     public boolean postponedByPause() { return postponed != null; }
 

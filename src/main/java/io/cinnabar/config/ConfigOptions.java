@@ -28,6 +28,10 @@ public final class ConfigOptions {
     private ConfigOptions() {}
 
     // ---- network ----
+    public static final ConfigOption CLUSTER_ENABLED = add(bool("cluster-enabled", false).immutable());
+    public static final ConfigOption CLUSTER_REQUIRE_FULL_COVERAGE = add(bool("cluster-require-full-coverage", true));
+    public static final ConfigOption CLUSTER_ALLOW_READS_WHEN_DOWN = add(bool("cluster-allow-reads-when-down", false));
+    public static final ConfigOption CLUSTER_ALLOW_PUBSUBSHARD_WHEN_DOWN = add(bool("cluster-allow-pubsubshard-when-down", true));
     public static final ConfigOption PORT = add(integer("port", 0, 65535, 6379));
     public static final ConfigOption BIND = add(text("bind", words -> String.join(" ", words), "* -::*").multiArg());
     public static final ConfigOption TRACKING_TABLE_MAX_KEYS = add(integer("tracking-table-max-keys", 0, LONG_MAX, 1000000));
@@ -234,7 +238,6 @@ public final class ConfigOptions {
         add(integer("min-replicas-max-lag", 0, INT_MAX, 10).alias("min-slaves-max-lag"));
         add(enumeration("propagation-error-behavior", "ignore", "ignore", "panic", "panic-on-replicas").inert());
         // cluster
-        add(bool("cluster-enabled", false).immutable().inert());
         add(string("cluster-config-file", "nodes.conf").immutable().inert());
         add(integer("cluster-port", 0, 65535, 0).immutable().inert());
         add(integer("cluster-node-timeout", 0, LONG_MAX, 15000).inert());
@@ -246,10 +249,7 @@ public final class ConfigOptions {
         add(integer("cluster-replica-validity-factor", 0, INT_MAX, 10).alias("cluster-slave-validity-factor").inert());
         add(integer("cluster-migration-barrier", 0, INT_MAX, 1).inert());
         add(bool("cluster-allow-replica-migration", true).inert());
-        add(bool("cluster-require-full-coverage", true).inert());
         add(bool("cluster-replica-no-failover", false).alias("cluster-slave-no-failover").inert());
-        add(bool("cluster-allow-reads-when-down", false).inert());
-        add(bool("cluster-allow-pubsubshard-when-down", true).inert());
         add(memory("cluster-link-sendbuf-limit", 0, LONG_MAX, 0).inert());
         add(enumeration("cluster-preferred-endpoint-type", "ip", "ip", "hostname", "unknown-endpoint").inert());
         // TLS
