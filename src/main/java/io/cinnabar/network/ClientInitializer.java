@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * Builds each connection's pipeline: on the TLS port the TLS handler, then the RESP decoder and
- * the connection that batches requests. One initializer per kind of port; they share the count
- * of connected clients.
+ * Builds each connection's pipeline: on the TLS port the TLS handler, then the read counter, the
+ * RESP decoder and the connection that batches requests. One initializer per kind of port; they
+ * share the count of connected clients.
  */
 @ChannelHandler.Sharable
 final class ClientInitializer extends ChannelInitializer<SocketChannel> {
@@ -26,6 +26,7 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
     private final Dispatcher dispatcher;
     private final ServerContext server;
     private final AtomicInteger connected;
+    private final ReadCounter reads;
     private final ReplyRouter replies;
     /** The TLS port's current context (a CONFIG SET may replace it), or null on the plain port. */
     private final Supplier<TlsContext> tls;
@@ -36,6 +37,7 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
         this.server = dispatcher.server();
         this.connected = connected;
         this.tls = tls;
+        this.reads = new ReadCounter(server.stats());
     }
 
     @Override
@@ -58,6 +60,6 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
                 () -> server.config().getLong(ConfigOptions.PROTO_MAX_BULK_LEN),
                 () -> server.config().getLong(ConfigOptions.CLIENT_QUERY_BUFFER_LIMIT),
                 () -> !connection.client().authenticated() && server.requirePass());
-        ch.pipeline().addLast("resp", decoder).addLast("client", connection);
+        ch.pipeline().addLast("reads", reads).addLast("resp", decoder).addLast("client", connection);
     }
 }
