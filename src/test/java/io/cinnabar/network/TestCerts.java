@@ -66,7 +66,7 @@ final class TestCerts {
     }
 
     /** An SSL socket factory trusting the test CA, presenting client.crt when withCertificate. */
-    static SSLSocketFactory clientSockets(boolean withCertificate, String... protocols) {
+    static SSLSocketFactory clientSockets(boolean withCertificate) {
         try {
             return clientContext(withCertificate).getSocketFactory();
         } catch (Exception e) {
