@@ -11,6 +11,7 @@ import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.config.ConfigException;
 import io.cinnabar.network.NettyServer;
+import io.cinnabar.network.TlsConfigurationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,19 +118,41 @@ public final class CinnabarServer implements AutoCloseable {
         thread.execute(context::startCron);
         try {
             port = network.bind();
-        } catch (IOException e) {
+        } catch (IOException | TlsConfigurationException e) {
             if (manualClock != null) manualClock.release(catchUp);
             thread.shutdown();
             context.persistence().close();
             closed.set(true);
             stopped.countDown();
+            if (e instanceof TlsConfigurationException tls) throw tls;
             throw new IllegalStateException(e.getMessage(), e);
         }
         context.port(port);
         if (clusterNode != null) clusterState.listening(clusterNode, port);
         config.onApply(ConfigOptions.PORT, () -> relisten("Unable to listen on this port. Check server logs."));
         config.onApply(ConfigOptions.BIND, () -> relisten("Failed to bind to specified addresses."));
+        config.onApply(ConfigOptions.TLS_PORT, this::relistenTls);
+        // One apply function for all the others, so a CONFIG SET of several reconfigures once (Redis's applyTlsCfg).
+        java.util.function.Supplier<String> reconfigureTls = () -> tlsWanted() && network.configureTls() != null
+                ? "Unable to update TLS configuration. Check server logs." : null;
+        for (io.cinnabar.config.ConfigOption o : NettyServer.TLS_CONTEXT_OPTIONS) config.onApply(o, reconfigureTls);
         return this;
+    }
+
+    private boolean tlsWanted() {
+        return config.getInt(ConfigOptions.TLS_PORT) != 0 || config.getBool(ConfigOptions.TLS_REPLICATION)
+                || config.getBool(ConfigOptions.TLS_CLUSTER);
+    }
+
+    /** CONFIG SET tls-port (Redis's applyTLSPort): TLS configured if it was not, then listening on the new port. */
+    private String relistenTls() {
+        if (!network.tlsConfigured() && network.configureTls() != null) {
+            return "Unable to update TLS configuration. Check server logs.";
+        }
+        if (network.relistenTls(config.getInt(ConfigOptions.TLS_PORT)) != null) {
+            return "Unable to listen on this port. Check server logs.";
+        }
+        return null;
     }
 
     /** CONFIG SET port/bind (keyspace thread): null once listening as configured, else failure. */
@@ -157,9 +180,14 @@ public final class CinnabarServer implements AutoCloseable {
         return this;
     }
 
-    /** The port actually bound (useful with port 0). */
+    /** The port actually bound (useful with port 0); 0 when only a TLS port was asked for. */
     public int port() {
         return port;
+    }
+
+    /** The TLS port bound (tls-port), or 0. */
+    public int tlsPort() {
+        return network == null ? 0 : network.tlsPort();
     }
 
     public String host() {
