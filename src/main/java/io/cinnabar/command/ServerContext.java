@@ -95,7 +95,13 @@ public final class ServerContext {
         });
         config.onChange(persistence::configChanged);
         this.acl = new io.cinnabar.command.acl.Acl(this);
+        this.memoryLimit = new MemoryLimit(this);
     }
+
+    private final MemoryLimit memoryLimit;
+
+    /** maxmemory: used memory, eviction, OOM refusals. */
+    public MemoryLimit memoryLimit() { return memoryLimit; }
 
     /** Users and permissions. */
     public io.cinnabar.command.acl.Acl acl() { return acl; }
@@ -289,6 +295,7 @@ public final class ServerContext {
         if (cronPaused) return;
         persistence.cron();
         keyspace.rehashSome(1000);
+        memoryLimit.cron();
         if (!activeExpireEnabled) return;
         long hz = config.getLong(ConfigOptions.HZ);
         long effort = config.getLong(ConfigOptions.ACTIVE_EXPIRE_EFFORT) - 1;

@@ -1,0 +1,304 @@
+package io.cinnabar.command;
+
+import io.cinnabar.CinnabarServer;
+import io.cinnabar.junit.CinnabarTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import static io.cinnabar.command.Raw.error;
+import static io.cinnabar.command.Raw.raw;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * maxmemory over the running estimate of the data: used_memory follows writes, deletes, expiry
+ * and flushes; the eight policies evict what Redis's would; OOM for deny-oom commands; MEMORY
+ * STATS/DOCTOR/MALLOC-STATS/PURGE. Time is driven through the server's clock.
+ */
+@CinnabarTest
+class EvictionIT {
+    private static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+    private CinnabarServer server;
+    private Jedis jedis;
+
+    @AfterEach
+    void reset() {
+        if (jedis != null) {
+            jedis.configSet("maxmemory", "0");
+            jedis.configSet("maxmemory-policy", "noeviction");
+            jedis.configSet("maxmemory-samples", "5");
+            jedis.configSet("maxmemory-eviction-tenacity", "10");
+            jedis.configSet("notify-keyspace-events", "");
+            jedis.flushAll();
+        }
+        if (server != null) server.clock(System::currentTimeMillis);
+    }
+
+    private AtomicLong driveClock(CinnabarServer s) {
+        server = s;
+        AtomicLong ms = new AtomicLong(System.currentTimeMillis());
+        s.clock(ms::get);
+        return ms;
+    }
+
+    @org.junit.jupiter.api.BeforeEach
+    void freshStats(Jedis jedis) {
+        jedis.configResetStat();
+    }
+
+    private static long used(Jedis jedis) {
+        return Long.parseLong(field(jedis.info("memory"), "used_memory"));
+    }
+
+    private static String field(String info, String name) {
+        for (String line : info.split("\r\n")) {
+            if (line.startsWith(name + ":")) return line.substring(name.length() + 1);
+        }
+        throw new AssertionError(name + " not in " + info);
+    }
+
+    private static String value(int n) {
+        return "x".repeat(n);
+    }
+
+    @Test
+    void usedMemoryFollowsTheDataNotTheHeap(CinnabarServer s, Jedis jedis) {
+        this.jedis = jedis;
+        AtomicLong ms = driveClock(s);
+        long empty = used(jedis);
+        for (int i = 0; i < 1000; i++) jedis.set("k" + i, value(1000));
+        long full = used(jedis);
+        // A thousand values of 1000 bytes, plus keys, entries and the table: close to 1 MB.
+        assertTrue(full - empty >= 1_000_000 && full - empty < 1_200_000, "grew by " + (full - empty));
+        assertEquals(full, used(jedis), "the estimate does not move with garbage");
+        long one = jedis.memoryUsage("k1");
+        jedis.del("k1");
+        assertEquals(full - one, used(jedis));
+        // A hash grown in place by HSET is measured again after each write.
+        long beforeHash = used(jedis);
+        for (int i = 0; i < 500; i++) jedis.hset("h", "f" + i, "v");
+        assertEquals(beforeHash + jedis.memoryUsage("h"), used(jedis));
+        jedis.hdel("h", "f1");
+        assertEquals(beforeHash + jedis.memoryUsage("h"), used(jedis));
+        // APPEND grows a string in place; a list grows node by node.
+        long beforeAppend = used(jedis);
+        long k2 = jedis.memoryUsage("k2");
+        jedis.append("k2", value(5000));
+        assertEquals(beforeAppend - k2 + jedis.memoryUsage("k2"), used(jedis));
+        for (int i = 0; i < 3000; i++) jedis.rpush("l", value(20));
+        assertTrue(jedis.memoryUsage("l") > 3000 * 20, "list " + jedis.memoryUsage("l"));
+        // Expiry gives the bytes back.
+        long beforeTtl = used(jedis);
+        long k3 = jedis.memoryUsage("k3");
+        jedis.pexpire("k3", 1000);
+        ms.addAndGet(2000);
+        assertNull(jedis.get("k3"));
+        assertEquals(beforeTtl - k3, used(jedis));
+        jedis.flushAll();
+        assertTrue(used(jedis) - empty < 70_000, "after FLUSHALL " + (used(jedis) - empty));
+    }
+
+    @Test
+    void noevictionRefusesDenyOomCommandsButReadsDeletesAndFlushGoOn(CinnabarServer s, Jedis jedis) {
+        this.jedis = jedis;
+        server = s;
+        for (int i = 0; i < 100; i++) jedis.set("k" + i, value(1000));
+        jedis.configSet("maxmemory", Long.toString(used(jedis) - 10_000));
+        assertEquals(OOM, error(() -> jedis.set("new", "v")));
+        assertEquals(OOM, error(() -> jedis.lpush("list", "v")));
+        assertEquals(value(1000), jedis.get("k5"));
+        assertEquals("PONG", jedis.ping());
+        assertEquals(1, jedis.del("k5"));
+        assertEquals(99, jedis.dbSize());
+        assertEquals("0", field(jedis.info("stats"), "evicted_keys"));
+        assertEquals("OK", jedis.flushAll());
+        assertEquals("OK", jedis.set("new", "v"));
+    }
+
+    @Test
+    void allkeysLruEvictsTheIdlestKeys(CinnabarServer s, Jedis jedis) {
+        this.jedis = jedis;
+        AtomicLong ms = driveClock(s);
+        jedis.configSet("maxmemory-samples", "64");
+        for (int i = 0; i < 200; i++) jedis.set("cold" + i, value(1000));
+        ms.addAndGet(1_000_000);
+        for (int i = 0; i < 200; i++) jedis.set("hot" + i, value(1000));
+        ms.addAndGet(100_000);
+        for (int i = 0; i < 200; i++) jedis.get("hot" + i);
+        assertEquals(0, jedis.objectIdletime("hot7"));
+        assertEquals(1100, jedis.objectIdletime("cold7"));
+        jedis.configSet("maxmemory-policy", "allkeys-lru");
+        jedis.configSet("maxmemory", Long.toString(used(jedis) - 100 * 1100));
+        jedis.set("trigger", "v");
+        long evicted = Long.parseLong(field(jedis.info("stats"), "evicted_keys"));
+        assertTrue(evicted >= 90 && evicted <= 200, "evicted " + evicted);
+        for (int i = 0; i < 200; i++) assertTrue(jedis.exists("hot" + i), "hot" + i + " was evicted");
+        assertTrue(used(jedis) <= Long.parseLong(jedis.configGet("maxmemory").get("maxmemory")));
+    }
+
+    @Test
+    void allkeysLfuCountsAccessesDecaysThemAndEvictsTheLeastFrequent(CinnabarServer s, Jedis jedis) {
+        this.jedis = jedis;
+        AtomicLong ms = driveClock(s);
+        jedis.configSet("maxmemory-policy", "allkeys-lfu");
+        jedis.configSet("maxmemory-samples", "64");
+        jedis.set("f", "v");
+        assertEquals(5, jedis.objectFreq("f"));
+        jedis.get("f");
+        assertEquals(6, jedis.objectFreq("f"), "from LFU_INIT_VAL an access always counts");
+        for (int i = 0; i < 1000; i++) jedis.get("f");
+        long freq = jedis.objectFreq("f");
+        // lfu-log-factor 10: a thousand hits take the counter to about 18, not to 255.
+        assertTrue(freq > 10 && freq < 30, "freq " + freq);
+        ms.addAndGet(5 * 60_000);
+        assertEquals(freq - 5, jedis.objectFreq("f"), "one point per lfu-decay-time minute");
+        jedis.configSet("lfu-decay-time", "0");
+        ms.addAndGet(60 * 60_000);
+        assertEquals(freq, jedis.objectFreq("f"), "lfu-decay-time 0: the stored counter, never decayed");
+        // RESTORE FREQ sets the counter.
+        byte[] dump = jedis.dump("f");
+        jedis.restore("g", 0, dump, redis.clients.jedis.params.RestoreParams.restoreParams().frequency(100));
+        assertEquals(100, jedis.objectFreq("g"));
+
+        for (int i = 0; i < 100; i++) {
+            jedis.set("often" + i, value(1000));
+            for (int j = 0; j < 20; j++) jedis.get("often" + i);
+        }
+        for (int i = 0; i < 100; i++) jedis.set("rare" + i, value(1000));
+        jedis.configSet("maxmemory", Long.toString(used(jedis) - 50 * 1100));
+        jedis.set("trigger", "v");
+        assertTrue(Long.parseLong(field(jedis.info("stats"), "evicted_keys")) >= 45);
+        for (int i = 0; i < 100; i++) assertTrue(jedis.exists("often" + i), "often" + i + " was evicted");
+    }
+
+    @Test
+    void volatilePoliciesOnlyEvictKeysWithATtl(CinnabarServer s, Jedis jedis) {
+        this.jedis = jedis;
+        server = s;
+        for (String policy : List.of("volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl")) {
+            jedis.flushAll();
+            jedis.configSet("maxmemory", "0");
+            for (int i = 0; i < 100; i++) jedis.set("keep" + i, value(1000));
+            for (int i = 0; i < 100; i++) jedis.setex("ttl" + i, 1000 + i, value(1000));
+            jedis.configSet("maxmemory-policy", policy);
+            jedis.configSet("maxmemory", Long.toString(used(jedis) - 50 * 1100));
+            jedis.set("trigger", "v");
+            for (int i = 0; i < 100; i++) assertTrue(jedis.exists("keep" + i), policy + " evicted keep" + i);
+            long ttlKeys = jedis.keys("ttl*").size();
+            assertTrue(ttlKeys < 55 && ttlKeys > 0, policy + " left " + ttlKeys);
+            if (policy.equals("volatile-ttl")) {
+                // The soonest to expire go first.
+                assertFalse(jedis.exists("ttl0"));
+                assertTrue(jedis.exists("ttl99"));
+            }
+            // With no volatile key left to evict, writes are refused.
+            jedis.configSet("maxmemory", Long.toString(used(jedis) - ttlKeys * 1100 - 10_000));
+            assertEquals(OOM, error(() -> jedis.set("more", value(10))));
+            assertTrue(jedis.keys("ttl*").isEmpty());
+        }
+    }
+
+    @Test
+    void allkeysRandomEvictsAndCountsAndNotifies(CinnabarServer s, Jedis jedis, HostAndPort at) throws IOException {
+        this.jedis = jedis;
+        server = s;
+        jedis.configSet("notify-keyspace-events", "Ee");
+        for (int i = 0; i < 100; i++) jedis.set("k" + i, value(1000));
+        try (KeyspaceNotificationsIT.Subscriber sub = new KeyspaceNotificationsIT.Subscriber(at)) {
+            jedis.configSet("maxmemory-policy", "allkeys-random");
+            jedis.configSet("maxmemory", Long.toString(used(jedis) - 10 * 1100));
+            jedis.set("trigger", "v");
+            List<String[]> events = sub.untilMarker(jedis);
+            long evicted = Long.parseLong(field(jedis.info("stats"), "evicted_keys"));
+            assertTrue(evicted >= 10, "evicted " + evicted);
+            assertEquals(evicted, events.size());
+            for (String[] e : events) {
+                assertEquals("__keyevent@0__:evicted", e[0]);
+                assertFalse(jedis.exists(e[1]));
+            }
+        }
+    }
+
+    /** With tenacity 0 a command evicts at most 16 keys at a time; the rest goes on between commands. */
+    @Test
+    void evictionBeyondTheTimeLimitGoesOnBetweenCommands(CinnabarServer s, Jedis jedis) throws InterruptedException {
+        this.jedis = jedis;
+        server = s;
+        for (int i = 0; i < 2000; i++) jedis.set("k" + i, value(100));
+        jedis.configSet("maxmemory-eviction-tenacity", "0");
+        jedis.configSet("maxmemory-policy", "allkeys-random");
+        long limit = used(jedis) - 1000 * 200;
+        jedis.configSet("maxmemory", Long.toString(limit));
+        for (int i = 0; i < 500 && used(jedis) > limit; i++) Thread.sleep(10);
+        assertTrue(used(jedis) <= limit);
+        long keys = jedis.dbSize();
+        assertTrue(keys < 1100 && keys > 500, "keys " + keys);
+    }
+
+    @Test
+    void memoryStatsDoctorMallocStatsAndPurge(CinnabarServer s, Jedis jedis) {
+        this.jedis = jedis;
+        server = s;
+        jedis.set("a", "1");
+        @SuppressWarnings("unchecked")
+        List<Object> stats = (List<Object>) raw(jedis, "MEMORY", "STATS");
+        assertEquals("peak.allocated", str(stats.get(0)));
+        assertEquals("total.allocated", str(stats.get(2)));
+        assertEquals(used(jedis), stats.get(3));
+        assertEquals("db.0", str(stats.get(20)));
+        assertEquals("overhead.total", str(stats.get(22)));
+        assertEquals("fragmentation.bytes", str(stats.get(stats.size() - 2)));
+        assertEquals(2 * (27 + 1), stats.size());
+        assertEquals("Hi Sam, this instance is empty or is using very little memory, my issues detector can't be used "
+                + "in these conditions. Please, leave for your mission on Earth and fill it with some data. The new Sam "
+                + "and I will be back to our programming as soon as I finished rebooting.\n", str(raw(jedis, "MEMORY", "DOCTOR")));
+        assertEquals("Stats not supported for the current allocator", str(raw(jedis, "MEMORY", "MALLOC-STATS")));
+        assertEquals("OK", str(raw(jedis, "MEMORY", "PURGE")));
+        Map<String, String> info = Map.of("maxmemory_policy", "noeviction", "maxmemory", "0", "maxmemory_human", "0B");
+        String memory = jedis.info("memory");
+        info.forEach((k, v) -> assertEquals(v, field(memory, k)));
+    }
+
+    private static String str(Object o) {
+        return o instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(o);
+    }
+
+    /** An eviction goes to the AOF as a DEL of the key, as Redis's propagateDeletion. */
+    @Test
+    void evictionsAreAppendedAsDel(@TempDir Path dir) throws Exception {
+        try (CinnabarServer s = CinnabarServer.builder().port(0).option("dir", dir.toString())
+                .option("appendonly", "yes").option("appendfsync", "always").build().start();
+             Jedis j = new Jedis("127.0.0.1", s.port())) {
+            j.set("asdf1", "1");
+            j.set("asdf2", "2");
+            j.configSet("maxmemory-policy", "allkeys-lru");
+            j.configSet("maxmemory", "1");
+            for (int i = 0; i < 200 && j.dbSize() > 0; i++) Thread.sleep(10);
+            assertEquals(0, j.dbSize());
+            j.configSet("maxmemory", "0");
+            j.set("after", "3");
+            String aof;
+            try (Stream<Path> files = Files.list(dir.resolve("appendonlydir"))) {
+                Path incr = files.filter(p -> p.toString().endsWith(".incr.aof")).findFirst().orElseThrow();
+                aof = Files.readString(incr, StandardCharsets.ISO_8859_1);
+            }
+            assertTrue(aof.contains("$3\r\nDEL\r\n$5\r\nasdf1\r\n"), aof);
+            assertTrue(aof.contains("$3\r\nDEL\r\n$5\r\nasdf2\r\n"), aof);
+            assertTrue(aof.indexOf("asdf2\r\n") < aof.indexOf("after"), aof);
+        }
+    }
+}
