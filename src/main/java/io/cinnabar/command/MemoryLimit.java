@@ -113,8 +113,24 @@ public final class MemoryLimit {
         Eviction.Result r = server.keyspace().eviction().evict(policy, used - max,
                 Math.min(server.config().getInt(ConfigOptions.MAXMEMORY_SAMPLES), MAX_SAMPLES), timeLimitNanos());
         if (r == Eviction.Result.RUNNING) startEvictionTask();
+        returnEvictedHeap(used - usedMemory(), max);
         return r;
     }
+
+    /**
+     * Under steady eviction, what evicted values held is garbage the collector would leave on the
+     * heap until its own next cycle, and the process's RSS grows far past maxmemory: after every
+     * quarter of maxmemory evicted (16 MB at least), a concurrent cycle gives it back.
+     */
+    private void returnEvictedHeap(long freed, long max) {
+        evictedSinceCycle += Math.max(0, freed);
+        if (evictedSinceCycle >= Math.max(16L << 20, max / 4)) {
+            evictedSinceCycle = 0;
+            HeapReturn.collectSoon();
+        }
+    }
+
+    private long evictedSinceCycle;
 
     /** Redis's evictionTimeLimitUs: 50 us per tenacity point up to 10, then 15% more per point; 100 is unlimited. */
     private long timeLimitNanos() {
