@@ -228,6 +228,10 @@ public final class Database {
             } else {
                 beforeChange(e);
                 boolean counted = (e.lru & Entry.MEASURING) == 0;
+                if (counted && deferMeasuring()) {
+                    keyspace.memoryTally().measuring(this, e);
+                    counted = false;
+                }
                 if (counted) bytes -= e.memory();
                 e.value = value;
                 e.lru = access | keyspace.snapshotMark() | (e.lru & Entry.MEASURING);
@@ -238,7 +242,7 @@ public final class Database {
         }
         Entry added = new Entry(key, h, value, keyspace.freshLru());
         table.insert(added, tableMayGrow);
-        bytes += added.memory();
+        added(added);
         if (!watched.isEmpty()) watched.touched(key, true);
         keyspace.keyAdded(id, key);
     }
@@ -280,7 +284,7 @@ public final class Database {
         int h = ChainedTable.hash(key);
         Entry added = expireAt < 0 ? new Entry(key, h, value, lru) : new VolatileEntry(key, h, value, lru, expireAt);
         table.insert(added, tableMayGrow);
-        bytes += added.memory();
+        added(added);
         if (added instanceof VolatileEntry) addVolatile((VolatileEntry) added);
         if (!watched.isEmpty()) watched.touched(key, true);
         keyspace.keyAdded(id, key);
@@ -550,17 +554,27 @@ public final class Database {
 
     // ---- table internals ----
 
+    /**
+     * A command may go on changing a value it has just stored (SADD creates the set, stores it,
+     * then adds the members): inside a command, a stored or replaced entry is measured when the
+     * command ends. Outside commands (loading) at once, so nothing piles up to be measured.
+     */
+    private boolean deferMeasuring() {
+        return keyspace.inCommand() && !keyspace.isLoading();
+    }
+
+    /** e was linked into the table: into the running total now or when the command ends. */
+    private void added(Entry e) {
+        if (deferMeasuring()) keyspace.memoryTally().outOfTotal(this, e); else bytes += e.memory();
+    }
+
     /** Puts {@code replacement} where {@code old} is in its chain and in the volatile index. */
     private void replace(Entry old, Entry replacement) {
         beforeChange(old);
         replacement.lru = (replacement.lru & ~(Entry.SNAPSHOT_MARK | Entry.MEASURING)) | keyspace.snapshotMark();
         table.replace(old, replacement);
-        if ((old.lru & Entry.MEASURING) != 0) {
-            // Out of the total since old was looked up: the replacement is measured in its place.
-            keyspace.memoryTally().outOfTotal(this, replacement);
-        } else {
-            bytes += replacement.memory() - old.memory();
-        }
+        if ((old.lru & Entry.MEASURING) == 0) bytes -= old.memory();
+        added(replacement);
         if (old instanceof VolatileEntry) removeVolatile((VolatileEntry) old);
         if (replacement instanceof VolatileEntry) addVolatile((VolatileEntry) replacement);
     }

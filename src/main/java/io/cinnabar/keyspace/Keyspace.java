@@ -249,6 +249,11 @@ public final class Keyspace {
         frozenClock = false;
     }
 
+    /** Between beginCommand and endCommand. */
+    boolean inCommand() {
+        return frozenClock;
+    }
+
     /**
      * While held (CLIENT PAUSE), expired keys stay stored, so the data set does not change, but
      * lookups still report them gone, as Redis's expireIfNeeded does during a pause.
