@@ -63,7 +63,7 @@ for phase in ("warm-up", "measure"):
         missed = [k for k, r in zip(names, replies) if r is None]
         if missed:
             conn.send([(b"SET", k, value) for k in missed])
-            oom += sum(1 for _ in missed if isinstance(conn.read(), resp.Connection.Error))
+            oom += sum(1 for _ in missed if isinstance(conn.read(), resp.ServerError))
         if phase == "measure":
             hits += batch - len(missed)
             measured += batch

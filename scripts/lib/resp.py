@@ -10,40 +10,45 @@ def command(args):
     return b"".join(out)
 
 
+
+class ServerError(str):
+    """An error reply, its text without the leading '-'."""
+
+
 class Connection:
     """A blocking connection that pipelines: send() many commands, then read() their replies.
 
-    Replies come back as bytes (bulk and simple strings), int, None (null), lists, or an Error.
+    Replies come back as str (simple strings), bytes (bulk strings), int, None (nulls), lists,
+    or a ServerError.
     """
 
-    class Error(Exception):
-        pass
-
-    def __init__(self, port, host="127.0.0.1"):
+    def __init__(self, port, timeout=60):
         import socket
-        self.sock = socket.create_connection((host, port))
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.reader = self.sock.makefile("rb", buffering=1 << 20)
+        self.f = self.sock.makefile("rb", buffering=1 << 16)
 
     def send(self, commands):
-        self.sock.sendall(b"".join(command(c) for c in commands))
+        self.sock.sendall(b"".join(command(args) for args in commands))
 
     def read(self):
-        line = self.reader.readline()
-        if not line:
+        line = self.f.readline()
+        if not line.endswith(b"\r\n"):
             raise ConnectionError("connection closed")
         kind, rest = line[:1], line[1:-2]
         if kind == b"+":
-            return rest
+            return rest.decode()
         if kind == b"-":
-            return Connection.Error(rest.decode(errors="replace"))
+            return ServerError(rest.decode())
         if kind == b":":
             return int(rest)
         if kind == b"$":
             n = int(rest)
             if n < 0:
                 return None
-            data = self.reader.read(n + 2)
+            data = self.f.read(n + 2)
+            if len(data) != n + 2:
+                raise ConnectionError("connection closed")
             return data[:-2]
         if kind == b"*":
             n = int(rest)
