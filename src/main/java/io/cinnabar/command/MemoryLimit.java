@@ -36,6 +36,7 @@ public final class MemoryLimit {
 
     /** maxmemory-samples goes to INT_MAX as in Redis; more than this per database only costs time. */
     private static final int MAX_SAMPLES = 1024;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(MemoryLimit.class);
     private final ServerContext server;
     private EvictionPolicy policy;
     private boolean evictionTaskRunning;
@@ -56,9 +57,17 @@ public final class MemoryLimit {
             policy = EvictionPolicy.of(config.getString(ConfigOptions.MAXMEMORY_POLICY));
             server.keyspace().accessTracking(policy.lfu(), config.getInt(ConfigOptions.LFU_LOG_FACTOR),
                     config.getInt(ConfigOptions.LFU_DECAY_TIME));
-        } else if (o == ConfigOptions.MAXMEMORY && config.getLong(ConfigOptions.MAXMEMORY) > 0) {
+        } else if (o == ConfigOptions.MAXMEMORY) {
             // Redis's updateMaxmemory: a lower limit starts evicting now, not at the next command.
-            server.thread().execute(this::startEvictionTask);
+            server.thread().execute(() -> {
+                long max = config.getLong(ConfigOptions.MAXMEMORY), used = usedMemory();
+                if (max > 0 && max < used) {
+                    log.warn("WARNING: the new maxmemory value set via CONFIG SET ({}) is smaller than the current memory "
+                            + "usage ({}). This will result in key eviction and/or the inability to accept new write "
+                            + "commands depending on the maxmemory-policy.", max, used);
+                }
+                startEvictionTask();
+            });
         }
     }
 
@@ -106,9 +115,13 @@ public final class MemoryLimit {
     /** Redis's performEvictions: DONE when under the limit (now or already). */
     Eviction.Result performEvictions() {
         long max = server.config().getLong(ConfigOptions.MAXMEMORY);
-        if (max == 0 || server.keyspace().isLoading()) return Eviction.Result.DONE;
+        if (server.keyspace().isLoading()) return Eviction.Result.DONE;
         long used = usedMemory();
-        if (used <= max) return Eviction.Result.DONE;
+        if (max == 0 || used <= max) {
+            overLimit(false);
+            return Eviction.Result.DONE;
+        }
+        overLimit(true);
         if (!policy.evicts()) return Eviction.Result.NOTHING;
         Eviction.Result r = server.keyspace().eviction().evict(policy, used - max,
                 Math.min(server.config().getInt(ConfigOptions.MAXMEMORY_SAMPLES), MAX_SAMPLES), timeLimitNanos());
@@ -131,6 +144,35 @@ public final class MemoryLimit {
     }
 
     private long evictedSinceCycle;
+    /** When used memory last went over maxmemory (System.nanoTime), 0 while under it. */
+    private long overSince;
+    private long overTotalNanos;
+
+    /** Redis's stat_last_eviction_exceeded_time bookkeeping. */
+    private void overLimit(boolean over) {
+        if (over && overSince == 0) {
+            overSince = System.nanoTime();
+        } else if (!over && overSince != 0) {
+            overTotalNanos += System.nanoTime() - overSince;
+            overSince = 0;
+        }
+    }
+
+    /** INFO's current_eviction_exceeded_time: ms for which used memory has been over maxmemory, 0 when under. */
+    public long currentExceededMs() {
+        return overSince == 0 ? 0 : (System.nanoTime() - overSince) / 1_000_000;
+    }
+
+    /** INFO's total_eviction_exceeded_time: ms spent over maxmemory since start-up or CONFIG RESETSTAT. */
+    public long totalExceededMs() {
+        return overTotalNanos / 1_000_000 + currentExceededMs();
+    }
+
+    /** CONFIG RESETSTAT. */
+    public void resetStats() {
+        overTotalNanos = 0;
+        overSince = 0;
+    }
 
     /** Redis's evictionTimeLimitUs: 50 us per tenacity point up to 10, then 15% more per point; 100 is unlimited. */
     private long timeLimitNanos() {

@@ -233,6 +233,7 @@ class EvictionIT {
         assertTrue(evicted >= 90 && evicted <= 200, "evicted " + evicted);
         for (int i = 0; i < 200; i++) assertTrue(jedis.exists("hot" + i), "hot" + i + " was evicted");
         assertTrue(used(jedis) <= Long.parseLong(jedis.configGet("maxmemory").get("maxmemory")));
+        assertEquals("0", field(jedis.info("stats"), "current_eviction_exceeded_time"), "back under the limit");
     }
 
     @Test

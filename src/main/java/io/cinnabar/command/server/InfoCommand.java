@@ -306,8 +306,8 @@ public final class InfoCommand implements CommandFamily {
         s.field("expire_cycle_cpu_milliseconds", 0);
         s.field("evicted_keys", ks.evictedKeys);
         s.field("evicted_clients", 0);
-        s.field("total_eviction_exceeded_time", 0);
-        s.field("current_eviction_exceeded_time", 0);
+        s.field("total_eviction_exceeded_time", server.memoryLimit().totalExceededMs());
+        s.field("current_eviction_exceeded_time", server.memoryLimit().currentExceededMs());
         s.field("keyspace_hits", ks.keyspaceHits);
         s.field("keyspace_misses", ks.keyspaceMisses);
         s.field("pubsub_channels", server.pubSub().channelCount());
