@@ -512,7 +512,12 @@ public final class Database {
      * (Redis's dictGetSomeKeys on db->dict or db->expires); returns how many were stored in out.
      */
     int sample(Entry[] out, int count, boolean volatileOnly) {
-        if (!volatileOnly) return table.someElements(out, count);
+        if (!volatileOnly) {
+            int n = table.someElements(out, count);
+            // A table left sparse by deletions (not yet shrunk) may yield nothing in its steps.
+            if (n == 0 && table.size() > 0 && count > 0) out[n++] = table.anyElement(ThreadLocalRandom.current());
+            return n;
+        }
         int want = Math.min(count, volatileCount);
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         int stored = 0;
