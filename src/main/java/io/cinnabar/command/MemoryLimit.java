@@ -71,16 +71,22 @@ public final class MemoryLimit {
         }
     }
 
-    /** Redis's used_memory: the data's estimate plus what an empty server holds and the scripts. */
+    /**
+     * Redis's used_memory: the data's estimate plus what an empty server holds and the scripts.
+     * Every command asks when maxmemory is set, so it costs a sum over the databases only: the
+     * scripts' share (a walk of the script cache) is refreshed by the cron.
+     */
     public long usedMemory() {
-        return STARTUP_BYTES + server.keyspace().dataBytes() + scriptBytes();
+        return STARTUP_BYTES + server.keyspace().dataBytes() + scriptBytes;
     }
 
-    private long scriptBytes() {
+    private long scriptBytes;
+
+    private void measureScripts() {
         var engine = server.component(io.cinnabar.command.scripting.ScriptEngine.class, null);
-        if (engine == null) return 0;
+        if (engine == null) return;
         var m = engine.memory();
-        return m.scriptsEvalBytes() + m.functionsBytes();
+        scriptBytes = m.scriptsEvalBytes() + m.functionsBytes();
     }
 
     private long peak;
@@ -204,6 +210,7 @@ public final class MemoryLimit {
 
     /** serverCron's share: still over the limit (a write grew a value), eviction goes on. */
     void cron() {
+        measureScripts();
         peak(usedMemory());
         if (server.config().getLong(ConfigOptions.MAXMEMORY) > 0 && !server.pause().isActive()
                 && usedMemory() > server.config().getLong(ConfigOptions.MAXMEMORY) && policy.evicts()) {
