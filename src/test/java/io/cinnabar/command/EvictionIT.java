@@ -1,6 +1,8 @@
 package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
+import io.cinnabar.ManualClock;
+import io.cinnabar.junit.ClockMode;
 import io.cinnabar.junit.CinnabarTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -14,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 import static io.cinnabar.command.Raw.error;
@@ -27,39 +28,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * maxmemory over the running estimate of the data: used_memory follows writes, deletes, expiry
  * and flushes; the eight policies evict what Redis's would; OOM for deny-oom commands; MEMORY
- * STATS/DOCTOR/MALLOC-STATS/PURGE. Time is driven through the server's clock.
+ * STATS/DOCTOR/MALLOC-STATS/PURGE. Time (LRU idle time, LFU decay, TTLs) is moved by hand.
  */
-@CinnabarTest
+@CinnabarTest(clock = ClockMode.MANUAL)
 class EvictionIT {
     private static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
-    private CinnabarServer server;
     private Jedis jedis;
-
-    @AfterEach
-    void reset() {
-        if (jedis != null) {
-            jedis.configSet("maxmemory", "0");
-            jedis.configSet("maxmemory-policy", "noeviction");
-            jedis.configSet("maxmemory-samples", "5");
-            jedis.configSet("maxmemory-eviction-tenacity", "10");
-            jedis.configSet("notify-keyspace-events", "");
-            jedis.flushAll();
-        }
-        if (server != null) server.clock(System::currentTimeMillis);
-    }
-
-    private AtomicLong driveClock(CinnabarServer s) {
-        server = s;
-        AtomicLong ms = new AtomicLong(System.currentTimeMillis());
-        s.clock(ms::get);
-        return ms;
-    }
 
     @org.junit.jupiter.api.BeforeEach
     void freshStats(Jedis jedis) {
+        this.jedis = jedis;
         jedis.configResetStat();
         // Whole evictions in the command that needs them, however slow the machine (see the time-limit test).
         jedis.configSet("maxmemory-eviction-tenacity", "100");
+    }
+
+    /** The server is the class's: the next test starts from defaults and no data. */
+    @AfterEach
+    void reset() {
+        jedis.configSet("maxmemory", "0");
+        jedis.configSet("maxmemory-policy", "noeviction");
+        jedis.configSet("maxmemory-samples", "5");
+        jedis.configSet("maxmemory-eviction-tenacity", "10");
+        jedis.configSet("notify-keyspace-events", "");
+        jedis.flushAll();
     }
 
     private static long used(Jedis jedis) {
@@ -78,9 +70,7 @@ class EvictionIT {
     }
 
     @Test
-    void usedMemoryFollowsTheDataNotTheHeap(CinnabarServer s, Jedis jedis) {
-        this.jedis = jedis;
-        AtomicLong ms = driveClock(s);
+    void usedMemoryFollowsTheDataNotTheHeap(Jedis jedis, ManualClock clock) {
         long empty = used(jedis);
         for (int i = 0; i < 1000; i++) jedis.set("k" + i, value(1000));
         long full = used(jedis);
@@ -107,7 +97,7 @@ class EvictionIT {
         long beforeTtl = used(jedis);
         long k3 = jedis.memoryUsage("k3");
         jedis.pexpire("k3", 1000);
-        ms.addAndGet(2000);
+        clock.advanceMillis(2000);
         assertNull(jedis.get("k3"));
         assertEquals(beforeTtl - k3, used(jedis));
         jedis.flushAll();
@@ -119,9 +109,7 @@ class EvictionIT {
      * changed them (in place, by replacement, by moving them, through scripts and transactions).
      */
     @Test
-    void theRunningTotalIsTheSumOfMemoryUsageAfterWritesOfEveryKind(CinnabarServer s, Jedis jedis) {
-        this.jedis = jedis;
-        server = s;
+    void theRunningTotalIsTheSumOfMemoryUsageAfterWritesOfEveryKind(Jedis jedis) {
         jedis.set("s", "abc");
         jedis.append("s", value(100));
         jedis.setrange("s", 300, "z");
@@ -198,9 +186,7 @@ class EvictionIT {
     }
 
     @Test
-    void noevictionRefusesDenyOomCommandsButReadsDeletesAndFlushGoOn(CinnabarServer s, Jedis jedis) {
-        this.jedis = jedis;
-        server = s;
+    void noevictionRefusesDenyOomCommandsButReadsDeletesAndFlushGoOn(Jedis jedis) {
         for (int i = 0; i < 100; i++) jedis.set("k" + i, value(1000));
         jedis.configSet("maxmemory", Long.toString(used(jedis) - 10_000));
         assertEquals(OOM, error(() -> jedis.set("new", "v")));
@@ -215,14 +201,12 @@ class EvictionIT {
     }
 
     @Test
-    void allkeysLruEvictsTheIdlestKeys(CinnabarServer s, Jedis jedis) {
-        this.jedis = jedis;
-        AtomicLong ms = driveClock(s);
+    void allkeysLruEvictsTheIdlestKeys(Jedis jedis, ManualClock clock) {
         jedis.configSet("maxmemory-samples", "64");
         for (int i = 0; i < 200; i++) jedis.set("cold" + i, value(1000));
-        ms.addAndGet(1_000_000);
+        clock.advanceMillis(1_000_000);
         for (int i = 0; i < 200; i++) jedis.set("hot" + i, value(1000));
-        ms.addAndGet(100_000);
+        clock.advanceMillis(100_000);
         for (int i = 0; i < 200; i++) jedis.get("hot" + i);
         assertEquals(0, jedis.objectIdletime("hot7"));
         assertEquals(1100, jedis.objectIdletime("cold7"));
@@ -237,9 +221,7 @@ class EvictionIT {
     }
 
     @Test
-    void allkeysLfuCountsAccessesDecaysThemAndEvictsTheLeastFrequent(CinnabarServer s, Jedis jedis) {
-        this.jedis = jedis;
-        AtomicLong ms = driveClock(s);
+    void allkeysLfuCountsAccessesDecaysThemAndEvictsTheLeastFrequent(Jedis jedis, ManualClock clock) {
         jedis.configSet("maxmemory-policy", "allkeys-lfu");
         jedis.configSet("maxmemory-samples", "64");
         jedis.set("f", "v");
@@ -250,10 +232,10 @@ class EvictionIT {
         long freq = jedis.objectFreq("f");
         // lfu-log-factor 10: a thousand hits take the counter to about 18, not to 255.
         assertTrue(freq > 10 && freq < 30, "freq " + freq);
-        ms.addAndGet(5 * 60_000);
+        clock.advanceMillis(5 * 60_000);
         assertEquals(freq - 5, jedis.objectFreq("f"), "one point per lfu-decay-time minute");
         jedis.configSet("lfu-decay-time", "0");
-        ms.addAndGet(60 * 60_000);
+        clock.advanceMillis(60 * 60_000);
         assertEquals(freq, jedis.objectFreq("f"), "lfu-decay-time 0: the stored counter, never decayed");
         // RESTORE FREQ sets the counter.
         byte[] dump = jedis.dump("f");
@@ -272,9 +254,7 @@ class EvictionIT {
     }
 
     @Test
-    void volatilePoliciesOnlyEvictKeysWithATtl(CinnabarServer s, Jedis jedis) throws InterruptedException {
-        this.jedis = jedis;
-        server = s;
+    void volatilePoliciesOnlyEvictKeysWithATtl(Jedis jedis) throws InterruptedException {
         for (String policy : List.of("volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl")) {
             jedis.flushAll();
             jedis.configSet("maxmemory", "0");
@@ -301,9 +281,7 @@ class EvictionIT {
     }
 
     @Test
-    void allkeysRandomEvictsAndCountsAndNotifies(CinnabarServer s, Jedis jedis, HostAndPort at) throws IOException {
-        this.jedis = jedis;
-        server = s;
+    void allkeysRandomEvictsAndCountsAndNotifies(Jedis jedis, HostAndPort at) throws IOException {
         jedis.configSet("notify-keyspace-events", "Ee");
         for (int i = 0; i < 100; i++) jedis.set("k" + i, value(1000));
         try (KeyspaceNotificationsIT.Subscriber sub = new KeyspaceNotificationsIT.Subscriber(at)) {
@@ -323,9 +301,7 @@ class EvictionIT {
 
     /** With tenacity 0 a command evicts at most 16 keys at a time; the rest goes on between commands. */
     @Test
-    void evictionBeyondTheTimeLimitGoesOnBetweenCommands(CinnabarServer s, Jedis jedis) throws InterruptedException {
-        this.jedis = jedis;
-        server = s;
+    void evictionBeyondTheTimeLimitGoesOnBetweenCommands(Jedis jedis) throws InterruptedException {
         for (int i = 0; i < 2000; i++) jedis.set("k" + i, value(100));
         jedis.configSet("maxmemory-eviction-tenacity", "0");
         jedis.configSet("maxmemory-policy", "allkeys-random");
@@ -338,9 +314,7 @@ class EvictionIT {
     }
 
     @Test
-    void memoryStatsDoctorMallocStatsAndPurge(CinnabarServer s, Jedis jedis) {
-        this.jedis = jedis;
-        server = s;
+    void memoryStatsDoctorMallocStatsAndPurge(Jedis jedis) {
         jedis.set("a", "1");
         @SuppressWarnings("unchecked")
         List<Object> stats = (List<Object>) raw(jedis, "MEMORY", "STATS");
