@@ -17,58 +17,11 @@ acknowledgement to the round's last acknowledgement, in ms), and transactions th
 """
 import json
 import random
-import socket
 import sys
 import threading
 import time
 
-
-class Conn:
-    def __init__(self, port):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=60)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.f = self.sock.makefile("rb", buffering=1 << 16)
-
-    def send(self, commands):
-        out = []
-        for args in commands:
-            out.append(b"*%d\r\n" % len(args))
-            for a in args:
-                a = a if isinstance(a, bytes) else str(a).encode()
-                out.append(b"$%d\r\n%s\r\n" % (len(a), a))
-        self.sock.sendall(b"".join(out))
-
-    def read(self):
-        line = self.f.readline()
-        if not line.endswith(b"\r\n"):
-            raise ConnectionError("connection closed")
-        kind, rest = line[:1], line[1:-2]
-        if kind == b"+":
-            return rest.decode()
-        if kind == b"-":
-            return ServerError(rest.decode())
-        if kind == b":":
-            return int(rest)
-        if kind == b"$":
-            n = int(rest)
-            if n < 0:
-                return None
-            data = self.f.read(n + 2)
-            if len(data) != n + 2:
-                raise ConnectionError("connection closed")
-            return data[:-2]
-        if kind == b"*":
-            n = int(rest)
-            return None if n < 0 else [self.read() for _ in range(n)]
-        raise ConnectionError("unexpected reply %r" % line)
-
-    def call(self, *args):
-        self.send([args])
-        return self.read()
-
-
-class ServerError(str):
-    pass
+from resp import Connection as Conn, ServerError  # noqa: E402 (lib/ is the script's directory)
 
 
 def key(r, c, kind, seq=None):

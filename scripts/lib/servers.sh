@@ -22,14 +22,15 @@ wait_ready() { # port [name]
     return 1
 }
 
-# Starts a fresh server of the given kind (redis|cinnabar) on port, with --save '' --appendonly no,
-# logging to $work/<server>.log, and waits until it answers; sets $redis_pid or $cinnabar_pid.
-start_fresh_server() { # server port
+# Starts a fresh server of the given kind (redis|cinnabar) on port, with --save '' --appendonly no
+# and any further --option value arguments, logging to $work/<server>.log, and waits until it
+# answers; sets $redis_pid or $cinnabar_pid.
+start_fresh_server() { # server port [--option value ...]
     if [[ $1 == redis ]]; then
-        redis-server --port "$2" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log" &
+        redis-server --port "$2" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log" "${@:3}" &
         redis_pid=$!
     else
-        "$repo/scripts/cinnabar-server" --port "$2" --bind 127.0.0.1 --save '' --appendonly no \
+        "$repo/scripts/cinnabar-server" --port "$2" --bind 127.0.0.1 --save '' --appendonly no "${@:3}" \
             >>"$work/cinnabar.log" 2>&1 &
         cinnabar_pid=$!
     fi

@@ -319,7 +319,7 @@ public final class Dispatcher {
         // In MULTI anything but what ends it may grow memory: the queue grows too.
         boolean mayGrowMemory = (flags & CallFlags.DENYOOM) != 0
                 || (client.multi != null && !TransactionControl.endsOrLeavesTransaction(spec));
-        if (mayGrowMemory && MemoryLimit.outOfMemory(server)) {
+        if (server.memoryLimit().beforeCommand(mayGrowMemory)) {
             reject(client, args, spec, MemoryLimit.OOM);
             return null;
         }
@@ -417,7 +417,7 @@ public final class Dispatcher {
             if (diskError != null) return "-" + diskError;
             if (!GoodReplicas.enough(server)) return "-" + GoodReplicas.NOREPLICAS;
         }
-        if (!allowOom && spec.denyOom && MemoryLimit.outOfMemory(server)) return "-" + MemoryLimit.OOM;
+        if (!allowOom && spec.denyOom && server.memoryLimit().outOfMemory()) return "-" + MemoryLimit.OOM;
         return null;
     }
 

@@ -23,6 +23,7 @@ public final class KeyspaceEvents {
     public static final int ZSET = KeyspaceEventFlags.ZSET;
     public static final int STREAM = KeyspaceEventFlags.STREAM;
     public static final int EXPIRED = KeyspaceEventFlags.EXPIRED;
+    public static final int EVICTED = KeyspaceEventFlags.EVICTED;
     public static final int KEY_MISS = KeyspaceEventFlags.KEY_MISS;
     public static final int NEW = KeyspaceEventFlags.NEW;
 

@@ -24,6 +24,13 @@ final class KeyspaceHooks {
             boolean lazy = server.config().getBool(ConfigOptions.LAZYFREE_LAZY_EXPIRE);
             server.propagation().also(db, new byte[][] {PropagatedCommands.deletion(lazy), key});
         });
+        // Redis's performEvictions: signalModifiedKey, the "evicted" event, then the DEL goes out.
+        server.keyspace().onKeyEvicted((db, key) -> {
+            if (server.tracking().active()) server.tracking().invalidate(null, key);
+            events.fire(KeyspaceEvents.EVICTED, "evicted", key, db);
+            boolean lazy = server.config().getBool(ConfigOptions.LAZYFREE_LAZY_EVICTION);
+            server.propagation().also(db, new byte[][] {PropagatedCommands.deletion(lazy), key});
+        });
         server.keyspace().onStreamGone((db, key) -> server.blocking().signal(db, key));
         server.keyspace().onKeyMissed((db, key) -> events.fire(KeyspaceEvents.KEY_MISS, "keymiss", key, db));
     }

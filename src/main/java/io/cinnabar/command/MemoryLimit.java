@@ -1,7 +1,10 @@
 package io.cinnabar.command;
 
 import io.cinnabar.command.server.HeapReturn;
+import io.cinnabar.config.ConfigOption;
 import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.keyspace.Eviction;
+import io.cinnabar.keyspace.EvictionPolicy;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -10,41 +13,216 @@ import java.lang.management.MemoryUsage;
 import java.util.List;
 
 /**
- * maxmemory as Redis's processCommand enforces it before running a command: past the limit, with
- * nothing to evict, commands that may grow memory (deny-oom, and anything queued in MULTI) are
- * refused with OOM. Eviction itself is not implemented yet, so only the noeviction policy (the
- * default) refuses; under other policies commands run as before. Nothing is refused during a
- * CLIENT PAUSE, when Redis does not evict either.
+ * maxmemory as Redis's processCommand enforces it before running a command (performEvictions):
+ * past the limit, keys are evicted under the maxmemory-policy; when nothing may be evicted,
+ * commands that may grow memory (deny-oom, and anything queued in MULTI) are refused with OOM.
+ * Nothing is evicted or refused during a CLIENT PAUSE, as in Redis.
  * <p>
- * With maxmemory 0 the JVM's maximum heap is still a hard limit, which Redis does not have: data
- * may fill {@link #IMPLICIT_SHARE} of it, whatever the policy, and writes are refused past that,
- * so that the heap never runs out under a server that keeps answering reads, DEL and FLUSHALL.
+ * Used memory is {@link #usedMemory}: the keyspace's running estimate of its data (not the JVM
+ * heap, whose garbage comes and goes) plus what an empty server reports. Eviction that takes
+ * longer than maxmemory-eviction-tenacity allows goes on in a timer task, so latency stays flat.
+ * <p>
+ * The JVM's maximum heap is also a hard limit, which Redis does not have: data may fill
+ * {@link #IMPLICIT_SHARE} of it, whatever the policy, and writes are refused past that, so
+ * that the heap never runs out under a server that keeps answering reads, DEL and FLUSHALL.
  */
 public final class MemoryLimit {
     public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
     /** The collector needs room to work in: the rest of the heap is its. */
     static final double IMPLICIT_SHARE = 0.75;
     private static final long IMPLICIT_LIMIT = (long) (Runtime.getRuntime().maxMemory() * IMPLICIT_SHARE);
+    /** used_memory_startup: what Redis 7.0.15 reports before it holds any data. */
+    public static final long STARTUP_BYTES = 875_960;
 
-    private MemoryLimit() {}
+    /** maxmemory-samples goes to INT_MAX as in Redis; more than this per database only costs time. */
+    private static final int MAX_SAMPLES = 1024;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(MemoryLimit.class);
+    private final ServerContext server;
+    private EvictionPolicy policy;
+    private boolean evictionTaskRunning;
 
-    public static boolean outOfMemory(ServerContext server) {
+    MemoryLimit(ServerContext server) {
+        this.server = server;
+        configChanged(ConfigOptions.MAXMEMORY_POLICY);
+        server.keyspace().tableGrowth(bytes -> {
+            long max = server.config().getLong(ConfigOptions.MAXMEMORY);
+            return max == 0 || usedMemory() + bytes <= max;
+        });
+        server.config().onChange(this::configChanged);
+    }
+
+    private void configChanged(ConfigOption o) {
+        var config = server.config();
+        if (o == ConfigOptions.MAXMEMORY_POLICY || o == ConfigOptions.LFU_LOG_FACTOR || o == ConfigOptions.LFU_DECAY_TIME) {
+            policy = EvictionPolicy.of(config.getString(ConfigOptions.MAXMEMORY_POLICY));
+            server.keyspace().accessTracking(policy.lfu(), config.getInt(ConfigOptions.LFU_LOG_FACTOR),
+                    config.getInt(ConfigOptions.LFU_DECAY_TIME));
+        } else if (o == ConfigOptions.MAXMEMORY) {
+            // Redis's updateMaxmemory: a lower limit starts evicting now, not at the next command.
+            server.thread().execute(() -> {
+                long max = config.getLong(ConfigOptions.MAXMEMORY), used = usedMemory();
+                if (max > 0 && max < used) {
+                    log.warn("WARNING: the new maxmemory value set via CONFIG SET ({}) is smaller than the current memory "
+                            + "usage ({}). This will result in key eviction and/or the inability to accept new write "
+                            + "commands depending on the maxmemory-policy.", max, used);
+                }
+                startEvictionTask();
+            });
+        }
+    }
+
+    /**
+     * Redis's used_memory: the data's estimate plus what an empty server holds and the scripts.
+     * Every command asks when maxmemory is set, so it costs a sum over the databases only: the
+     * scripts' share (a walk of the script cache) is refreshed by the cron.
+     */
+    public long usedMemory() {
+        return STARTUP_BYTES + server.keyspace().dataBytes() + scriptBytes;
+    }
+
+    private long scriptBytes;
+
+    private void measureScripts() {
+        var engine = server.component(io.cinnabar.command.scripting.ScriptEngine.class, null);
+        if (engine == null) return;
+        var m = engine.memory();
+        scriptBytes = m.scriptsEvalBytes() + m.functionsBytes();
+    }
+
+    private long peak;
+
+    /** used_memory_peak: the highest used memory seen, now included. */
+    public long peak(long usedNow) {
+        peak = Math.max(peak, usedNow);
+        return peak;
+    }
+
+    public EvictionPolicy policy() {
+        return policy;
+    }
+
+    /**
+     * Before a command: evicts if over maxmemory; true when the command, if it may grow memory
+     * (mayGrowMemory), must be refused with OOM.
+     */
+    boolean beforeCommand(boolean mayGrowMemory) {
+        if (server.pause().isActive()) return false;
+        boolean oom = server.config().getLong(ConfigOptions.MAXMEMORY) > 0 && performEvictions() == Eviction.Result.NOTHING;
+        return mayGrowMemory && (oom || overImplicitLimit());
+    }
+
+    /** Whether a command that may grow memory would be refused now (scripts without allow-oom). */
+    public boolean outOfMemory() {
         if (server.pause().isActive()) return false;
         long max = server.config().getLong(ConfigOptions.MAXMEMORY);
-        if (max == 0) return overImplicitLimit();
-        if (!"noeviction".equals(server.config().getString(ConfigOptions.MAXMEMORY_POLICY))) return false;
-        return over(max);
+        return (max > 0 && usedMemory() > max) || overImplicitLimit();
+    }
+
+    /** Redis's performEvictions: DONE when under the limit (now or already). */
+    Eviction.Result performEvictions() {
+        long max = server.config().getLong(ConfigOptions.MAXMEMORY);
+        if (server.keyspace().isLoading()) return Eviction.Result.DONE;
+        long used = usedMemory();
+        if (max == 0 || used <= max) {
+            overLimit(false);
+            return Eviction.Result.DONE;
+        }
+        overLimit(true);
+        if (!policy.evicts()) return Eviction.Result.NOTHING;
+        Eviction.Result r = server.keyspace().eviction().evict(policy, used - max,
+                Math.min(server.config().getInt(ConfigOptions.MAXMEMORY_SAMPLES), MAX_SAMPLES), timeLimitNanos());
+        if (r == Eviction.Result.RUNNING) startEvictionTask();
+        returnEvictedHeap(used - usedMemory(), max);
+        return r;
+    }
+
+    /**
+     * Under steady eviction, what evicted values held is garbage the collector would leave on the
+     * heap until its own next cycle, and the process's RSS grows far past maxmemory: after every
+     * quarter of maxmemory evicted (16 MB at least), a concurrent cycle gives it back.
+     */
+    private void returnEvictedHeap(long freed, long max) {
+        evictedSinceCycle += Math.max(0, freed);
+        if (evictedSinceCycle >= Math.max(16L << 20, max / 4)) {
+            evictedSinceCycle = 0;
+            HeapReturn.collectSoon();
+        }
+    }
+
+    private long evictedSinceCycle;
+    /** When used memory last went over maxmemory (System.nanoTime), 0 while under it. */
+    private long overSince;
+    private long overTotalNanos;
+
+    /** Redis's stat_last_eviction_exceeded_time bookkeeping. */
+    private void overLimit(boolean over) {
+        if (over && overSince == 0) {
+            overSince = System.nanoTime();
+        } else if (!over && overSince != 0) {
+            overTotalNanos += System.nanoTime() - overSince;
+            overSince = 0;
+        }
+    }
+
+    /** INFO's current_eviction_exceeded_time: ms for which used memory has been over maxmemory, 0 when under. */
+    public long currentExceededMs() {
+        return overSince == 0 ? 0 : (System.nanoTime() - overSince) / 1_000_000;
+    }
+
+    /** INFO's total_eviction_exceeded_time: ms spent over maxmemory since start-up or CONFIG RESETSTAT. */
+    public long totalExceededMs() {
+        return overTotalNanos / 1_000_000 + currentExceededMs();
+    }
+
+    /** CONFIG RESETSTAT. */
+    public void resetStats() {
+        overTotalNanos = 0;
+        overSince = 0;
+    }
+
+    /** Redis's evictionTimeLimitUs: 50 us per tenacity point up to 10, then 15% more per point; 100 is unlimited. */
+    private long timeLimitNanos() {
+        int tenacity = server.config().getInt(ConfigOptions.MAXMEMORY_EVICTION_TENACITY);
+        if (tenacity <= 10) return 50_000L * tenacity;
+        if (tenacity < 100) return (long) (500_000.0 * Math.pow(1.15, tenacity - 10.0));
+        return Long.MAX_VALUE;
+    }
+
+    /** Redis's startEvictionTimeProc: eviction goes on between commands until under the limit. */
+    private void startEvictionTask() {
+        if (evictionTaskRunning) return;
+        evictionTaskRunning = true;
+        server.thread().schedule(0, this::evictionTask);
+    }
+
+    private void evictionTask() {
+        evictionTaskRunning = false;
+        if (server.pause().isActive()) return;
+        server.keyspace().beginCommand();
+        try {
+            if (performEvictions() == Eviction.Result.RUNNING) startEvictionTask();
+        } finally {
+            server.keyspace().endCommand();
+            // Each eviction's DEL goes out on its own, as the active expire cycle's.
+            server.propagation().endUnit(false);
+        }
+    }
+
+    /** serverCron's share: still over the limit (a write grew a value), eviction goes on. */
+    void cron() {
+        measureScripts();
+        peak(usedMemory());
+        if (server.config().getLong(ConfigOptions.MAXMEMORY) > 0 && !server.pause().isActive()
+                && usedMemory() > server.config().getLong(ConfigOptions.MAXMEMORY) && policy.evicts()) {
+            startEvictionTask();
+        }
     }
 
     private static boolean overImplicitLimit() {
         Runtime rt = Runtime.getRuntime();
         // Cheap first (two counters): below the limit with the garbage counted, the data is too.
         if (rt.totalMemory() - rt.freeMemory() <= IMPLICIT_LIMIT) return false;
-        return over(IMPLICIT_LIMIT);
-    }
-
-    private static boolean over(long limit) {
-        if (liveHeap() <= limit) return false;
+        if (liveHeap() <= IMPLICIT_LIMIT) return false;
         // What the last collection left may have been deleted since (DEL, FLUSHALL): a fresh
         // count lets writes in again, instead of at the collector's next periodic cycle.
         HeapReturn.collectSoon();

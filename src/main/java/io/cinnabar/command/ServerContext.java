@@ -109,7 +109,13 @@ public final class ServerContext {
         lazyFreePolicy();
         config.onChange(o -> lazyFreePolicy());
         this.acl = new io.cinnabar.command.acl.Acl(this);
+        this.memoryLimit = new MemoryLimit(this);
     }
+
+    private final MemoryLimit memoryLimit;
+
+    /** maxmemory: used memory, eviction, OOM refusals. */
+    public MemoryLimit memoryLimit() { return memoryLimit; }
 
     /** The lazyfree-lazy-* options deletions inside the keyspace follow (expiry, overwrites, eviction). */
     private void lazyFreePolicy() {
@@ -350,6 +356,7 @@ public final class ServerContext {
         persistence.cron();
         if (cluster != null && blocked != null) blocked.redirectMovedSlots(cluster);
         keyspace.rehashSome(1000);
+        memoryLimit.cron();
         if (!activeExpireEnabled) return;
         long hz = config.getLong(ConfigOptions.HZ);
         long effort = config.getLong(ConfigOptions.ACTIVE_EXPIRE_EFFORT) - 1;

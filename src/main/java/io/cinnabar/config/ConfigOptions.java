@@ -81,9 +81,10 @@ public final class ConfigOptions {
     public static final ConfigOption MAXMEMORY_POLICY = add(enumeration("maxmemory-policy", "noeviction",
             "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru", "allkeys-lfu",
             "allkeys-random", "noeviction"));
-    public static final ConfigOption MAXMEMORY_SAMPLES = add(integer("maxmemory-samples", 1, INT_MAX, 5).inert());
-    public static final ConfigOption LFU_LOG_FACTOR = add(integer("lfu-log-factor", 0, INT_MAX, 10).inert());
-    public static final ConfigOption LFU_DECAY_TIME = add(integer("lfu-decay-time", 0, INT_MAX, 1).inert());
+    public static final ConfigOption MAXMEMORY_SAMPLES = add(integer("maxmemory-samples", 1, INT_MAX, 5));
+    public static final ConfigOption MAXMEMORY_EVICTION_TENACITY = add(integer("maxmemory-eviction-tenacity", 0, 100, 10));
+    public static final ConfigOption LFU_LOG_FACTOR = add(integer("lfu-log-factor", 0, INT_MAX, 10));
+    public static final ConfigOption LFU_DECAY_TIME = add(integer("lfu-decay-time", 0, INT_MAX, 1));
 
     // ---- persistence ----
     public static final ConfigOption DIR = add(text("dir", ConfigOptions::parseDir, new File("").getAbsolutePath()));
@@ -204,7 +205,6 @@ public final class ConfigOptions {
     static {
         // memory
         add(memoryOrPercent("maxmemory-clients", -100, LONG_MAX, 0).inert());
-        add(integer("maxmemory-eviction-tenacity", 0, 100, 10).inert());
         add(bool("activedefrag", false).inert());
         add(memory("active-defrag-ignore-bytes", 1, LONG_MAX, 100L << 20).inert());
         add(integer("active-defrag-threshold-lower", 0, 1000, 10).inert());

@@ -108,7 +108,22 @@ final class ChainedTable<N extends ChainedTable.Link<N>> {
 
     /** Links an element whose key is known to be absent. */
     void insert(N added) {
-        if (resized == null && size >= table.length) startResize(table.length * 2);
+        insert(added, null);
+    }
+
+    /** Redis's HASHTABLE_MAX_LOAD_FACTOR: past this load a table grows whatever maxmemory says. */
+    private static final double MAX_LOAD_FACTOR = 1.618;
+
+    /**
+     * As {@link #insert(Link)}; a growth of the bucket array is first offered to mayGrow (its
+     * extra bytes), which may refuse it while the chains are not too long (Redis's
+     * dictExpandAllowed: a resize must not push the server over maxmemory).
+     */
+    void insert(N added, java.util.function.LongPredicate mayGrow) {
+        if (resized == null && size >= table.length
+                && (mayGrow == null || size > table.length * MAX_LOAD_FACTOR || mayGrow.test(table.length * 8L))) {
+            startResize(table.length * 2);
+        }
         Link<N>[] t = arrayFor(added.hash);
         int i = added.hash & (t.length - 1);
         added.next = elementAt(t, i);
@@ -280,10 +295,23 @@ final class ChainedTable<N extends ChainedTable.Link<N>> {
     @SuppressWarnings("unchecked")
     N fairElement() {
         if (size == 0) return null;
+        Object[] picked = new Object[Math.min(FAIR_SAMPLE, size)];
+        int stored = someElements(picked, picked.length);
+        ThreadLocalRandom rnd = ThreadLocalRandom.current();
+        if (stored == 0) return anyElement(rnd);
+        return (N) picked[rnd.nextInt(stored)];
+    }
+
+    /**
+     * Up to count distinct elements from consecutive buckets starting at a random one, jumping
+     * elsewhere after a long run of empty buckets (Redis's dictGetSomeKeys: eviction samples
+     * and fair picks). Returns how many were stored in out.
+     */
+    int someElements(Object[] out, int count) {
+        int want = Math.min(count, size);
+        if (want == 0) return 0;
         if (resized != null && rehashPaused == 0) rehashStep(1);
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
-        int want = Math.min(FAIR_SAMPLE, size);
-        Object[] picked = new Object[want];
         int stored = 0;
         int buckets = bucketCount();
         int i = rnd.nextInt(buckets);
@@ -291,7 +319,6 @@ final class ChainedTable<N extends ChainedTable.Link<N>> {
         for (int steps = want * 10; stored < want && steps > 0; steps--) {
             N n = bucket(i);
             if (n == null) {
-                // Jump elsewhere after a long run of empty buckets, as dictGetSomeKeys does.
                 if (++emptyRun >= 5 && emptyRun > want) {
                     i = rnd.nextInt(buckets);
                     emptyRun = 0;
@@ -299,12 +326,11 @@ final class ChainedTable<N extends ChainedTable.Link<N>> {
                 }
             } else {
                 emptyRun = 0;
-                for (; n != null && stored < want; n = n.next) picked[stored++] = n;
+                for (; n != null && stored < want; n = n.next) out[stored++] = n;
             }
             i = i + 1 == buckets ? 0 : i + 1;
         }
-        if (stored == 0) return anyElement(rnd);
-        return (N) picked[rnd.nextInt(stored)];
+        return stored;
     }
 
     @SuppressWarnings("unchecked")

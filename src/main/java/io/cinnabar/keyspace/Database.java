@@ -14,12 +14,18 @@ public final class Database {
     private ChainedTable<Entry> table = new ChainedTable<>();
     private VolatileEntry[] volatiles = new VolatileEntry[16];
     private int volatileCount;
+    /** Estimated bytes of the stored keys and values: the sum of {@link Entry#memory()}, kept as they change. */
+    long bytes;
     /** WATCHed keys; consulted only when non-empty so unwatched writes stay allocation-free. */
     private final WatchedKeys watched = new WatchedKeys();
+
+    /** Whether the key table may grow its bucket array by that many bytes (maxmemory). */
+    private final java.util.function.LongPredicate tableMayGrow;
 
     Database(int id, Keyspace keyspace) {
         this.id = id;
         this.keyspace = keyspace;
+        this.tableMayGrow = keyspace::tableMayGrow;
     }
 
     public int id() {
@@ -33,6 +39,19 @@ public final class Database {
 
     public int volatileCount() {
         return volatileCount;
+    }
+
+    /**
+     * Estimated bytes of this database: its entries ({@link Entry#memory()}, kept as a running
+     * total) and its table's bucket array.
+     */
+    public long bytes() {
+        return bytes + tableBytes();
+    }
+
+    /** The table's bucket array (MEMORY STATS' overhead.hashtable.main). */
+    public long tableBytes() {
+        return 16 + 4L * table.bucketCount();
     }
 
     // ---- lookups ----
@@ -89,6 +108,7 @@ public final class Database {
         if (e == null) return null;
         beforeChange(e);
         keyspace.touch(e);
+        keyspace.memoryTally().measuring(this, e);
         keyspace.pendingChanges().add(this, key);
         return e.value();
     }
@@ -105,6 +125,7 @@ public final class Database {
         if (!(v instanceof byte[]) && !(v instanceof GrowableString)) throw WrongTypeException.INSTANCE;
         beforeChange(e);
         keyspace.touch(e);
+        keyspace.memoryTally().measuring(this, e);
         keyspace.pendingChanges().add(this, key);
         e.lru |= Entry.RAW;
         if (v instanceof GrowableString g) return g;
@@ -151,6 +172,7 @@ public final class Database {
         if (e != null) {
             beforeChange(e);
             keyspace.touch(e);
+            keyspace.memoryTally().measuring(this, e);
         }
         return e;
     }
@@ -200,17 +222,28 @@ public final class Database {
         if (e != null) {
             if (e.value != value) keyspace.lazyFree().overwritten(e.value);
             if (e.value instanceof StreamValue && e.value != value) keyspace.streamGone(id, key);
+            // Under LFU an overwritten key keeps its counter, as Redis's dbSetValue.
+            int access = keyspace.lfu() ? e.lru & Entry.LRU_MASK : keyspace.freshAccess();
             if (e instanceof VolatileEntry && !keepTtl) {
-                replace(e, new Entry(e.key, h, value, keyspace.freshLru()));
+                replace(e, new Entry(e.key, h, value, access | keyspace.snapshotMark()));
             } else {
                 beforeChange(e);
+                boolean counted = (e.lru & Entry.MEASURING) == 0;
+                if (counted && deferMeasuring()) {
+                    keyspace.memoryTally().measuring(this, e);
+                    counted = false;
+                }
+                if (counted) bytes -= e.memory();
                 e.value = value;
-                e.lru = keyspace.freshLru();
+                e.lru = access | keyspace.snapshotMark() | (e.lru & Entry.MEASURING);
+                if (counted) bytes += e.memory();
             }
             if (!watched.isEmpty()) watched.touched(key, true);
             return;
         }
-        table.insert(new Entry(key, h, value, keyspace.freshLru()));
+        Entry added = new Entry(key, h, value, keyspace.freshLru());
+        table.insert(added, tableMayGrow);
+        added(added);
         if (!watched.isEmpty()) watched.touched(key, true);
         keyspace.keyAdded(id, key);
     }
@@ -247,14 +280,15 @@ public final class Database {
             unlink(old);
             if (old.value != value) keyspace.lazyFree().overwritten(old.value);
         }
-        int lru = keepAccessTime ? source.lru : (source.lru & ~Entry.LRU_MASK) | keyspace.lruClock();
+        int lru = keepAccessTime ? source.lru : (source.lru & ~Entry.LRU_MASK) | keyspace.freshAccess();
         // The new entry did not exist when a running snapshot began: it owes it nothing.
-        lru = (lru & ~Entry.SNAPSHOT_MARK) | keyspace.snapshotMark();
+        lru = (lru & ~(Entry.SNAPSHOT_MARK | Entry.MEASURING)) | keyspace.snapshotMark();
         keyspace.dirty(1);
         long expireAt = source.expireAt();
         int h = ChainedTable.hash(key);
         Entry added = expireAt < 0 ? new Entry(key, h, value, lru) : new VolatileEntry(key, h, value, lru, expireAt);
-        table.insert(added);
+        table.insert(added, tableMayGrow);
+        added(added);
         if (added instanceof VolatileEntry) addVolatile((VolatileEntry) added);
         if (!watched.isEmpty()) watched.touched(key, true);
         keyspace.keyAdded(id, key);
@@ -388,6 +422,7 @@ public final class Database {
         KeyspaceSnapshot s = keyspace.snapshot();
         if (s != null && dropped > 0) s.beforeClear(this, table);
         keyspace.dirty(dropped);
+        bytes = 0;
         table = new ChainedTable<>();
         volatiles = new VolatileEntry[16];
         volatileCount = 0;
@@ -401,6 +436,7 @@ public final class Database {
         ChainedTable<Entry> t = table; table = other.table; other.table = t;
         VolatileEntry[] v = volatiles; volatiles = other.volatiles; other.volatiles = v;
         int c = volatileCount; volatileCount = other.volatileCount; other.volatileCount = c;
+        long b = bytes; bytes = other.bytes; other.bytes = b;
     }
 
     /** Shrinks the table when it is mostly empty (Redis does this from its cron). */
@@ -484,6 +520,65 @@ public final class Database {
         e.lru = (e.lru & ~Entry.LRU_MASK) | (int) at;
     }
 
+    /**
+     * Sets what RESTORE's IDLETIME or FREQ asks for, as Redis's objectSetLRUOrLFU: FREQ under an
+     * LFU policy, IDLETIME under any other; -1 for none.
+     */
+    public void setAccess(byte[] key, long idleSeconds, int freq) {
+        if (keyspace.lfu()) {
+            Entry e = table.find(key);
+            if (e != null && freq >= 0) e.lru = (e.lru & ~Entry.LRU_MASK) | keyspace.lfuAccess(freq);
+        } else if (idleSeconds >= 0) {
+            setIdleSeconds(key, idleSeconds);
+        }
+    }
+
+    // ---- eviction ----
+
+    /**
+     * Up to count distinct entries picked at random, from all keys or only from those with a TTL
+     * (Redis's dictGetSomeKeys on db->dict or db->expires); returns how many were stored in out.
+     */
+    int sample(Entry[] out, int count, boolean volatileOnly) {
+        if (!volatileOnly) {
+            int n = table.someElements(out, count);
+            // A table left sparse by deletions (not yet shrunk) may yield nothing in its steps.
+            if (n == 0 && table.size() > 0 && count > 0) out[n++] = table.anyElement(ThreadLocalRandom.current());
+            return n;
+        }
+        int want = Math.min(count, volatileCount);
+        ThreadLocalRandom rnd = ThreadLocalRandom.current();
+        int stored = 0;
+        for (int tries = want * 4; stored < want && tries > 0; tries--) {
+            VolatileEntry v = volatiles[rnd.nextInt(volatileCount)];
+            boolean seen = false;
+            for (int j = 0; j < stored && !seen; j++) seen = out[j] == v;
+            if (!seen) out[stored++] = v;
+        }
+        return stored;
+    }
+
+    /** A random entry, from all keys or from those with a TTL; null when there is none. */
+    Entry randomEntry(boolean volatileOnly) {
+        if (!volatileOnly) return table.anyElement(ThreadLocalRandom.current());
+        return volatileCount == 0 ? null : volatiles[ThreadLocalRandom.current().nextInt(volatileCount)];
+    }
+
+    /** The stored entry for key if it is still there (and has a TTL, when volatileOnly). */
+    Entry evictionCandidate(byte[] key, boolean volatileOnly) {
+        Entry e = table.find(key);
+        return volatileOnly && !(e instanceof VolatileEntry) ? null : e;
+    }
+
+    /** Deletes e for maxmemory: a change (WATCH, dirty) that the keyspace reports as an eviction. */
+    void evict(Entry e) {
+        unlink(e);
+        keyspace.lazyFree().evicted(e.value);
+        keyspace.dirty(1);
+        if (!watched.isEmpty()) watched.touched(e.key, false);
+        keyspace.keyEvicted(id, e.key);
+    }
+
     /** Removes the entry for key if it is expired; true if it was. */
     public boolean reclaimIfExpired(Entry e) {
         if (!isExpired(e)) return false;
@@ -493,11 +588,27 @@ public final class Database {
 
     // ---- table internals ----
 
+    /**
+     * A command may go on changing a value it has just stored (SADD creates the set, stores it,
+     * then adds the members): inside a command, a stored or replaced entry is measured when the
+     * command ends. Outside commands (loading) at once, so nothing piles up to be measured.
+     */
+    private boolean deferMeasuring() {
+        return keyspace.inCommand() && !keyspace.isLoading();
+    }
+
+    /** e was linked into the table: into the running total now or when the command ends. */
+    private void added(Entry e) {
+        if (deferMeasuring()) keyspace.memoryTally().outOfTotal(this, e); else bytes += e.memory();
+    }
+
     /** Puts {@code replacement} where {@code old} is in its chain and in the volatile index. */
     private void replace(Entry old, Entry replacement) {
         beforeChange(old);
-        replacement.lru = (replacement.lru & ~Entry.SNAPSHOT_MARK) | keyspace.snapshotMark();
+        replacement.lru = (replacement.lru & ~(Entry.SNAPSHOT_MARK | Entry.MEASURING)) | keyspace.snapshotMark();
         table.replace(old, replacement);
+        if ((old.lru & Entry.MEASURING) == 0) bytes -= old.memory();
+        added(replacement);
         if (old instanceof VolatileEntry) removeVolatile((VolatileEntry) old);
         if (replacement instanceof VolatileEntry) addVolatile((VolatileEntry) replacement);
     }
@@ -506,6 +617,7 @@ public final class Database {
         beforeChange(e);
         if (e.value instanceof StreamValue) keyspace.streamGone(id, e.key);
         table.unlink(e);
+        if ((e.lru & Entry.MEASURING) == 0) bytes -= e.memory(); else e.lru &= ~Entry.MEASURING;
         if (e instanceof VolatileEntry) removeVolatile((VolatileEntry) e);
     }
 

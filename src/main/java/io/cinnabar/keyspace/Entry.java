@@ -26,6 +26,14 @@ public class Entry extends ChainedTable.Link<Entry> {
      * encoding: OBJECT ENCODING says "embstr" (or "raw" by length) even for "10".
      */
     static final int NOT_INT = 1 << 26;
+    /**
+     * The command running now looked the entry up to change its value in place: its size is out
+     * of its database's running total until the command ends and it is measured again
+     * ({@link MemoryTally}).
+     */
+    static final int MEASURING = 1 << 27;
+    /** Object header and fields of an Entry, and of a {@link VolatileEntry} (TTL and index, plus its slot in the volatile array). */
+    private static final int ENTRY_BYTES = 32, VOLATILE_ENTRY_BYTES = 48 + 4;
     /** Redis's OBJ_ENCODING_EMBSTR_SIZE_LIMIT. */
     private static final int EMBSTR_SIZE_LIMIT = 44;
 
@@ -45,12 +53,28 @@ public class Entry extends ChainedTable.Link<Entry> {
         return value;
     }
 
-    /** Approximate heap bytes of the value (MEMORY USAGE): a grown string's spare room counts, as sds free space does in Redis. */
-    public final long valueMemory() {
+    /**
+     * Approximate heap bytes of the key: entry, key and value (MEMORY USAGE, and what the
+     * databases' running totals that maxmemory acts on add up). O(1) for every type.
+     */
+    public final long memory() {
+        return (this instanceof VolatileEntry ? VOLATILE_ENTRY_BYTES : ENTRY_BYTES) + arrayBytes(key.length) + valueMemory();
+    }
+
+    /**
+     * Approximate heap bytes of the value. A string being grown counts by its length, not its
+     * buffer: readers trim it ({@link #value()}) without telling the running total.
+     */
+    long valueMemory() {
         Object v = value;
-        if (v instanceof byte[] b) return 16 + b.length;
-        if (v instanceof GrowableString g) return 16 + g.capacity();
+        if (v instanceof byte[] b) return arrayBytes(b.length);
+        if (v instanceof GrowableString g) return arrayBytes(g.length());
         return ((TypedValue) v).memoryUsage();
+    }
+
+    /** A byte[] of n: 16-byte header, rounded up to 8 as the JVM allocates. */
+    static long arrayBytes(int n) {
+        return (16L + n + 7) & ~7L;
     }
 
     /** Absolute expiry in unix milliseconds, or -1. */

@@ -29,6 +29,16 @@ public final class Keyspace {
     private int snapshotMark;
     private KeyspaceSnapshot snapshot;
     private final PendingChanges pendingChanges = new PendingChanges();
+    private final MemoryTally memoryTally = new MemoryTally();
+    /**
+     * Access tracking in each entry's 24 access bits, as Redis's robj.lru: the LRU clock, or under
+     * an LFU maxmemory-policy a 16-bit minute stamp and an 8-bit logarithmic counter.
+     */
+    private boolean lfu;
+    private int lfuLogFactor = 10;
+    private int lfuDecayTime = 1;
+    private KeyListener keyEvicted;
+    private final Eviction eviction = new Eviction(this);
     /** CLIENT PAUSE: expired keys are not deleted (lazily or actively) while it lasts. */
     private boolean deletionsHeld;
 
@@ -66,6 +76,16 @@ public final class Keyspace {
 
     void keyExpired(int db, byte[] key) {
         if (keyExpired != null) keyExpired.on(db, key);
+    }
+
+    /** Told when a key is evicted for maxmemory (the "evicted" event, the DEL that goes out). */
+    public void onKeyEvicted(KeyListener listener) {
+        keyEvicted = listener;
+    }
+
+    void keyEvicted(int db, byte[] key) {
+        stats.evictedKeys++;
+        if (keyEvicted != null) keyEvicted.on(db, key);
     }
 
     /** Told when a read finds no key (Redis's "keymiss" event goes with the keyspace_misses count). */
@@ -133,7 +153,56 @@ public final class Keyspace {
 
     /** The lru word of an entry created or rewritten now: clock plus the current snapshot mark. */
     int freshLru() {
-        return lruClock() | snapshotMark;
+        return freshAccess() | snapshotMark;
+    }
+
+    /** The access bits of a new key: the LRU clock, or LFU's stamp with LFU_INIT_VAL (Redis's createObject). */
+    int freshAccess() {
+        return lfu ? lfuMinutes() << 8 | LFU_INIT_VAL : lruClock();
+    }
+
+    private java.util.function.LongPredicate tableGrowth;
+
+    /** Decides whether a database's key table may grow by some bytes (maxmemory); null allows all. */
+    public void tableGrowth(java.util.function.LongPredicate allowed) {
+        tableGrowth = allowed;
+    }
+
+    boolean tableMayGrow(long bytes) {
+        return tableGrowth == null || tableGrowth.test(bytes);
+    }
+
+    MemoryTally memoryTally() {
+        return memoryTally;
+    }
+
+    /**
+     * Estimated bytes of the data in every database (keys, values, tables), kept as writes,
+     * deletions, expiries and flushes happen: what maxmemory acts on.
+     */
+    public long dataBytes() {
+        long n = 0;
+        for (Database db : databases) n += db.bytes();
+        return n;
+    }
+
+    /**
+     * How entries record accesses from now on: LFU counters (an -lfu policy) or the LRU clock.
+     * Keys keep their bits across a switch, as in Redis: they take time to adjust.
+     */
+    public void accessTracking(boolean lfu, int logFactor, int decayMinutes) {
+        this.lfu = lfu;
+        this.lfuLogFactor = logFactor;
+        this.lfuDecayTime = decayMinutes;
+    }
+
+    public boolean lfu() {
+        return lfu;
+    }
+
+    /** maxmemory's victim selection over these databases. */
+    public Eviction eviction() {
+        return eviction;
     }
 
     public Keyspace(int databaseCount) {
@@ -186,6 +255,11 @@ public final class Keyspace {
         frozenClock = false;
     }
 
+    /** Between beginCommand and endCommand. */
+    boolean inCommand() {
+        return frozenClock;
+    }
+
     /**
      * While held (CLIENT PAUSE), expired keys stay stored, so the data set does not change, but
      * lookups still report them gone, as Redis's expireIfNeeded does during a pause.
@@ -208,11 +282,13 @@ public final class Keyspace {
      */
     public void commandSucceeded() {
         pendingChanges.settle();
+        memoryTally.settle();
     }
 
     /** The running command failed with an error: it changed nothing it merely looked up. */
     public void commandFailed() {
         pendingChanges.clear();
+        memoryTally.settle();
     }
 
     boolean isExpired(long expireAt) {
@@ -236,7 +312,43 @@ public final class Keyspace {
     }
 
     void touch(Entry e) {
-        if (touchEnabled) e.lru = (e.lru & ~Entry.LRU_MASK) | lruClock();
+        if (!touchEnabled) return;
+        int access = lfu ? lfuMinutes() << 8 | lfuIncrement(lfuFrequency(e)) : lruClock();
+        e.lru = (e.lru & ~Entry.LRU_MASK) | access;
+    }
+
+    /** Redis's LFU_INIT_VAL: a new key's counter, so it is not evicted before it has had a chance. */
+    public static final int LFU_INIT_VAL = 5;
+
+    /** Redis's LFUGetTimeInMinutes: 16 bits of minutes of the keyspace's clock. */
+    private int lfuMinutes() {
+        return (int) (now() / 60_000) & 0xFFFF;
+    }
+
+    /**
+     * The entry's LFU counter decayed by one per lfu-decay-time minutes since its last access
+     * (Redis's LFUDecrAndReturn; OBJECT FREQ); only meaningful under an LFU policy.
+     */
+    public int lfuFrequency(Entry e) {
+        int ldt = (e.lru & Entry.LRU_MASK) >>> 8;
+        int counter = e.lru & 0xFF;
+        int now = lfuMinutes();
+        long elapsed = now >= ldt ? now - ldt : 0xFFFF - ldt + now;
+        long periods = lfuDecayTime == 0 ? 0 : elapsed / lfuDecayTime;
+        return periods > counter ? 0 : (int) (counter - periods);
+    }
+
+    /** Redis's LFULogIncr: the higher the counter, the less likely an access increments it. */
+    private int lfuIncrement(int counter) {
+        if (counter == 255) return 255;
+        double baseval = Math.max(0, counter - LFU_INIT_VAL);
+        double p = 1.0 / (baseval * lfuLogFactor + 1);
+        return java.util.concurrent.ThreadLocalRandom.current().nextDouble() < p ? counter + 1 : counter;
+    }
+
+    /** The access bits for a counter set now (RESTORE FREQ, Redis's objectSetLRUOrLFU). */
+    int lfuAccess(int freq) {
+        return lfuMinutes() << 8 | freq;
     }
 
     public long totalKeys() {

@@ -26,6 +26,8 @@ public final class ListValue implements TypedValue {
     private Node head, tail;
     private long size;
     private int nodeCount;
+    /** Sum of the nodes' buffer lengths, kept as they change so memoryUsage is O(1). */
+    private long bufferBytes;
 
     static final class Node {
         byte[] buf;
@@ -76,6 +78,12 @@ public final class ListValue implements TypedValue {
 
     public long size() {
         return size;
+    }
+
+    /** Object, nodes and their buffers (spare room included, as a listpack's allocation). */
+    @Override
+    public long memoryUsage() {
+        return 48 + 40L * nodeCount + bufferBytes;
     }
 
     public boolean isEmpty() {
@@ -193,6 +201,7 @@ public final class ListValue implements TypedValue {
         }
         if (n.next == null) tail = n;
         nodeCount++;
+        bufferBytes += n.buf.length;
     }
 
     private void unlink(Node n) {
@@ -200,6 +209,7 @@ public final class ListValue implements TypedValue {
         if (n.next != null) n.next.prev = n.prev; else tail = n.prev;
         n.prev = n.next = null;
         nodeCount--;
+        bufferBytes -= n.buf.length;
     }
 
     /**
@@ -221,6 +231,7 @@ public final class ListValue implements TypedValue {
         if (cap != n.buf.length) {
             byte[] b = new byte[cap];
             System.arraycopy(n.buf, n.start, b, newStart, used);
+            if (n.prev != null || n.next != null || head == n) bufferBytes += cap - n.buf.length;
             n.buf = b;
         } else {
             System.arraycopy(n.buf, n.start, n.buf, newStart, used);

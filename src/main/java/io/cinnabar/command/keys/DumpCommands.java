@@ -115,7 +115,7 @@ public final class DumpCommands implements CommandFamily {
             argv[c.argCount()] = PropagatedCommands.ABSTTL;
             c.propagateAs(argv);
         }
-        if (idle >= 0) db.setIdleSeconds(key, idle);
+        db.setAccess(key, idle, (int) freq);
         c.notify(KeyspaceEvents.GENERIC, "restore", key);
         c.reply().ok();
     }

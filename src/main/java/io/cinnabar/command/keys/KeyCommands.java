@@ -45,7 +45,6 @@ public final class KeyCommands implements CommandFamily {
     private static final long SHARED_INTEGERS = 10000;
     /** OBJ_SHARED_REFCOUNT: what OBJECT REFCOUNT says of a shared integer. */
     private static final long SHARED_REFCOUNT = Integer.MAX_VALUE;
-    private static final long LFU_INIT_VAL = 5;
 
     @Override
     public String group() {
@@ -334,9 +333,7 @@ public final class KeyCommands implements CommandFamily {
             throw new CommandError("ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please "
                     + "note that when switching between policies at runtime LRU and LFU data will take some time to adjust.");
         }
-        // Access counting belongs with LFU eviction, which does not exist yet: every key reports
-        // the counter Redis gives a new key (LFU_INIT_VAL).
-        c.reply().integer(LFU_INIT_VAL);
+        c.reply().integer(c.keyspace().lfuFrequency(e));
     }
 
     /** OBJECT HELP */

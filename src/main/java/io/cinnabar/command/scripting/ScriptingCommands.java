@@ -133,7 +133,7 @@ public final class ScriptingCommands implements CommandFamily {
         if (ro) throw new CommandError("ERR Can not execute a script with write flag using *_ro command.");
         if (!GoodReplicas.enough(c.server())) throw new CommandError(GoodReplicas.NOREPLICAS);
         // Declared flags decide up front, whatever the script would call (no-writes implies allow-oom).
-        if (!flags.allowOom() && MemoryLimit.outOfMemory(c.server())) {
+        if (!flags.allowOom() && c.server().memoryLimit().outOfMemory()) {
             throw new CommandError("OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'");
         }
     }

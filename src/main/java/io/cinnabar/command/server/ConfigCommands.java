@@ -72,6 +72,7 @@ public final class ConfigCommands implements CommandFamily {
     private void resetstat(Call c) {
         c.server().stats().reset(c.keyspace().mstime());
         c.keyspace().stats().reset();
+        c.server().memoryLimit().resetStats();
         c.keyspace().lazyFree().resetStats();
         for (CommandSpec s : c.server().commands().allWithSubcommands()) s.stats().resetCounters();
         c.reply().ok();

@@ -37,7 +37,6 @@ public final class InfoCommand implements CommandFamily {
         "server", "clients", "memory", "persistence", "stats", "replication", "cpu", "module_list",
         "errorstats", "cluster", "keyspace"};
 
-    private long peakMemory;
     /** Writes counted (from commandstats) at the last save, for rdb_changes_since_last_save. */
 
     @Override
@@ -143,26 +142,26 @@ public final class InfoCommand implements CommandFamily {
     }
 
     private void memory(Section s, ServerContext server) {
-        Runtime rt = Runtime.getRuntime();
-        long used = rt.totalMemory() - rt.freeMemory();
-        long rss = residentSetSize(rt.totalMemory());
-        peakMemory = Math.max(peakMemory, used);
+        MemoryFigures m = MemoryFigures.of(server);
+        long used = m.used();
+        long rss = m.rss();
         long systemMemory = totalSystemMemory();
         long maxmemory = server.config().getLong(ConfigOptions.MAXMEMORY);
         s.field("used_memory", used);
         s.field("used_memory_human", human(used));
         s.field("used_memory_rss", rss);
         s.field("used_memory_rss_human", human(rss));
-        s.field("used_memory_peak", peakMemory);
-        s.field("used_memory_peak_human", human(peakMemory));
-        s.field("used_memory_peak_perc", String.format(Locale.ROOT, "%.2f%%", used * 100.0 / peakMemory));
-        s.field("used_memory_overhead", 0);
-        s.field("used_memory_startup", 0);
-        s.field("used_memory_dataset", used);
-        s.field("used_memory_dataset_perc", "100.00%");
+        s.field("used_memory_peak", m.peak());
+        s.field("used_memory_peak_human", human(m.peak()));
+        s.field("used_memory_peak_perc", String.format(Locale.ROOT, "%.2f%%", m.peakPercentage()));
+        s.field("used_memory_overhead", m.overhead());
+        s.field("used_memory_startup", m.startup());
+        s.field("used_memory_dataset", m.dataset());
+        s.field("used_memory_dataset_perc", String.format(Locale.ROOT, "%.2f%%", m.datasetPercentage()));
         // The JVM's heap plays jemalloc's part: in use, committed, and resident with the rest of the process.
-        long committed = rt.totalMemory();
-        s.field("allocator_allocated", used);
+        long committed = m.heapCommitted();
+        long heapUsed = m.heapUsed();
+        s.field("allocator_allocated", heapUsed);
         s.field("allocator_active", committed);
         s.field("allocator_resident", rss);
         s.field("total_system_memory", systemMemory);
@@ -187,8 +186,8 @@ public final class InfoCommand implements CommandFamily {
         s.field("maxmemory", maxmemory);
         s.field("maxmemory_human", human(maxmemory));
         s.field("maxmemory_policy", server.config().print(ConfigOptions.MAXMEMORY_POLICY));
-        s.field("allocator_frag_ratio", ratio(committed, used));
-        s.field("allocator_frag_bytes", committed - used);
+        s.field("allocator_frag_ratio", ratio(committed, heapUsed));
+        s.field("allocator_frag_bytes", committed - heapUsed);
         s.field("allocator_rss_ratio", ratio(rss, committed));
         s.field("allocator_rss_bytes", rss - committed);
         s.field("rss_overhead_ratio", "1.00");
@@ -298,8 +297,8 @@ public final class InfoCommand implements CommandFamily {
         s.field("expire_cycle_cpu_milliseconds", ks.expireCycleMicros / 1000);
         s.field("evicted_keys", ks.evictedKeys);
         s.field("evicted_clients", 0);
-        s.field("total_eviction_exceeded_time", 0);
-        s.field("current_eviction_exceeded_time", 0);
+        s.field("total_eviction_exceeded_time", server.memoryLimit().totalExceededMs());
+        s.field("current_eviction_exceeded_time", server.memoryLimit().currentExceededMs());
         s.field("keyspace_hits", ks.keyspaceHits);
         s.field("keyspace_misses", ks.keyspaceMisses);
         s.field("pubsub_channels", server.pubSub().channelCount());
@@ -474,15 +473,6 @@ public final class InfoCommand implements CommandFamily {
             return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12])};
         } catch (Exception e) {
             return null;
-        }
-    }
-
-    private static long residentSetSize(long fallback) {
-        try {
-            String[] f = Files.readString(Path.of("/proc/self/statm")).trim().split(" ");
-            return Long.parseLong(f[1]) * 4096;
-        } catch (Exception e) {
-            return fallback;
         }
     }
 

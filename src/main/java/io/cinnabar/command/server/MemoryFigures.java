@@ -1,0 +1,67 @@
+package io.cinnabar.command.server;
+
+import io.cinnabar.command.MemoryLimit;
+import io.cinnabar.command.ServerContext;
+import io.cinnabar.keyspace.Keyspace;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The figures INFO memory and MEMORY STATS/DOCTOR report, computed once per request as Redis's
+ * getMemoryOverheadData: used memory is the data's estimate plus the overheads; the JVM heap
+ * (in use, committed) plays the allocator's part and RSS is the process's.
+ */
+record MemoryFigures(long used, long peak, long startup, long scripts, long overhead, long dataset,
+                     long keys, long heapUsed, long heapCommitted, long rss, long[] dbTableBytes) {
+
+    static MemoryFigures of(ServerContext server) {
+        MemoryLimit limit = server.memoryLimit();
+        Keyspace ks = server.keyspace();
+        long used = limit.usedMemory();
+        long peak = limit.peak(used);
+        long scripts = used - MemoryLimit.STARTUP_BYTES - ks.dataBytes();
+        long[] tables = new long[ks.databaseCount()];
+        long tableBytes = 0;
+        for (int i = 0; i < tables.length; i++) {
+            if (ks.db(i).size() == 0) continue;
+            tables[i] = ks.db(i).tableBytes();
+            tableBytes += tables[i];
+        }
+        long overhead = MemoryLimit.STARTUP_BYTES + scripts + tableBytes;
+        Runtime rt = Runtime.getRuntime();
+        long committed = rt.totalMemory();
+        return new MemoryFigures(used, peak, MemoryLimit.STARTUP_BYTES, scripts, overhead, used - overhead,
+                ks.totalKeys(), committed - rt.freeMemory(), committed, residentSetSize(committed), tables);
+    }
+
+    /** What the data adds to an empty server. */
+    long netUsage() {
+        return Math.max(0, used - startup);
+    }
+
+    double datasetPercentage() {
+        return netUsage() == 0 ? 0 : dataset * 100.0 / netUsage();
+    }
+
+    double peakPercentage() {
+        return peak == 0 ? 0 : used * 100.0 / peak;
+    }
+
+    long bytesPerKey() {
+        return keys == 0 ? 0 : netUsage() / keys;
+    }
+
+    static double ratio(long a, long b) {
+        return b == 0 ? 0 : (double) a / b;
+    }
+
+    static long residentSetSize(long fallback) {
+        try {
+            String[] f = Files.readString(Path.of("/proc/self/statm")).trim().split(" ");
+            return Long.parseLong(f[1]) * 4096;
+        } catch (Exception e) {
+            return fallback;
+        }
+    }
+}
