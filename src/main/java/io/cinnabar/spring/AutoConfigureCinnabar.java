@@ -14,7 +14,8 @@ import java.lang.annotation.Target;
  * On a {@code @SpringBootTest} or a slice such as {@code @DataRedisTest}: the application talks
  * to an embedded Cinnabar on a free port, started with the test's application context and closed
  * with it; no Docker, no {@code spring.data.redis.*} properties. The server is a bean:
- * {@code @Autowired CinnabarServer server}.
+ * {@code @Autowired CinnabarServer server}. Every database is flushed before each test, as
+ * {@code @CinnabarTest} does, unless {@link #flushBetweenTests()} is false.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -25,4 +26,7 @@ import java.lang.annotation.Target;
 public @interface AutoConfigureCinnabar {
     /** False turns the server off for a test class that inherits this annotation. */
     boolean enabled() default true;
+
+    @PropertyMapping(skip = PropertyMapping.Skip.YES)
+    boolean flushBetweenTests() default true;
 }

@@ -2,7 +2,6 @@ package io.cinnabar.spring.app;
 
 import io.cinnabar.CinnabarServer;
 import io.cinnabar.spring.AutoConfigureCinnabar;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.data.redis.test.autoconfigure.DataRedisTest;
@@ -28,13 +27,9 @@ class PersonRepositoryIT {
     @Autowired
     CinnabarServer server;
 
-    @BeforeEach
-    void empty() {
-        server.flushAll();
-    }
-
     @Test
     void savesFindsListsAndDeletes() {
+        assertEquals(0, people.count());
         people.save(new Person("1", "Ada", "London"));
         people.save(new Person("2", "Grace", "Arlington"));
 
@@ -58,6 +53,7 @@ class PersonRepositoryIT {
      */
     @Test
     void repositorySendsTheCommandsRedisReceives() {
+        assertEquals(0, people.count());
         try (CommandMonitor monitor = new CommandMonitor(server.host(), server.port())) {
             monitor.commands();
             people.save(new Person("1", "Ada", "London"));
