@@ -4,10 +4,14 @@ import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.Dispatcher;
 import io.cinnabar.command.KeyspaceThread;
 import io.cinnabar.command.ServerContext;
+import io.cinnabar.command.cluster.ClusterMember;
+import io.cinnabar.command.cluster.ClusterNode;
+import io.cinnabar.command.cluster.ClusterState;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.config.ConfigException;
 import io.cinnabar.network.NettyServer;
+import io.cinnabar.network.TlsConfigurationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,9 +45,21 @@ public final class CinnabarServer implements AutoCloseable {
     private NettyServer network;
     private volatile int port = -1;
     private volatile boolean dataLoaded;
+    /** The clock tests move (builder().clock(...) or clock manual), else null: the system's time. */
+    private ManualClock manualClock;
+    private final Runnable catchUp = this::catchUp;
+    /** With cluster-enabled yes: the cluster this node belongs to and its place in it (its own one-node cluster unless joined). */
+    private ClusterState clusterState;
+    private ClusterNode clusterNode;
 
     public CinnabarServer(Config config) {
+        this(config, null);
+    }
+
+    /** A server whose time is clock (moved by hand) when it is not null. */
+    public CinnabarServer(Config config, ManualClock clock) {
         this.config = config;
+        this.manualClock = clock;
     }
 
     public static Builder builder() {
@@ -71,7 +87,9 @@ public final class CinnabarServer implements AutoCloseable {
         if (thread != null) throw new IllegalStateException("already started");
         NettyServer.warmUp();
         thread = new KeyspaceThread("cinnabar-keyspace");
-        context = new ServerContext(config, CommandTable.standard(), thread);
+        context = new ServerContext(config, CommandTable.standard(config.getBool(ConfigOptions.ENABLE_TEST_COMMANDS)), thread);
+        if (manualClock == null && "manual".equals(config.getString(ConfigOptions.CLOCK))) manualClock = new ManualClock();
+        if (manualClock != null) driveBy(manualClock);
         // Users before the port opens (Redis's ACLLoadUsersAtStartup): a broken ACL file stops the start.
         String aclError = context.acl().loadAtStartup(config.directives().users(), config.getString(ConfigOptions.ACLFILE));
         if (aclError != null) {
@@ -80,7 +98,19 @@ public final class CinnabarServer implements AutoCloseable {
         }
         context.onShutdown(this::close);
         context.keyspace().loading(true);
+        if (config.getBool(ConfigOptions.CLUSTER_ENABLED)) {
+            if (clusterState == null) {
+                clusterState = new ClusterState();
+                clusterNode = clusterState.addNode(host());
+            }
+            context.cluster(new ClusterMember(clusterState, clusterNode, config));
+        }
         Dispatcher dispatcher = new Dispatcher(context);
+        if (clusterNode != null) {
+            ServerContext ctx = context;
+            KeyspaceThread owner = thread;
+            clusterState.onPublish(clusterNode, (channel, message) -> owner.execute(() -> ctx.pubSub().publish(channel, message)));
+        }
         // The network layer first: with one io thread the keyspace work runs on its event loop.
         network = new NettyServer(dispatcher);
         thread.start();
@@ -88,17 +118,41 @@ public final class CinnabarServer implements AutoCloseable {
         thread.execute(context::startCron);
         try {
             port = network.bind();
-        } catch (IOException e) {
+        } catch (IOException | TlsConfigurationException e) {
+            if (manualClock != null) manualClock.release(catchUp);
             thread.shutdown();
             context.persistence().close();
             closed.set(true);
             stopped.countDown();
+            if (e instanceof TlsConfigurationException tls) throw tls;
             throw new IllegalStateException(e.getMessage(), e);
         }
         context.port(port);
+        if (clusterNode != null) clusterState.listening(clusterNode, port);
         config.onApply(ConfigOptions.PORT, () -> relisten("Unable to listen on this port. Check server logs."));
         config.onApply(ConfigOptions.BIND, () -> relisten("Failed to bind to specified addresses."));
+        config.onApply(ConfigOptions.TLS_PORT, this::relistenTls);
+        // One apply function for all the others, so a CONFIG SET of several reconfigures once (Redis's applyTlsCfg).
+        java.util.function.Supplier<String> reconfigureTls = () -> tlsWanted() && network.configureTls() != null
+                ? "Unable to update TLS configuration. Check server logs." : null;
+        for (io.cinnabar.config.ConfigOption o : NettyServer.TLS_CONTEXT_OPTIONS) config.onApply(o, reconfigureTls);
         return this;
+    }
+
+    private boolean tlsWanted() {
+        return config.getInt(ConfigOptions.TLS_PORT) != 0 || config.getBool(ConfigOptions.TLS_REPLICATION)
+                || config.getBool(ConfigOptions.TLS_CLUSTER);
+    }
+
+    /** CONFIG SET tls-port (Redis's applyTLSPort): TLS configured if it was not, then listening on the new port. */
+    private String relistenTls() {
+        if (!network.tlsConfigured() && network.configureTls() != null) {
+            return "Unable to update TLS configuration. Check server logs.";
+        }
+        if (network.relistenTls(config.getInt(ConfigOptions.TLS_PORT)) != null) {
+            return "Unable to listen on this port. Check server logs.";
+        }
+        return null;
     }
 
     /** CONFIG SET port/bind (keyspace thread): null once listening as configured, else failure. */
@@ -106,6 +160,7 @@ public final class CinnabarServer implements AutoCloseable {
         if (network.rebind(config.getInt(ConfigOptions.PORT), config.getString(ConfigOptions.BIND)) != null) return failure;
         port = network.port();
         context.port(port);
+        if (clusterNode != null) clusterState.listening(clusterNode, port);
         return null;
     }
 
@@ -125,9 +180,14 @@ public final class CinnabarServer implements AutoCloseable {
         return this;
     }
 
-    /** The port actually bound (useful with port 0). */
+    /** The port actually bound (useful with port 0); 0 when only a TLS port was asked for. */
     public int port() {
         return port;
+    }
+
+    /** The TLS port bound (tls-port), or 0. */
+    public int tlsPort() {
+        return network == null ? 0 : network.tlsPort();
     }
 
     public String host() {
@@ -140,23 +200,120 @@ public final class CinnabarServer implements AutoCloseable {
 
     /** Empties every database, from any thread; returns once done (used between tests). */
     public void flushAll() {
+        onKeyspaceThread(c -> c.keyspace().flushAll());
+    }
+
+    /** Makes this (not yet started) cluster-enabled server the given node of a shared cluster: see CinnabarCluster. */
+    CinnabarServer joinCluster(ClusterState state, ClusterNode node) {
+        if (thread != null) throw new IllegalStateException("already started");
+        clusterState = state;
+        clusterNode = node;
+        return this;
+    }
+
+    /** Runs task on the keyspace thread, from any other thread, and returns what it returned. */
+    <T> T onKeyspaceThread(java.util.function.Function<ServerContext, T> task) {
         if (!isRunning()) throw new IllegalStateException("server is not running");
-        CountDownLatch done = new CountDownLatch(1);
+        CompletableFuture<T> result = new CompletableFuture<>();
         thread.execute(() -> {
             try {
-                context.keyspace().flushAll();
-            } finally {
-                done.countDown();
+                result.complete(task.apply(context));
+            } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
             }
         });
         try {
-            done.await();
+            return result.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IllegalStateException(e.getCause());
         }
     }
 
-    /** Drives the server's clock (unix ms) from source instead of the system's: tests see time pass without sleeping. */
+    /**
+     * CLIENT LIST as seen now, one line per connected client (the JUnit extension compares
+     * it before and after a test to find connections the test left open). Any thread.
+     */
+    public java.util.List<String> clientList() {
+        if (!isRunning()) throw new IllegalStateException("server is not running");
+        CompletableFuture<java.util.List<String>> lines = new CompletableFuture<>();
+        thread.execute(() -> {
+            java.util.List<String> l = new java.util.ArrayList<>();
+            long now = context.keyspace().mstime();
+            for (io.cinnabar.command.Client c : context.clients()) {
+                if (!c.closing()) l.add(io.cinnabar.command.server.ClientInfo.line(c, now));
+            }
+            lines.complete(l);
+        });
+        return lines.join();
+    }
+
+    /**
+     * The clock tests move, given to {@link Builder#clock(ManualClock)} or made for
+     * {@code clock manual}; null when the server runs on the system's time.
+     */
+    public ManualClock clock() {
+        return manualClock;
+    }
+
+    /** Before the keyspace thread starts: the keyspace reads clock, whose moves this server follows. */
+    private void driveBy(ManualClock clock) {
+        context.keyspace().clock(clock);
+        context.manualClock(new io.cinnabar.command.ClockControl() {
+            @Override
+            public void advance(long ms) {
+                clock.advanceMillis(ms);
+            }
+
+            @Override
+            public void set(long unixMs) {
+                clock.set(unixMs);
+            }
+        });
+        clock.drive(catchUp);
+    }
+
+    /**
+     * The manual clock moved: what became due happens on the keyspace thread before this
+     * returns. Inline when the move came from there (CINNABAR CLOCK, inside a command).
+     */
+    private void catchUp() {
+        if (!isRunning()) return;
+        if (thread.inThread()) {
+            context.clockMoved(true);
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        thread.execute(() -> {
+            try {
+                context.clockMoved(false);
+            } finally {
+                done.complete(null);
+            }
+        });
+        while (isRunning()) {
+            try {
+                done.get(1, TimeUnit.SECONDS);
+                return;
+            } catch (TimeoutException stillBusy) {
+                // a long script holds the keyspace: wait on, unless the server stops meanwhile
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
+        }
+    }
+
+    /**
+     * Drives the server's clock (unix ms) from source instead of the system's: tests see time
+     * pass without sleeping. Deadlines (blocking timeouts) are checked at the next cron tick;
+     * a {@link ManualClock} given to the builder makes them happen as it moves.
+     */
     public void clock(java.util.function.LongSupplier source) {
         if (!isRunning()) throw new IllegalStateException("server is not running");
         context.keyspace().clock(source);
@@ -198,6 +355,8 @@ public final class CinnabarServer implements AutoCloseable {
 
     private void stop() {
         if (!closed.compareAndSet(false, true)) return;
+        if (manualClock != null) manualClock.release(catchUp);
+        if (clusterNode != null) clusterState.onPublish(clusterNode, null);
         try {
             if (network != null) network.close();
             if (thread != null) {
@@ -214,6 +373,7 @@ public final class CinnabarServer implements AutoCloseable {
     /** Builds a server from config options; every option name conf/cinnabar.conf documents works here. */
     public static final class Builder {
         private final Map<String, String> options = new LinkedHashMap<>();
+        private ManualClock clock;
 
         private Builder() {
             // Embedded servers should not write dump files into the working directory by default.
@@ -233,6 +393,15 @@ public final class CinnabarServer implements AutoCloseable {
             return option("requirepass", password);
         }
 
+        /**
+         * The server's time is clock, which stands still until the test moves it (sets
+         * {@code clock manual}: CINNABAR CLOCK moves the same clock when test commands are enabled).
+         */
+        public Builder clock(ManualClock clock) {
+            this.clock = java.util.Objects.requireNonNull(clock, "clock");
+            return option("clock", "manual");
+        }
+
         /** Any config option by its conf-file name, e.g. option("hz", "100"). */
         public Builder option(String name, String value) {
             options.put(name, value);
@@ -249,7 +418,7 @@ public final class CinnabarServer implements AutoCloseable {
                             + e.getMessage());
                 }
             }
-            return new CinnabarServer(config);
+            return new CinnabarServer(config, clock);
         }
     }
 }

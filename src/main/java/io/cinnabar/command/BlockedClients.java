@@ -58,10 +58,7 @@ public final class BlockedClients {
         BlockedState state = new BlockedState(client.db, keys, spec, args, timeoutReply, wakeWhenGone);
         client.blocked = state;
         registry.add(client, state);
-        if (deadlineMs > 0) {
-            long delay = Math.max(0, deadlineMs - System.currentTimeMillis());
-            state.timer = server.thread().schedule(delay, () -> timedOut(client));
-        }
+        if (deadlineMs > 0) state.timer = server.timers().at(deadlineMs, () -> timedOut(client));
     }
 
     /** CLIENT UNBLOCK: answers the blocked client as a timeout would, or with an error. */
@@ -73,13 +70,38 @@ public final class BlockedClients {
             // As Redis's updateStatsOnUnblock(target, 0, 0, 1): an unblocked command counts as failed.
             state.spec.stats.failedCalls++;
             if (withError) {
-                out.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
-                server.stats().errorReply("UNBLOCKED");
+                String error = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
+                out.error(error);
+                server.stats().errorReply(error);
             } else {
                 state.timeoutReply.accept(out);
             }
         });
         return true;
+    }
+
+    /**
+     * Cluster mode (Redis's clusterRedirectBlockedClientIfNeeded): a client blocked on keys of a
+     * slot this node neither serves nor imports any more is unblocked with -MOVED, or with
+     * -CLUSTERDOWN when the slot has no node or the cluster is down.
+     */
+    public void redirectMovedSlots(io.cinnabar.command.cluster.ClusterMember cluster) {
+        java.util.List<Client> moved = null;
+        for (Client c : server.clients()) {
+            if (c.blocked == null || c.closing || c.blocked.keys.length == 0) continue;
+            if (moved == null) moved = new java.util.ArrayList<>();
+            moved.add(c);
+        }
+        if (moved == null) return;
+        for (Client c : moved) {
+            String error = cluster.blockedRedirect(c.blocked.keys[0]);
+            if (error == null) continue;
+            dispatcher.resume(c, out -> {
+                release(c);
+                out.error(error);
+                server.stats().errorReply(error);
+            });
+        }
     }
 
     private void timedOut(Client client) {

@@ -10,7 +10,8 @@ import java.nio.charset.StandardCharsets;
 public final class Client {
     private final long id;
     private final ClientChannel channel;
-    private final long createdAtMs;
+    /** On the server's clock (CLIENT LIST age), set when the server adds the client. */
+    private long createdAtMs;
     private final boolean script;
 
     int db;
@@ -20,6 +21,8 @@ public final class Client {
     io.cinnabar.command.acl.AclUser aclUser;
     byte[] name;
     long lastInteractionMs;
+    /** How long the call that blocked ran: its latency is recorded with the run that serves it. */
+    long blockedCallNanos;
     String lastCommand = "NULL";
     boolean noEvict;
     boolean closing;
@@ -45,6 +48,16 @@ public final class Client {
     /** The command waiting for a CLIENT PAUSE to end, or null: see {@link ClientPause}. */
     byte[][] postponed;
 
+    /**
+     * Cluster mode: ASKING lets the next command (or transaction) use a slot this node is importing
+     * (Redis's CLIENT_ASKING): 2 right after ASKING, 1 while it applies, counted down after each command.
+     */
+    int asking;
+    /** Cluster mode: READONLY (Redis's CLIENT_READONLY), which a replica would honour. */
+    boolean clusterReadonly;
+    /** Cluster mode: the slot a script's commands have used so far, -1 before the first (Redis's c->slot). */
+    int scriptSlot = -1;
+
     /** Non-null while blocked (BLPOP & co.). */
     BlockedState blocked;
     /** Requests that arrived while blocked, run once it is served. */
@@ -62,6 +75,12 @@ public final class Client {
         this.authenticated = authenticated;
         this.createdAtMs = System.currentTimeMillis();
         this.lastInteractionMs = createdAtMs;
+    }
+
+    /** The server took the client in at nowMs of its clock (which a test may drive). */
+    void connectedAt(long nowMs) {
+        createdAtMs = nowMs;
+        lastInteractionMs = nowMs;
     }
 
     public long id() { return id; }
@@ -116,6 +135,17 @@ public final class Client {
     }
 
     public boolean monitor() { return monitor; }
+    public void asking() { asking = 2; }
+    public boolean isAsking() { return asking > 0; }
+    public void clusterReadonly(boolean on) { clusterReadonly = on; }
+    /** RESET: neither ASKING nor READONLY any more. */
+    public void clearClusterFlags() {
+        asking = 0;
+        clusterReadonly = false;
+    }
+    public boolean clusterReadonly() { return clusterReadonly; }
+    public int scriptSlot() { return scriptSlot; }
+    public void scriptSlot(int slot) { scriptSlot = slot; }
     /** Waiting for a CLIENT PAUSE to end. */
     public boolean postponedByPause() { return postponed != null; }
 

@@ -6,9 +6,9 @@ import io.cinnabar.command.Client;
 public final class ClientInfo {
     private ClientInfo() {}
 
-    /** c's CLIENT INFO line outside any command of its own (ACL LOG's client-info). */
-    public static String line(Client c) {
-        return append(new StringBuilder(), c, null, null, System.currentTimeMillis()).toString();
+    /** c's CLIENT INFO line outside any command of its own (ACL LOG's client-info), ages at nowMs of the server's clock. */
+    public static String line(Client c, long nowMs) {
+        return append(new StringBuilder(), c, null, null, nowMs).toString();
     }
 
     /**
@@ -29,6 +29,7 @@ public final class ClientInfo {
         if (c.tracking() != null) flags.append(c.tracking().listFlags());
         if (c.watch() != null && c.watch().isDirty()) flags.append('d');
         if (c.closing()) flags.append('A');
+        if (c.clusterReadonly()) flags.append('r');
         if (c.noEvict()) flags.append('e');
         if (flags.length() == 0) flags.append('N');
         return sb.append("id=").append(c.id())

@@ -70,8 +70,9 @@ public final class ConfigCommands implements CommandFamily {
 
     /** CONFIG RESETSTAT */
     private void resetstat(Call c) {
-        c.server().stats().reset();
+        c.server().stats().reset(c.keyspace().mstime());
         c.keyspace().stats().reset();
+        c.keyspace().lazyFree().resetStats();
         for (CommandSpec s : c.server().commands().allWithSubcommands()) s.stats().resetCounters();
         c.reply().ok();
     }

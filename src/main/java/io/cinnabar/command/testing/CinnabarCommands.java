@@ -1,0 +1,47 @@
+package io.cinnabar.command.testing;
+
+import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandTable;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+import static io.cinnabar.command.CommandFlag.LOADING;
+import static io.cinnabar.command.CommandFlag.NOSCRIPT;
+import static io.cinnabar.command.CommandFlag.STALE;
+import static io.cinnabar.command.CommandSpec.spec;
+
+/**
+ * CINNABAR: Cinnabar's test controls over the protocol, registered only with
+ * {@code enable-test-commands yes} (otherwise an unknown command, as in Redis). The first
+ * argument names the subcommand.
+ */
+public final class CinnabarCommands implements CommandFamily {
+    /** Every subcommand by name, in one place. */
+    private static final Map<String, CinnabarSubcommand> SUBCOMMANDS = new TreeMap<>(Map.of(
+            "CLOCK", new ClockSubcommand()));
+
+    @Override
+    public String group() {
+        return "server";
+    }
+
+    @Override
+    public void register(CommandTable t) {
+        t.add(spec("CINNABAR", -2, NOSCRIPT, LOADING, STALE)
+                .doc("7.0.0", "Cinnabar's test controls: CINNABAR " + String.join("|", SUBCOMMANDS.keySet()) + " ...", "O(1)"),
+                CinnabarCommands::run);
+    }
+
+    /** CINNABAR subcommand [argument ...] */
+    private static void run(Call c) {
+        CinnabarSubcommand sub = SUBCOMMANDS.get(c.option(1));
+        if (sub == null) {
+            throw new CommandError("ERR unknown subcommand '" + c.argString(1) + "'. CINNABAR knows "
+                    + String.join(", ", SUBCOMMANDS.keySet()) + ".");
+        }
+        sub.run(c);
+    }
+}

@@ -1,0 +1,8 @@
+package io.cinnabar.command.testing;
+
+import io.cinnabar.command.Call;
+
+/** One subcommand of CINNABAR; c.arg(1) is its name, its own arguments follow. */
+interface CinnabarSubcommand {
+    void run(Call c);
+}
