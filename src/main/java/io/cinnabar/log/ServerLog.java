@@ -13,7 +13,7 @@ import io.cinnabar.config.ConfigOptions;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
 import org.slf4j.Marker;
-import org.slf4j.MarkerFactory;
+import org.slf4j.helpers.BasicMarkerFactory;
 
 /**
  * The server log as Redis keeps it: "loglevel" picks the verbosity, "logfile" empty means standard
@@ -23,7 +23,10 @@ import org.slf4j.MarkerFactory;
  */
 public final class ServerLog {
     /** Marks an event to be written verbatim, without the pid/time/level prefix. */
-    public static final Marker RAW = MarkerFactory.getMarker("RAW");
+    // Not MarkerFactory: this class loads while slf4j initialises, and when that initialisation
+    // began in MarkerFactory's own static initialiser (commons-logging's, under Spring) its
+    // factory is still null: the NPE left slf4j half-initialised and Spring Boot waiting forever.
+    public static final Marker RAW = new BasicMarkerFactory().getDetachedMarker("RAW");
 
     private static final String APPENDER = "redis";
 
