@@ -4,6 +4,10 @@ import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.Dispatcher;
 import io.cinnabar.command.KeyspaceThread;
 import io.cinnabar.command.ServerContext;
+import io.cinnabar.command.testing.DataSnapshot;
+import io.cinnabar.command.testing.Faults;
+import io.cinnabar.command.testing.Recorder;
+import io.cinnabar.command.testing.TestControls;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.config.ConfigException;
@@ -41,6 +45,7 @@ public final class CinnabarServer implements AutoCloseable {
     private NettyServer network;
     private volatile int port = -1;
     private volatile boolean dataLoaded;
+    private volatile TestControls testControls;
 
     public CinnabarServer(Config config) {
         this.config = config;
@@ -71,7 +76,7 @@ public final class CinnabarServer implements AutoCloseable {
         if (thread != null) throw new IllegalStateException("already started");
         NettyServer.warmUp();
         thread = new KeyspaceThread("cinnabar-keyspace");
-        context = new ServerContext(config, CommandTable.standard(), thread);
+        context = new ServerContext(config, CommandTable.standard(config.getBool(ConfigOptions.ENABLE_TEST_COMMANDS)), thread);
         // Users before the port opens (Redis's ACLLoadUsersAtStartup): a broken ACL file stops the start.
         String aclError = context.acl().loadAtStartup(config.directives().users(), config.getString(ConfigOptions.ACLFILE));
         if (aclError != null) {
@@ -81,6 +86,8 @@ public final class CinnabarServer implements AutoCloseable {
         context.onShutdown(this::close);
         context.keyspace().loading(true);
         Dispatcher dispatcher = new Dispatcher(context);
+        // Made now, so that reset() knows the config as configured at start-up.
+        testControls = TestControls.of(context, dispatcher);
         // The network layer first: with one io thread the keyspace work runs on its event loop.
         network = new NettyServer(dispatcher);
         thread.start();
@@ -160,6 +167,50 @@ public final class CinnabarServer implements AutoCloseable {
     public void clock(java.util.function.LongSupplier source) {
         if (!isRunning()) throw new IllegalStateException("server is not running");
         context.keyspace().clock(source);
+    }
+
+    /**
+     * Fault injection: {@code server.faults().on("GET").withKey("user:*").times(3)
+     * .replyError("LOADING Redis is loading the dataset in memory")}, delays, dropped replies,
+     * closed connections, and a general {@link io.cinnabar.command.testing.CommandInterceptor}.
+     */
+    public Faults faults() {
+        return controls().faults();
+    }
+
+    /** The command recorder: {@code server.recorder().start()}, then {@code server.recorder().commands("SET")}. */
+    public Recorder recorder() {
+        return controls().recorder();
+    }
+
+    /**
+     * Puts the server back to how it started, connections left open: no keys, scripts or
+     * libraries, start-up config, no faults, recorder off, statistics cleared, blocked and
+     * subscribed clients released (see {@link io.cinnabar.command.testing.TestControls#reset}).
+     */
+    public void reset() {
+        controls().reset();
+    }
+
+    /** The whole data set, kept in memory, to {@link #restore} before each test. */
+    public DataSnapshot snapshot() {
+        return controls().snapshot();
+    }
+
+    /** Replaces the data set with the snapshot's; the snapshot can be restored again. */
+    public void restore(DataSnapshot snapshot) {
+        controls().restore(snapshot);
+    }
+
+    /** Adds a fixture's data: a dump.rdb, or a file of commands (redis-cli lines or RESP). */
+    public void loadFixture(java.nio.file.Path file) {
+        controls().loadFixture(file);
+    }
+
+    /** Everything tests control in this server besides its clock. */
+    public TestControls controls() {
+        if (!isRunning()) throw new IllegalStateException("server is not running");
+        return testControls;
     }
 
     /** Blocks until the server stops (SHUTDOWN or close()). */

@@ -33,15 +33,37 @@ public final class CommandTable {
     /** ACL command bitmaps cover ids below this (Redis's USER_COMMAND_BITS_COUNT). */
     public static final int MAX_ACL_IDS = 1024;
 
-    private CommandTable() {}
+    /** Serves CINNABAR (enable-test-commands): without it the name is unknown, as in Redis. */
+    private final boolean testCommands;
 
-    /** Every command family Cinnabar serves. */
-    public static CommandTable standard() {
-        return new CommandTable();
+    private CommandTable(boolean testCommands) {
+        this.testCommands = testCommands;
     }
 
+    /** Every command family Cinnabar serves, the test controls' included. */
+    public static CommandTable standard() {
+        return new CommandTable(true);
+    }
+
+    /** Every command family, CINNABAR only with testCommands (the enable-test-commands option). */
+    public static CommandTable standard(boolean testCommands) {
+        return new CommandTable(testCommands);
+    }
+
+    /** A family that registers nothing: the place of one this server leaves out. */
+    private static final CommandFamily LEFT_OUT = new CommandFamily() {
+        @Override
+        public String group() {
+            return "server";
+        }
+
+        @Override
+        public void register(CommandTable table) {
+        }
+    };
+
     /** The i-th family in registration order, created only when reached (its class is loaded then); null past the last. */
-    private static CommandFamily family(int i) {
+    private CommandFamily family(int i) {
         switch (i) {
             case 0: return new io.cinnabar.command.connection.ConnectionCommands();
             case 1: return new io.cinnabar.command.server.ServerCommands();
@@ -71,6 +93,7 @@ public final class CommandTable {
             case 25: return new io.cinnabar.command.streams.StreamCommands();
             case 26: return new io.cinnabar.command.server.SlowlogCommand();
             case 27: return new io.cinnabar.command.acl.AclCommands();
+            case 28: return testCommands ? new io.cinnabar.command.testing.CinnabarCommands() : LEFT_OUT;
             default: return null;
         }
     }

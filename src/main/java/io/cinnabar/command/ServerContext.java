@@ -198,6 +198,11 @@ public final class ServerContext {
         functionLibraries = codes;
     }
 
+    /** The function libraries' codes (FUNCTION DUMP's content); keyspace thread. */
+    public List<byte[]> functionLibraryCodes() {
+        return functionLibraries.get();
+    }
+
     /** What clients get while a script runs past busy-reply-threshold (EVAL and FCALL name different KILLs). */
     public String busyError() {
         return busyError;
