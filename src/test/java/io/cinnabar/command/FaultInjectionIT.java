@@ -196,6 +196,20 @@ class FaultInjectionIT {
     }
 
     @Test
+    void anInterceptorThatThrowsAnswersWithAnErrorAndTheConnectionGoesOn() {
+        server.faults().intercept(cmd -> {
+            if (cmd.name().equals("GET")) throw new IllegalStateException("bug in the test");
+            return null;
+        });
+        try (Jedis jedis = jedis()) {
+            JedisDataException e = assertThrows(JedisDataException.class, () -> jedis.get("k"));
+            assertTrue(e.getMessage().startsWith("ERR command interceptor failed: java.lang.IllegalStateException: bug in the test"),
+                    e.getMessage());
+            assertEquals("PONG", jedis.ping(), "null lets the command through");
+        }
+    }
+
+    @Test
     void aRuleInsideMultiDoomsTheTransaction() {
         try (Jedis jedis = jedis()) {
             server.faults().on("INCR").replyError("OOM command not allowed when used memory > 'maxmemory'.");

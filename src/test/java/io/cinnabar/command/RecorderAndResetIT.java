@@ -201,6 +201,24 @@ class RecorderAndResetIT {
         }
     }
 
+    @Test
+    void withTheAofOnARestoredDataSetSurvivesARestart(@TempDir Path dir) throws Exception {
+        try (CinnabarServer aof = CinnabarServer.builder().port(0).option("dir", dir.toString()).option("appendonly", "yes").build().start();
+             Jedis jedis = new Jedis("127.0.0.1", aof.port())) {
+            jedis.set("fixture", "1");
+            DataSnapshot fixture = aof.snapshot();
+            jedis.set("test-data", "2");
+            aof.restore(fixture);
+            waitUntil(() -> jedis.info("persistence").contains("aof_rewrite_in_progress:0")
+                    && !jedis.info("persistence").contains("aof_rewrite_scheduled:1"));
+        }
+        try (CinnabarServer again = CinnabarServer.builder().port(0).option("dir", dir.toString()).option("appendonly", "yes").build().start();
+             Jedis jedis = new Jedis("127.0.0.1", again.port())) {
+            assertEquals("1", jedis.get("fixture"));
+            assertNull(jedis.get("test-data"));
+        }
+    }
+
     private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (!condition.getAsBoolean()) {

@@ -8,6 +8,7 @@ import io.cinnabar.command.CommandSpec;
  * it holds none while neither is, so the cost then is one null check per command. Keyspace thread.
  */
 public final class CommandWatch {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(CommandWatch.class);
     private static final byte[] CINNABAR = {'c', 'i', 'n', 'n', 'a', 'b', 'a', 'r'};
 
     private final Faults faults;
@@ -27,9 +28,17 @@ public final class CommandWatch {
         }
     }
 
-    /** What happens to a known command with a valid arity: null to run it as usual. */
+    /**
+     * What happens to a known command with a valid arity: null to run it as usual. An interceptor
+     * that throws answers the command with an error instead of breaking the connection.
+     */
     public Verdict check(Client client, CommandSpec spec, byte[][] argv) {
         if (!faults.active() || spec.name().equals("cinnabar")) return null;
-        return faults.check(client, spec, argv);
+        try {
+            return faults.check(client, spec, argv);
+        } catch (RuntimeException e) {
+            log.warn("Command interceptor failed on {}", spec.fullName(), e);
+            return Verdict.error("ERR command interceptor failed: " + e);
+        }
     }
 }

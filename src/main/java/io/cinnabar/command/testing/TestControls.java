@@ -3,6 +3,8 @@ package io.cinnabar.command.testing;
 import io.cinnabar.command.Dispatcher;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.command.scripting.ScriptEngine;
+import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.persistence.Persistence;
 import io.cinnabar.keyspace.DataCopy;
 
 import java.nio.file.Path;
@@ -90,6 +92,7 @@ public final class TestControls {
                 ScriptEngine e = ScriptEngine.of(server, dispatcher);
                 for (byte[] code : snapshot.libraries) e.loadLibrary(code, true);
             }
+            rewriteAof();
             return null;
         });
     }
@@ -102,9 +105,23 @@ public final class TestControls {
      */
     public void loadFixture(Path file) {
         call(() -> {
-            Fixtures.load(server, dispatcher, file);
+            try {
+                Fixtures.load(server, dispatcher, file);
+            } finally {
+                rewriteAof();
+            }
             return null;
         });
+    }
+
+    /**
+     * The data set changed without propagation (restore, fixtures, as DEBUG RELOAD): with the AOF
+     * on, a rewrite makes it hold the new data set, so a restart finds what the test left.
+     */
+    private void rewriteAof() {
+        if (!server.config().getBool(ConfigOptions.APPENDONLY)) return;
+        Persistence p = server.persistence();
+        p.aof().bgrewrite(p.rdb().bgsaveInProgress());
     }
 
     /** The Dispatcher consults the watch only while something needs it. Keyspace thread. */
