@@ -1,12 +1,12 @@
 package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
+import io.cinnabar.junit.CinnabarExtension;
 import io.cinnabar.command.testing.Fault;
 import io.cinnabar.command.testing.Verdict;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -29,29 +29,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Fault rules and the interceptor, seen from Jedis and raw sockets. */
 class FaultInjectionIT {
-    private static CinnabarServer server;
+    @RegisterExtension
+    static final CinnabarExtension cinnabar = new CinnabarExtension();
+    private CinnabarServer server;
 
-    @BeforeAll
-    static void start() {
-        server = CinnabarServer.builder().port(0).build().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    @AfterEach
-    void clean() {
+    @BeforeEach
+    void fresh() {
+        server = cinnabar.server();
         server.reset();
     }
 
-    private static Jedis jedis() {
+    private Jedis jedis() {
         return new Jedis("127.0.0.1", server.port());
     }
 
     /** A Jedis that gives up waiting for a reply after ms. */
-    private static Jedis jedisWithTimeout(int ms) {
+    private Jedis jedisWithTimeout(int ms) {
         return new Jedis(new HostAndPort("127.0.0.1", server.port()), DefaultJedisClientConfig.builder().socketTimeoutMillis(ms).build());
     }
 

@@ -1,12 +1,12 @@
 package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
+import io.cinnabar.junit.CinnabarExtension;
 import io.cinnabar.command.testing.DataSnapshot;
 import io.cinnabar.command.testing.RecordedCommand;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.StreamEntryID;
@@ -26,24 +26,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command recorder, reset, snapshots and fixtures through the Java API. */
 class RecorderAndResetIT {
-    private static CinnabarServer server;
-
-    @BeforeAll
-    static void start() {
-        server = CinnabarServer.builder().port(0).build().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final CinnabarExtension cinnabar = new CinnabarExtension();
+    private CinnabarServer server;
 
     @BeforeEach
-    void clean() {
+    void fresh() {
+        server = cinnabar.server();
         server.reset();
     }
 
-    private static Jedis jedis() {
+    private Jedis jedis() {
         return new Jedis("127.0.0.1", server.port());
     }
 

@@ -4,7 +4,6 @@ import io.cinnabar.command.Client;
 import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.KeyRefs;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -103,10 +102,7 @@ public final class Faults {
             return v;
         }
         if (interceptor == null) return null;
-        String name = spec.fullName().toUpperCase(Locale.ROOT);
-        byte[] clientName = client.name();
-        Verdict v = interceptor.intercept(new InterceptedCommand(argv, name, client.id(),
-                clientName == null ? "" : new String(clientName, StandardCharsets.UTF_8), client.db()));
+        Verdict v = interceptor.intercept(new InterceptedCommand(client, argv.clone(), spec.fullName().toUpperCase(Locale.ROOT)));
         return v == null || v.kind() == Verdict.Kind.PROCEED ? null : v;
     }
 }

@@ -85,9 +85,7 @@ public final class Recorder {
     /** Keyspace thread. */
     void record(Client client, byte[][] argv, long timeMs) {
         if (entries.size() >= DEFAULT_CAPACITY) entries.pollFirst();
-        byte[] name = client.name();
-        entries.add(new RecordedCommand(timeMs, client.id(), name == null ? "" : new String(name, StandardCharsets.UTF_8),
-                client.db(), argv.clone()));
+        entries.add(new RecordedCommand(client, argv.clone(), timeMs));
     }
 
     /** Back to how a server starts: off and empty. Keyspace thread. */
