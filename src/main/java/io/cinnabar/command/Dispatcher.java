@@ -389,7 +389,13 @@ public final class Dispatcher {
                 spec.stats.rejectedCalls++;
                 String error = v.errorText();
                 if (error == null) {
-                    v.writeAnswer(writer);
+                    int mark = writer.size();
+                    try {
+                        v.writeAnswer(writer);
+                    } catch (RuntimeException e) {
+                        writer.truncate(mark);
+                        writer.error(Verdict.interceptorFailure(e));
+                    }
                     return false;
                 }
                 writer.error(error);

@@ -199,6 +199,13 @@ class FaultInjectionIT {
                     e.getMessage());
             assertEquals("PONG", jedis.ping(), "null lets the command through");
         }
+        server.faults().intercept(cmd -> Verdict.answer(reply -> {
+            throw new IllegalArgumentException("bad answer");
+        }));
+        try (Jedis jedis = jedis()) {
+            JedisDataException e = assertThrows(JedisDataException.class, jedis::ping);
+            assertTrue(e.getMessage().contains("bad answer"), e.getMessage());
+        }
     }
 
     @Test

@@ -38,7 +38,7 @@ public final class CommandWatch {
             return faults.check(client, spec, argv);
         } catch (RuntimeException e) {
             log.warn("Command interceptor failed on {}", spec.fullName(), e);
-            return Verdict.error("ERR command interceptor failed: " + e);
+            return Verdict.error(Verdict.interceptorFailure(e));
         }
     }
 }

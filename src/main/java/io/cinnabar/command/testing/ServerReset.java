@@ -1,7 +1,6 @@
 package io.cinnabar.command.testing;
 
 import io.cinnabar.command.Client;
-import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.Dispatcher;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.command.scripting.ScriptEngine;
@@ -56,7 +55,7 @@ final class ServerReset {
         String configError = server.config().restore(startupConfig);
         server.stats().reset();
         server.keyspace().stats().reset();
-        for (CommandSpec s : server.commands().allWithSubcommands()) s.stats().resetCounters();
+        server.commands().forEachRegistered(s -> s.stats().resetCounters());
         server.slowLog().reset();
         server.pauseCron(false);
         server.activeExpireEnabled(true);

@@ -100,6 +100,11 @@ public final class Verdict {
         return CLOSE;
     }
 
+    /** The error a command gets when the interceptor (or its answer) throws instead of deciding. */
+    public static String interceptorFailure(RuntimeException e) {
+        return "ERR command interceptor failed: " + e;
+    }
+
     public Kind kind() {
         return kind;
     }
