@@ -46,9 +46,18 @@ public final class CinnabarServer implements AutoCloseable {
     private volatile int port = -1;
     private volatile boolean dataLoaded;
     private volatile TestControls testControls;
+    /** The clock tests move (builder().clock(...) or clock manual), else null: the system's time. */
+    private ManualClock manualClock;
+    private final Runnable catchUp = this::catchUp;
 
     public CinnabarServer(Config config) {
+        this(config, null);
+    }
+
+    /** A server whose time is clock (moved by hand) when it is not null. */
+    public CinnabarServer(Config config, ManualClock clock) {
         this.config = config;
+        this.manualClock = clock;
     }
 
     public static Builder builder() {
@@ -77,6 +86,8 @@ public final class CinnabarServer implements AutoCloseable {
         NettyServer.warmUp();
         thread = new KeyspaceThread("cinnabar-keyspace");
         context = new ServerContext(config, CommandTable.standard(config.getBool(ConfigOptions.ENABLE_TEST_COMMANDS)), thread);
+        if (manualClock == null && "manual".equals(config.getString(ConfigOptions.CLOCK))) manualClock = new ManualClock();
+        if (manualClock != null) driveBy(manualClock);
         // Users before the port opens (Redis's ACLLoadUsersAtStartup): a broken ACL file stops the start.
         String aclError = context.acl().loadAtStartup(config.directives().users(), config.getString(ConfigOptions.ACLFILE));
         if (aclError != null) {
@@ -88,6 +99,12 @@ public final class CinnabarServer implements AutoCloseable {
         Dispatcher dispatcher = new Dispatcher(context);
         // Made now, so that reset() knows the config as configured at start-up.
         testControls = TestControls.of(context, dispatcher);
+        if (manualClock != null) {
+            // reset() also puts the manual clock back to the time the server started at.
+            ManualClock clock = manualClock;
+            long startMillis = clock.millis();
+            testControls.onReset(() -> clock.set(startMillis));
+        }
         // The network layer first: with one io thread the keyspace work runs on its event loop.
         network = new NettyServer(dispatcher);
         thread.start();
@@ -96,6 +113,7 @@ public final class CinnabarServer implements AutoCloseable {
         try {
             port = network.bind();
         } catch (IOException e) {
+            if (manualClock != null) manualClock.release(catchUp);
             thread.shutdown();
             context.persistence().close();
             closed.set(true);
@@ -163,7 +181,87 @@ public final class CinnabarServer implements AutoCloseable {
         }
     }
 
-    /** Drives the server's clock (unix ms) from source instead of the system's: tests see time pass without sleeping. */
+    /**
+     * CLIENT LIST as seen now, one line per connected client (the JUnit extension compares
+     * it before and after a test to find connections the test left open). Any thread.
+     */
+    public java.util.List<String> clientList() {
+        if (!isRunning()) throw new IllegalStateException("server is not running");
+        CompletableFuture<java.util.List<String>> lines = new CompletableFuture<>();
+        thread.execute(() -> {
+            java.util.List<String> l = new java.util.ArrayList<>();
+            long now = context.keyspace().mstime();
+            for (io.cinnabar.command.Client c : context.clients()) {
+                if (!c.closing()) l.add(io.cinnabar.command.server.ClientInfo.line(c, now));
+            }
+            lines.complete(l);
+        });
+        return lines.join();
+    }
+
+    /**
+     * The clock tests move, given to {@link Builder#clock(ManualClock)} or made for
+     * {@code clock manual}; null when the server runs on the system's time.
+     */
+    public ManualClock clock() {
+        return manualClock;
+    }
+
+    /** Before the keyspace thread starts: the keyspace reads clock, whose moves this server follows. */
+    private void driveBy(ManualClock clock) {
+        context.keyspace().clock(clock);
+        context.manualClock(new io.cinnabar.command.ClockControl() {
+            @Override
+            public void advance(long ms) {
+                clock.advanceMillis(ms);
+            }
+
+            @Override
+            public void set(long unixMs) {
+                clock.set(unixMs);
+            }
+        });
+        clock.drive(catchUp);
+    }
+
+    /**
+     * The manual clock moved: what became due happens on the keyspace thread before this
+     * returns. Inline when the move came from there (CINNABAR CLOCK, inside a command).
+     */
+    private void catchUp() {
+        if (!isRunning()) return;
+        if (thread.inThread()) {
+            context.clockMoved(true);
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        thread.execute(() -> {
+            try {
+                context.clockMoved(false);
+            } finally {
+                done.complete(null);
+            }
+        });
+        while (isRunning()) {
+            try {
+                done.get(1, TimeUnit.SECONDS);
+                return;
+            } catch (TimeoutException stillBusy) {
+                // a long script holds the keyspace: wait on, unless the server stops meanwhile
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
+        }
+    }
+
+    /**
+     * Drives the server's clock (unix ms) from source instead of the system's: tests see time
+     * pass without sleeping. Deadlines (blocking timeouts) are checked at the next cron tick;
+     * a {@link ManualClock} given to the builder makes them happen as it moves.
+     */
     public void clock(java.util.function.LongSupplier source) {
         if (!isRunning()) throw new IllegalStateException("server is not running");
         context.keyspace().clock(source);
@@ -249,6 +347,7 @@ public final class CinnabarServer implements AutoCloseable {
 
     private void stop() {
         if (!closed.compareAndSet(false, true)) return;
+        if (manualClock != null) manualClock.release(catchUp);
         try {
             if (network != null) network.close();
             if (thread != null) {
@@ -265,6 +364,7 @@ public final class CinnabarServer implements AutoCloseable {
     /** Builds a server from config options; every option name conf/cinnabar.conf documents works here. */
     public static final class Builder {
         private final Map<String, String> options = new LinkedHashMap<>();
+        private ManualClock clock;
 
         private Builder() {
             // Embedded servers should not write dump files into the working directory by default.
@@ -284,6 +384,15 @@ public final class CinnabarServer implements AutoCloseable {
             return option("requirepass", password);
         }
 
+        /**
+         * The server's time is clock, which stands still until the test moves it (sets
+         * {@code clock manual}: CINNABAR CLOCK moves the same clock when test commands are enabled).
+         */
+        public Builder clock(ManualClock clock) {
+            this.clock = java.util.Objects.requireNonNull(clock, "clock");
+            return option("clock", "manual");
+        }
+
         /** Any config option by its conf-file name, e.g. option("hz", "100"). */
         public Builder option(String name, String value) {
             options.put(name, value);
@@ -300,7 +409,7 @@ public final class CinnabarServer implements AutoCloseable {
                             + e.getMessage());
                 }
             }
-            return new CinnabarServer(config);
+            return new CinnabarServer(config, clock);
         }
     }
 }

@@ -58,10 +58,7 @@ public final class BlockedClients {
         BlockedState state = new BlockedState(client.db, keys, spec, args, timeoutReply, wakeWhenGone);
         client.blocked = state;
         registry.add(client, state);
-        if (deadlineMs > 0) {
-            long delay = Math.max(0, deadlineMs - System.currentTimeMillis());
-            state.timer = server.thread().schedule(delay, () -> timedOut(client));
-        }
+        if (deadlineMs > 0) state.timer = server.timers().at(deadlineMs, () -> timedOut(client));
     }
 
     /** CLIENT UNBLOCK: answers the blocked client as a timeout would, or with an error. */
@@ -73,8 +70,9 @@ public final class BlockedClients {
             // As Redis's updateStatsOnUnblock(target, 0, 0, 1): an unblocked command counts as failed.
             state.spec.stats.failedCalls++;
             if (withError) {
-                out.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
-                server.stats().errorReply("UNBLOCKED");
+                String error = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
+                out.error(error);
+                server.stats().errorReply(error);
             } else {
                 state.timeoutReply.accept(out);
             }

@@ -13,7 +13,7 @@ final class BlockedState {
     final Consumer<Reply> timeoutReply;
     /** The command also runs again when a key it waits on goes away (XREADGROUP answers with an error then). */
     final boolean wakeWhenGone;
-    KeyspaceThread.Timer timer;
+    ClockTimers.Deadline timer;
 
     BlockedState(int db, byte[][] keys, CommandSpec spec, byte[][] args, Consumer<Reply> timeoutReply, boolean wakeWhenGone) {
         this.db = db;

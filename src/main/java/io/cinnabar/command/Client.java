@@ -10,7 +10,8 @@ import java.nio.charset.StandardCharsets;
 public final class Client {
     private final long id;
     private final ClientChannel channel;
-    private final long createdAtMs;
+    /** On the server's clock (CLIENT LIST age), set when the server adds the client. */
+    private long createdAtMs;
     private final boolean script;
 
     int db;
@@ -20,6 +21,8 @@ public final class Client {
     io.cinnabar.command.acl.AclUser aclUser;
     byte[] name;
     long lastInteractionMs;
+    /** How long the call that blocked ran: its latency is recorded with the run that serves it. */
+    long blockedCallNanos;
     String lastCommand = "NULL";
     boolean noEvict;
     boolean closing;
@@ -69,6 +72,12 @@ public final class Client {
         this.authenticated = authenticated;
         this.createdAtMs = System.currentTimeMillis();
         this.lastInteractionMs = createdAtMs;
+    }
+
+    /** The server took the client in at nowMs of its clock (which a test may drive). */
+    void connectedAt(long nowMs) {
+        createdAtMs = nowMs;
+        lastInteractionMs = nowMs;
     }
 
     public long id() { return id; }

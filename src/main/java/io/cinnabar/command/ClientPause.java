@@ -13,20 +13,22 @@ import java.util.function.Consumer;
  * may-replicate commands such as EVAL or PUBLISH; ALL mode: every command) is not run and not
  * rejected: its client waits, and the waiting clients run again in arrival order when the pause
  * ends. Expiry and eviction stop meanwhile, so the data stays as it was.
- * The end is a timer on the keyspace thread. Keyspace thread only.
+ * The end is a deadline on the server's clock. Keyspace thread only.
  */
 public final class ClientPause {
     public enum Mode { OFF, WRITE, ALL }
 
+    private final ClockTimers timers;
     private final KeyspaceThread thread;
     private final Keyspace keyspace;
     private final ArrayDeque<Client> postponed = new ArrayDeque<>();
     private Consumer<Client> resumer = c -> { };
     private Mode mode = Mode.OFF;
     private long endMs;
-    private KeyspaceThread.Timer timer;
+    private ClockTimers.Deadline timer;
 
-    ClientPause(KeyspaceThread thread, Keyspace keyspace) {
+    ClientPause(ClockTimers timers, KeyspaceThread thread, Keyspace keyspace) {
+        this.timers = timers;
         this.thread = thread;
         this.keyspace = keyspace;
     }
@@ -49,9 +51,8 @@ public final class ClientPause {
         this.endMs = endMs;
         keyspace.holdDeletions(true);
         if (timer != null) timer.cancel();
-        timer = thread.schedule(Math.max(0, endMs - System.currentTimeMillis()), this::timedOut);
         // A pause whose end has passed (timeout 0) is over at once.
-        if (endMs < System.currentTimeMillis()) end();
+        if (endMs < keyspace.mstime()) end(); else timer = timers.at(endMs, this::timedOut);
     }
 
     /** CLIENT UNPAUSE. */
@@ -61,10 +62,7 @@ public final class ClientPause {
 
     private void timedOut() {
         timer = null;
-        if (mode == Mode.OFF) return;
-        long left = endMs - System.currentTimeMillis();
-        // The timer's clock is monotonic, the end is wall-clock time: they may disagree by a bit.
-        if (left > 0) timer = thread.schedule(left, this::timedOut); else end();
+        if (mode != Mode.OFF) end();
     }
 
     private void end() {

@@ -33,34 +33,22 @@ public final class CommandTable {
     /** ACL command bitmaps cover ids below this (Redis's USER_COMMAND_BITS_COUNT). */
     public static final int MAX_ACL_IDS = 1024;
 
-    /** Serves CINNABAR (enable-test-commands): without it the name is unknown, as in Redis. */
+    /** CINNABAR's family is in (enable-test-commands yes); otherwise it is an unknown command. */
     private final boolean testCommands;
 
     private CommandTable(boolean testCommands) {
         this.testCommands = testCommands;
     }
 
-    /** Every command family Cinnabar serves, the test controls' included. */
+    /** Every command family Cinnabar serves, without the test controls. */
     public static CommandTable standard() {
-        return new CommandTable(true);
+        return new CommandTable(false);
     }
 
-    /** Every command family, CINNABAR only with testCommands (the enable-test-commands option). */
+    /** Every command family Cinnabar serves; with testCommands also CINNABAR (enable-test-commands). */
     public static CommandTable standard(boolean testCommands) {
         return new CommandTable(testCommands);
     }
-
-    /** A family that registers nothing: the place of one this server leaves out. */
-    private static final CommandFamily LEFT_OUT = new CommandFamily() {
-        @Override
-        public String group() {
-            return "server";
-        }
-
-        @Override
-        public void register(CommandTable table) {
-        }
-    };
 
     /** The i-th family in registration order, created only when reached (its class is loaded then); null past the last. */
     private CommandFamily family(int i) {
@@ -93,7 +81,9 @@ public final class CommandTable {
             case 25: return new io.cinnabar.command.streams.StreamCommands();
             case 26: return new io.cinnabar.command.server.SlowlogCommand();
             case 27: return new io.cinnabar.command.acl.AclCommands();
-            case 28: return testCommands ? new io.cinnabar.command.testing.CinnabarCommands() : LEFT_OUT;
+            case 28: return new io.cinnabar.command.server.LatencyCommand();
+            // Last: without test commands the list ends here.
+            case 29: return testCommands ? new io.cinnabar.command.testing.CinnabarCommands() : null;
             default: return null;
         }
     }
@@ -178,6 +168,17 @@ public final class CommandTable {
             if (equalsIgnoreCase(s.name, name)) return s;
         }
         return null;
+    }
+
+    /** Redis's lookupCommandBySds: "get", or "config|get" for a subcommand (any case); null if unknown. */
+    public CommandSpec byFullName(String name) {
+        int bar = name.indexOf('|');
+        if (bar < 0) return lookup(name);
+        CommandSpec base = lookup(name.substring(0, bar));
+        if (base == null || base.subcommands.isEmpty()) return null;
+        String rest = name.substring(bar + 1);
+        if (rest.indexOf('|') >= 0) return null;
+        return subcommand(base, rest.getBytes(StandardCharsets.UTF_8));
     }
 
     public Collection<CommandSpec> all() {

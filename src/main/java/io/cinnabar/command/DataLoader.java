@@ -40,6 +40,11 @@ final class DataLoader implements Loading.Sink {
     }
 
     @Override
+    public long now() {
+        return keyspace.mstime();
+    }
+
+    @Override
     public void entry(int db, byte[] key, Object value, long expireAtMs, int lruIdleSeconds) {
         Database d = keyspace.db(db);
         if (!allowDuplicates && d.exists(key)) {

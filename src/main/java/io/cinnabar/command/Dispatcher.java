@@ -216,6 +216,7 @@ public final class Dispatcher {
     private void flush(Client client, long feedMark) {
         int size = writer.size();
         server.stats().netOutputBytes += size;
+        if (size > 0) server.stats().writes++;
         if (client.closing) {
             writer.reset();
             return;
@@ -277,7 +278,7 @@ public final class Dispatcher {
      */
     private CommandSpec executeOne(Client client, byte[][] args) {
         server.stats().totalCommandsProcessed++;
-        client.lastInteractionMs = System.currentTimeMillis();
+        client.lastInteractionMs = keyspace.mstime();
         requestSpec = null;
         CommandSpec spec = commands.lookup(args[0]);
         if (spec == null) {
@@ -573,13 +574,21 @@ public final class Dispatcher {
         boolean retry = blocked.isRetry(client);
         if (!retry && !replaying) feedMonitors(client, spec, shown);
         if (!retry) spec.stats.calls++;
-        long micros = (System.nanoTime() - start) / 1000;
+        long nanos = System.nanoTime() - start;
+        long micros = nanos / 1000;
         spec.stats.micros += micros;
         // As Redis: a command that blocked is logged once it is served, with that run's time.
         boolean ran = retry ? !blocked.blockedAgain() : client.blocked == null;
-        if (ran && !replaying && !spec.hasFlag(CommandFlag.SKIP_SLOWLOG)) {
-            server.slowLog().record(client, shown, micros);
+        if (replaying) return;
+        server.latencyMonitor().addSampleIfNeeded(spec.hasFlag(CommandFlag.FAST) ? "fast-command" : "command", micros / 1000);
+        if (!ran) {
+            if (!retry) client.blockedCallNanos = nanos;
+            return;
         }
+        // As Redis's updateStatsOnUnblock: a served blocked command's latency is both runs' time.
+        long total = retry ? nanos + client.blockedCallNanos : nanos;
+        if (server.config().getBool(io.cinnabar.config.ConfigOptions.LATENCY_TRACKING)) spec.stats.recordLatency(total);
+        if (!spec.hasFlag(CommandFlag.SKIP_SLOWLOG)) server.slowLog().record(client, shown, micros);
     }
 
     /** A failed command's reply is its error alone. */

@@ -36,7 +36,11 @@ public final class ServerContext {
     private final Persistence persistence;
     private final Monitors monitors = new Monitors();
     private final SlowLog slowLog;
+    private final LatencyMonitor latencyMonitor;
     private final ClientPause pause;
+    private final ClockTimers timers;
+    /** The clock when it is moved by hand (clock manual), else null: CINNABAR CLOCK moves it. */
+    private volatile ClockControl manualClock;
     /** What RESET clears beyond this package's state (subscriptions, tracking): see connectionReset. */
     private final java.util.List<java.util.function.Consumer<Client>> resetHooks = new java.util.ArrayList<>();
     private final Map<Long, Client> clients = new LinkedHashMap<>();
@@ -66,7 +70,9 @@ public final class ServerContext {
         this.thread = thread;
         this.keyspace = new Keyspace(config.getInt(ConfigOptions.DATABASES));
         this.slowLog = new SlowLog(config, keyspace);
-        this.pause = new ClientPause(thread, keyspace);
+        this.latencyMonitor = new LatencyMonitor(config, keyspace);
+        this.timers = new ClockTimers(keyspace, thread);
+        this.pause = new ClientPause(timers, thread, keyspace);
         this.persistence = new Persistence(config, keyspace, feed, new OwnerThread() {
             @Override
             public void execute(Runnable task) {
@@ -88,13 +94,29 @@ public final class ServerContext {
             public long commandsRun() {
                 return stats().totalCommandsProcessed;
             }
+
+            @Override
+            public void latencySample(String event, long ms) {
+                long threshold = config.getLong(ConfigOptions.LATENCY_MONITOR_THRESHOLD);
+                if (threshold != 0 && ms >= threshold) thread.execute(() -> latencyMonitor.addSample(event, ms));
+            }
         }, PersistenceFormats.rdb(config, () -> functionLibraries.get()), PersistenceFormats.aof(config, () -> functionLibraries.get()));
         // The write feed is the script's while it owns the keyspace past the threshold.
         thread.afterWork(() -> {
             if (!thread.lent()) persistence.endOfRound();
         });
         config.onChange(persistence::configChanged);
+        lazyFreePolicy();
+        config.onChange(o -> lazyFreePolicy());
         this.acl = new io.cinnabar.command.acl.Acl(this);
+    }
+
+    /** The lazyfree-lazy-* options deletions inside the keyspace follow (expiry, overwrites, eviction). */
+    private void lazyFreePolicy() {
+        var lazy = keyspace.lazyFree();
+        lazy.lazyExpire = config.getBool(ConfigOptions.LAZYFREE_LAZY_EXPIRE);
+        lazy.lazyServerDel = config.getBool(ConfigOptions.LAZYFREE_LAZY_SERVER_DEL);
+        lazy.lazyEviction = config.getBool(ConfigOptions.LAZYFREE_LAZY_EVICTION);
     }
 
     /** Users and permissions. */
@@ -138,8 +160,37 @@ public final class ServerContext {
     /** Clients in MONITOR mode. */
     public Monitors monitors() { return monitors; }
     public SlowLog slowLog() { return slowLog; }
+    /** LATENCY's events; others call addSampleIfNeeded with what they timed. */
+    public LatencyMonitor latencyMonitor() { return latencyMonitor; }
     /** CLIENT PAUSE state. */
     public ClientPause pause() { return pause; }
+    /** Deadlines on the server's clock (blocking timeouts, CLIENT PAUSE's end). */
+    public ClockTimers timers() { return timers; }
+
+    /**
+     * From now on the keyspace's clock is moved by hand through control, which calls
+     * {@link #clockMoved()} after each move; before the keyspace thread starts.
+     */
+    public void manualClock(ClockControl control) {
+        manualClock = control;
+        timers.manual(control != null);
+    }
+
+    /** The clock moved by hand, or null when the server runs on its own clock. */
+    public ClockControl manualClock() { return manualClock; }
+
+    /**
+     * The clock was moved by hand (keyspace thread): everything that became due happens now,
+     * not at the next cron tick, so the test that moved it sees it done. Keys whose TTL passed
+     * expire (with their events and propagated DELs), then deadlines run (blocked clients time
+     * out). inCommand: the move came from a running command, whose end propagates the DELs.
+     */
+    public void clockMoved(boolean inCommand) {
+        if (activeExpireEnabled) keyspace.expireAllDue();
+        // As after an active expire cycle: the deletions propagate one by one.
+        if (!inCommand) propagation.endUnit(false);
+        timers.runDue();
+    }
 
     /**
      * Registers what RESET must also undo for a client, for state kept outside this package:
@@ -198,6 +249,17 @@ public final class ServerContext {
         functionLibraries = codes;
     }
 
+    /**
+     * CONFIG RESETSTAT: INFO's counters and every command's statistics (those of families not
+     * loaded yet have none to reset). Keyspace thread.
+     */
+    public void resetStats() {
+        stats.reset(keyspace.mstime());
+        keyspace.stats().reset();
+        keyspace.lazyFree().resetStats();
+        commands.forEachRegistered(s -> s.stats().resetCounters());
+    }
+
     /** The function libraries' codes (FUNCTION DUMP's content); keyspace thread. */
     public List<byte[]> functionLibraryCodes() {
         return functionLibraries.get();
@@ -228,6 +290,7 @@ public final class ServerContext {
     }
 
     public void addClient(Client c) {
+        c.connectedAt(keyspace.mstime());
         clients.put(c.id(), c);
         stats.totalConnectionsReceived++;
     }
@@ -291,7 +354,10 @@ public final class ServerContext {
     private boolean cronPaused;
 
     private void cron() {
+        // A clock driven by a supplier says nothing when it moves: deadlines are checked here too.
+        timers.runDue();
         if (cronPaused) return;
+        stats.sampleRates(keyspace.mstime());
         persistence.cron();
         keyspace.rehashSome(1000);
         if (!activeExpireEnabled) return;
@@ -299,7 +365,9 @@ public final class ServerContext {
         long effort = config.getLong(ConfigOptions.ACTIVE_EXPIRE_EFFORT) - 1;
         // Redis: 25% of each cron tick's time, a bit more with higher effort.
         long budgetMicros = (25 + 2 * effort) * 1_000_000L / hz / 100;
+        long start = System.nanoTime();
         keyspace.activeExpireCycle(budgetMicros);
+        latencyMonitor.addSampleIfNeeded("expire-cycle", (System.nanoTime() - start) / 1_000_000);
         // Redis propagates the active cycle's deletions one by one, never as a transaction.
         propagation.endUnit(false);
     }

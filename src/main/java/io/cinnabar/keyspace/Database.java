@@ -198,6 +198,7 @@ public final class Database {
         }
         keyspace.dirty(1);
         if (e != null) {
+            if (e.value != value) keyspace.lazyFree().overwritten(e.value);
             if (e.value instanceof StreamValue && e.value != value) keyspace.streamGone(id, key);
             if (e instanceof VolatileEntry && !keepTtl) {
                 replace(e, new Entry(e.key, h, value, keyspace.freshLru()));
@@ -242,7 +243,10 @@ public final class Database {
     public void putFrom(byte[] key, Object value, Entry source, boolean keepAccessTime) {
         Entry old = table.find(key);
         if (old != null && isExpired(old)) expire(old);
-        else if (old != null) unlink(old);
+        else if (old != null) {
+            unlink(old);
+            if (old.value != value) keyspace.lazyFree().overwritten(old.value);
+        }
         int lru = keepAccessTime ? source.lru : (source.lru & ~Entry.LRU_MASK) | keyspace.lruClock();
         // The new entry did not exist when a running snapshot began: it owes it nothing.
         lru = (lru & ~Entry.SNAPSHOT_MARK) | keyspace.snapshotMark();
@@ -264,17 +268,22 @@ public final class Database {
     }
 
     public boolean delete(byte[] key) {
+        return deleteValue(key) != null;
+    }
+
+    /** Deletes key; its value, or null when there was none (an expired key expires instead). */
+    public Object deleteValue(byte[] key) {
         Entry e = table.find(key);
-        if (e == null) return false;
+        if (e == null) return null;
         boolean live = !(e instanceof VolatileEntry && keyspace.isExpired(((VolatileEntry) e).expireAt));
         if (!live) {
             expire(e);
-            return false;
+            return null;
         }
         unlink(e);
         keyspace.dirty(1);
         if (!watched.isEmpty()) watched.touched(key, false);
-        return true;
+        return e.value;
     }
 
     /**
@@ -284,6 +293,7 @@ public final class Database {
     private void expire(Entry e) {
         if (keyspace.deletionsHeld()) return;
         unlink(e);
+        keyspace.lazyFree().expired(e.value);
         keyspace.stats().expiredKeys++;
         if (!watched.isEmpty()) watched.touched(e.key, false);
         keyspace.keyExpired(id, e.key);
@@ -333,6 +343,24 @@ public final class Database {
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         for (int i = 0; i < samples && volatileCount > 0; i++) {
             VolatileEntry v = volatiles[rnd.nextInt(volatileCount)];
+            if (keyspace.isExpired(v.expireAt)) {
+                expire(v);
+                expired++;
+            }
+        }
+        return expired;
+    }
+
+    /**
+     * Reclaims every key whose TTL has passed, not a sample: after a test moved the clock by
+     * hand, all that became due expires before the move returns. Returns how many expired.
+     */
+    int expireAllDue() {
+        int expired = 0;
+        // Downwards: expiring index i moves the last entry, already visited, into its place.
+        for (int i = volatileCount - 1; i >= 0; i--) {
+            if (i >= volatileCount) continue;
+            VolatileEntry v = volatiles[i];
             if (keyspace.isExpired(v.expireAt)) {
                 expire(v);
                 expired++;

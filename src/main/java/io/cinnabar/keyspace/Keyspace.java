@@ -11,6 +11,7 @@ public final class Keyspace {
 
     private Database[] databases;
     private final KeyspaceStats stats = new KeyspaceStats();
+    private final LazyFree lazyFree = new LazyFree();
     /** Unix ms; tests may drive it instead of the system clock. */
     private volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
     private long now = System.currentTimeMillis();
@@ -148,6 +149,11 @@ public final class Keyspace {
         return databases.length;
     }
 
+    /** Lazy freeing's policy and counters. */
+    public LazyFree lazyFree() {
+        return lazyFree;
+    }
+
     public KeyspaceStats stats() {
         return stats;
     }
@@ -270,13 +276,31 @@ public final class Keyspace {
     }
 
     /**
+     * Expires every key whose TTL has passed, in every database (a clock moved by hand: what
+     * became due is gone before the move returns). Nothing expires while deletions are held.
+     */
+    public void expireAllDue() {
+        if (deletionsHeld) return;
+        beginCommand();
+        try {
+            for (Database db : databases) {
+                if (db.volatileCount() > 0 && db.expireAllDue() > 0) db.maybeShrink();
+            }
+        } finally {
+            endCommand();
+        }
+    }
+
+    /**
      * Redis's adaptive active expire cycle: sample volatile keys per database and keep going
      * while more than 10% of a sample was stale, within a time budget. Also shrinks tables that
      * deletions left sparse.
      */
     public void activeExpireCycle(long budgetMicros) {
         if (deletionsHeld) return;
-        long deadline = System.nanoTime() + budgetMicros * 1000;
+        long start = System.nanoTime();
+        long deadline = start + budgetMicros * 1000;
+        long sampled = 0, stale = 0;
         beginCommand();
         try {
             for (int n = 0; n < databases.length; n++) {
@@ -287,6 +311,8 @@ public final class Keyspace {
                     if (db.volatileCount() == 0) break;
                     int sample = Math.min(KEYS_PER_LOOP, db.volatileCount());
                     expired = db.expireSample(sample);
+                    sampled += sample;
+                    stale += expired;
                     if (System.nanoTime() > deadline) {
                         stats.expiredStalePercentTimes++;
                         return;
@@ -298,6 +324,10 @@ public final class Keyspace {
             }
         } finally {
             endCommand();
+            // As Redis's activeExpireCycle: the moving average weighs each cycle 5%.
+            double current = sampled == 0 ? 0 : (double) stale / sampled;
+            stats.expiredStalePerc = current * 0.05 + stats.expiredStalePerc * 0.95;
+            stats.expireCycleMicros += (System.nanoTime() - start) / 1000;
         }
     }
 }

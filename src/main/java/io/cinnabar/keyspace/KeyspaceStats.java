@@ -7,6 +7,10 @@ public final class KeyspaceStats {
     public long keyspaceHits;
     public long keyspaceMisses;
     public long evictedKeys;
+    /** expired_stale_perc: stale keys among those the active cycles sampled, a moving average (0..1). */
+    public double expiredStalePerc;
+    /** expire_cycle_cpu_milliseconds, in microseconds. */
+    public long expireCycleMicros;
 
     public void reset() {
         expiredKeys = 0;
@@ -14,5 +18,7 @@ public final class KeyspaceStats {
         keyspaceHits = 0;
         keyspaceMisses = 0;
         evictedKeys = 0;
+        expiredStalePerc = 0;
+        expireCycleMicros = 0;
     }
 }

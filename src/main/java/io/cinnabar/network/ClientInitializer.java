@@ -13,7 +13,7 @@ import io.netty.channel.socket.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Builds each connection's pipeline: RESP decoder, then the connection that batches requests. */
+/** Builds each connection's pipeline: read counter, RESP decoder, then the connection that batches requests. */
 @ChannelHandler.Sharable
 final class ClientInitializer extends ChannelInitializer<SocketChannel> {
     private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -21,6 +21,7 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
     private final Dispatcher dispatcher;
     private final ServerContext server;
     private final AtomicInteger connected = new AtomicInteger();
+    private final ReadCounter reads;
 
     private final ReplyRouter replies;
 
@@ -28,6 +29,7 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
         this.dispatcher = dispatcher;
         this.replies = replies;
         this.server = dispatcher.server();
+        this.reads = new ReadCounter(server.stats());
     }
 
     @Override
@@ -43,6 +45,6 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
                 () -> server.config().getLong(ConfigOptions.PROTO_MAX_BULK_LEN),
                 () -> server.config().getLong(ConfigOptions.CLIENT_QUERY_BUFFER_LIMIT),
                 () -> !connection.client().authenticated() && server.requirePass());
-        ch.pipeline().addLast("resp", decoder).addLast("client", connection);
+        ch.pipeline().addLast("reads", reads).addLast("resp", decoder).addLast("client", connection);
     }
 }

@@ -544,7 +544,9 @@ public final class AppendOnly {
             long sleep = flushSleepMicros;
             if (sleep > 0) java.util.concurrent.locks.LockSupport.parkNanos(sleep * 1000);
             try {
+                long start = System.nanoTime();
                 files.append(bytes, -1);
+                writeLatency((System.nanoTime() - start) / 1_000_000);
                 written = end;
                 release();
             } catch (IOException e) {
@@ -576,7 +578,9 @@ public final class AppendOnly {
             if (!skipForRewrite && written > durable && "always".equals(policy)) {
                 long upTo = written;
                 try {
+                    long start = System.nanoTime();
                     files.fsync();
+                    owner.latencySample("aof-fsync-always", (System.nanoTime() - start) / 1_000_000);
                 } catch (IOException e) {
                     retryAtNanos = now + 1_000_000_000L;
                     return retryAtNanos;
@@ -612,6 +616,14 @@ public final class AppendOnly {
                 fsync.done(error);
                 if (error == null) durable = Math.max(durable, upTo);
             });
+        }
+
+        /** Redis's flushAppendOnlyFile events: the write, and what it competed with (an fsync, a rewrite). */
+        private void writeLatency(long ms) {
+            String event = fsyncRunning ? "aof-write-pending-fsync"
+                    : files.isRewriting() ? "aof-write-active-child" : "aof-write-alone";
+            owner.latencySample(event, ms);
+            owner.latencySample("aof-write", ms);
         }
 
         /** Hands each executor the replies now due on it as one task: one wake-up per event loop. */

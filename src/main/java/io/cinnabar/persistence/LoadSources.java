@@ -114,7 +114,7 @@ public final class LoadSources {
     private static RdbVisitor visitor(Config config, Loading.Sink sink, LoadStats stats, RdbReader reader,
                                       Loading.Progress progress, boolean dropExpired) {
         long delayMicros = config.getLong(ConfigOptions.KEY_LOAD_DELAY);
-        long now = System.currentTimeMillis();
+        long now = sink.now();
         return new RdbVisitor() {
             @Override
             public void aux(byte[] key, byte[] value) {

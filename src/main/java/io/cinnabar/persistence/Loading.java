@@ -27,6 +27,11 @@ public final class Loading {
         /** A command from an AOF, replayed. */
         void command(byte[][] argv);
 
+        /** The server's time in unix ms (a test may drive it): keys of a dump older than it are dropped. Any thread. */
+        default long now() {
+            return System.currentTimeMillis();
+        }
+
         /** A function library's code from an RDB (or an AOF's RDB base); throws to fail the load. */
         void function(byte[] code);
 
@@ -163,6 +168,11 @@ public final class Loading {
 
         private void produce(Source source) {
             Sink sink = new Sink() {
+                @Override
+                public long now() {
+                    return target.now();
+                }
+
                 @Override
                 public void entry(int db, byte[] key, Object value, long expireAtMs, int lruIdleSeconds) {
                     put(new Item(db, key, value, expireAtMs, lruIdleSeconds, null, null));

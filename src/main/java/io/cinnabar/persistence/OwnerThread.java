@@ -10,4 +10,7 @@ public interface OwnerThread extends Executor {
 
     /** Commands run so far (any counter that moves with them): tells a busy thread from an idle one. */
     long commandsRun();
+
+    /** An operation took ms on a persistence thread (Redis's aof-write, aof-fsync-always...): for LATENCY. Any thread. */
+    default void latencySample(String event, long ms) { }
 }

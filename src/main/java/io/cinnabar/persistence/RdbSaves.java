@@ -41,7 +41,11 @@ public final class RdbSaves {
     private boolean scheduled;
     /** Redis's server.dirty value at the last successful save (dirty is never reset here). */
     private long dirtyAtLastSave;
-    private long lastSaveSeconds = System.currentTimeMillis() / 1000;
+    /**
+     * On the server's clock, as save points are (a test moving it by hand reaches them); how long
+     * a save takes (runningSinceMs) is real time.
+     */
+    private long lastSaveSeconds;
     private long lastBgsaveAttemptSeconds;
     private boolean lastBgsaveOk = true;
     private long lastBgsaveSeconds = -1;
@@ -57,6 +61,11 @@ public final class RdbSaves {
         this.thread = thread;
         this.owner = owner;
         this.rdbFormat = rdbFormat;
+        this.lastSaveSeconds = clockSeconds();
+    }
+
+    private long clockSeconds() {
+        return keyspace.mstime() / 1000;
     }
 
     // ---- state ----
@@ -172,7 +181,7 @@ public final class RdbSaves {
         }
         log.info("DB saved on disk");
         dirtyAtLastSave = keyspace.dirty();
-        lastSaveSeconds = System.currentTimeMillis() / 1000;
+        lastSaveSeconds = clockSeconds();
         lastBgsaveOk = true;
         return null;
     }
@@ -194,7 +203,7 @@ public final class RdbSaves {
         saves++;
         dirtyBeforeBgsave = keyspace.dirty();
         runningSinceMs = System.currentTimeMillis();
-        lastBgsaveAttemptSeconds = runningSinceMs / 1000;
+        lastBgsaveAttemptSeconds = clockSeconds();
         SnapshotPump[] self = new SnapshotPump[1];
         SnapshotJob job = newJob(outcome -> owner.execute(() -> bgsaveDone(self[0], outcome)));
         self[0] = new SnapshotPump(keyspace, job, owner);
@@ -212,7 +221,7 @@ public final class RdbSaves {
             log.info("Background saving terminated with success");
             // Changes made while the snapshot was written are still unsaved.
             dirtyAtLastSave = dirtyBeforeBgsave;
-            lastSaveSeconds = System.currentTimeMillis() / 1000;
+            lastSaveSeconds = clockSeconds();
             lastBgsaveOk = true;
         } else if (outcome.cancelled()) {
             log.warn("Background saving terminated by signal 10");
@@ -245,7 +254,7 @@ public final class RdbSaves {
         }
         String points = config.getString(ConfigOptions.SAVE);
         if (points.isEmpty()) return;
-        long now = System.currentTimeMillis() / 1000;
+        long now = clockSeconds();
         long changes = changesSinceLastSave();
         String[] words = points.split(" ");
         for (int i = 0; i + 1 < words.length; i += 2) {

@@ -1,6 +1,9 @@
 package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
+import io.cinnabar.ManualClock;
+import java.time.Duration;
+import io.cinnabar.junit.ClockMode;
 import io.cinnabar.junit.CinnabarTest;
 import io.lettuce.core.ExpireArgs;
 import io.lettuce.core.RedisClient;
@@ -20,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@CinnabarTest
+/** On a clock the tests move: TTLs pass without sleeping, and times are exact. */
+@CinnabarTest(clock = ClockMode.MANUAL)
 class ExpireCommandsIT {
     private static void assertBetween(long lo, long hi, long v) {
         assertTrue(v >= lo && v <= hi, v + " not in [" + lo + ", " + hi + "]");
@@ -38,8 +42,8 @@ class ExpireCommandsIT {
     }
 
     @Test
-    void relativeAndAbsoluteFormsAgree(Jedis jedis) {
-        long nowMs = System.currentTimeMillis();
+    void relativeAndAbsoluteFormsAgree(Jedis jedis, ManualClock clock) {
+        long nowMs = clock.millis();
         jedis.set("a", "v");
         jedis.set("b", "v");
         jedis.set("c", "v");
@@ -62,11 +66,12 @@ class ExpireCommandsIT {
     }
 
     @Test
-    void subSecondExpiry(Jedis jedis) throws InterruptedException {
+    void subSecondExpiry(Jedis jedis, ManualClock clock) {
         jedis.set("x", "v");
         jedis.pexpire("x", 100);
+        clock.advance(Duration.ofMillis(99));
         assertEquals("v", jedis.get("x"));
-        Thread.sleep(150);
+        clock.advance(Duration.ofMillis(1));
         assertNull(jedis.get("x"));
         assertFalse(jedis.exists("x"));
     }
@@ -173,32 +178,34 @@ class ExpireCommandsIT {
     }
 
     @Test
-    void activeExpiryReclaimsKeysNobodyTouches(Jedis jedis) throws InterruptedException {
+    void activeExpiryReclaimsKeysNobodyTouches(Jedis jedis, ManualClock clock) {
         for (int i = 0; i < 50; i++) jedis.set("k" + i, "v");
         jedis.set("keep", "v");
         assertEquals(51, jedis.dbSize());
         for (int i = 0; i < 50; i++) jedis.pexpire("k" + i, 100);
-        long deadline = System.currentTimeMillis() + 3000;
-        while (jedis.dbSize() > 1 && System.currentTimeMillis() < deadline) Thread.sleep(50);
+        clock.advance(Duration.ofMillis(99));
+        assertEquals(51, jedis.dbSize());
+        // DBSIZE counts stored keys: only the active cycle can have removed them.
+        clock.advance(Duration.ofMillis(1));
         assertEquals(1, jedis.dbSize());
     }
 
     @Test
-    void lazyExpiryOnlyWhenActiveExpiryIsOff(Jedis jedis) throws InterruptedException {
+    void lazyExpiryOnlyWhenActiveExpiryIsOff(Jedis jedis, ManualClock clock) {
         raw(jedis, "DEBUG", "SET-ACTIVE-EXPIRE", "0");
         try {
             for (int i = 1; i <= 3; i++) {
                 jedis.set("key" + i, "a");
                 jedis.pexpire("key" + i, 100);
             }
-            Thread.sleep(400);
+            clock.advance(Duration.ofMillis(400));
             assertEquals(3, jedis.dbSize());
             assertEquals(0, jedis.exists("key1", "key2", "key3"));
             assertEquals(0, jedis.dbSize());
             // EXPIRE must not resurrect a logically expired key
             jedis.set("foo", "bar");
             jedis.pexpire("foo", 50);
-            Thread.sleep(100);
+            clock.advance(Duration.ofMillis(100));
             assertEquals(0, jedis.expire("foo", 10));
             assertFalse(jedis.exists("foo"));
         } finally {
@@ -236,7 +243,7 @@ class ExpireCommandsIT {
      * sets a later time. The server's clock is driven: every read is one millisecond later.
      */
     @Test
-    void relativeTimesReadTheClockPerCall(CinnabarServer server, Jedis jedis) {
+    void relativeTimesReadTheClockPerCall(CinnabarServer server, Jedis jedis, ManualClock clock) {
         java.util.concurrent.atomic.AtomicLong ms = new java.util.concurrent.atomic.AtomicLong(System.currentTimeMillis());
         server.clock(ms::incrementAndGet);
         try {
@@ -248,7 +255,7 @@ class ExpireCommandsIT {
             assertEquals(java.util.List.of(1L, 1L, 1L), t.exec());
             assertTrue(jedis.pexpireTime("k") > ms.get() + 99_000);
         } finally {
-            server.clock(System::currentTimeMillis);
+            server.clock(clock);
         }
     }
 }

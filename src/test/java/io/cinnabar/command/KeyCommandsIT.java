@@ -1,6 +1,8 @@
 package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
+import io.cinnabar.ManualClock;
+import io.cinnabar.junit.ClockMode;
 import io.cinnabar.junit.CinnabarTest;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
@@ -29,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@CinnabarTest
+@CinnabarTest(clock = ClockMode.MANUAL)
 class KeyCommandsIT {
     @Test
     void delUnlinkExistsCountOnlyLiveKeys(Jedis jedis) {
@@ -45,11 +47,14 @@ class KeyCommandsIT {
     }
 
     @Test
-    void expiredKeysAreInvisibleEverywhere(Jedis jedis) throws InterruptedException {
+    void expiredKeysAreInvisibleEverywhere(Jedis jedis, ManualClock clock) {
+        raw(jedis, "DEBUG", "SET-ACTIVE-EXPIRE", "0");
         jedis.set("gone", "v");
         jedis.set("live", "v");
         jedis.pexpire("gone", 20);
-        Thread.sleep(60);
+        // Stale but still stored: every read below must find it gone by itself.
+        clock.advanceMillis(20);
+        raw(jedis, "DEBUG", "SET-ACTIVE-EXPIRE", "1");
         assertFalse(jedis.exists("gone"));
         assertEquals("none", jedis.type("gone"));
         assertEquals(Set.of("live"), jedis.keys("*"));
@@ -147,7 +152,7 @@ class KeyCommandsIT {
     }
 
     @Test
-    void randomKeyReclaimsExpiredKeysAndNeverReturnsThem(Jedis jedis) throws InterruptedException {
+    void randomKeyReclaimsExpiredKeysAndNeverReturnsThem(Jedis jedis, ManualClock clock) {
         jedis.configSet("hz", "1");
         raw(jedis, "DEBUG", "SET-ACTIVE-EXPIRE", "0");
         try {
@@ -156,7 +161,8 @@ class KeyCommandsIT {
                 jedis.pexpire("old" + i, 1);
             }
             jedis.set("live", "v");
-            Thread.sleep(20);
+            clock.advanceMillis(1);
+            assertEquals(301, jedis.dbSize());
             assertEquals("live", jedis.randomKey());
         } finally {
             raw(jedis, "DEBUG", "SET-ACTIVE-EXPIRE", "1");
@@ -300,16 +306,16 @@ class KeyCommandsIT {
     }
 
     @Test
-    void idletimeGrowsAndOnlyRealAccessesResetIt(Jedis jedis) throws InterruptedException {
+    void idletimeGrowsAndOnlyRealAccessesResetIt(Jedis jedis, ManualClock clock) {
         jedis.set("k", "v");
-        Thread.sleep(2100);
+        clock.advanceMillis(2100);
         jedis.ttl("k");
         jedis.type("k");
         jedis.exists("k");
         jedis.objectEncoding("k");
-        assertTrue(jedis.objectIdletime("k") >= 2, "TTL/TYPE/EXISTS/OBJECT must not touch the key");
+        assertEquals(2, jedis.objectIdletime("k"), "TTL/TYPE/EXISTS/OBJECT must not touch the key");
         jedis.touch("k");
-        assertTrue(jedis.objectIdletime("k") <= 1, "the LRU clock ticks in whole seconds");
+        assertEquals(0, jedis.objectIdletime("k"));
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
+import io.cinnabar.ManualClock;
+import io.cinnabar.junit.ClockMode;
 import io.cinnabar.junit.CinnabarTest;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
@@ -25,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@CinnabarTest
+@CinnabarTest(clock = ClockMode.MANUAL)
 class ListCommandsIT {
     private static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
 
@@ -308,17 +310,28 @@ class ListCommandsIT {
     }
 
     @Test
-    void timeoutHasSubSecondPrecision(CinnabarServer server) throws Exception {
+    void timeoutHasSubSecondPrecision(CinnabarServer server, Jedis jedis, ManualClock clock) throws Exception {
         try (Conn b = new Conn(server.port())) {
-            long start = System.nanoTime();
             b.send("BLPOP", "none", "0.2");
+            timesOutAfter(jedis, clock, 200);
             assertEquals("*-1\r\n", b.expect("*-1\r\n", 3000));
-            long ms = (System.nanoTime() - start) / 1_000_000;
-            assertTrue(ms >= 190 && ms < 1000, "took " + ms + " ms");
             b.call("HELLO", "3");
-            assertEquals("_\r\n", b.call("BLMOVE", "none", "d", "LEFT", "LEFT", "0.05"));
-            assertEquals("_\r\n", b.call("BLMPOP", "0.05", "1", "none", "LEFT"));
+            b.send("BLMOVE", "none", "d", "LEFT", "LEFT", "0.05");
+            timesOutAfter(jedis, clock, 50);
+            assertEquals("_\r\n", b.expect("_\r\n", 3000));
+            b.send("BLMPOP", "0.05", "1", "none", "LEFT");
+            timesOutAfter(jedis, clock, 50);
+            assertEquals("_\r\n", b.expect("_\r\n", 3000));
         }
+    }
+
+    /** The one blocked client is still blocked a millisecond before ms have passed, and answered at ms. */
+    private static void timesOutAfter(Jedis jedis, ManualClock clock, long ms) throws InterruptedException {
+        waitBlocked(jedis, 1);
+        clock.advanceMillis(ms - 1);
+        assertEquals(1, ManualClockIT.blockedClients(jedis));
+        clock.advanceMillis(1);
+        assertEquals(0, ManualClockIT.blockedClients(jedis));
     }
 
     @Test
@@ -332,11 +345,12 @@ class ListCommandsIT {
     }
 
     @Test
-    void zeroTimeoutWaitsUntilPushed(CinnabarServer server, Jedis jedis) throws Exception {
+    void zeroTimeoutWaitsUntilPushed(CinnabarServer server, Jedis jedis, ManualClock clock) throws Exception {
         try (Conn b = new Conn(server.port())) {
             b.send("BLMPOP", "0", "2", "x", "y", "RIGHT", "COUNT", "2");
             waitBlocked(jedis, 1);
-            Thread.sleep(1100);
+            clock.advance(java.time.Duration.ofDays(1));
+            waitBlocked(jedis, 1);
             assertEquals("", b.read(50, 0));
             jedis.rpush("y", "1", "2", "3");
             String r = "*2\r\n$1\r\ny\r\n*2\r\n$1\r\n3\r\n$1\r\n2\r\n";

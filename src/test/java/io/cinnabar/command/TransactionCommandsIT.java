@@ -224,10 +224,17 @@ class TransactionCommandsIT {
     }
 
     @Test
-    void watchedKeyThatExpiresFailsExec(Jedis jedis) throws InterruptedException {
+    void watchedKeyThatExpiresFailsExec() {
+        try (CinnabarServer manual = CinnabarServer.builder().port(0).clock(new io.cinnabar.ManualClock()).build().start();
+             Jedis j = new Jedis(manual.host(), manual.port())) {
+            watchedKeyThatExpiresFailsExec(j, manual.clock());
+        }
+    }
+
+    private static void watchedKeyThatExpiresFailsExec(Jedis jedis, io.cinnabar.ManualClock clock) {
         jedis.set("ttl", "v", redis.clients.jedis.params.SetParams.setParams().px(20));
         str(jedis, "WATCH", "ttl");
-        Thread.sleep(30);
+        clock.advanceMillis(20);
         str(jedis, "MULTI");
         str(jedis, "PING");
         assertNull(cmd(jedis, "EXEC"));

@@ -36,6 +36,11 @@ class PersistenceIT {
         return start(dir, options);
     }
 
+    /** A server on clock (which the test moves), with this test's directory. */
+    private CinnabarServer start(io.cinnabar.ManualClock clock) {
+        return CinnabarServer.builder().port(0).option("dir", dir.toString()).clock(clock).build().start();
+    }
+
     /** A server on a free port with dir as its directory and the given option/value pairs. */
     static CinnabarServer start(Path dir, String... options) {
         CinnabarServer.Builder b = CinnabarServer.builder().port(0).option("dir", dir.toString());
@@ -127,11 +132,15 @@ class PersistenceIT {
             j.set("k", "v");
         }
         assertTrue(Files.exists(dir.resolve("dump.rdb")), "close() saves when save points are set");
-        try (CinnabarServer s = start("save", "1 1"); Jedis j = client(s)) {
+        io.cinnabar.ManualClock clock = new io.cinnabar.ManualClock();
+        try (CinnabarServer s = CinnabarServer.builder().port(0).option("dir", dir.toString()).option("save", "1 1")
+                .clock(clock).build().start(); Jedis j = client(s)) {
             assertEquals("v", j.get("k"));
             long last = Long.parseLong(info(j, "rdb_last_save_time"));
             j.set("k2", "v2");
-            // The save point "1 1" fires from the cron once a second has passed since the last save.
+            // The save point "1 1" fires from the cron once more than a second has passed since the last save.
+            clock.advance(java.time.Duration.ofSeconds(2));
+            // What is left to wait for is the cron's next tick and the save itself, not time.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (Long.parseLong(info(j, "rdb_last_save_time")) == last || !"0".equals(info(j, "rdb_bgsave_in_progress"))) {
                 assertTrue(System.nanoTime() < deadline, "save point never fired");
@@ -505,14 +514,16 @@ class PersistenceIT {
 
     @Test
     void agedKeysInADumpAreDroppedOnLoadButKeptInAnAofBase() throws Exception {
-        try (CinnabarServer s = start(); Jedis j = client(s)) {
+        io.cinnabar.ManualClock clock = new io.cinnabar.ManualClock();
+        try (CinnabarServer s = start(clock); Jedis j = client(s)) {
             j.set("short-lived", "x");
-            j.pexpire("short-lived", 50);
+            j.expire("short-lived", 3600);
             j.set("stays", "y");
             j.save();
         }
-        Thread.sleep(100);
-        try (CinnabarServer s = start(); Jedis j = client(s)) {
+        // More than the key's hour passes between the two servers, which share the clock.
+        clock.advance(java.time.Duration.ofHours(2));
+        try (CinnabarServer s = start(clock); Jedis j = client(s)) {
             assertEquals("1", info(j, "rdb_last_load_keys_loaded"));
             assertEquals("1", info(j, "rdb_last_load_keys_expired"));
             assertEquals(1, j.dbSize());

@@ -40,8 +40,9 @@ final class AclLog {
         e.context = context;
         e.username = userName != null ? userName : user != null ? user.name() : c.user();
         e.object = object;
-        e.timeMs = System.currentTimeMillis();
-        e.clientInfo = ClientInfo.line(c);
+        // The server's clock (a test may drive it), as the client's ages are.
+        e.timeMs = server.keyspace().mstime();
+        e.clientInfo = ClientInfo.line(c, e.timeMs);
         int scanned = 0;
         for (Iterator<Entry> it = entries.iterator(); it.hasNext() && scanned++ < 10; ) {
             Entry old = it.next();
@@ -68,7 +69,7 @@ final class AclLog {
     void reply(Reply r, long count) {
         int n = (int) Math.min(Math.max(count, 0), entries.size());
         r.array(n);
-        long now = System.currentTimeMillis();
+        long now = server.keyspace().mstime();
         Iterator<Entry> it = entries.iterator();
         for (int i = 0; i < n; i++) {
             Entry e = it.next();

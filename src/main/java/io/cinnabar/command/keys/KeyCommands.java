@@ -56,10 +56,11 @@ public final class KeyCommands implements CommandFamily {
     public void register(CommandTable t) {
         t.add(spec("DEL", -2, WRITE).keys(at(1, RM, DELETE).range(-1, 1)).tips("request_policy:multi_shard", "response_policy:agg_sum")
                 .doc("1.0.0", "Delete a key",
-                        "O(N) where N is the number of keys that will be removed. When a key to remove holds a value other than a string, the individual complexity for this key is O(M) where M is the number of elements in the list, set, sorted set or hash. Removing a single key that holds a string value is O(1)."), this::del);
+                        "O(N) where N is the number of keys that will be removed. When a key to remove holds a value other than a string, the individual complexity for this key is O(M) where M is the number of elements in the list, set, sorted set or hash. Removing a single key that holds a string value is O(1)."),
+                c -> del(c, c.config().getBool(ConfigOptions.LAZYFREE_LAZY_USER_DEL)));
         t.add(spec("UNLINK", -2, WRITE, FAST).keys(at(1, RM, DELETE).range(-1, 1)).tips("request_policy:multi_shard", "response_policy:agg_sum")
                 .doc("4.0.0", "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking.",
-                        "O(1) for each key removed regardless of its size. Then the command does O(N) work in a different thread in order to reclaim memory, where N is the number of allocations the deleted objects where composed of."), this::del);
+                        "O(1) for each key removed regardless of its size. Then the command does O(N) work in a different thread in order to reclaim memory, where N is the number of allocations the deleted objects where composed of."), c -> del(c, true));
         t.add(spec("EXISTS", -2, READONLY, FAST).keys(at(1, RO).range(-1, 1)).tips("request_policy:multi_shard", "response_policy:agg_sum")
                 .doc("1.0.0", "Determine if a key exists", "O(N) where N is the number of keys to check.")
                 .history("3.0.3", "Accepts multiple `key` arguments."), this::exists);
@@ -97,12 +98,14 @@ public final class KeyCommands implements CommandFamily {
                         .doc("6.2.0", "Show helpful text about the different subcommands", "O(1)"), this::objectHelp), null);
     }
 
-    /** DEL key [key ...] and UNLINK key [key ...] (values are freed by the GC either way). */
-    private void del(Call c) {
+    /** DEL key [key ...] and UNLINK key [key ...]: lazy counts big values as freed lazily (see LazyFree). */
+    private void del(Call c, boolean lazy) {
         Database db = c.db();
         long n = 0;
         for (int i = 1; i < c.argCount(); i++) {
-            if (!db.delete(c.arg(i))) continue;
+            Object value = db.deleteValue(c.arg(i));
+            if (value == null) continue;
+            if (lazy) c.keyspace().lazyFree().dropped(value);
             c.notify(KeyspaceEvents.GENERIC, "del", c.arg(i));
             n++;
         }

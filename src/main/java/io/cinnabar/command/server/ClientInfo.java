@@ -6,9 +6,9 @@ import io.cinnabar.command.Client;
 public final class ClientInfo {
     private ClientInfo() {}
 
-    /** c's CLIENT INFO line outside any command of its own (ACL LOG's client-info). */
-    public static String line(Client c) {
-        return append(new StringBuilder(), c, null, null, System.currentTimeMillis()).toString();
+    /** c's CLIENT INFO line outside any command of its own (ACL LOG's client-info), ages at nowMs of the server's clock. */
+    public static String line(Client c, long nowMs) {
+        return append(new StringBuilder(), c, null, null, nowMs).toString();
     }
 
     /**

@@ -94,7 +94,7 @@ public final class CommandCommands implements CommandFamily {
         }
         c.reply().array(c.argCount() - 2);
         for (int i = 2; i < c.argCount(); i++) {
-            CommandSpec s = lookupByFullName(c.server().commands(), c.argString(i));
+            CommandSpec s = c.server().commands().byFullName(c.argString(i));
             if (s == null) c.reply().nullBulk(); else commandInfo(c.reply(), s);
         }
     }
@@ -106,7 +106,7 @@ public final class CommandCommands implements CommandFamily {
             found.addAll(c.server().commands().all());
         } else {
             for (int i = 2; i < c.argCount(); i++) {
-                CommandSpec s = lookupByFullName(c.server().commands(), c.argString(i));
+                CommandSpec s = c.server().commands().byFullName(c.argString(i));
                 if (s != null) found.add(s);
             }
         }
@@ -271,17 +271,6 @@ public final class CommandCommands implements CommandFamily {
         List<String> names = io.cinnabar.command.AclCategories.NAMES;
         for (int i = 0; i < names.size(); i++) if ((s.categoryBits() & (1L << i)) != 0) out.add("@" + names.get(i));
         return out;
-    }
-
-    /** Redis's lookupCommandBySds: "get", or "config|get" for a subcommand. */
-    static CommandSpec lookupByFullName(CommandTable table, String name) {
-        int bar = name.indexOf('|');
-        if (bar < 0) return table.lookup(name);
-        CommandSpec base = table.lookup(name.substring(0, bar));
-        if (base == null || base.subcommands().isEmpty()) return null;
-        String rest = name.substring(bar + 1);
-        if (rest.indexOf('|') >= 0) return null;
-        return subcommand(base, rest);
     }
 
     private static CommandSpec subcommand(CommandSpec container, String name) {

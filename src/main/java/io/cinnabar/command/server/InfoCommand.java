@@ -38,9 +38,6 @@ public final class InfoCommand implements CommandFamily {
         "errorstats", "cluster", "keyspace"};
 
     private long peakMemory;
-    private long lastOpsSampleMs;
-    private long lastOpsSampleCount;
-    private long lastOpsPerSec;
     /** Writes counted (from commandstats) at the last save, for rdb_changes_since_last_save. */
 
     @Override
@@ -93,7 +90,7 @@ public final class InfoCommand implements CommandFamily {
         s.begin(all || sections.contains("modules"), sections, "Modules", "module_list");
         if (s.begin(all, sections, "Commandstats", "commandstats")) commandStats(s, server);
         if (s.begin(all, sections, "Errorstats", "errorstats")) errorStats(s, server.stats());
-        s.begin(all, sections, "Latencystats", "latencystats");
+        if (s.begin(all, sections, "Latencystats", "latencystats")) latencyStats(s, server);
         if (s.begin(all, sections, "Cluster", "cluster")) s.field("cluster_enabled", 0);
         if (s.begin(all, sections, "Keyspace", "keyspace")) keyspace(s, server.keyspace());
         return out.toString();
@@ -103,6 +100,8 @@ public final class InfoCommand implements CommandFamily {
         Config cfg = server.config();
         long now = System.currentTimeMillis();
         long uptime = (now - server.startTimeMs()) / 1000;
+        // The server's clock (a test may drive it): the time commands and OBJECT IDLETIME see.
+        long clock = server.keyspace().mstime();
         s.field("redis_version", Version.REDIS_VERSION);
         s.field("redis_git_sha1", "00000000");
         s.field("redis_git_dirty", 0);
@@ -121,12 +120,12 @@ public final class InfoCommand implements CommandFamily {
         s.field("process_supervised", "no");
         s.field("run_id", server.runId());
         s.field("tcp_port", server.port());
-        s.field("server_time_usec", now * 1000);
+        s.field("server_time_usec", clock * 1000);
         s.field("uptime_in_seconds", uptime);
         s.field("uptime_in_days", uptime / 86400);
         s.field("hz", cfg.getLong(ConfigOptions.HZ));
         s.field("configured_hz", cfg.getLong(ConfigOptions.HZ));
-        s.field("lru_clock", (now / 1000) & ((1 << 24) - 1));
+        s.field("lru_clock", (clock / 1000) & ((1 << 24) - 1));
         s.field("executable", executable());
         s.field("config_file", cfg.configFile() == null ? "" : Path.of(cfg.configFile()).toAbsolutePath().toString());
         s.field("io_threads_active", 0);
@@ -205,8 +204,8 @@ public final class InfoCommand implements CommandFamily {
         s.field("mem_aof_buffer", 0);
         s.field("mem_allocator", "jvm");
         s.field("active_defrag_running", 0);
-        s.field("lazyfree_pending_objects", 0);
-        s.field("lazyfreed_objects", 0);
+        s.field("lazyfree_pending_objects", server.keyspace().lazyFree().pendingObjects());
+        s.field("lazyfreed_objects", server.keyspace().lazyFree().freedObjects());
     }
 
     private static String ratio(long a, long b) {
@@ -278,23 +277,15 @@ public final class InfoCommand implements CommandFamily {
     private void stats(Section s, ServerContext server) {
         ServerStats st = server.stats();
         KeyspaceStats ks = server.keyspace().stats();
-        long now = System.currentTimeMillis();
-        if (lastOpsSampleMs == 0 || now - lastOpsSampleMs > 5000) {
-            lastOpsPerSec = 0;
-        } else if (now > lastOpsSampleMs) {
-            lastOpsPerSec = (st.totalCommandsProcessed - lastOpsSampleCount) * 1000 / (now - lastOpsSampleMs);
-        }
-        lastOpsSampleMs = now;
-        lastOpsSampleCount = st.totalCommandsProcessed;
         s.field("total_connections_received", st.totalConnectionsReceived);
         s.field("total_commands_processed", st.totalCommandsProcessed);
-        s.field("instantaneous_ops_per_sec", lastOpsPerSec);
-        s.field("total_net_input_bytes", st.netInputBytes);
+        s.field("instantaneous_ops_per_sec", st.opsPerSecond.perSecond());
+        s.field("total_net_input_bytes", st.netInputBytes.sum());
         s.field("total_net_output_bytes", st.netOutputBytes);
         s.field("total_net_repl_input_bytes", 0);
         s.field("total_net_repl_output_bytes", 0);
-        s.field("instantaneous_input_kbps", "0.00");
-        s.field("instantaneous_output_kbps", "0.00");
+        s.field("instantaneous_input_kbps", String.format(Locale.ROOT, "%.2f", st.inputPerSecond.perSecond() / 1024f));
+        s.field("instantaneous_output_kbps", String.format(Locale.ROOT, "%.2f", st.outputPerSecond.perSecond() / 1024f));
         s.field("instantaneous_input_repl_kbps", "0.00");
         s.field("instantaneous_output_repl_kbps", "0.00");
         s.field("rejected_connections", st.rejectedConnections);
@@ -302,9 +293,9 @@ public final class InfoCommand implements CommandFamily {
         s.field("sync_partial_ok", 0);
         s.field("sync_partial_err", 0);
         s.field("expired_keys", ks.expiredKeys);
-        s.field("expired_stale_perc", "0.00");
+        s.field("expired_stale_perc", String.format(Locale.ROOT, "%.2f", ks.expiredStalePerc * 100));
         s.field("expired_time_cap_reached_count", ks.expiredStalePercentTimes);
-        s.field("expire_cycle_cpu_milliseconds", 0);
+        s.field("expire_cycle_cpu_milliseconds", ks.expireCycleMicros / 1000);
         s.field("evicted_keys", ks.evictedKeys);
         s.field("evicted_clients", 0);
         s.field("total_eviction_exceeded_time", 0);
@@ -330,8 +321,8 @@ public final class InfoCommand implements CommandFamily {
         s.field("unexpected_error_replies", st.unexpectedErrorReplies);
         s.field("total_error_replies", st.totalErrorReplies);
         s.field("dump_payload_sanitizations", 0);
-        s.field("total_reads_processed", st.totalCommandsProcessed);
-        s.field("total_writes_processed", st.totalCommandsProcessed);
+        s.field("total_reads_processed", st.reads.sum());
+        s.field("total_writes_processed", st.writes);
         s.field("io_threaded_reads_processed", 0);
         s.field("io_threaded_writes_processed", 0);
         s.field("reply_buffer_shrinks", 0);
@@ -384,6 +375,27 @@ public final class InfoCommand implements CommandFamily {
         }
     }
 
+    /** latency_percentiles_usec_CMD:p50=1.003,p99=... per command with a histogram, as Redis. */
+    private static void latencyStats(Section s, ServerContext server) {
+        Config cfg = server.config();
+        if (!cfg.getBool(ConfigOptions.LATENCY_TRACKING)) return;
+        String text = cfg.getString(ConfigOptions.LATENCY_TRACKING_INFO_PERCENTILES);
+        String[] names = text.isEmpty() ? new String[0] : text.split(" ");
+        double[] percentiles = new double[names.length];
+        for (int i = 0; i < names.length; i++) percentiles[i] = Double.parseDouble(names[i]);
+        for (CommandSpec spec : server.commands().allWithSubcommands()) {
+            var h = spec.stats().histogram;
+            if (h == null) continue;
+            StringBuilder line = new StringBuilder("latency_percentiles_usec_").append(safe(spec.fullName())).append(':');
+            for (int i = 0; i < names.length; i++) {
+                if (i > 0) line.append(',');
+                line.append('p').append(names[i]).append('=')
+                        .append(String.format(Locale.ROOT, "%.3f", h.valueAtPercentile(percentiles[i]) / 1000.0));
+            }
+            s.line(line.toString());
+        }
+    }
+
     private static void errorStats(Section s, ServerStats stats) {
         for (Map.Entry<String, long[]> e : stats.errorCodes().entrySet()) {
             s.line("errorstat_" + safe(e.getKey()) + ":count=" + e.getValue()[0]);
@@ -428,9 +440,9 @@ public final class InfoCommand implements CommandFamily {
         }
     }
 
-    /** Redis's getSafeInfoString: ':' and other separators would break the line format. */
+    /** Redis's getSafeInfoString: '#', ':' and line ends would break the line format. */
     private static String safe(String s) {
-        return s.replace(':', '_').replace('\r', '_').replace('\n', '_');
+        return s.replace('#', '_').replace(':', '_').replace('\r', '_').replace('\n', '_');
     }
 
     /** Redis's bytesToHuman. */

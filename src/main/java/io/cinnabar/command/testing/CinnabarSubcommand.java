@@ -2,7 +2,7 @@ package io.cinnabar.command.testing;
 
 import io.cinnabar.command.Call;
 
-/** One subcommand of CINNABAR (c.arg(1) names it). */
-public interface CinnabarSubcommand {
+/** One subcommand of CINNABAR; c.arg(1) is its name, its own arguments follow. */
+interface CinnabarSubcommand {
     void run(Call c);
 }

@@ -28,7 +28,8 @@ final class ServerReset {
     private final ServerContext server;
     private final Dispatcher dispatcher;
     private final Object[] startupConfig;
-    private final List<Runnable> hooks = new ArrayList<>();
+    /** Added from any thread (the server adds its clock's before the keyspace thread starts). */
+    private final List<Runnable> hooks = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     ServerReset(ServerContext server, Dispatcher dispatcher) {
         this.server = server;
@@ -53,9 +54,7 @@ final class ServerReset {
         ScriptEngine engine = server.component(ScriptEngine.class, null);
         if (engine != null && engine.resetForTests()) dispatcher.propagate(0, FUNCTION_FLUSH);
         String configError = server.config().restore(startupConfig);
-        server.stats().reset();
-        server.keyspace().stats().reset();
-        server.commands().forEachRegistered(s -> s.stats().resetCounters());
+        server.resetStats();
         server.slowLog().reset();
         server.pauseCron(false);
         server.activeExpireEnabled(true);

@@ -66,10 +66,7 @@ public final class TestControls {
      * back to where it started there). Hooks run in the order registered.
      */
     public void onReset(Runnable hook) {
-        call(() -> {
-            reset.addHook(hook);
-            return null;
-        });
+        reset.addHook(hook);
     }
 
     /** The data set (keys, TTLs, function libraries) as it is now, kept in memory. */

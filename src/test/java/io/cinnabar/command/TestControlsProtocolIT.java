@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** CINNABAR FAULT, RECORD and RESET over the protocol, for tests in other languages. */
-class CinnabarCommandIT {
+class TestControlsProtocolIT {
     private static CinnabarServer testServer() {
         return CinnabarServer.builder().port(0).option("enable-test-commands", "yes").build().start();
     }
@@ -65,10 +65,9 @@ class CinnabarCommandIT {
             assertEquals(syntax, c.call("CINNABAR", "FAULT", "ADD", "GET", "ERROR"));
             assertEquals(new RespSocket.Error("ERR value is not an integer or out of range"),
                     c.call("CINNABAR", "FAULT", "ADD", "GET", "TIMES", "0", "DROP"));
-            assertEquals(new RespSocket.Error("ERR unknown subcommand 'nope'. Try CINNABAR HELP."), c.call("CINNABAR", "nope"));
+            assertEquals(new RespSocket.Error("ERR unknown subcommand 'nope'. CINNABAR knows CLOCK, FAULT, RECORD, RESET."),
+                    c.call("CINNABAR", "nope"));
             assertEquals(new RespSocket.Error("ERR wrong number of arguments for 'cinnabar' command"), c.call("CINNABAR"));
-            Object help = c.call("CINNABAR", "HELP");
-            assertTrue(help.toString().contains("FAULT ADD <command>"), help.toString());
         }
     }
 

@@ -1,0 +1,98 @@
+package io.cinnabar.command;
+
+import io.cinnabar.junit.CinnabarTest;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+/**
+ * Every section and field Redis 7.0.15 prints in INFO everything (the list in
+ * src/test/resources/info, taken from the real server) is in Cinnabar's, in the same section:
+ * monitoring stacks such as redis_exporter read them by name.
+ */
+@CinnabarTest
+class InfoFieldsIT {
+    @Test
+    void everyFieldOfRedis7015IsPrintedInItsSection(Jedis jedis) throws IOException {
+        jedis.configSet("appendonly", "yes");
+        try {
+            Map<String, List<String>> ours = sections(jedis.info("everything"));
+            Map<String, List<String>> redis = sections(redisFields());
+            assertEquals(List.copyOf(redis.keySet()), List.copyOf(ours.keySet()), "sections and their order");
+            List<String> missing = new ArrayList<>();
+            for (Map.Entry<String, List<String>> e : redis.entrySet()) {
+                for (String field : e.getValue()) {
+                    if (!ours.get(e.getKey()).contains(field)) missing.add(e.getKey() + "/" + field);
+                }
+            }
+            assertEquals(List.of(), missing);
+        } finally {
+            jedis.configSet("appendonly", "no");
+        }
+    }
+
+    /** Counted as Redis counts them: the request bytes as read, before they run. */
+    @Test
+    void netInputBytesAreTheBytesClientsSent(Jedis jedis) {
+        jedis.configResetStat();
+        jedis.ping(); // *1 $4 PING: 14 bytes
+        String stats = jedis.info("stats"); // *2 $4 INFO $5 stats: 25 bytes
+        assertTrue(stats.contains("\r\ntotal_net_input_bytes:39\r\n"), stats);
+    }
+
+    /** The active cycle found every sampled key stale: the moving average moves 5% of the way. */
+    @Test
+    void activeExpiryReportsStalePercentAndItsTime(io.cinnabar.CinnabarServer server, Jedis jedis) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicLong ms = new java.util.concurrent.atomic.AtomicLong(System.currentTimeMillis());
+        server.clock(ms::get);
+        try {
+            jedis.flushAll();
+            jedis.configResetStat();
+            for (int i = 0; i < 50; i++) jedis.psetex("k" + i, 10, "v");
+            ms.addAndGet(1000);
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (jedis.dbSize() > 0 && System.currentTimeMillis() < deadline) Thread.sleep(20); // the cron's cycles
+            assertEquals(0, jedis.dbSize());
+            String stats = jedis.info("stats");
+            assertTrue(stats.contains("\r\nexpired_keys:50\r\n"), stats);
+            assertFalse(stats.contains("\r\nexpired_stale_perc:0.00\r\n"), stats);
+        } finally {
+            server.clock(System::currentTimeMillis);
+        }
+    }
+
+    private static String redisFields() throws IOException {
+        try (InputStream in = InfoFieldsIT.class.getResourceAsStream("/info/redis-7.0.15-fields.txt")) {
+            assertNotNull(in);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Section title to its field names, in order; lines starting with ';' are comments. */
+    private static Map<String, List<String>> sections(String text) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        List<String> current = null;
+        for (String line : text.split("\r?\n")) {
+            if (line.isEmpty() || line.startsWith(";")) continue;
+            if (line.startsWith("# ")) {
+                out.put(line.substring(2), current = new ArrayList<>());
+            } else {
+                int colon = line.indexOf(':');
+                current.add(colon < 0 ? line : line.substring(0, colon));
+            }
+        }
+        return out;
+    }
+}
