@@ -195,6 +195,21 @@ class RecorderAndResetIT {
     }
 
     @Test
+    void resetPutsAManualClockBackAndTheRecorderUsesItsTime() {
+        io.cinnabar.ManualClock clock = new io.cinnabar.ManualClock(1_000_000_000_000L);
+        try (CinnabarServer manual = CinnabarServer.builder().port(0).clock(clock).build().start();
+             Jedis jedis = new Jedis("127.0.0.1", manual.port())) {
+            clock.advance(java.time.Duration.ofHours(1));
+            manual.recorder().start();
+            jedis.set("k", "v");
+            assertEquals(1_000_000_000_000L + 3_600_000, manual.recorder().commands("SET").get(0).timeMs());
+            manual.reset();
+            assertEquals(1_000_000_000_000L, clock.millis());
+            assertEquals(List.of("1000000000", "0"), jedis.time());
+        }
+    }
+
+    @Test
     void withTheAofOnARestoredDataSetSurvivesARestart(@TempDir Path dir) throws Exception {
         try (CinnabarServer aof = CinnabarServer.builder().port(0).option("dir", dir.toString()).option("appendonly", "yes").build().start();
              Jedis jedis = new Jedis("127.0.0.1", aof.port())) {
