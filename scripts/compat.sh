@@ -12,7 +12,7 @@
 #                       private copy of the suite tree runs the server under test
 #
 # Usage:
-#   scripts/compat.sh [--spawn] [--server cinnabar|redis] [--ratchet FILE]
+#   scripts/compat.sh [--spawn] [--tls] [--server cinnabar|redis] [--ratchet FILE]
 #                     [--write-ratchet FILE] [--all] [--list] [unit ...]
 #
 #   --server cinnabar   (default) java -jar target/cinnabar.jar (external mode:
@@ -20,6 +20,11 @@
 #   --server redis      Debian's real redis-server (reference run / script development)
 #   --spawn             spawn mode (see above); results and ratchet entries of
 #                       unit U are keyed "spawn:U"
+#   --tls               the suite's TLS mode: certificates made by scripts/gen-test-certs.sh
+#                       into the private tree's tests/tls, the harness run with --tls; in
+#                       external mode the server listens on a TLS port only (port 0,
+#                       tls-port P); results and ratchet entries are keyed "tls:U"
+#                       ("spawn:tls:U" with --spawn). Needs openssl and Debian's tcl-tls.
 #   --all               external: every unit with tests runnable in external mode;
 #                       spawn: those plus the integration units listed in SPAWN_UNITS
 #   --list              print the --all unit list (of the chosen mode) and exit
@@ -170,10 +175,11 @@ die() { echo "compat.sh: $*" >&2; exit 2; }
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'; }
 
 # ---------------------------------------------------------------- arguments
-SERVER=cinnabar RATCHET='' WRITE_RATCHET='' USE_ALL=0 UNITS=() MODE=external LIST=0
+SERVER=cinnabar RATCHET='' WRITE_RATCHET='' USE_ALL=0 UNITS=() MODE=external LIST=0 TLS=0
 while [ $# -gt 0 ]; do
     case $1 in
         --spawn) MODE=spawn; shift ;;
+        --tls) TLS=1; shift ;;
         --server) [ $# -ge 2 ] || die "--server needs an argument"; SERVER=$2; shift 2 ;;
         --server=*) SERVER=${1#*=}; shift ;;
         --ratchet) [ $# -ge 2 ] || die "--ratchet needs a file"; RATCHET=$2; shift 2 ;;
@@ -194,7 +200,11 @@ if [ $LIST = 1 ]; then printf '%s\n' "${ALL_UNITS[@]}"; exit 0; fi
 if [ $USE_ALL = 1 ]; then UNITS=("${ALL_UNITS[@]}" "${UNITS[@]}"); fi
 if [ ${#UNITS[@]} = 0 ]; then UNITS=("${DEFAULT_UNITS[@]}"); fi
 # Results and ratchet entries are keyed by unit, prefixed with the mode when it is not external.
-key_of() { if [ $MODE = spawn ]; then echo "spawn:$1"; else echo "$1"; fi; }
+key_of() {
+    local k=$1
+    [ $TLS = 0 ] || k=tls:$k
+    if [ $MODE = spawn ]; then echo "spawn:$k"; else echo "$k"; fi
+}
 # de-duplicate, keep order
 declare -A seen=(); uniq_units=()
 for u in "${UNITS[@]}"; do [ -n "${seen[$u]:-}" ] || { seen[$u]=1; uniq_units+=("$u"); }; done
@@ -208,6 +218,10 @@ need() { command -v "$1" >/dev/null 2>&1 || die "'$1' not found: $2"; }
 need tclsh "install Debian package 'tcl' (apt-get install -y tcl)"
 need redis-cli "install Debian package 'redis-tools' (apt-get install -y redis-tools)"
 need timeout "install coreutils"
+if [ $TLS = 1 ]; then
+    need openssl "install Debian package 'openssl' (apt-get install -y openssl)"
+    echo 'package require tls' | tclsh >/dev/null 2>&1 || die "Tcl's tls package not found: install Debian package 'tcl-tls'"
+fi
 if [ "$SERVER" = redis ]; then
     need redis-server "install Debian package 'redis-server' (apt-get install -y redis-server)"
 else
@@ -286,6 +300,10 @@ mkdir -p "$LOG_DIR"
 TREE=$LOG_DIR/suite
 SERVER_PIDS=$LOG_DIR/spawned.pids   # every server src/redis-server started in this run
 RUN_MARK="COMPAT_RUN=$$.$(date +%s%N)"
+# redis-cli's options for the server under test: TLS with the suite's client certificate in --tls mode.
+CLI_TLS=()
+[ $TLS = 0 ] || CLI_TLS=(--tls --cacert "$TREE/tests/tls/ca.crt" --cert "$TREE/tests/tls/client.crt"
+                         --key "$TREE/tests/tls/client.key")
 make_tree() {
     # Symlinks into the cache for everything but tests/tmp (emptied by every harness start)
     # and src/ (the programs the suite runs: redis-server, -cli, -benchmark, -check-aof/-rdb).
@@ -296,8 +314,10 @@ make_tree() {
         case ${f##*/} in src|tests) ;; *) ln -s "$f" "$TREE/" ;; esac
     done
     for f in "$SRC"/tests/*; do
-        case ${f##*/} in tmp) ;; *) ln -s "$f" "$TREE/tests/" ;; esac
+        case ${f##*/} in tmp|tls) ;; *) ln -s "$f" "$TREE/tests/" ;; esac
     done
+    # The suite's TLS mode reads its certificates from tests/tls (client and server alike).
+    if [ $TLS = 1 ]; then "$ROOT/scripts/gen-test-certs.sh" "$TREE/tests/tls" >/dev/null; fi
     for f in redis-cli redis-benchmark redis-check-aof redis-check-rdb; do
         if command -v "$f" >/dev/null 2>&1; then ln -s "$(command -v "$f")" "$TREE/src/$f"; fi
     done
@@ -431,12 +451,18 @@ start_server() {
 }
 start_server_once() {
     echo "===== $(date '+%F %T') starting $SERVER on port $PORT =====" >>"$SERVER_LOG"
+    local -a listen=(--port "$PORT")
+    if [ $TLS = 1 ]; then
+        local t=$TREE/tests/tls
+        listen=(--port 0 --tls-port "$PORT" --tls-cert-file "$t/server.crt" --tls-key-file "$t/server.key"
+                --tls-ca-cert-file "$t/ca.crt" --tls-dh-params-file "$t/redis.dh")
+    fi
     if [ "$SERVER" = redis ]; then
-        (cd "$SERVER_DIR" && exec redis-server --port "$PORT" --save "" --appendonly no --daemonize no --enable-debug-command yes) \
+        (cd "$SERVER_DIR" && exec redis-server "${listen[@]}" --save "" --appendonly no --daemonize no --enable-debug-command yes) \
             >>"$SERVER_LOG" 2>&1 </dev/null &
     else
         # shellcheck disable=SC2086
-        (cd "$SERVER_DIR" && exec java ${COMPAT_JAVA_OPTS:-} -jar "$JAR" --port "$PORT" --save "" --appendonly no) \
+        (cd "$SERVER_DIR" && exec java ${COMPAT_JAVA_OPTS:-} -jar "$JAR" "${listen[@]}" --save "" --appendonly no) \
             >>"$SERVER_LOG" 2>&1 </dev/null &
     fi
     SERVER_PID=$!
@@ -447,7 +473,7 @@ start_server_once() {
             wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=
             return 1
         fi
-        [ "$(timeout 5 redis-cli -p "$PORT" ping 2>/dev/null)" = PONG ] && return 0
+        [ "$(timeout 5 redis-cli "${CLI_TLS[@]}" -p "$PORT" ping 2>/dev/null)" = PONG ] && return 0
         sleep 0.2
     done
     echo "compat.sh: $SERVER did not answer PING with PONG on port $PORT within ${START_TIMEOUT}s" | tee -a "$SERVER_LOG" >&2
@@ -456,7 +482,7 @@ start_server_once() {
 }
 server_alive() {
     [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null &&
-        [ "$(timeout 10 redis-cli -p "$PORT" ping 2>/dev/null)" = PONG ]
+        [ "$(timeout 10 redis-cli "${CLI_TLS[@]}" -p "$PORT" ping 2>/dev/null)" = PONG ]
 }
 
 # ---------------------------------------------------------------- parsing
@@ -498,7 +524,7 @@ parse_log() {
 # ---------------------------------------------------------------- run
 RESULTS=$LOG_DIR/results.tsv
 : >"$RESULTS"
-echo "compat: mode=$MODE server=$SERVER${PORT:+ port=$PORT} units=${#UNITS[@]} tags='$TAGS' suite=$SRC logs=$LOG_DIR"
+echo "compat: mode=$MODE$([ $TLS = 0 ] || echo +tls) server=$SERVER${PORT:+ port=$PORT} units=${#UNITS[@]} tags='$TAGS' suite=$SRC logs=$LOG_DIR"
 T0=$SECONDS
 for u in "${UNITS[@]}"; do
     k=$(key_of "$u")
@@ -533,6 +559,7 @@ for u in "${UNITS[@]}"; do
         target=(--baseport "$baseport" --portcount 400 --timeout "$stall" --dont-clean)
     fi
     # shellcheck disable=SC2086
+    [ $TLS = 0 ] || target+=(--tls)
     (cd "$TREE" && TERM=dumb exec timeout -k 10 "$utimeout" tclsh tests/test_helper.tcl \
         "${target[@]}" --single "$u" --durable --clients 1 --tags "$TAGS" $TCL_ARGS) >"$log" 2>&1 </dev/null &
     TCL_PID=$!

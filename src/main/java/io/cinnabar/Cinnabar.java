@@ -69,12 +69,17 @@ public final class Cinnabar {
             log.warn(e.getMessage());
             System.exit(1);
             return;
+        } catch (io.cinnabar.network.TlsConfigurationException e) {
+            // The reason is logged already, as Redis logs it before this line.
+            log.warn("Failed to configure TLS. Check logs for more info.");
+            System.exit(1);
+            return;
         } catch (IllegalStateException e) {
             failedListening(config, e);
             return;
         }
         PidFile pidFile = PidFile.write(config.getString(ConfigOptions.PIDFILE), pid);
-        showBanner(config, server.port(), pid);
+        showBanner(config, server.port() != 0 ? server.port() : server.tlsPort(), pid);
         log.warn("Server initialized");
         refuseModules(config.directives());
         // After the PID line the test suite waits for, and before "Ready to accept connections",
@@ -121,7 +126,11 @@ public final class Cinnabar {
             log.warn("Failed to start the server: {}", reason, e);
         } else {
             if (!reason.startsWith("Failed listening")) log.warn("Warning: {}", reason);
-            log.warn("Failed listening on port {} (TCP), aborting.", config.getLong(ConfigOptions.PORT));
+            if (e.getCause() instanceof io.cinnabar.network.NettyServer.ListenFailure failure) {
+                log.warn("Failed listening on port {} ({}), aborting.", failure.port(), failure.kind());
+            } else {
+                log.warn("Failed listening on port {} (TCP), aborting.", config.getLong(ConfigOptions.PORT));
+            }
         }
         System.exit(1);
     }

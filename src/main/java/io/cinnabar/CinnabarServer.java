@@ -8,10 +8,14 @@ import io.cinnabar.command.testing.DataSnapshot;
 import io.cinnabar.command.testing.Faults;
 import io.cinnabar.command.testing.Recorder;
 import io.cinnabar.command.testing.TestControls;
+import io.cinnabar.command.cluster.ClusterMember;
+import io.cinnabar.command.cluster.ClusterNode;
+import io.cinnabar.command.cluster.ClusterState;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.config.ConfigException;
 import io.cinnabar.network.NettyServer;
+import io.cinnabar.network.TlsConfigurationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +53,9 @@ public final class CinnabarServer implements AutoCloseable {
     /** The clock tests move (builder().clock(...) or clock manual), else null: the system's time. */
     private ManualClock manualClock;
     private final Runnable catchUp = this::catchUp;
+    /** With cluster-enabled yes: the cluster this node belongs to and its place in it (its own one-node cluster unless joined). */
+    private ClusterState clusterState;
+    private ClusterNode clusterNode;
 
     public CinnabarServer(Config config) {
         this(config, null);
@@ -96,6 +103,13 @@ public final class CinnabarServer implements AutoCloseable {
         }
         context.onShutdown(this::close);
         context.keyspace().loading(true);
+        if (config.getBool(ConfigOptions.CLUSTER_ENABLED)) {
+            if (clusterState == null) {
+                clusterState = new ClusterState();
+                clusterNode = clusterState.addNode(host());
+            }
+            context.cluster(new ClusterMember(clusterState, clusterNode, config));
+        }
         Dispatcher dispatcher = new Dispatcher(context);
         // Made now, so that reset() knows the config as configured at start-up.
         testControls = TestControls.of(context, dispatcher);
@@ -105,6 +119,11 @@ public final class CinnabarServer implements AutoCloseable {
             long startMillis = clock.millis();
             testControls.onReset(() -> clock.set(startMillis));
         }
+        if (clusterNode != null) {
+            ServerContext ctx = context;
+            KeyspaceThread owner = thread;
+            clusterState.onPublish(clusterNode, (channel, message) -> owner.execute(() -> ctx.pubSub().publish(channel, message)));
+        }
         // The network layer first: with one io thread the keyspace work runs on its event loop.
         network = new NettyServer(dispatcher);
         thread.start();
@@ -112,18 +131,41 @@ public final class CinnabarServer implements AutoCloseable {
         thread.execute(context::startCron);
         try {
             port = network.bind();
-        } catch (IOException e) {
+        } catch (IOException | TlsConfigurationException e) {
             if (manualClock != null) manualClock.release(catchUp);
             thread.shutdown();
             context.persistence().close();
             closed.set(true);
             stopped.countDown();
+            if (e instanceof TlsConfigurationException tls) throw tls;
             throw new IllegalStateException(e.getMessage(), e);
         }
         context.port(port);
+        if (clusterNode != null) clusterState.listening(clusterNode, port);
         config.onApply(ConfigOptions.PORT, () -> relisten("Unable to listen on this port. Check server logs."));
         config.onApply(ConfigOptions.BIND, () -> relisten("Failed to bind to specified addresses."));
+        config.onApply(ConfigOptions.TLS_PORT, this::relistenTls);
+        // One apply function for all the others, so a CONFIG SET of several reconfigures once (Redis's applyTlsCfg).
+        java.util.function.Supplier<String> reconfigureTls = () -> tlsWanted() && network.configureTls() != null
+                ? "Unable to update TLS configuration. Check server logs." : null;
+        for (io.cinnabar.config.ConfigOption o : NettyServer.TLS_CONTEXT_OPTIONS) config.onApply(o, reconfigureTls);
         return this;
+    }
+
+    private boolean tlsWanted() {
+        return config.getInt(ConfigOptions.TLS_PORT) != 0 || config.getBool(ConfigOptions.TLS_REPLICATION)
+                || config.getBool(ConfigOptions.TLS_CLUSTER);
+    }
+
+    /** CONFIG SET tls-port (Redis's applyTLSPort): TLS configured if it was not, then listening on the new port. */
+    private String relistenTls() {
+        if (!network.tlsConfigured() && network.configureTls() != null) {
+            return "Unable to update TLS configuration. Check server logs.";
+        }
+        if (network.relistenTls(config.getInt(ConfigOptions.TLS_PORT)) != null) {
+            return "Unable to listen on this port. Check server logs.";
+        }
+        return null;
     }
 
     /** CONFIG SET port/bind (keyspace thread): null once listening as configured, else failure. */
@@ -131,6 +173,7 @@ public final class CinnabarServer implements AutoCloseable {
         if (network.rebind(config.getInt(ConfigOptions.PORT), config.getString(ConfigOptions.BIND)) != null) return failure;
         port = network.port();
         context.port(port);
+        if (clusterNode != null) clusterState.listening(clusterNode, port);
         return null;
     }
 
@@ -150,9 +193,14 @@ public final class CinnabarServer implements AutoCloseable {
         return this;
     }
 
-    /** The port actually bound (useful with port 0). */
+    /** The port actually bound (useful with port 0); 0 when only a TLS port was asked for. */
     public int port() {
         return port;
+    }
+
+    /** The TLS port bound (tls-port), or 0. */
+    public int tlsPort() {
+        return network == null ? 0 : network.tlsPort();
     }
 
     public String host() {
@@ -165,19 +213,36 @@ public final class CinnabarServer implements AutoCloseable {
 
     /** Empties every database, from any thread; returns once done (used between tests). */
     public void flushAll() {
+        onKeyspaceThread(c -> c.keyspace().flushAll());
+    }
+
+    /** Makes this (not yet started) cluster-enabled server the given node of a shared cluster: see CinnabarCluster. */
+    CinnabarServer joinCluster(ClusterState state, ClusterNode node) {
+        if (thread != null) throw new IllegalStateException("already started");
+        clusterState = state;
+        clusterNode = node;
+        return this;
+    }
+
+    /** Runs task on the keyspace thread, from any other thread, and returns what it returned. */
+    <T> T onKeyspaceThread(java.util.function.Function<ServerContext, T> task) {
         if (!isRunning()) throw new IllegalStateException("server is not running");
-        CountDownLatch done = new CountDownLatch(1);
+        CompletableFuture<T> result = new CompletableFuture<>();
         thread.execute(() -> {
             try {
-                context.keyspace().flushAll();
-            } finally {
-                done.countDown();
+                result.complete(task.apply(context));
+            } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
             }
         });
         try {
-            done.await();
+            return result.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IllegalStateException(e.getCause());
         }
     }
 
@@ -348,6 +413,7 @@ public final class CinnabarServer implements AutoCloseable {
     private void stop() {
         if (!closed.compareAndSet(false, true)) return;
         if (manualClock != null) manualClock.release(catchUp);
+        if (clusterNode != null) clusterState.onPublish(clusterNode, null);
         try {
             if (network != null) network.close();
             if (thread != null) {

@@ -31,6 +31,19 @@ class StartupIT {
     }
 
     @Test
+    void unreadableTlsFilesStopStartupWithRedisLines(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("stdout");
+        String missing = dir.resolve("missing.crt").toString();
+        Process p = launch(log, "--port", "0", "--tls-port", Integer.toString(freePort()), "--tls-cert-file", missing,
+                "--tls-key-file", missing, "--tls-auth-clients", "no");
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(1, p.exitValue());
+        String text = Files.readString(log);
+        assertTrue(text.contains("# Failed to load certificate: " + missing + ": No such file or directory\n"), text);
+        assertTrue(text.contains("# Failed to configure TLS. Check logs for more info.\n"), text);
+    }
+
+    @Test
     void processServesAndShutsDownOnShutdownCommand() throws Exception {
         int port = freePort();
         Process p = launch("--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1");

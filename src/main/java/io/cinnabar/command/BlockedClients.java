@@ -80,6 +80,30 @@ public final class BlockedClients {
         return true;
     }
 
+    /**
+     * Cluster mode (Redis's clusterRedirectBlockedClientIfNeeded): a client blocked on keys of a
+     * slot this node neither serves nor imports any more is unblocked with -MOVED, or with
+     * -CLUSTERDOWN when the slot has no node or the cluster is down.
+     */
+    public void redirectMovedSlots(io.cinnabar.command.cluster.ClusterMember cluster) {
+        java.util.List<Client> moved = null;
+        for (Client c : server.clients()) {
+            if (c.blocked == null || c.closing || c.blocked.keys.length == 0) continue;
+            if (moved == null) moved = new java.util.ArrayList<>();
+            moved.add(c);
+        }
+        if (moved == null) return;
+        for (Client c : moved) {
+            String error = cluster.blockedRedirect(c.blocked.keys[0]);
+            if (error == null) continue;
+            dispatcher.resume(c, out -> {
+                release(c);
+                out.error(error);
+                server.stats().errorReply(error);
+            });
+        }
+    }
+
     private void timedOut(Client client) {
         if (client.blocked == null || client.closing) return;
         dispatcher.resume(client, out -> {

@@ -54,6 +54,15 @@ public final class Client {
     boolean delayServed;
     /** A fault dropped a reply: the connection answers nothing more (see Verdict.drop). */
     boolean silenced;
+    /**
+     * Cluster mode: ASKING lets the next command (or transaction) use a slot this node is importing
+     * (Redis's CLIENT_ASKING): 2 right after ASKING, 1 while it applies, counted down after each command.
+     */
+    int asking;
+    /** Cluster mode: READONLY (Redis's CLIENT_READONLY), which a replica would honour. */
+    boolean clusterReadonly;
+    /** Cluster mode: the slot a script's commands have used so far, -1 before the first (Redis's c->slot). */
+    int scriptSlot = -1;
 
     /** Non-null while blocked (BLPOP & co.). */
     BlockedState blocked;
@@ -132,6 +141,17 @@ public final class Client {
     }
 
     public boolean monitor() { return monitor; }
+    public void asking() { asking = 2; }
+    public boolean isAsking() { return asking > 0; }
+    public void clusterReadonly(boolean on) { clusterReadonly = on; }
+    /** RESET: neither ASKING nor READONLY any more. */
+    public void clearClusterFlags() {
+        asking = 0;
+        clusterReadonly = false;
+    }
+    public boolean clusterReadonly() { return clusterReadonly; }
+    public int scriptSlot() { return scriptSlot; }
+    public void scriptSlot(int slot) { scriptSlot = slot; }
     /** Waiting for a CLIENT PAUSE to end. */
     public boolean postponedByPause() { return postponed != null; }
 

@@ -82,8 +82,9 @@ public final class CommandTable {
             case 26: return new io.cinnabar.command.server.SlowlogCommand();
             case 27: return new io.cinnabar.command.acl.AclCommands();
             case 28: return new io.cinnabar.command.server.LatencyCommand();
+            case 29: return new io.cinnabar.command.cluster.ClusterCommands();
             // Last: without test commands the list ends here.
-            case 29: return testCommands ? new io.cinnabar.command.testing.CinnabarCommands() : null;
+            case 30: return testCommands ? new io.cinnabar.command.testing.CinnabarCommands() : null;
             default: return null;
         }
     }

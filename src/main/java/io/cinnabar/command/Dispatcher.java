@@ -61,8 +61,11 @@ public final class Dispatcher {
     private final BusyReplies busyReplies;
     /** Test controls (recorder, faults) while any is on; null otherwise, which is all a command pays. */
     private CommandWatch watch;
+    /** This node's part in a cluster; null unless cluster-enabled, so a standalone server pays one null check. */
+    private final io.cinnabar.command.cluster.ClusterMember cluster;
 
     public Dispatcher(ServerContext server) {
+        this.cluster = server.cluster();
         this.server = server;
         this.commands = server.commands();
         this.keyspace = server.keyspace();
@@ -266,6 +269,8 @@ public final class Dispatcher {
             TrackingCommands.commandDone(client);
         }
         if (skipThis) client.replySkip = false;
+        // ASKING covers the command after it, or the transaction it opens up to EXEC.
+        if (client.asking > 0 && client.multi == null) client.asking--;
         if (client.replySkipNext) {
             client.replySkip = true;
             client.replySkipNext = false;
@@ -321,6 +326,7 @@ public final class Dispatcher {
             }
         }
         int flags = callFlags(client, spec, args);
+        if (cluster != null && !routedHere(client, spec, args, flags)) return null;
         boolean write = (flags & CallFlags.WRITE) != 0;
         // In MULTI anything but what ends it may grow memory: the queue grows too.
         boolean mayGrowMemory = (flags & CallFlags.DENYOOM) != 0
@@ -468,9 +474,13 @@ public final class Dispatcher {
      * and throws CommandError with Redis's error buffer: a bare message (code ERR) or
      * "-CODE message".
      */
-    public CommandSpec scriptCommand(Client caller, byte[][] args, boolean readOnlyScript, boolean wrote, boolean allowOom) {
+    public CommandSpec scriptCommand(Client caller, byte[][] args, boolean readOnlyScript, boolean wrote, boolean allowOom,
+                                     boolean allowCrossSlot) {
         CommandSpec spec = commands.resolve(args);
         String refusal = scriptRefusal(caller, spec, args, readOnlyScript, wrote, allowOom);
+        if (refusal == null && cluster != null) {
+            refusal = cluster.scriptRefusal(caller, spec, args, spec.callFlags(server, args), allowCrossSlot, keyspace.db(0));
+        }
         if (refusal == null) return spec;
         server.stats().errorReply(refusal.startsWith("-") ? refusal.substring(1) : "ERR " + refusal);
         if (spec != null) spec.stats.rejectedCalls++;
@@ -589,6 +599,37 @@ public final class Dispatcher {
         long total = retry ? nanos + client.blockedCallNanos : nanos;
         if (server.config().getBool(io.cinnabar.config.ConfigOptions.LATENCY_TRACKING)) spec.stats.recordLatency(total);
         if (!spec.hasFlag(CommandFlag.SKIP_SLOWLOG)) server.slowLog().record(client, shown, micros);
+    }
+
+    /**
+     * Redis's cluster redirection in processCommand: a command with keys (or an EXEC, for what it
+     * queued) whose slot this node does not serve is answered MOVED, ASK, CROSSSLOT... instead;
+     * false then. A refused EXEC discards its transaction; anything else refused in MULTI dooms it.
+     */
+    private boolean routedHere(Client client, CommandSpec spec, byte[][] args, int flags) {
+        boolean exec = TransactionControl.isExec(spec);
+        if (spec.keySpecs.isEmpty() && !spec.hasFlag(CommandFlag.MOVABLEKEYS) && !exec) {
+            client.scriptSlot = -1;
+            return true;
+        }
+        if (exec && client.multi == null) return true;
+        int code = exec
+                ? cluster.route(client, client.multi.specs, client.multi.queued, flags, false, false, keyspace.db(0))
+                : cluster.route(client, List.of(spec), List.<byte[][]>of(args), flags, spec.keysAreChannels,
+                        spec.hasFlag(CommandFlag.ASKING), keyspace.db(0));
+        client.scriptSlot = cluster.slot();
+        if (code == io.cinnabar.command.cluster.ClusterMember.NONE) return true;
+        String error = cluster.error(code);
+        if (exec) {
+            client.multi = null;
+            if (client.watch != null) client.watch.unwatchAll();
+        } else if (client.multi != null) {
+            client.multi.dirty = true;
+        }
+        writer.error(error);
+        server.stats().errorReply(error);
+        spec.stats.rejectedCalls++;
+        return false;
     }
 
     /** A failed command's reply is its error alone. */

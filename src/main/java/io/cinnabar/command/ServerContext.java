@@ -122,6 +122,11 @@ public final class ServerContext {
     /** Users and permissions. */
     public io.cinnabar.command.acl.Acl acl() { return acl; }
 
+    /** This node's part in a cluster; null unless cluster-enabled (then set before the Dispatcher is made). */
+    private io.cinnabar.command.cluster.ClusterMember cluster;
+    public io.cinnabar.command.cluster.ClusterMember cluster() { return cluster; }
+    public void cluster(io.cinnabar.command.cluster.ClusterMember c) { cluster = c; }
+
     public Config config() { return config; }
     public Keyspace keyspace() { return keyspace; }
     public CommandTable commands() { return commands; }
@@ -359,6 +364,7 @@ public final class ServerContext {
         if (cronPaused) return;
         stats.sampleRates(keyspace.mstime());
         persistence.cron();
+        if (cluster != null && blocked != null) blocked.redirectMovedSlots(cluster);
         keyspace.rehashSome(1000);
         if (!activeExpireEnabled) return;
         long hz = config.getLong(ConfigOptions.HZ);

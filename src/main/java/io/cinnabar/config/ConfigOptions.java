@@ -28,6 +28,10 @@ public final class ConfigOptions {
     private ConfigOptions() {}
 
     // ---- network ----
+    public static final ConfigOption CLUSTER_ENABLED = add(bool("cluster-enabled", false).immutable());
+    public static final ConfigOption CLUSTER_REQUIRE_FULL_COVERAGE = add(bool("cluster-require-full-coverage", true));
+    public static final ConfigOption CLUSTER_ALLOW_READS_WHEN_DOWN = add(bool("cluster-allow-reads-when-down", false));
+    public static final ConfigOption CLUSTER_ALLOW_PUBSUBSHARD_WHEN_DOWN = add(bool("cluster-allow-pubsubshard-when-down", true));
     public static final ConfigOption PORT = add(integer("port", 0, 65535, 6379));
     public static final ConfigOption BIND = add(text("bind", words -> String.join(" ", words), "* -::*").multiArg());
     public static final ConfigOption TRACKING_TABLE_MAX_KEYS = add(integer("tracking-table-max-keys", 0, LONG_MAX, 1000000));
@@ -234,7 +238,6 @@ public final class ConfigOptions {
         add(integer("min-replicas-max-lag", 0, INT_MAX, 10).alias("min-slaves-max-lag"));
         add(enumeration("propagation-error-behavior", "ignore", "ignore", "panic", "panic-on-replicas").inert());
         // cluster
-        add(bool("cluster-enabled", false).immutable().inert());
         add(string("cluster-config-file", "nodes.conf").immutable().inert());
         add(integer("cluster-port", 0, 65535, 0).immutable().inert());
         add(integer("cluster-node-timeout", 0, LONG_MAX, 15000).inert());
@@ -246,27 +249,33 @@ public final class ConfigOptions {
         add(integer("cluster-replica-validity-factor", 0, INT_MAX, 10).alias("cluster-slave-validity-factor").inert());
         add(integer("cluster-migration-barrier", 0, INT_MAX, 1).inert());
         add(bool("cluster-allow-replica-migration", true).inert());
-        add(bool("cluster-require-full-coverage", true).inert());
         add(bool("cluster-replica-no-failover", false).alias("cluster-slave-no-failover").inert());
-        add(bool("cluster-allow-reads-when-down", false).inert());
-        add(bool("cluster-allow-pubsubshard-when-down", true).inert());
         add(memory("cluster-link-sendbuf-limit", 0, LONG_MAX, 0).inert());
         add(enumeration("cluster-preferred-endpoint-type", "ip", "ip", "hostname", "unknown-endpoint").inert());
-        // TLS
-        add(integer("tls-port", 0, 65535, 0).inert());
-        for (String file : new String[] {"tls-cert-file", "tls-key-file", "tls-key-file-pass", "tls-client-cert-file",
-                "tls-client-key-file", "tls-client-key-file-pass", "tls-dh-params-file", "tls-ca-cert-file",
-                "tls-ca-cert-dir", "tls-protocols", "tls-ciphers", "tls-ciphersuites"}) {
-            add(string(file, "").inert());
-        }
-        add(enumeration("tls-auth-clients", "yes", "no", "yes", "optional").inert());
-        add(bool("tls-replication", false).inert());
-        add(bool("tls-cluster", false).inert());
-        add(bool("tls-prefer-server-ciphers", false).inert());
-        add(bool("tls-session-caching", true).inert());
-        add(integer("tls-session-cache-size", 0, INT_MAX, 20 * 1024).inert());
-        add(integer("tls-session-cache-timeout", 0, INT_MAX, 300).inert());
     }
+
+    // ---- TLS (Redis's tls-* options; the client side, for replication and cluster, is checked but not used) ----
+    public static final ConfigOption TLS_PORT = add(integer("tls-port", 0, 65535, 0));
+    public static final ConfigOption TLS_CERT_FILE = add(string("tls-cert-file", ""));
+    public static final ConfigOption TLS_KEY_FILE = add(string("tls-key-file", ""));
+    public static final ConfigOption TLS_KEY_FILE_PASS = add(string("tls-key-file-pass", ""));
+    public static final ConfigOption TLS_CLIENT_CERT_FILE = add(string("tls-client-cert-file", "").inert());
+    public static final ConfigOption TLS_CLIENT_KEY_FILE = add(string("tls-client-key-file", "").inert());
+    public static final ConfigOption TLS_CLIENT_KEY_FILE_PASS = add(string("tls-client-key-file-pass", "").inert());
+    /** Checked to be a DH parameters file, as Redis does; the JDK picks its own DHE groups. */
+    public static final ConfigOption TLS_DH_PARAMS_FILE = add(string("tls-dh-params-file", "").inert());
+    public static final ConfigOption TLS_CA_CERT_FILE = add(string("tls-ca-cert-file", ""));
+    public static final ConfigOption TLS_CA_CERT_DIR = add(string("tls-ca-cert-dir", ""));
+    public static final ConfigOption TLS_PROTOCOLS = add(string("tls-protocols", ""));
+    public static final ConfigOption TLS_CIPHERS = add(string("tls-ciphers", ""));
+    public static final ConfigOption TLS_CIPHERSUITES = add(string("tls-ciphersuites", ""));
+    public static final ConfigOption TLS_AUTH_CLIENTS = add(enumeration("tls-auth-clients", "yes", "no", "yes", "optional"));
+    public static final ConfigOption TLS_REPLICATION = add(bool("tls-replication", false).inert());
+    public static final ConfigOption TLS_CLUSTER = add(bool("tls-cluster", false).inert());
+    public static final ConfigOption TLS_PREFER_SERVER_CIPHERS = add(bool("tls-prefer-server-ciphers", false));
+    public static final ConfigOption TLS_SESSION_CACHING = add(bool("tls-session-caching", true));
+    public static final ConfigOption TLS_SESSION_CACHE_SIZE = add(integer("tls-session-cache-size", 0, INT_MAX, 20 * 1024));
+    public static final ConfigOption TLS_SESSION_CACHE_TIMEOUT = add(integer("tls-session-cache-timeout", 0, INT_MAX, 300));
 
     private static ConfigOption add(ConfigOption.Builder b) {
         ConfigOption o = b.build();

@@ -30,6 +30,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** Binds the listening sockets and runs the event loops that own client connections. */
 public final class NettyServer implements AutoCloseable {
@@ -39,13 +40,13 @@ public final class NettyServer implements AutoCloseable {
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final Class<? extends ServerChannel> channelClass;
-    private final List<Channel> listeners = new ArrayList<>();
+    /** The plain port's listening sockets and the TLS port's (tls-port), on the same bind addresses. */
+    private final Listener plain = new Listener("TCP");
+    private final Listener secure = new Listener("TLS");
     private ServerBootstrap bootstrap;
-    /** What the listeners were bound for: the port option (0: any free port) and the bind option. */
-    private int wantedPort;
     private String bindAddresses;
-    /** The port actually bound. */
-    private volatile int port;
+    /** The TLS context new connections on the TLS port get, null until TLS is first configured. */
+    private volatile TlsContext tls;
 
     /**
      * Starts Netty's one-time work of the JVM on a helper thread (see {@link NettyWarmUp}), for the
@@ -84,12 +85,19 @@ public final class NettyServer implements AutoCloseable {
         }
         ReplyRouter replies = new ReplyRouter();
         server.thread().afterWork(replies::flush);
-        this.initializer = new ClientInitializer(dispatcher, replies);
+        AtomicInteger connected = new AtomicInteger();
+        this.initializer = new ClientInitializer(dispatcher, replies, connected, null);
+        this.tlsInitializer = new ClientInitializer(dispatcher, replies, connected, () -> tls);
     }
 
     private final ClientInitializer initializer;
+    private final ClientInitializer tlsInitializer;
 
-    /** Binds every address of the "bind" option on the configured port; returns the port bound. */
+    /**
+     * Binds every address of the "bind" option on the configured port, and on tls-port when set
+     * (TLS configured first); returns the plain port bound. Port 0 with a tls-port means no plain
+     * port, as in Redis; port 0 alone means any free port (embedded servers, tests).
+     */
     public synchronized int bind() throws IOException {
         Config config = server.config();
         bootstrap = new ServerBootstrap()
@@ -102,85 +110,212 @@ public final class NettyServer implements AutoCloseable {
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                 .childHandler(initializer);
-        wantedPort = config.getInt(ConfigOptions.PORT);
         bindAddresses = config.getString(ConfigOptions.BIND);
+        int tlsPort = config.getInt(ConfigOptions.TLS_PORT);
+        if (tlsPort != 0 || config.getBool(ConfigOptions.TLS_REPLICATION) || config.getBool(ConfigOptions.TLS_CLUSTER)) {
+            try {
+                tls = TlsContext.configure(config);
+            } catch (TlsConfigurationException e) {
+                close();
+                throw e;
+            }
+        }
+        int port = config.getInt(ConfigOptions.PORT);
         try {
-            listeners.addAll(listen(bindAddresses, wantedPort));
+            if (port != 0 || tlsPort == 0) plain.listen(bindAddresses, port);
+            if (tlsPort != 0) secure.listen(bindAddresses, tlsPort);
         } catch (BindException e) {
             close();
             throw e;
         }
-        return port;
+        return plain.port;
     }
 
     /**
      * CONFIG SET port or bind: listens where the options now say, keeping the clients already
-     * connected. Returns null when done, else why not (and the old listeners are still there).
-     * The old listeners close only once the new ones are bound, except when the port stays: the
-     * old sockets would hold it, so they close first and come back if the new addresses fail
-     * (as Redis's changeBindAddr). Port 0 takes a free port, as at startup.
+     * connected, on the plain port and on the TLS port. Returns null when done, else why not (and
+     * the old listeners are still there). Port 0 closes the plain port when a TLS port is open,
+     * else takes a free port, as at startup.
      */
     public synchronized String rebind(int newPort, String newAddresses) {
-        if (newPort == wantedPort && newAddresses.equals(bindAddresses)) return null;
-        List<Channel> old = new ArrayList<>(listeners);
-        int oldPort = port;
+        boolean addressesChange = !newAddresses.equals(bindAddresses);
+        String oldAddresses = bindAddresses;
+        int oldPlain = plain.wanted;
         try {
-            if (newPort != 0 && newPort == oldPort) {
-                closeAll(old);
-                listeners.clear();
-                try {
-                    listeners.addAll(listen(newAddresses, newPort));
-                } catch (BindException e) {
-                    listeners.addAll(listen(bindAddresses, oldPort));
-                    throw e;
-                }
+            if (newPort == 0 && !secure.channels.isEmpty()) {
+                if (addressesChange) secure.move(oldAddresses, newAddresses, secure.wanted);
+                plain.stop();
             } else {
-                List<Channel> fresh = listen(newAddresses, newPort);
-                closeAll(old);
-                listeners.clear();
-                listeners.addAll(fresh);
+                plain.move(oldAddresses, newAddresses, newPort);
+                if (addressesChange && !secure.channels.isEmpty()) {
+                    try {
+                        secure.move(oldAddresses, newAddresses, secure.wanted);
+                    } catch (BindException e) {
+                        plain.move(newAddresses, oldAddresses, oldPlain);
+                        throw e;
+                    }
+                }
             }
         } catch (BindException e) {
             log.warn("CONFIG SET: {}", e.getMessage());
             return e.getMessage();
         }
-        log.info("Listening on port {} ({})", port, newAddresses);
-        wantedPort = newPort;
         bindAddresses = newAddresses;
         return null;
     }
 
-    /** Binds every address of addresses (words, "-" marking optional ones) on wanted; all or none. */
-    private List<Channel> listen(String addresses, int wanted) throws BindException {
-        List<Channel> opened = new ArrayList<>();
-        int p = wanted;
-        for (String spec : addresses.trim().split("\\s+")) {
-            boolean optional = spec.startsWith("-");
-            String host = optional ? spec.substring(1) : spec;
-            if (host.equals("*")) host = "0.0.0.0";
-            if (host.equals("::*")) host = "::";
-            try {
-                Channel ch = bootstrap.bind(new InetSocketAddress(host, p)).syncUninterruptibly().channel();
-                opened.add(ch);
-                p = ((InetSocketAddress) ch.localAddress()).getPort();
-            } catch (Exception e) {
-                if (optional) continue;
-                closeAll(opened);
-                String reason = e instanceof BindException ? "Address already in use" : e.getMessage();
-                throw new BindException("Could not create server TCP listening socket " + host + ":" + p + ": " + reason);
-            }
+    /** The tls-* options whose change reconfigures TLS (Redis's applyTlsCfg): all but tls-port and tls-auth-clients. */
+    public static final List<io.cinnabar.config.ConfigOption> TLS_CONTEXT_OPTIONS = TlsContext.REBUILD_OPTIONS;
+
+    /** Whether a TLS context was configured (at startup, or by an earlier CONFIG SET). */
+    public boolean tlsConfigured() {
+        return tls != null;
+    }
+
+    /**
+     * (Re)configures TLS from the tls-* options for the connections accepted from now on (Redis's
+     * tlsConfigure); on failure the context in use stays, and the reason is logged and returned.
+     */
+    public String configureTls() {
+        try {
+            tls = TlsContext.configure(server.config());
+            return null;
+        } catch (TlsConfigurationException e) {
+            return e.getMessage();
         }
-        if (opened.isEmpty()) throw new BindException("Failed listening on port " + wanted + " (tcp), aborting.");
-        port = p;
-        return opened;
+    }
+
+    /** CONFIG SET tls-port: listens on the new TLS port (0: none), keeping connected clients; null or why not. */
+    public synchronized String relistenTls(int newTlsPort) {
+        try {
+            if (newTlsPort == 0) {
+                secure.stop();
+            } else {
+                secure.move(bindAddresses, bindAddresses, newTlsPort);
+            }
+        } catch (BindException e) {
+            log.warn("CONFIG SET: {}", e.getMessage());
+            return e.getMessage();
+        }
+        return null;
+    }
+
+    /** A port that could not be listened on: which one ("TCP" or "TLS") and its number, for Redis's log line. */
+    public static final class ListenFailure extends BindException {
+        private final String kind;
+        private final int port;
+
+        ListenFailure(String message, String kind, int port) {
+            super(message);
+            this.kind = kind;
+            this.port = port;
+        }
+
+        public String kind() {
+            return kind;
+        }
+
+        public int port() {
+            return port;
+        }
+    }
+
+    /** The listening sockets of one port, plain or TLS. */
+    private final class Listener {
+        private final String kind;
+        private final List<Channel> channels = new ArrayList<>();
+        /** What the port option asked for (0: any free port), and the port actually bound (0: none). */
+        private int wanted;
+        private int port;
+
+        Listener(String kind) {
+            this.kind = kind;
+        }
+
+        void listen(String addresses, int wantedPort) throws BindException {
+            channels.addAll(open(addresses, wantedPort));
+            wanted = wantedPort;
+        }
+
+        void stop() {
+            closeAll(channels);
+            channels.clear();
+            wanted = 0;
+            port = 0;
+        }
+
+        /**
+         * Moves to newPort on newAddresses, all or nothing. The old sockets close only once the
+         * new ones are bound, except when the port stays: they would hold it, so they close first
+         * and come back if the new addresses fail (as Redis's changeBindAddr).
+         */
+        void move(String oldAddresses, String newAddresses, int newPort) throws BindException {
+            if (newPort == wanted && newAddresses.equals(oldAddresses) && !channels.isEmpty()) return;
+            List<Channel> old = new ArrayList<>(channels);
+            int oldPort = port;
+            int oldWanted = wanted;
+            if (newPort != 0 && newPort == oldPort) {
+                closeAll(old);
+                channels.clear();
+                try {
+                    channels.addAll(open(newAddresses, newPort));
+                } catch (BindException e) {
+                    channels.addAll(open(oldAddresses, oldPort));
+                    wanted = oldWanted;
+                    throw e;
+                }
+            } else {
+                List<Channel> fresh = open(newAddresses, newPort);
+                closeAll(old);
+                channels.clear();
+                channels.addAll(fresh);
+            }
+            wanted = newPort;
+            log.info("Listening on port {} ({}, {})", port, kind, newAddresses);
+        }
+
+        /** Binds every address of addresses (words, "-" marking optional ones) on wanted; all or none. */
+        private List<Channel> open(String addresses, int wantedPort) throws BindException {
+            ServerBootstrap b = this == secure ? bootstrap.clone().childHandler(tlsInitializer) : bootstrap;
+            List<Channel> opened = new ArrayList<>();
+            int p = wantedPort;
+            for (String spec : addresses.trim().split("\\s+")) {
+                boolean optional = spec.startsWith("-");
+                String host = optional ? spec.substring(1) : spec;
+                if (host.equals("*")) host = "0.0.0.0";
+                if (host.equals("::*")) host = "::";
+                try {
+                    Channel ch = b.bind(new InetSocketAddress(host, p)).syncUninterruptibly().channel();
+                    opened.add(ch);
+                    p = ((InetSocketAddress) ch.localAddress()).getPort();
+                } catch (Exception e) {
+                    if (optional) continue;
+                    closeAll(opened);
+                    String reason = e instanceof BindException ? "Address already in use" : e.getMessage();
+                    throw new ListenFailure("Could not create server TCP listening socket " + host + ":" + p + ": " + reason,
+                            kind, wantedPort);
+                }
+            }
+            if (opened.isEmpty()) {
+                throw new ListenFailure("Failed listening on port " + wantedPort + " (" + kind + "), aborting.", kind, wantedPort);
+            }
+            port = p;
+            return opened;
+        }
     }
 
     private static void closeAll(List<Channel> channels) {
         for (Channel ch : channels) ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
+    /** The plain port bound (0: none, with only a TLS port). */
     public int port() {
-        return port;
+        return plain.port;
+    }
+
+    /** The TLS port bound (0: none). */
+    public int tlsPort() {
+        return secure.port;
     }
 
     /**
@@ -189,8 +324,8 @@ public final class NettyServer implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
-        closeAll(listeners);
-        listeners.clear();
+        plain.stop();
+        secure.stop();
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }

@@ -7,10 +7,20 @@ final class Lettuce {
     private Lettuce() {}
 
     static RedisClient client(int port) {
+        nio();
+        return RedisClient.create("redis://127.0.0.1:" + port);
+    }
+
+    /** A cluster client that learns the topology from the node on port. */
+    static io.lettuce.core.cluster.RedisClusterClient cluster(int port) {
+        nio();
+        return io.lettuce.core.cluster.RedisClusterClient.create("redis://127.0.0.1:" + port);
+    }
+
+    private static void nio() {
         System.setProperty("io.lettuce.core.epoll", "false");
         System.setProperty("io.lettuce.core.iouring", "false");
         System.setProperty("io.lettuce.core.kqueue", "false");
-        return RedisClient.create("redis://127.0.0.1:" + port);
     }
 
     /** A client that speaks the given protocol version (HELLO 3 for RESP3). */

@@ -115,7 +115,7 @@ public final class ConnectionCommands implements CommandFamily {
         r.bulk("id");
         r.integer(client.id());
         r.bulk("mode");
-        r.bulk("standalone");
+        r.bulk(c.server().cluster() != null ? "cluster" : "standalone");
         r.bulk("role");
         r.bulk("master");
         r.bulk("modules");
@@ -143,6 +143,7 @@ public final class ConnectionCommands implements CommandFamily {
     /** SELECT index */
     private void select(Call c) {
         long db = c.longArg(1);
+        if (c.server().cluster() != null && db != 0) throw new CommandError("ERR SELECT is not allowed in cluster mode");
         if (db < 0 || db >= c.keyspace().databaseCount()) throw new CommandError("ERR DB index is out of range");
         c.client().db((int) db);
         c.reply().ok();
@@ -166,6 +167,7 @@ public final class ConnectionCommands implements CommandFamily {
         client.multi(null);
         if (client.watch() != null) client.watch().unwatchAll();
         client.replyOff(false);
+        client.clearClusterFlags();
         client.db(0);
         client.name(null);
         client.noEvict(false);

@@ -210,6 +210,7 @@ public final class KeyCommands implements CommandFamily {
 
     /** MOVE key db */
     private void move(Call c) {
+        if (c.server().cluster() != null) throw new CommandError("ERR MOVE is not allowed in cluster mode");
         Database src = c.db();
         Database dst = targetDb(c, 2);
         if (src == dst) throw new CommandError(SAME_OBJECT);
@@ -238,6 +239,9 @@ public final class KeyCommands implements CommandFamily {
             } else {
                 throw CommandError.syntax();
             }
+        }
+        if (c.server().cluster() != null && (src.id() != 0 || dst.id() != 0)) {
+            throw new CommandError("ERR Copying to another database is not allowed in cluster mode");
         }
         byte[] from = c.arg(1), to = c.arg(2);
         if (src == dst && Arrays.equals(from, to)) throw new CommandError(SAME_OBJECT);

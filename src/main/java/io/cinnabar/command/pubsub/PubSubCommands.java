@@ -5,6 +5,7 @@ import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.cluster.ClusterMember;
 import io.cinnabar.command.HelpReply;
 import io.cinnabar.protocol.Reply;
 
@@ -49,7 +50,7 @@ public final class PubSubCommands implements CommandFamily {
                         "O(N) where N is the number of clients already subscribed to a shard channel."), this::sunsubscribe);
         t.add(spec("PUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).channels(CommandSpec.ChannelArgs.PUBLISH).doc("2.0.0", "Post a message to a channel",
                         "O(N+M) where N is the number of clients subscribed to the receiving channel and M is the total number of subscribed patterns (by any client)."),
-                c -> c.reply().integer(pubSub(c).publish(c.arg(1), c.arg(2))));
+                this::publish);
         t.add(spec("SPUBLISH", 3, PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE).channels(CommandSpec.ChannelArgs.PUBLISH).keys(at(1, NOT_KEY))
                 .doc("7.0.0", "Post a message to a shard channel",
                         "O(N) where N is the number of clients subscribed to the receiving shard channel."),
@@ -78,6 +79,13 @@ public final class PubSubCommands implements CommandFamily {
                                 "    Return the currently active shard level channels matching a <pattern> (default: '*').",
                                 "SHARDNUMSUB [<shardchannel> ...]",
                                 "    Return the number of subscribers for the specified shard level channel(s)")), null);
+    }
+
+    /** PUBLISH channel message: in cluster mode also to the subscribers of every other node; the count is this node's. */
+    private void publish(Call c) {
+        ClusterMember cluster = c.server().cluster();
+        if (cluster != null) cluster.state().publishFrom(cluster.myself(), c.arg(1), c.arg(2));
+        c.reply().integer(pubSub(c).publish(c.arg(1), c.arg(2)));
     }
 
     private static PubSub pubSub(Call c) {

@@ -93,7 +93,7 @@ final class RedisApi {
         }
         CommandSpec spec;
         try {
-            spec = dispatcher.scriptCommand(run.caller, argv, run.readOnly, run.wrote, run.allowOom);
+            spec = dispatcher.scriptCommand(run.caller, argv, run.readOnly, run.wrote, run.allowOom, run.allowCrossSlot);
         } catch (CommandError e) {
             return fail(LuaErrors.errorTable(e.getMessage(), true), raise);
         }

@@ -204,18 +204,27 @@ public final class ScriptEngine {
         globals.setUnlocked("KEYS", array(keys));
         globals.setUnlocked("ARGV", array(args));
         ScriptRun run = new ScriptRun(script.sha(), true, caller, scriptClient, readOnly);
-        run.allowOom = script.flags().allowOom();
+        prepare(run, script.flags());
         run(run, script.function(), LuaValue.NONE, out);
     }
 
     /** Runs a function with KEYS and ARGV as its two arguments (FCALL). */
     void invoke(FunctionLibraries.Function f, Client caller, byte[][] command, byte[][] keys, byte[][] args, boolean readOnly, Reply out) {
         ScriptRun run = new ScriptRun(f.name(), false, caller, scriptClient, readOnly);
-        run.allowOom = f.flags().allowOom();
+        prepare(run, f.flags());
         run.command = command;
         run.chunk = f.chunk();
         run(run, f.callback(),
                 LuaValue.varargsOf(array(keys), array(args)), out);
+    }
+
+    /** Redis's scriptPrepareForRun: what the declared flags allow, or the refusal of a no-cluster script. */
+    private void prepare(ScriptRun run, ScriptFlags flags) {
+        if (!flags.compat() && flags.noCluster() && dispatcher.server().cluster() != null) {
+            throw new CommandError("ERR Can not run script on cluster, 'no-cluster' flag is set.");
+        }
+        run.allowOom = flags.allowOom();
+        run.allowCrossSlot = flags.compat() || flags.allowCrossSlot();
     }
 
     private void run(ScriptRun run, LuaValue fn, org.luaj.vm2.Varargs fnArgs, Reply out) {

@@ -26,6 +26,8 @@ final class ScriptRun {
     volatile boolean wrote;
     /** The script's allow-oom flag: its writes go on past maxmemory. */
     boolean allowOom;
+    /** Cluster mode: its calls may use keys of several slots of this node (no shebang, or allow-cross-slot-keys). */
+    boolean allowCrossSlot;
     volatile boolean killed;
 
     ScriptRun(String name, boolean eval, Client caller, Client scriptClient, boolean readOnly) {

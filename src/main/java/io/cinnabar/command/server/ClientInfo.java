@@ -29,6 +29,7 @@ public final class ClientInfo {
         if (c.tracking() != null) flags.append(c.tracking().listFlags());
         if (c.watch() != null && c.watch().isDirty()) flags.append('d');
         if (c.closing()) flags.append('A');
+        if (c.clusterReadonly()) flags.append('r');
         if (c.noEvict()) flags.append('e');
         if (flags.length() == 0) flags.append('N');
         return sb.append("id=").append(c.id())

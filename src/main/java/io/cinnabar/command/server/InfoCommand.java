@@ -91,7 +91,7 @@ public final class InfoCommand implements CommandFamily {
         if (s.begin(all, sections, "Commandstats", "commandstats")) commandStats(s, server);
         if (s.begin(all, sections, "Errorstats", "errorstats")) errorStats(s, server.stats());
         if (s.begin(all, sections, "Latencystats", "latencystats")) latencyStats(s, server);
-        if (s.begin(all, sections, "Cluster", "cluster")) s.field("cluster_enabled", 0);
+        if (s.begin(all, sections, "Cluster", "cluster")) s.field("cluster_enabled", server.cluster() != null ? 1 : 0);
         if (s.begin(all, sections, "Keyspace", "keyspace")) keyspace(s, server.keyspace());
         return out.toString();
     }
@@ -106,7 +106,7 @@ public final class InfoCommand implements CommandFamily {
         s.field("redis_git_sha1", "00000000");
         s.field("redis_git_dirty", 0);
         s.field("redis_build_id", "0");
-        s.field("redis_mode", "standalone");
+        s.field("redis_mode", server.cluster() != null ? "cluster" : "standalone");
         s.field("cinnabar_version", Version.CINNABAR_VERSION);
         s.field("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                 + System.getProperty("os.arch"));

@@ -97,6 +97,7 @@ public final class ServerCommands implements CommandFamily {
 
     /** SWAPDB index1 index2 */
     private void swapdb(Call c) {
+        if (c.server().cluster() != null) throw new CommandError("ERR SWAPDB is not allowed in cluster mode");
         Keyspace ks = c.keyspace();
         long a = c.longArg(1, "ERR invalid first DB index");
         long b = c.longArg(2, "ERR invalid second DB index");
