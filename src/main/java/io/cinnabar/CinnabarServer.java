@@ -4,6 +4,10 @@ import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.Dispatcher;
 import io.cinnabar.command.KeyspaceThread;
 import io.cinnabar.command.ServerContext;
+import io.cinnabar.command.testing.DataSnapshot;
+import io.cinnabar.command.testing.Faults;
+import io.cinnabar.command.testing.Recorder;
+import io.cinnabar.command.testing.TestControls;
 import io.cinnabar.command.cluster.ClusterMember;
 import io.cinnabar.command.cluster.ClusterNode;
 import io.cinnabar.command.cluster.ClusterState;
@@ -45,6 +49,7 @@ public final class CinnabarServer implements AutoCloseable {
     private NettyServer network;
     private volatile int port = -1;
     private volatile boolean dataLoaded;
+    private volatile TestControls testControls;
     /** The clock tests move (builder().clock(...) or clock manual), else null: the system's time. */
     private ManualClock manualClock;
     private final Runnable catchUp = this::catchUp;
@@ -106,6 +111,14 @@ public final class CinnabarServer implements AutoCloseable {
             context.cluster(new ClusterMember(clusterState, clusterNode, config));
         }
         Dispatcher dispatcher = new Dispatcher(context);
+        // Made now, so that reset() knows the config as configured at start-up.
+        testControls = TestControls.of(context, dispatcher);
+        if (manualClock != null) {
+            // reset() also puts the manual clock back to the time the server started at.
+            ManualClock clock = manualClock;
+            long startMillis = clock.millis();
+            testControls.onReset(() -> clock.set(startMillis));
+        }
         if (clusterNode != null) {
             ServerContext ctx = context;
             KeyspaceThread owner = thread;
@@ -317,6 +330,50 @@ public final class CinnabarServer implements AutoCloseable {
     public void clock(java.util.function.LongSupplier source) {
         if (!isRunning()) throw new IllegalStateException("server is not running");
         context.keyspace().clock(source);
+    }
+
+    /**
+     * Fault injection: {@code server.faults().on("GET").withKey("user:*").times(3)
+     * .replyError("LOADING Redis is loading the dataset in memory")}, delays, dropped replies,
+     * closed connections, and a general {@link io.cinnabar.command.testing.CommandInterceptor}.
+     */
+    public Faults faults() {
+        return controls().faults();
+    }
+
+    /** The command recorder: {@code server.recorder().start()}, then {@code server.recorder().commands("SET")}. */
+    public Recorder recorder() {
+        return controls().recorder();
+    }
+
+    /**
+     * Puts the server back to how it started, connections left open: no keys, scripts or
+     * libraries, start-up config, no faults, recorder off, statistics cleared, blocked and
+     * subscribed clients released (see {@link io.cinnabar.command.testing.TestControls#reset}).
+     */
+    public void reset() {
+        controls().reset();
+    }
+
+    /** The whole data set, kept in memory, to {@link #restore} before each test. */
+    public DataSnapshot snapshot() {
+        return controls().snapshot();
+    }
+
+    /** Replaces the data set with the snapshot's; the snapshot can be restored again. */
+    public void restore(DataSnapshot snapshot) {
+        controls().restore(snapshot);
+    }
+
+    /** Adds a fixture's data: a dump.rdb, or a file of commands (redis-cli lines or RESP). */
+    public void loadFixture(java.nio.file.Path file) {
+        controls().loadFixture(file);
+    }
+
+    /** Everything tests control in this server besides its clock. */
+    public TestControls controls() {
+        if (!isRunning()) throw new IllegalStateException("server is not running");
+        return testControls;
     }
 
     /** Blocks until the server stops (SHUTDOWN or close()). */

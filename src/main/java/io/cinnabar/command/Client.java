@@ -48,6 +48,12 @@ public final class Client {
     /** The command waiting for a CLIENT PAUSE to end, or null: see {@link ClientPause}. */
     byte[][] postponed;
 
+    /** The command a fault rule delays, waiting for its timer (see Verdict.delay); null otherwise. */
+    byte[][] delayed;
+    /** True while the delayed command runs at last: the faults that delayed it are not asked again. */
+    boolean delayServed;
+    /** A fault dropped a reply: the connection answers nothing more (see Verdict.drop). */
+    boolean silenced;
     /**
      * Cluster mode: ASKING lets the next command (or transaction) use a slot this node is importing
      * (Redis's CLIENT_ASKING): 2 right after ASKING, 1 while it applies, counted down after each command.
@@ -149,9 +155,9 @@ public final class Client {
     /** Waiting for a CLIENT PAUSE to end. */
     public boolean postponedByPause() { return postponed != null; }
 
-    /** True while a command of this client waits (blocked on keys, or postponed by CLIENT PAUSE). */
+    /** True while a command of this client waits (blocked on keys, postponed by CLIENT PAUSE, delayed by a fault). */
     boolean waiting() {
-        return blocked != null || postponed != null;
+        return blocked != null || postponed != null || delayed != null;
     }
 
     /** How MONITOR lines name this client: "ip:port", or "lua" for a scripting engine's client. */

@@ -49,4 +49,40 @@ public interface ClientChannel {
 
     /** "ip:port" of our side. */
     String localAddress();
+
+    /** A connection to nowhere, for clients that are not connections (the AOF loader's, fixtures'): nothing is sent. */
+    ClientChannel NOWHERE = new ClientChannel() {
+        @Override
+        public void send(byte[] replies, boolean closeAfterReply) {
+        }
+
+        @Override
+        public Runnable delivery(byte[] replies, boolean closeAfterReply) {
+            return () -> { };
+        }
+
+        @Override
+        public void push(byte[] bytes) {
+        }
+
+        @Override
+        public java.util.concurrent.Executor executor() {
+            return Runnable::run;
+        }
+
+        @Override
+        public void close() {
+        }
+
+        @Override
+        public String remoteAddress() {
+            return "";
+        }
+
+        @Override
+        public String localAddress() {
+            return "";
+        }
+    };
 }
+

@@ -203,6 +203,17 @@ public final class CommandTable {
         return out;
     }
 
+    /**
+     * Every command and subcommand registered so far (those of families not yet needed have
+     * nothing to reset): a reset of statistics without paying for the families not yet loaded.
+     */
+    public synchronized void forEachRegistered(java.util.function.Consumer<CommandSpec> action) {
+        for (CommandSpec s : byName.values()) {
+            action.accept(s);
+            s.subcommands.values().forEach(action);
+        }
+    }
+
     private void insert(CommandSpec spec) {
         if (byName.size() * 2 > building.length) {
             CommandSpec[] old = building;

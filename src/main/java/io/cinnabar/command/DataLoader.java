@@ -15,39 +15,6 @@ import java.nio.charset.StandardCharsets;
  */
 final class DataLoader implements Loading.Sink {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DataLoader.class);
-    private static final ClientChannel NOWHERE = new ClientChannel() {
-        @Override
-        public void send(byte[] replies, boolean closeAfterReply) {
-        }
-
-        @Override
-        public Runnable delivery(byte[] replies, boolean closeAfterReply) {
-            return () -> { };
-        }
-
-        @Override
-        public void push(byte[] bytes) {
-        }
-
-        @Override
-        public java.util.concurrent.Executor executor() {
-            return Runnable::run;
-        }
-
-        @Override
-        public void close() {
-        }
-
-        @Override
-        public String remoteAddress() {
-            return "";
-        }
-
-        @Override
-        public String localAddress() {
-            return "";
-        }
-    };
 
     private final ServerContext server;
     private final Keyspace keyspace;
@@ -62,7 +29,7 @@ final class DataLoader implements Loading.Sink {
         this.keyspace = server.keyspace();
         this.events = server.events();
         this.dispatcher = dispatcher;
-        this.aofClient = new Client(-1, NOWHERE, true);
+        this.aofClient = new Client(-1, ClientChannel.NOWHERE, true);
         this.commands = server.commands();
     }
 

@@ -85,6 +85,16 @@ public final class DataSets {
         return null;
     }
 
+    /**
+     * Adds the keys and libraries of an RDB file to the data set, replacing keys of the same name
+     * (a test fixture); null, or why it failed. Not propagated, as DEBUG RELOAD is not.
+     */
+    public String loadRdbFixture(java.nio.file.Path file) {
+        if (!java.nio.file.Files.isReadable(file)) return "Can't read " + file;
+        LoadSources.LoadStats stats = new LoadSources.LoadStats();
+        return loadNow(LoadSources.rdb(server.config(), file, stats), true, stats);
+    }
+
     /** Redis's emptyData: the keys and the function libraries. */
     private void emptyData() {
         server.keyspace().flushAll();

@@ -9,6 +9,8 @@ import io.cinnabar.protocol.Reply;
 import io.cinnabar.protocol.Request;
 import io.cinnabar.protocol.RespConstants;
 import io.cinnabar.protocol.RespWriter;
+import io.cinnabar.command.testing.CommandWatch;
+import io.cinnabar.command.testing.Verdict;
 import io.cinnabar.command.tracking.Tracking;
 import io.cinnabar.command.tracking.TrackingCommands;
 import org.slf4j.Logger;
@@ -57,6 +59,8 @@ public final class Dispatcher {
     /** Non-null while a long command runs past the threshold: what to resume when it ends. */
     private BusyRun busy;
     private final BusyReplies busyReplies;
+    /** Test controls (recorder, faults) while any is on; null otherwise, which is all a command pays. */
+    private CommandWatch watch;
     /** This node's part in a cluster; null unless cluster-enabled, so a standalone server pays one null check. */
     private final io.cinnabar.command.cluster.ClusterMember cluster;
 
@@ -90,6 +94,7 @@ public final class Dispatcher {
      * Redis's single output buffer; otherwise straight to its connection.
      */
     private void push(Client target, byte[] bytes) {
+        if (target.silenced) return;
         if (target != batchClient) {
             if (!target.closing) target.channel().push(bytes);
         } else if (target.replyOff || target.replySkip) {
@@ -115,9 +120,10 @@ public final class Dispatcher {
             busyReplies.answer(client, batch);
             return;
         }
-        if (client.closing) return;
+        // A connection whose reply a fault dropped answers nothing more: its requests are dropped too.
+        if (client.closing || client.silenced) return;
         if (client.waiting()) {
-            // A blocked or paused client's later requests wait until it is served.
+            // A blocked, paused or delayed client's later requests wait until it is served.
             client.pending().addAll(batch);
             return;
         }
@@ -136,6 +142,7 @@ public final class Dispatcher {
             }
             int mark = writer.size();
             boolean skipThis = client.replySkip;
+            if (watch != null) watch.arrived(client, r.args);
             CommandSpec longRun = executeOne(client, r.args);
             if (longRun != null && !runLong(client, longRun, r.args)) {
                 busy = new BusyRun(client, batch, i, feedMark, mark, skipThis);
@@ -143,7 +150,7 @@ public final class Dispatcher {
                 return;
             }
             afterCommand(client, mark, skipThis);
-            if (client.closeAfterReply || client.closing) break;
+            if (client.closeAfterReply || client.closing || client.silenced) break;
             if (client.waiting()) {
                 for (int k = i + 1; k < n; k++) client.pending().add(batch.get(k));
                 break;
@@ -173,7 +180,7 @@ public final class Dispatcher {
         BusyRun b = busy;
         busy = null;
         afterCommand(b.client, b.mark, b.skipThis);
-        boolean more = !(b.client.closeAfterReply || b.client.closing) && b.client.blocked == null;
+        boolean more = !(b.client.closeAfterReply || b.client.closing || b.client.silenced) && b.client.blocked == null;
         blocked.serveReadyKeys();
         if (more) {
             continueBatch(b.client, b.batch, b.index + 1, b.feedMark);
@@ -199,8 +206,9 @@ public final class Dispatcher {
             client.closeAfterReply = true;
             return false;
         }
+        if (watch != null) watch.arrived(client, r.args);
         execute(client, r.args);
-        return !(client.closeAfterReply || client.closing);
+        return !(client.closeAfterReply || client.closing || client.silenced);
     }
 
     /**
@@ -249,8 +257,8 @@ public final class Dispatcher {
 
     /** CLIENT REPLY OFF|SKIP: the command ran, then what it replied is dropped. */
     private void afterCommand(Client client, int mark, boolean skipThis) {
-        // CLIENT REPLY ON clears a pending skip and must itself be answered.
-        if (client.replyOff || (skipThis && client.replySkip)) writer.truncate(mark);
+        // CLIENT REPLY ON clears a pending skip and must itself be answered; a dropped reply is lost.
+        if (client.replyOff || (skipThis && client.replySkip) || client.silenced) writer.truncate(mark);
         if (keptPushes != null) {
             for (byte[] p : keptPushes) writer.raw(p);
             keptPushes = null;
@@ -295,6 +303,10 @@ public final class Dispatcher {
         if (!spec.arityAccepts(args)) {
             reject(client, args, spec, Refusals.wrongArity(spec));
             return null;
+        }
+        if (watch != null && !client.delayServed) {
+            Verdict v = watch.check(client, spec, args);
+            if (v != null && !applyVerdict(client, spec, args, v)) return null;
         }
         if (Refusals.needsAuth(server, client, spec)) {
             reject(client, args, spec, Refusals.NOAUTH);
@@ -362,6 +374,82 @@ public final class Dispatcher {
         if (spec.mayRunLong && depth == 0 && !replaying) return spec;
         run(client, spec, args);
         return null;
+    }
+
+    /**
+     * Applies what a fault rule or interceptor decided for a command; true when the command is to
+     * run on (a dropped reply's command runs, its reply and all later ones lost). See {@link Verdict}.
+     */
+    private boolean applyVerdict(Client client, CommandSpec spec, byte[][] args, Verdict v) {
+        switch (v.kind()) {
+            case DROP:
+                client.silenced = true;
+                return true;
+            case CLOSE:
+                client.closeAfterReply = true;
+                return false;
+            case DELAY:
+                client.delayed = args;
+                server.thread().schedule(v.delayMs(), () -> delayOver(client));
+                return false;
+            case ANSWER:
+                spec.stats.rejectedCalls++;
+                String error = v.errorText();
+                if (error == null) {
+                    int mark = writer.size();
+                    try {
+                        v.writeAnswer(writer);
+                    } catch (RuntimeException e) {
+                        writer.truncate(mark);
+                        writer.error(Verdict.interceptorFailure(e));
+                    }
+                    return false;
+                }
+                writer.error(error);
+                server.stats().errorReply(error);
+                if (client.multi != null) {
+                    // As a refused EXEC or DISCARD ends the transaction, a refused command inside dooms it.
+                    if (TransactionControl.endsOrLeavesTransaction(spec)) {
+                        client.multi = null;
+                        if (client.watch != null) client.watch.unwatchAll();
+                    } else {
+                        client.multi.dirty = true;
+                    }
+                }
+                return false;
+            default:
+                return true;
+        }
+    }
+
+    /** A delayed command's time has come: it runs (past the faults that delayed it), then what waited behind it. */
+    private void delayOver(Client c) {
+        if (c.closing || c.delayed == null) return;
+        resume(c, out -> {
+            byte[][] argv = c.delayed;
+            c.delayed = null;
+            c.delayServed = true;
+            try {
+                execute(c, argv);
+            } finally {
+                c.delayServed = false;
+            }
+        });
+        blocked.serveReadyKeys();
+    }
+
+    /** Installs (or with null removes) the test controls' watch over commands. Keyspace thread. */
+    public void watch(CommandWatch w) {
+        watch = w;
+    }
+
+    /**
+     * Propagates argv (run in database db) for what test controls changed (reset, restore): with
+     * the running command's writes, or as a unit of its own outside any command.
+     */
+    public void propagate(int db, byte[][] argv) {
+        propagation.also(db, argv);
+        if (depth == 0) propagation.endUnit(false);
     }
 
     /**
@@ -586,6 +674,27 @@ public final class Dispatcher {
             CommandSpec sub = CommandTable.subcommand(spec, argv[1]);
             if (sub != null) spec = sub;
         }
+        replay(client, spec, argv);
+    }
+
+    /**
+     * Runs a command of a fixture file as {@link #replay} does, after the name and arity checks a
+     * client's command gets; returns null, or the error it was refused or failed with.
+     */
+    public String replayChecked(Client client, byte[][] argv) {
+        CommandSpec spec = commands.lookup(argv[0]);
+        if (spec == null) return Refusals.unknownCommand(argv);
+        if (!spec.subcommands.isEmpty() && argv.length >= 2) {
+            CommandSpec sub = CommandTable.subcommand(spec, argv[1]);
+            if (sub == null) return Refusals.unknownSubcommand(spec, argv[1]);
+            spec = sub;
+        }
+        if (!spec.arityAccepts(argv)) return Refusals.wrongArity(spec);
+        return replay(client, spec, argv);
+    }
+
+    /** The error the replayed command replied (its first line, without the '-'), or null. */
+    private String replay(Client client, CommandSpec spec, byte[][] argv) {
         int mark = writer.size();
         replaying = true;
         try {
@@ -595,6 +704,11 @@ public final class Dispatcher {
             } else {
                 run(client, spec, argv);
             }
+            byte[] out = writer.bytes();
+            if (writer.size() == mark || out[mark] != '-') return null;
+            int end = mark + 1;
+            while (end < writer.size() && out[end] != '\r') end++;
+            return new String(out, mark + 1, end - mark - 1, StandardCharsets.UTF_8);
         } finally {
             replaying = false;
             writer.truncate(mark);
@@ -622,9 +736,10 @@ public final class Dispatcher {
             int mark = w.size();
             long feedMark = server.feed().offset();
             firstStep.accept(w);
-            // CLIENT REPLY OFF also silences the late answer of a command that was blocked.
-            if (c.replyOff) w.truncate(mark);
-            while (!c.waiting() && c.pending != null && !c.pending.isEmpty()) {
+            // CLIENT REPLY OFF also silences the late answer of a command that was blocked, as a
+            // dropped reply silences the connection.
+            if (c.replyOff || c.silenced) w.truncate(mark);
+            while (!c.waiting() && !c.silenced && c.pending != null && !c.pending.isEmpty()) {
                 if (!runRequest(c, c.pending.poll())) break;
             }
             flush(c, feedMark);
@@ -642,6 +757,7 @@ public final class Dispatcher {
         blocked.release(client);
         server.pause().forget(client);
         server.monitors().remove(client);
+        client.delayed = null;
         if (client.pending != null) client.pending.clear();
         client.closing = true;
         client.multi = null;

@@ -260,6 +260,23 @@ public final class ServerContext {
         functionLibraries = codes;
     }
 
+    /**
+     * CONFIG RESETSTAT: INFO's counters and every command's statistics (those of families not
+     * loaded yet have none to reset). Keyspace thread.
+     */
+    public void resetStats() {
+        stats.reset(keyspace.mstime());
+        keyspace.stats().reset();
+        memoryLimit.resetStats();
+        keyspace.lazyFree().resetStats();
+        commands.forEachRegistered(s -> s.stats().resetCounters());
+    }
+
+    /** The function libraries' codes (FUNCTION DUMP's content); keyspace thread. */
+    public List<byte[]> functionLibraryCodes() {
+        return functionLibraries.get();
+    }
+
     /** What clients get while a script runs past busy-reply-threshold (EVAL and FCALL name different KILLs). */
     public String busyError() {
         return busyError;

@@ -200,6 +200,27 @@ public final class Config {
         return null;
     }
 
+    /** Every option's value now, to come back to with {@link #restore} (CINNABAR RESET). */
+    public Object[] checkpoint() {
+        return values;
+    }
+
+    /**
+     * Sets back the options whose value differs from the checkpoint's, as one CONFIG SET does
+     * (so what applies a change runs); null, or the error. Keyspace thread.
+     */
+    public String restore(Object[] checkpoint) {
+        Object[] now = values;
+        if (now == checkpoint) return null;
+        List<byte[]> pairs = new ArrayList<>();
+        for (ConfigOption o : ConfigOptions.all()) {
+            if (!o.mutable || java.util.Objects.equals(now[o.index], checkpoint[o.index])) continue;
+            pairs.add(o.name.getBytes(StandardCharsets.UTF_8));
+            pairs.add(o.print(checkpoint[o.index]).getBytes(StandardCharsets.UTF_8));
+        }
+        return pairs.isEmpty() ? null : configSet(pairs);
+    }
+
     /** Options whose name or alias matches any of the glob patterns, in declaration order. */
     public List<String[]> matching(List<String> patterns, java.util.function.BiPredicate<String, String> glob) {
         List<String[]> out = new ArrayList<>();

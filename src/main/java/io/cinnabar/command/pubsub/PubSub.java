@@ -136,6 +136,18 @@ public final class PubSub {
         updateFlag(c);
     }
 
+    /**
+     * The client leaves every channel and pattern and is told so, as if it had sent UNSUBSCRIBE,
+     * PUNSUBSCRIBE and SUNSUBSCRIBE (CINNABAR RESET: client libraries then end their listeners).
+     */
+    public void unsubscribeEverything(Client c) {
+        Subscriptions s = c.subscriptions();
+        if (s == null || s.total() == 0) return;
+        if (!s.channels.isEmpty()) unsubscribeAll(c, Kind.CHANNEL, true);
+        if (!s.patterns.isEmpty()) punsubscribeAll(c, true);
+        if (!s.shardChannels.isEmpty()) unsubscribeAll(c, Kind.SHARD, true);
+    }
+
     /** The client leaves every channel and pattern silently (disconnection, RESET). */
     public void forgetClient(Client c) {
         if (c.subscriptions() == null) return;

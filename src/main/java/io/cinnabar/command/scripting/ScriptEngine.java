@@ -78,6 +78,17 @@ public final class ScriptEngine {
         if (functions != null) functions.flush();
     }
 
+    /**
+     * Back to a server's start (CINNABAR RESET): no function libraries and, if any script was
+     * cached, a fresh interpreter. Returns whether there were libraries (FUNCTION FLUSH to propagate).
+     */
+    public boolean resetForTests() {
+        boolean hadLibraries = functions != null && !functions.codes().isEmpty();
+        flushLibraries();
+        if (!scripts.isEmpty()) reset();
+        return hadLibraries;
+    }
+
     /** A fresh interpreter (SCRIPT FLUSH): nothing a script left behind survives. */
     void reset() {
         scripts.clear();

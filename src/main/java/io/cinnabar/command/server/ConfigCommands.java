@@ -4,7 +4,6 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.HelpReply;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
-import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.config.ConfigRewriter;
 import io.cinnabar.keyspace.GlobMatcher;
@@ -70,11 +69,7 @@ public final class ConfigCommands implements CommandFamily {
 
     /** CONFIG RESETSTAT */
     private void resetstat(Call c) {
-        c.server().stats().reset(c.keyspace().mstime());
-        c.keyspace().stats().reset();
-        c.server().memoryLimit().resetStats();
-        c.keyspace().lazyFree().resetStats();
-        for (CommandSpec s : c.server().commands().allWithSubcommands()) s.stats().resetCounters();
+        c.server().resetStats();
         c.reply().ok();
     }
 

@@ -21,7 +21,10 @@ import static io.cinnabar.command.CommandSpec.spec;
 public final class CinnabarCommands implements CommandFamily {
     /** Every subcommand by name, in one place. */
     private static final Map<String, CinnabarSubcommand> SUBCOMMANDS = new TreeMap<>(Map.of(
-            "CLOCK", new ClockSubcommand()));
+            "CLOCK", new ClockSubcommand(),
+            "FAULT", new FaultSubcommand(),
+            "RECORD", new RecordSubcommand(),
+            "RESET", new ResetSubcommand()));
 
     @Override
     public String group() {
@@ -37,11 +40,18 @@ public final class CinnabarCommands implements CommandFamily {
 
     /** CINNABAR subcommand [argument ...] */
     private static void run(Call c) {
+        // Test controls act on this server only: an AOF must load on a server without them.
+        c.preventPropagation();
         CinnabarSubcommand sub = SUBCOMMANDS.get(c.option(1));
         if (sub == null) {
             throw new CommandError("ERR unknown subcommand '" + c.argString(1) + "'. CINNABAR knows "
                     + String.join(", ", SUBCOMMANDS.keySet()) + ".");
         }
         sub.run(c);
+    }
+
+    /** The server's test controls (faults, recorder, reset), for a subcommand. */
+    static TestControls controls(Call c) {
+        return TestControls.of(c.server(), c.dispatcher());
     }
 }
