@@ -65,9 +65,14 @@ final class Fixtures {
             while (end < content.length && content[end] != '\n') end++;
             lineNo++;
             int stop = end > start && content[end - 1] == '\r' ? end - 1 : end;
-            byte[][] args = ArgSplitter.split(Arrays.copyOfRange(content, start, stop));
-            if (args == null) throw new IllegalArgumentException("Fixture " + file + ", line " + lineNo + ": unbalanced quotes");
-            if (args.length > 0 && !(args[0].length > 0 && args[0][0] == '#')) out.add(args);
+            int first = start;
+            while (first < stop && (content[first] == ' ' || content[first] == '\t')) first++;
+            // A comment is skipped whole: its text need not split into arguments.
+            if (first < stop && content[first] != '#') {
+                byte[][] args = ArgSplitter.split(Arrays.copyOfRange(content, first, stop));
+                if (args == null) throw new IllegalArgumentException("Fixture " + file + ", line " + lineNo + ": unbalanced quotes");
+                if (args.length > 0) out.add(args);
+            }
             start = end + 1;
         }
         return out;

@@ -1,6 +1,7 @@
 package io.cinnabar.spring.app;
 
 import io.cinnabar.CinnabarServer;
+import io.cinnabar.command.testing.Recorder;
 import io.cinnabar.spring.AutoConfigureCinnabar;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -46,40 +47,49 @@ class PersonRepositoryIT {
     }
 
     /**
-     * The commands the repository sends, as MONITOR shows them; the same sequence real Redis
-     * 7.0.15 receives from this repository (checked by pointing this app at redis-server).
-     * MONITOR stands in for the server's command recorder (issue 11) until it exists; then this
-     * asserts on server.recorder() instead, with no second connection and no markers.
+     * The commands the repository sends, as the server's recorder saw them: the same sequence
+     * real Redis 7.0.15 receives from this repository (checked with MONITOR by pointing this app
+     * at redis-server).
      */
     @Test
     void repositorySendsTheCommandsRedisReceives() {
         assertEquals(0, people.count());
-        try (CommandMonitor monitor = new CommandMonitor(server.host(), server.port())) {
-            monitor.commands();
+        Recorder recorder = server.recorder().clear().start();
+        try {
             people.save(new Person("1", "Ada", "London"));
-            List<String> save = monitor.commands();
+            List<String> save = sent(recorder);
             // Lettuce opens its connection with HELLO 3 on first use.
             assertEquals(List.of(
-                    "\"DEL\" \"people:1\"",
-                    "\"HMSET\" \"people:1\" \"_class\" \"io.cinnabar.spring.app.Person\" \"city\" \"London\" \"id\" \"1\" \"name\" \"Ada\"",
-                    "\"SADD\" \"people\" \"1\"",
-                    "\"SADD\" \"people:city:London\" \"1\"",
-                    "\"SADD\" \"people:1:idx\" \"people:city:London\""),
+                    "DEL people:1",
+                    "HMSET people:1 _class io.cinnabar.spring.app.Person city London id 1 name Ada",
+                    "SADD people 1",
+                    "SADD people:city:London 1",
+                    "SADD people:1:idx people:city:London"),
                     save.subList(save.size() - 5, save.size()));
 
             people.findByCity("London");
-            assertEquals(List.of("\"SINTER\" \"people:city:London\"", "\"HGETALL\" \"people:1\""), monitor.commands());
+            assertEquals(List.of("SINTER people:city:London", "HGETALL people:1"), sent(recorder));
 
             people.deleteById("1");
+            assertEquals(2, recorder.commands("DEL").size());
             assertEquals(List.of(
-                    "\"HGETALL\" \"people:1\"",
-                    "\"DEL\" \"people:1\"",
-                    "\"SREM\" \"people\" \"1\"",
-                    "\"SMEMBERS\" \"people:1:idx\"",
-                    "\"TYPE\" \"people:city:London\"",
-                    "\"SREM\" \"people:city:London\" \"1\"",
-                    "\"DEL\" \"people:1:idx\""), monitor.commands());
+                    "HGETALL people:1",
+                    "DEL people:1",
+                    "SREM people 1",
+                    "SMEMBERS people:1:idx",
+                    "TYPE people:city:London",
+                    "SREM people:city:London 1",
+                    "DEL people:1:idx"), sent(recorder));
+        } finally {
+            recorder.stop();
         }
+    }
+
+    /** What the recorder kept since the last call, as "NAME arg ...", and forgets it. */
+    private static List<String> sent(Recorder recorder) {
+        List<String> sent = recorder.commands().stream().map(Object::toString).collect(Collectors.toList());
+        recorder.clear();
+        return sent;
     }
 
     private static Set<String> names(Iterable<Person> found) {
