@@ -49,4 +49,12 @@ public interface ClientChannel {
 
     /** "ip:port" of our side. */
     String localAddress();
+
+    /**
+     * Redis's islocalClient: the peer is 127.0.0.1 or ::1 exactly (protected mode, enable-*
+     * "local"). Clients inside the server (scripts, loading) count as local.
+     */
+    default boolean loopback() {
+        return true;
+    }
 }

@@ -290,6 +290,11 @@ public final class Dispatcher {
             reject(client, args, spec, Refusals.wrongArity(spec));
             return null;
         }
+        String notAllowed = Refusals.protectedCommand(server, client, spec);
+        if (notAllowed != null) {
+            reject(client, args, spec, notAllowed);
+            return null;
+        }
         if (Refusals.needsAuth(server, client, spec)) {
             reject(client, args, spec, Refusals.NOAUTH);
             return null;

@@ -288,6 +288,7 @@ public final class ServerContext {
     private void cron() {
         if (cronPaused) return;
         persistence.cron();
+        IdleClients.closeIdle(this, System.currentTimeMillis());
         keyspace.rehashSome(1000);
         if (!activeExpireEnabled) return;
         long hz = config.getLong(ConfigOptions.HZ);

@@ -31,10 +31,10 @@ public final class ConfigOptions {
     public static final ConfigOption PORT = add(integer("port", 0, 65535, 6379));
     public static final ConfigOption BIND = add(text("bind", words -> String.join(" ", words), "* -::*").multiArg());
     public static final ConfigOption TRACKING_TABLE_MAX_KEYS = add(integer("tracking-table-max-keys", 0, LONG_MAX, 1000000));
-    public static final ConfigOption PROTECTED_MODE = add(bool("protected-mode", true).inert());
+    public static final ConfigOption PROTECTED_MODE = add(bool("protected-mode", true));
     public static final ConfigOption TCP_BACKLOG = add(integer("tcp-backlog", 0, INT_MAX, 511).immutable());
     public static final ConfigOption TIMEOUT = add(integer("timeout", 0, INT_MAX, 0));
-    public static final ConfigOption TCP_KEEPALIVE = add(integer("tcp-keepalive", 0, INT_MAX, 300).inert());
+    public static final ConfigOption TCP_KEEPALIVE = add(integer("tcp-keepalive", 0, INT_MAX, 300));
     public static final ConfigOption MAXCLIENTS = add(integer("maxclients", 1, INT_MAX, 10000));
     public static final ConfigOption IO_THREADS = add(integer("io-threads", 1, 128, 1).immutable());
 
@@ -53,6 +53,11 @@ public final class ConfigOptions {
     public static final ConfigOption ALWAYS_SHOW_LOGO = add(bool("always-show-logo", false).immutable());
     public static final ConfigOption ENABLE_DEBUG_COMMAND = add(enumeration("enable-debug-command", "no",
             "no", "yes", "local").immutable());
+    public static final ConfigOption ENABLE_PROTECTED_CONFIGS = add(enumeration("enable-protected-configs", "no",
+            "no", "yes", "local").immutable());
+    /** Inert while Cinnabar has no MODULE command; the Dispatcher's PROTECTED check knows it. */
+    public static final ConfigOption ENABLE_MODULE_COMMAND = add(enumeration("enable-module-command", "no",
+            "no", "yes", "local").immutable().inert());
     public static final ConfigOption ACTIVE_EXPIRE_EFFORT = add(integer("active-expire-effort", 1, 10, 1));
 
     // ---- security ----
@@ -75,8 +80,8 @@ public final class ConfigOptions {
     public static final ConfigOption LFU_DECAY_TIME = add(integer("lfu-decay-time", 0, INT_MAX, 1).inert());
 
     // ---- persistence ----
-    public static final ConfigOption DIR = add(text("dir", ConfigOptions::parseDir, new File("").getAbsolutePath()));
-    public static final ConfigOption DBFILENAME = add(text("dbfilename", ConfigOptions::parseDbFilename, "dump.rdb"));
+    public static final ConfigOption DIR = add(text("dir", ConfigOptions::parseDir, new File("").getAbsolutePath()).guarded());
+    public static final ConfigOption DBFILENAME = add(text("dbfilename", ConfigOptions::parseDbFilename, "dump.rdb").guarded());
     public static final ConfigOption SAVE = add(text("save", SavePoints::parse, "3600 1 300 100 60 10000").multiArg());
     public static final ConfigOption APPENDONLY = add(bool("appendonly", false));
     public static final ConfigOption APPENDFILENAME = add(text("appendfilename",
@@ -174,8 +179,6 @@ public final class ConfigOptions {
         add(bool("latency-tracking", true).inert());
         add(text("latency-tracking-info-percentiles", LatencyPercentiles::parse, "50 99 99.9")
                 .multiArg().inert());
-        add(enumeration("enable-protected-configs", "no", "no", "yes", "local").immutable().inert());
-        add(enumeration("enable-module-command", "no", "no", "yes", "local").immutable().inert());
         add(bool("io-threads-do-reads", false).immutable().inert());
         // network and security
         add(string("unixsocket", "").immutable().inert());

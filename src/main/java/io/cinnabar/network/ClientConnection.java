@@ -268,6 +268,21 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         return format(channel.localAddress());
     }
 
+    @Override
+    public boolean loopback() {
+        return isLoopback(channel.remoteAddress());
+    }
+
+    /** 127.0.0.1 or ::1 exactly, as Redis compares the peer's text (127.0.0.2 is not local). */
+    static boolean isLoopback(SocketAddress a) {
+        if (!(a instanceof InetSocketAddress) || ((InetSocketAddress) a).getAddress() == null) return false;
+        java.net.InetAddress ip = ((InetSocketAddress) a).getAddress();
+        byte[] b = ip.getAddress();
+        if (b.length == 4) return b[0] == 127 && b[1] == 0 && b[2] == 0 && b[3] == 1;
+        for (int i = 0; i < 15; i++) if (b[i] != 0) return false;
+        return b[15] == 1;
+    }
+
     private static String format(SocketAddress a) {
         if (a instanceof InetSocketAddress) {
             InetSocketAddress i = (InetSocketAddress) a;

@@ -17,6 +17,26 @@ import java.util.concurrent.atomic.AtomicInteger;
 @ChannelHandler.Sharable
 final class ClientInitializer extends ChannelInitializer<SocketChannel> {
     private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
+    /** networking.c clientAcceptHandler, word for word. */
+    private static final byte[] DENIED = ("-DENIED Redis is running in protected mode because protected "
+            + "mode is enabled and no password is set for the default user. "
+            + "In this mode connections are only accepted from the loopback interface. "
+            + "If you want to connect from external computers to Redis you "
+            + "may adopt one of the following solutions: "
+            + "1) Just disable protected mode sending the command "
+            + "'CONFIG SET protected-mode no' from the loopback interface "
+            + "by connecting to Redis from the same host the server is "
+            + "running, however MAKE SURE Redis is not publicly accessible "
+            + "from internet if you do so. Use CONFIG REWRITE to make this "
+            + "change permanent. "
+            + "2) Alternatively you can just disable the protected mode by "
+            + "editing the Redis configuration file, and setting the protected "
+            + "mode option to 'no', and then restarting the server. "
+            + "3) If you started the server manually just for testing, restart "
+            + "it with the '--protected-mode no' option. "
+            + "4) Setup a an authentication password for the default user. "
+            + "NOTE: You only need to do one of the above things in order for "
+            + "the server to start accepting connections from the outside.\r\n").getBytes(StandardCharsets.US_ASCII);
 
     private final Dispatcher dispatcher;
     private final ServerContext server;
@@ -34,15 +54,37 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
     protected void initChannel(SocketChannel ch) {
         if (connected.incrementAndGet() > server.config().getLong(ConfigOptions.MAXCLIENTS)) {
             connected.decrementAndGet();
-            ch.writeAndFlush(Unpooled.wrappedBuffer(MAX_CLIENTS)).addListener(ChannelFutureListener.CLOSE);
+            refuse(ch, MAX_CLIENTS);
+            return;
+        }
+        if (protectedModeRefuses(ch)) {
+            connected.decrementAndGet();
+            refuse(ch, DENIED);
             return;
         }
         ch.closeFuture().addListener(f -> connected.decrementAndGet());
+        TcpKeepAlive.apply(ch.config(), server.config().getLong(ConfigOptions.TCP_KEEPALIVE));
         ClientConnection connection = new ClientConnection(dispatcher, replies, ch, server.nextClientId(), !server.requirePass());
         RespDecoder decoder = new RespDecoder(
                 () -> server.config().getLong(ConfigOptions.PROTO_MAX_BULK_LEN),
                 () -> server.config().getLong(ConfigOptions.CLIENT_QUERY_BUFFER_LIMIT),
                 () -> !connection.client().authenticated() && server.requirePass());
         ch.pipeline().addLast("resp", decoder).addLast("client", connection);
+    }
+
+    /**
+     * Redis 7.0's clientAcceptHandler: with protected-mode on and a default user without a
+     * password, only 127.0.0.1 and ::1 may connect. (7.0 no longer looks at bind here: its
+     * default bind is always set.)
+     */
+    private boolean protectedModeRefuses(SocketChannel ch) {
+        return server.config().getBool(ConfigOptions.PROTECTED_MODE) && server.acl().defaultUserNopass()
+                && !ClientConnection.isLoopback(ch.remoteAddress());
+    }
+
+    /** Writes the refusal, closes, and counts it in INFO's rejected_connections. */
+    private void refuse(SocketChannel ch, byte[] error) {
+        server.thread().execute(() -> server.stats().rejectedConnections++);
+        ch.writeAndFlush(Unpooled.wrappedBuffer(error)).addListener(ChannelFutureListener.CLOSE);
     }
 }

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@CinnabarTest
+@CinnabarTest(options = {"enable-debug-command", "yes"})
 class ExpireCommandsIT {
     private static void assertBetween(long lo, long hi, long v) {
         assertTrue(v >= lo && v <= hi, v + " not in [" + lo + ", " + hi + "]");

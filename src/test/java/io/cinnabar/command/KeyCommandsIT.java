@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@CinnabarTest
+@CinnabarTest(options = {"enable-debug-command", "yes"})
 class KeyCommandsIT {
     @Test
     void delUnlinkExistsCountOnlyLiveKeys(Jedis jedis) {

@@ -10,8 +10,8 @@ import io.cinnabar.util.Numbers;
 
 /**
  * DEBUG subcommands the test suite and operators use; the rest answer like Redis's unknown ones.
- * Unlike Redis 7.0 (enable-debug-command no), DEBUG is always allowed: the Redis test suite
- * drives it, and nothing it offers here can corrupt data.
+ * As in Redis 7.0, DEBUG runs only as enable-debug-command allows (default no; the Dispatcher
+ * refuses it otherwise): the test suite's default.conf turns it on.
  */
 final class DebugCommand {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DebugCommand.class);
