@@ -72,6 +72,13 @@ public final class CinnabarServer implements AutoCloseable {
         NettyServer.warmUp();
         thread = new KeyspaceThread("cinnabar-keyspace");
         context = new ServerContext(config, CommandTable.standard(), thread);
+        for (io.cinnabar.config.StartupDirectives.Rename r : config.directives().renames()) {
+            String reason = context.commands().rename(r.name(), r.newName());
+            if (reason != null) {
+                thread = null;
+                throw new io.cinnabar.config.ConfigStartupException(r.fatalText().apply(reason));
+            }
+        }
         // Users before the port opens (Redis's ACLLoadUsersAtStartup): a broken ACL file stops the start.
         String aclError = context.acl().loadAtStartup(config.directives().users(), config.getString(ConfigOptions.ACLFILE));
         if (aclError != null) {

@@ -50,6 +50,11 @@ public interface ClientChannel {
     /** "ip:port" of our side. */
     String localAddress();
 
+    /** Reply bytes waiting to be written to the socket (CLIENT LIST omem); any thread. */
+    default long pendingOutputBytes() {
+        return 0;
+    }
+
     /**
      * Redis's islocalClient: the peer is 127.0.0.1 or ::1 exactly (protected mode, enable-*
      * "local"). Clients inside the server (scripts, loading) count as local.

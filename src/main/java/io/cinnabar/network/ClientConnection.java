@@ -248,8 +248,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     }
 
     private boolean overOutputLimit(int adding) {
-        ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
-        long total = adding + (pending == null ? 0 : pending.totalPendingWriteBytes());
+        long total = adding + pendingOutputBytes();
         return total > 0 && outputLimit.exceeded(total, System.currentTimeMillis(), client.subscribed());
     }
 
@@ -266,6 +265,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     @Override
     public String localAddress() {
         return format(channel.localAddress());
+    }
+
+    @Override
+    public long pendingOutputBytes() {
+        ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
+        return pending == null ? 0 : pending.totalPendingWriteBytes();
     }
 
     @Override

@@ -105,6 +105,7 @@ public final class NettyServer implements AutoCloseable {
         bindAddresses = config.getString(ConfigOptions.BIND);
         try {
             listeners.addAll(listen(bindAddresses, wantedPort));
+            if (listeners.isEmpty()) throw new BindException("Configured to not listen anywhere, exiting.");
         } catch (BindException e) {
             close();
             throw e;
@@ -149,9 +150,13 @@ public final class NettyServer implements AutoCloseable {
         return null;
     }
 
-    /** Binds every address of addresses (words, "-" marking optional ones) on wanted; all or none. */
+    /**
+     * Binds every address of addresses (words, "-" marking optional ones) on wanted; all or none.
+     * No addresses at all (CONFIG SET bind "") is no listener, as in Redis: existing clients stay.
+     */
     private List<Channel> listen(String addresses, int wanted) throws BindException {
         List<Channel> opened = new ArrayList<>();
+        if (addresses.isBlank()) return opened;
         int p = wanted;
         for (String spec : addresses.trim().split("\\s+")) {
             boolean optional = spec.startsWith("-");

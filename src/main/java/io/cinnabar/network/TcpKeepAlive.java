@@ -28,19 +28,11 @@ final class TcpKeepAlive {
             config.setOption(EpollChannelOption.TCP_KEEPIDLE, idle);
             config.setOption(EpollChannelOption.TCP_KEEPINTVL, interval);
             config.setOption(EpollChannelOption.TCP_KEEPCNT, 3);
-        } else if (supported(config)) {
+        } else {
+            // false (not thrown) where the platform lacks an option: keepalive then uses its defaults.
             config.setOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE), idle);
             config.setOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPINTERVAL), interval);
             config.setOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPCOUNT), 3);
-        }
-    }
-
-    private static boolean supported(ChannelConfig config) {
-        try {
-            return config.getOptions().containsKey(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE))
-                    || config.getOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE)) != null;
-        } catch (RuntimeException e) {
-            return false;
         }
     }
 }

@@ -50,7 +50,10 @@ class RedisConfCompatibilityTest {
         Config c = load(dir, "list-max-ziplist-entries 512", "lua-replicate-commands yes",
                 "rename-command CONFIG \"\"", "user alice on >pw ~* +@all", "loadmodule /x/mod.so a b",
                 "mymod.option 5", "sentinel");
-        assertEquals(List.of("rename-command"), c.directives().ignored());
+        assertEquals(List.of("CONFIG", ""), c.directives().renames().stream()
+                .flatMap(r -> java.util.stream.Stream.of(r.name(), r.newName())).toList());
+        assertTrue(c.directives().renames().get(0).fatalText().apply("No such command in rename-command")
+                .endsWith("at line 3\n>>> 'rename-command CONFIG \"\"'\nNo such command in rename-command"));
         assertEquals(List.of(List.of("alice", "on", ">pw", "~*", "+@all")),
                 c.directives().users().stream().map(List::of).toList());
         assertEquals(List.of("/x/mod.so"), c.directives().modules());

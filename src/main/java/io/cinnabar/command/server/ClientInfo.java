@@ -31,6 +31,8 @@ public final class ClientInfo {
         if (c.closing()) flags.append('A');
         if (c.noEvict()) flags.append('e');
         if (flags.length() == 0) flags.append('N');
+        long omem = c.channel().pendingOutputBytes();
+        long multiMem = multiMem(c);
         return sb.append("id=").append(c.id())
                 .append(" addr=").append(c.channel().remoteAddress())
                 .append(" laddr=").append(c.channel().localAddress())
@@ -47,9 +49,9 @@ public final class ClientInfo {
                 .append(" qbuf=").append(qbuf)
                 .append(" qbuf-free=").append(qbuf == 0 ? 0 : 20474 - qbuf)
                 .append(" argv-mem=").append(argvMem)
-                .append(" multi-mem=").append(multiMem(c))
-                .append(" rbs=1024 rbp=0 obl=0 oll=0 omem=0")
-                .append(" tot-mem=").append(2048 + qbuf + argvMem)
+                .append(" multi-mem=").append(multiMem)
+                .append(" rbs=1024 rbp=0 obl=0 oll=").append(omem == 0 ? 0 : 1).append(" omem=").append(omem)
+                .append(" tot-mem=").append(2048 + qbuf + argvMem + multiMem + omem)
                 .append(" events=r")
                 .append(" cmd=").append(c.lastCommand())
                 .append(" user=").append(c.user())
