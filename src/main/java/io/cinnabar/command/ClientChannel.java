@@ -50,6 +50,11 @@ public interface ClientChannel {
     /** "ip:port" of our side. */
     String localAddress();
 
+    /** Bytes received but not yet a whole request (CLIENT LIST qbuf of other clients); any thread. */
+    default long pendingInputBytes() {
+        return 0;
+    }
+
     /** Reply bytes waiting to be written to the socket (CLIENT LIST omem); any thread. */
     default long pendingOutputBytes() {
         return 0;

@@ -3,7 +3,9 @@ package io.cinnabar.network;
 import io.cinnabar.command.Client;
 import io.cinnabar.command.ClientChannel;
 import io.cinnabar.command.Dispatcher;
+import io.cinnabar.command.server.ClientInfo;
 import io.cinnabar.protocol.Request;
+import io.cinnabar.protocol.RespDecoder;
 import io.cinnabar.protocol.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -63,6 +65,18 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     Client client() {
         return client;
+    }
+
+    private RespDecoder decoder;
+
+    void readingWith(RespDecoder decoder) {
+        this.decoder = decoder;
+    }
+
+    @Override
+    public long pendingInputBytes() {
+        RespDecoder d = decoder;
+        return d == null ? 0 : d.pendingInputBytes();
     }
 
     @Override
@@ -208,8 +222,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         if (!channel.isActive()) return;
         for (byte[] m : messages) {
             if (overOutputLimit(m.length)) {
-                NettyServer.log.warn("Client id={} closed for overcoming of output buffer limits.", client.id());
-                channel.close();
+                closeForOutputLimit();
                 return;
             }
             channel.write(Unpooled.wrappedBuffer(m), channel.voidPromise());
@@ -228,8 +241,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         if (overOutputLimit(size)) {
             // As Redis: the reply that would pass the limit is dropped and the client closed.
             replies.release();
-            NettyServer.log.warn("Client id={} closed for overcoming of output buffer limits.", client.id());
-            channel.close();
+            closeForOutputLimit();
             return;
         }
         if (size > 0 && closeAfterReply) {
@@ -249,7 +261,36 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     private boolean overOutputLimit(int adding) {
         long total = adding + pendingOutputBytes();
-        return total > 0 && outputLimit.exceeded(total, System.currentTimeMillis(), client.subscribed());
+        boolean over = total > 0 && outputLimit.exceeded(total, System.currentTimeMillis(), client.subscribed());
+        if (!over && outputLimit.softLimitPending() && !softLimitCheckScheduled) {
+            // No more traffic may come to look again: Redis's cron closes such a client too.
+            softLimitCheckScheduled = true;
+            channel.eventLoop().schedule(this::recheckSoftLimit, 250, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+        return over;
+    }
+
+    private boolean softLimitCheckScheduled;
+
+    /** Redis's closeClientOnOutputBufferLimitReached, with its log line. */
+    private void closeForOutputLimit() {
+        String info;
+        try {
+            info = ClientInfo.line(client);
+        } catch (RuntimeException e) { // read off the keyspace thread with io-threads > 1: the id will do
+            info = "id=" + client.id();
+        }
+        NettyServer.log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits.", info);
+        channel.close();
+    }
+
+    /** On the event loop, while output stays past a soft limit: closes the client once it stayed too long. */
+    private void recheckSoftLimit() {
+        softLimitCheckScheduled = false;
+        if (!channel.isActive()) return;
+        if (overOutputLimit(0)) {
+            closeForOutputLimit();
+        }
     }
 
     @Override

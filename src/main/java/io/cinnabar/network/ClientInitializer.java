@@ -1,6 +1,8 @@
 package io.cinnabar.network;
 
 import io.cinnabar.command.Dispatcher;
+import io.cinnabar.command.MonitorLine;
+import io.cinnabar.command.server.ClientInfo;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.protocol.RespDecoder;
@@ -68,7 +70,11 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
         RespDecoder decoder = new RespDecoder(
                 () -> server.config().getLong(ConfigOptions.PROTO_MAX_BULK_LEN),
                 () -> server.config().getLong(ConfigOptions.CLIENT_QUERY_BUFFER_LIMIT),
-                () -> !connection.client().authenticated() && server.requirePass());
+                () -> !connection.client().authenticated() && server.requirePass(),
+                initial -> server.thread().execute(() -> NettyServer.log.warn(
+                        "Closing client that reached max query buffer length: {} (qbuf initial bytes: {})",
+                        ClientInfo.line(connection.client()), MonitorLine.repr(initial))));
+        connection.readingWith(decoder);
         ch.pipeline().addLast("resp", decoder).addLast("client", connection);
     }
 

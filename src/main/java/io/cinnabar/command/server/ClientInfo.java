@@ -16,7 +16,7 @@ public final class ClientInfo {
      * the command being run, as Redis still holds it in its query buffer while running it.
      */
     static StringBuilder append(StringBuilder sb, Client c, Client caller, byte[][] currentArgs, long nowMs) {
-        long qbuf = c == caller ? multibulkSize(currentArgs) : 0;
+        long qbuf = c == caller ? multibulkSize(currentArgs) : c.channel().pendingInputBytes();
         long argvMem = 0;
         if (c == caller) for (byte[] a : currentArgs) argvMem += a.length;
         boolean multi = c.multi() != null;
@@ -47,7 +47,7 @@ public final class ClientInfo {
                 .append(" ssub=").append(subs == null ? 0 : subs.shardChannels())
                 .append(" multi=").append(multi ? c.multi().queued().size() : -1)
                 .append(" qbuf=").append(qbuf)
-                .append(" qbuf-free=").append(qbuf == 0 ? 0 : 20474 - qbuf)
+                .append(" qbuf-free=").append(qbuf == 0 ? 0 : Math.max(0, 20474 - qbuf))
                 .append(" argv-mem=").append(argvMem)
                 .append(" multi-mem=").append(multiMem)
                 .append(" rbs=1024 rbp=0 obl=0 oll=").append(omem == 0 ? 0 : 1).append(" omem=").append(omem)
