@@ -131,6 +131,7 @@ public final class Dispatcher {
                 runRequest(client, r);
                 break;
             }
+            if (ClientMemory.evictIfNeeded(server, this, client, r.args)) break;
             int mark = writer.size();
             boolean skipThis = client.replySkip;
             CommandSpec longRun = executeOne(client, r.args);
@@ -593,6 +594,11 @@ public final class Dispatcher {
     }
 
     /** The client's socket closed: forget it and whatever it was waiting for. */
+    /** maxmemory-clients after a client's unparsed input grew (no command runs to check it). Keyspace thread. */
+    public void evictClientsIfNeeded() {
+        if (busy == null) ClientMemory.evictIfNeeded(server, this, null, null);
+    }
+
     public void disconnected(Client client) {
         blocked.release(client);
         server.pause().forget(client);

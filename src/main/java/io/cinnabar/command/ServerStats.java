@@ -11,6 +11,8 @@ public final class ServerStats {
     public long totalConnectionsReceived;
     public long totalCommandsProcessed;
     public long rejectedConnections;
+    /** Clients closed by maxmemory-clients (INFO evicted_clients). */
+    public long evictedClients;
     public long totalErrorReplies;
     public long netInputBytes;
     public long netOutputBytes;
@@ -39,6 +41,7 @@ public final class ServerStats {
         totalConnectionsReceived = 0;
         totalCommandsProcessed = 0;
         rejectedConnections = 0;
+        evictedClients = 0;
         totalErrorReplies = 0;
         netInputBytes = 0;
         netOutputBytes = 0;

@@ -72,6 +72,8 @@ public final class ConfigOptions {
             ClientOutputBufferLimit::parse, "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60")
             .multiArg());
     public static final ConfigOption MAXMEMORY = add(memory("maxmemory", 0, LONG_MAX, 0));
+    /** Bytes, or a negative percentage of maxmemory ("10%" is -10). */
+    public static final ConfigOption MAXMEMORY_CLIENTS = add(memoryOrPercent("maxmemory-clients", -100, LONG_MAX, 0));
     public static final ConfigOption MAXMEMORY_POLICY = add(enumeration("maxmemory-policy", "noeviction",
             "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru", "allkeys-lfu",
             "allkeys-random", "noeviction"));
@@ -193,7 +195,6 @@ public final class ConfigOptions {
 
     static {
         // memory
-        add(memoryOrPercent("maxmemory-clients", -100, LONG_MAX, 0).inert());
         add(integer("maxmemory-eviction-tenacity", 0, 100, 10).inert());
         add(bool("lazyfree-lazy-eviction", false).inert());
         add(bool("lazyfree-lazy-server-del", false).inert());

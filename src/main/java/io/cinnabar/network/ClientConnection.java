@@ -41,6 +41,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private final Client client;
     private static final int MAX_WAITING_REQUESTS = 4096;
     private static final long MAX_WAITING_BYTES = 4 * 1024 * 1024;
+    /** Unparsed input from which each read asks the keyspace thread to check maxmemory-clients. */
+    private static final long BIG_PENDING_INPUT = 32 * 1024;
 
     private List<Request> batch = new ArrayList<>();
     private long batchBytes;
@@ -94,6 +96,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (pendingInputBytes() >= BIG_PENDING_INPUT) {
+            // A big request still arriving may alone pass maxmemory-clients (Redis checks after each read).
+            dispatcher.server().thread().execute(dispatcher::evictClientsIfNeeded);
+        }
         if (batch.isEmpty()) return;
         if (!inFlight) {
             dispatch();

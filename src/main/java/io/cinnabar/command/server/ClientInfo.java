@@ -1,6 +1,7 @@
 package io.cinnabar.command.server;
 
 import io.cinnabar.command.Client;
+import io.cinnabar.command.ClientMemory;
 
 /** One CLIENT LIST / CLIENT INFO line, with Redis 7.0's fields in Redis 7.0's order. */
 public final class ClientInfo {
@@ -51,7 +52,7 @@ public final class ClientInfo {
                 .append(" argv-mem=").append(argvMem)
                 .append(" multi-mem=").append(multiMem)
                 .append(" rbs=1024 rbp=0 obl=0 oll=").append(omem == 0 ? 0 : 1).append(" omem=").append(omem)
-                .append(" tot-mem=").append(2048 + qbuf + argvMem + multiMem + omem)
+                .append(" tot-mem=").append(ClientMemory.of(c, c == caller ? currentArgs : null))
                 .append(" events=r")
                 .append(" cmd=").append(c.lastCommand())
                 .append(" user=").append(c.user())
