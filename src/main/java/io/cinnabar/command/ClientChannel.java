@@ -50,6 +50,11 @@ public interface ClientChannel {
     /** "ip:port" of our side. */
     String localAddress();
 
+    /** False once the socket is closed; any thread. */
+    default boolean open() {
+        return true;
+    }
+
     /** Bytes received but not yet a whole request (CLIENT LIST qbuf of other clients); any thread. */
     default long pendingInputBytes() {
         return 0;

@@ -315,6 +315,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     }
 
     @Override
+    public boolean open() {
+        return channel.isOpen();
+    }
+
+    @Override
     public long pendingOutputBytes() {
         ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
         return pending == null ? 0 : pending.totalPendingWriteBytes();
