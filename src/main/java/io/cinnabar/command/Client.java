@@ -22,6 +22,8 @@ public final class Client {
     long lastInteractionMs;
     String lastCommand = "NULL";
     boolean noEvict;
+    /** The most memory it used since the last maxmemory-clients check (ClientMemory). */
+    long memoryPeak;
     boolean closing;
     /** Set by QUIT and protocol errors: close once this batch's replies are written. */
     boolean closeAfterReply;

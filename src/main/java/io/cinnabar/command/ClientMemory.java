@@ -12,7 +12,7 @@ import java.util.List;
  * getClientMemoryUsage and evictClients: unparsed input, the arguments of the command it runs,
  * its MULTI queue, pending output, and the bookkeeping of watched keys, pub/sub subscriptions and
  * tracking prefixes, plus a fixed part for the connection itself. While the sum over all clients
- * passes the limit, the largest clients that did not ask for CLIENT NO-EVICT are closed.
+ * reaches the limit, the largest clients that did not ask for CLIENT NO-EVICT are closed.
  */
 public final class ClientMemory {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ClientMemory.class);
@@ -47,40 +47,56 @@ public final class ClientMemory {
     }
 
     /**
-     * Keyspace thread: closes the largest evictable clients until all clients together fit in
-     * maxmemory-clients. current/args: the client about to run args (its arguments count).
-     * Returns true when current itself was evicted. Costs nothing while there is no limit.
+     * Before client runs args: remembers its peak, which counts at the next {@link #evictIfNeeded}
+     * (Redis sizes a client while it reads and parses, and evicts before it sleeps, after the
+     * commands ran). Costs a config read while there is no limit.
      */
-    static boolean evictIfNeeded(ServerContext server, Dispatcher dispatcher, Client current, byte[][] args) {
+    static void notePeak(ServerContext server, Client client, byte[][] args) {
+        if (limit(server.config()) == 0) return;
+        client.memoryPeak = Math.max(client.memoryPeak, of(client, args));
+    }
+
+    /**
+     * Keyspace thread, after a batch of commands or a big read: closes the largest evictable
+     * clients while all clients together (each at its peak since the last check) reach
+     * maxmemory-clients, as Redis's evictClients.
+     */
+    static void evictIfNeeded(ServerContext server, Dispatcher dispatcher) {
         long limit = limit(server.config());
-        if (limit == 0) return false;
+        if (limit == 0) return;
         long total = 0;
         List<Client> candidates = new ArrayList<>();
         List<Long> sizes = new ArrayList<>();
         for (Client c : server.clients()) {
             if (c.leaving()) continue;
-            long m = of(c, c == current ? args : null);
+            long m = Math.max(of(c, null), c.memoryPeak);
+            c.memoryPeak = 0;
             total += m;
             if (!c.noEvict) {
                 candidates.add(c);
                 sizes.add(m);
             }
         }
-        if (total <= limit) return false;
+        if (total < limit) return;
         Integer[] order = new Integer[candidates.size()];
         for (int i = 0; i < order.length; i++) order[i] = i;
         java.util.Arrays.sort(order, (a, b) -> Long.compare(sizes.get(b), sizes.get(a)));
-        boolean evictedCurrent = false;
         for (int i : order) {
-            if (total <= limit) break;
+            if (total < limit) return;
             Client c = candidates.get(i);
-            log.debug("Evicting client: {}", io.cinnabar.command.server.ClientInfo.line(c));
+            log.info("Evicting client: {}", io.cinnabar.command.server.ClientInfo.line(c));
             server.stats().evictedClients++;
             total -= sizes.get(i);
             dispatcher.disconnected(c);
             c.kill();
-            evictedCurrent |= c == current;
         }
-        return evictedCurrent;
+        // Redis logs this at every event loop turn; once a second says the same.
+        long now = System.currentTimeMillis();
+        if (now - lastOverLimitWarningMs >= 1000) {
+            lastOverLimitWarningMs = now;
+            log.warn("Over client maxmemory after evicting all evictable clients");
+        }
     }
+
+    private static long lastOverLimitWarningMs;
 }

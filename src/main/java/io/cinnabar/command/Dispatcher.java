@@ -131,7 +131,7 @@ public final class Dispatcher {
                 runRequest(client, r);
                 break;
             }
-            if (ClientMemory.evictIfNeeded(server, this, client, r.args)) break;
+            ClientMemory.notePeak(server, client, r.args);
             int mark = writer.size();
             boolean skipThis = client.replySkip;
             CommandSpec longRun = executeOne(client, r.args);
@@ -150,6 +150,7 @@ public final class Dispatcher {
         }
         batchClient = null;
         flush(client, feedMark);
+        ClientMemory.evictIfNeeded(server, this);
     }
 
     /**
@@ -596,7 +597,7 @@ public final class Dispatcher {
     /** The client's socket closed: forget it and whatever it was waiting for. */
     /** maxmemory-clients after a client's unparsed input grew (no command runs to check it). Keyspace thread. */
     public void evictClientsIfNeeded() {
-        if (busy == null) ClientMemory.evictIfNeeded(server, this, null, null);
+        if (busy == null) ClientMemory.evictIfNeeded(server, this);
     }
 
     public void disconnected(Client client) {

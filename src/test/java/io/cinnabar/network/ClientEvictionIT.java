@@ -12,6 +12,9 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
+import static io.cinnabar.network.RawSockets.connect;
+import static io.cinnabar.network.RawSockets.readToEof;
+import static io.cinnabar.network.RawSockets.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,7 +40,7 @@ class ClientEvictionIT {
             assertEquals('+', small.getInputStream().read());
             partialBulk(big, LIMIT + 1);
             // Closed without a reply as soon as its input is counted.
-            assertEquals(-1, readUntilEof(big));
+            assertEquals("", readToEof(big));
             assertEquals(evicted + 1, evicted(control));
             assertTrue(control.clientList().contains("name=small"));
         }
@@ -90,27 +93,5 @@ class ClientEvictionIT {
             }
         }
         return -1;
-    }
-
-    private static int readUntilEof(Socket s) throws IOException {
-        int b;
-        try {
-            while ((b = s.getInputStream().read()) >= 0) {
-                if (b < 0) break;
-            }
-        } catch (java.net.SocketException reset) {
-            return -1;
-        }
-        return b;
-    }
-
-    private static Socket connect(CinnabarServer server) throws IOException {
-        Socket s = new Socket("127.0.0.1", server.port());
-        s.setSoTimeout(10_000);
-        return s;
-    }
-
-    private static void send(Socket s, String text) throws IOException {
-        s.getOutputStream().write(text.getBytes(StandardCharsets.US_ASCII));
     }
 }

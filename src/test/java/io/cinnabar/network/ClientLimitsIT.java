@@ -6,12 +6,12 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 
+import static io.cinnabar.network.RawSockets.connect;
+import static io.cinnabar.network.RawSockets.line;
+import static io.cinnabar.network.RawSockets.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** maxclients and timeout, seen from raw sockets. */
 @CinnabarTest(options = {"hz", "100"})
@@ -55,26 +55,5 @@ class ClientLimitsIT {
             if (l.startsWith("rejected_connections:")) return Long.parseLong(l.substring(l.indexOf(':') + 1));
         }
         throw new AssertionError("no rejected_connections");
-    }
-
-    private static Socket connect(CinnabarServer server) throws IOException {
-        Socket s = new Socket("127.0.0.1", server.port());
-        s.setSoTimeout(10_000);
-        return s;
-    }
-
-    private static void send(Socket s, String text) throws IOException {
-        s.getOutputStream().write(text.getBytes(StandardCharsets.US_ASCII));
-    }
-
-    private static String line(Socket s) throws IOException {
-        StringBuilder b = new StringBuilder();
-        InputStream in = s.getInputStream();
-        for (int c = in.read(); c != '\r'; c = in.read()) {
-            if (c < 0) throw new IOException("EOF after " + b);
-            b.append((char) c);
-        }
-        assertTrue(in.read() == '\n');
-        return b.toString();
     }
 }

@@ -5,13 +5,12 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
+import static io.cinnabar.network.RawSockets.line;
+import static io.cinnabar.network.RawSockets.readToEof;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -96,26 +95,7 @@ class ProtectedAccessIT {
     }
 
     private static Socket fromOtherAddress(CinnabarServer s) throws IOException {
-        Socket socket = new Socket(InetAddress.getByName("127.0.0.1"), s.port(), InetAddress.getByName("127.0.0.2"), 0);
-        socket.setSoTimeout(10_000);
-        return socket;
-    }
-
-    private static String line(Socket s) throws IOException {
-        StringBuilder b = new StringBuilder();
-        InputStream in = s.getInputStream();
-        for (int c = in.read(); c != '\r'; c = in.read()) {
-            if (c < 0) throw new IOException("EOF after " + b);
-            b.append((char) c);
-        }
-        in.read();
-        return b.toString();
-    }
-
-    private static String readToEof(Socket s) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        s.getInputStream().transferTo(out);
-        return out.toString(StandardCharsets.US_ASCII);
+        return RawSockets.connect(s, "127.0.0.2");
     }
 
     private static byte[] bytes(String s) {
