@@ -53,8 +53,15 @@ public final class ClientMemory {
      */
     static void notePeak(ServerContext server, Client client, byte[][] args) {
         if (limit(server.config()) == 0) return;
-        client.memoryPeak = Math.max(client.memoryPeak, of(client, args));
+        long argBytes = 0;
+        for (byte[] a : args) argBytes += a.length;
+        // Redis reads an argument of 32 KB or more into a query buffer of its size, which stays
+        // allocated after the command; smaller arguments leave nothing behind by then.
+        client.memoryPeak = Math.max(client.memoryPeak, of(client, argBytes >= BIG_ARG ? args : null));
     }
+
+    /** Redis's PROTO_MBULK_BIG_ARG. */
+    private static final long BIG_ARG = 32 * 1024;
 
     /**
      * Keyspace thread, after a batch of commands or a big read: closes the largest evictable
