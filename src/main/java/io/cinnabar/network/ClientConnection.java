@@ -340,12 +340,45 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         return b[15] == 1;
     }
 
-    private static String format(SocketAddress a) {
+    /** Redis's anetFormatAddr: "ip:port", IPv6 as inet_ntop writes it, in brackets ("[::1]:6379"). */
+    static String format(SocketAddress a) {
         if (a instanceof InetSocketAddress) {
             InetSocketAddress i = (InetSocketAddress) a;
+            if (i.getAddress() instanceof java.net.Inet6Address) return "[" + ipv6(i.getAddress().getAddress()) + "]:" + i.getPort();
             String host = i.getAddress() != null ? i.getAddress().getHostAddress() : i.getHostString();
             return host + ":" + i.getPort();
         }
         return String.valueOf(a);
+    }
+
+    /** inet_ntop's IPv6 text: lower-case groups, the longest run of two or more zero groups as "::". */
+    static String ipv6(byte[] b) {
+        int[] g = new int[8];
+        for (int k = 0; k < 8; k++) g[k] = ((b[2 * k] & 0xff) << 8) | (b[2 * k + 1] & 0xff);
+        int bestStart = -1, bestLen = 0;
+        for (int k = 0; k < 8; ) {
+            if (g[k] != 0) {
+                k++;
+                continue;
+            }
+            int start = k;
+            while (k < 8 && g[k] == 0) k++;
+            if (k - start > bestLen) {
+                bestStart = start;
+                bestLen = k - start;
+            }
+        }
+        if (bestLen < 2) bestStart = -1;
+        StringBuilder sb = new StringBuilder(39);
+        for (int k = 0; k < 8; k++) {
+            if (k == bestStart) {
+                sb.append("::");
+                k += bestLen - 1;
+                continue;
+            }
+            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') sb.append(':');
+            sb.append(Integer.toHexString(g[k]));
+        }
+        return sb.toString();
     }
 }
