@@ -50,6 +50,11 @@ public interface ClientChannel {
     /** "ip:port" of our side. */
     String localAddress();
 
+    /** Connected over the unix socket (CLIENT LIST flag U). */
+    default boolean unixSocket() {
+        return false;
+    }
+
     /** False once the socket is closed; any thread. */
     default boolean open() {
         return true;

@@ -32,6 +32,9 @@ public final class ConfigOptions {
     public static final ConfigOption BIND = add(text("bind", words -> String.join(" ", words), "* -::*").multiArg());
     public static final ConfigOption TRACKING_TABLE_MAX_KEYS = add(integer("tracking-table-max-keys", 0, LONG_MAX, 1000000));
     public static final ConfigOption PROTECTED_MODE = add(bool("protected-mode", true));
+    /** A unix socket to listen on too ("" none); epoll transports only. */
+    public static final ConfigOption UNIXSOCKET = add(string("unixsocket", "").immutable());
+    public static final ConfigOption UNIXSOCKETPERM = add(octal("unixsocketperm", 0, 0777, 0).immutable());
     public static final ConfigOption TCP_BACKLOG = add(integer("tcp-backlog", 0, INT_MAX, 511).immutable());
     public static final ConfigOption TIMEOUT = add(integer("timeout", 0, INT_MAX, 0));
     public static final ConfigOption TCP_KEEPALIVE = add(integer("tcp-keepalive", 0, INT_MAX, 300));
@@ -183,8 +186,6 @@ public final class ConfigOptions {
                 .multiArg().inert());
         add(bool("io-threads-do-reads", false).immutable().inert());
         // network and security
-        add(string("unixsocket", "").immutable().inert());
-        add(octal("unixsocketperm", 0, 0777, 0).immutable().inert());
         add(integer("socket-mark-id", 0, UINT_MAX, 0).immutable().inert());
         add(string("bind-source-addr", "").inert());
     }

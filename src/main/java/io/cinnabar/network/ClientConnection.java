@@ -306,12 +306,17 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public String remoteAddress() {
-        return format(channel.remoteAddress());
+        return unixSocket() ? unixAddress() : format(channel.remoteAddress());
     }
 
     @Override
     public String localAddress() {
-        return format(channel.localAddress());
+        return unixSocket() ? unixAddress() : format(channel.localAddress());
+    }
+
+    /** Redis's genClientAddrString for a unix socket client: the socket's path and port 0, both sides. */
+    private String unixAddress() {
+        return dispatcher.server().config().getString(io.cinnabar.config.ConfigOptions.UNIXSOCKET) + ":0";
     }
 
     @Override
@@ -330,8 +335,15 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         return isLoopback(channel.remoteAddress());
     }
 
-    /** 127.0.0.1 or ::1 exactly, as Redis compares the peer's text (127.0.0.2 is not local). */
+    @Override
+    public boolean unixSocket() {
+        return channel.remoteAddress() instanceof io.netty.channel.unix.DomainSocketAddress
+                || channel.localAddress() instanceof io.netty.channel.unix.DomainSocketAddress;
+    }
+
+    /** 127.0.0.1 or ::1 exactly, as Redis compares the peer's text (127.0.0.2 is not local), or a unix socket. */
     static boolean isLoopback(SocketAddress a) {
+        if (a instanceof io.netty.channel.unix.DomainSocketAddress) return true;
         if (!(a instanceof InetSocketAddress) || ((InetSocketAddress) a).getAddress() == null) return false;
         java.net.InetAddress ip = ((InetSocketAddress) a).getAddress();
         byte[] b = ip.getAddress();

@@ -7,6 +7,7 @@ import io.cinnabar.command.ServerContext;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.protocol.RespDecoder;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
@@ -17,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /** Builds each connection's pipeline: RESP decoder, then the connection that batches requests. */
 @ChannelHandler.Sharable
-final class ClientInitializer extends ChannelInitializer<SocketChannel> {
+final class ClientInitializer extends ChannelInitializer<Channel> {
     private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
     /** networking.c clientAcceptHandler, word for word. */
     private static final byte[] DENIED = ("-DENIED Redis is running in protected mode because protected "
@@ -53,7 +54,7 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
     }
 
     @Override
-    protected void initChannel(SocketChannel ch) {
+    protected void initChannel(Channel ch) {
         if (connected.incrementAndGet() > server.config().getLong(ConfigOptions.MAXCLIENTS)) {
             connected.decrementAndGet();
             refuse(ch, MAX_CLIENTS);
@@ -65,7 +66,7 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
             return;
         }
         ch.closeFuture().addListener(f -> connected.decrementAndGet());
-        TcpKeepAlive.apply(ch.config(), server.config().getLong(ConfigOptions.TCP_KEEPALIVE));
+        if (ch instanceof SocketChannel) TcpKeepAlive.apply(ch.config(), server.config().getLong(ConfigOptions.TCP_KEEPALIVE));
         ClientConnection connection = new ClientConnection(dispatcher, replies, ch, server.nextClientId(), !server.requirePass());
         RespDecoder decoder = new RespDecoder(
                 () -> server.config().getLong(ConfigOptions.PROTO_MAX_BULK_LEN),
@@ -83,13 +84,13 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
      * password, only 127.0.0.1 and ::1 may connect. (7.0 no longer looks at bind here: its
      * default bind is always set.)
      */
-    private boolean protectedModeRefuses(SocketChannel ch) {
+    private boolean protectedModeRefuses(Channel ch) {
         return server.config().getBool(ConfigOptions.PROTECTED_MODE) && server.acl().defaultUserNopass()
                 && !ClientConnection.isLoopback(ch.remoteAddress());
     }
 
     /** Writes the refusal, closes, and counts it in INFO's rejected_connections. */
-    private void refuse(SocketChannel ch, byte[] error) {
+    private void refuse(Channel ch, byte[] error) {
         server.thread().execute(() -> server.stats().rejectedConnections++);
         ch.writeAndFlush(Unpooled.wrappedBuffer(error)).addListener(ChannelFutureListener.CLOSE);
     }

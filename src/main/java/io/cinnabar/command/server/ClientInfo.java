@@ -30,6 +30,7 @@ public final class ClientInfo {
         if (c.tracking() != null) flags.append(c.tracking().listFlags());
         if (c.watch() != null && c.watch().isDirty()) flags.append('d');
         if (c.closing()) flags.append('A');
+        if (c.channel().unixSocket()) flags.append('U');
         if (c.noEvict()) flags.append('e');
         if (flags.length() == 0) flags.append('N');
         long omem = c.channel().pendingOutputBytes();
