@@ -138,9 +138,11 @@ ALL_UNITS=(
 # Tag exclusions for an external server:
 #   needs:repl   the harness cannot attach replicas to an external server
 #   external:skip is applied by the harness itself in external mode.
-# needs:debug tests run: Cinnabar always serves DEBUG, and real Redis is started with
-# --enable-debug-command yes for reference runs.
+# needs:debug tests run: both servers are started with DANGEROUS_ARGS (DEBUG and CONFIG SET
+# dir/dbfilename refused by default, as in Redis 7.0); spawn mode gets the same from the
+# suite's tests/assets/default.conf.
 DEFAULT_TAGS="-needs:repl"
+DANGEROUS_ARGS="--enable-debug-command yes --enable-protected-configs yes"
 # Spawn mode: units that matter once the server can be restarted and read its own files
 # (persistence), in all_tests order; --all adds them to ALL_UNITS.
 SPAWN_UNITS=(
@@ -458,11 +460,12 @@ start_server_once() {
                 --tls-ca-cert-file "$t/ca.crt" --tls-dh-params-file "$t/redis.dh")
     fi
     if [ "$SERVER" = redis ]; then
-        (cd "$SERVER_DIR" && exec redis-server "${listen[@]}" --save "" --appendonly no --daemonize no --enable-debug-command yes) \
+        # shellcheck disable=SC2086
+        (cd "$SERVER_DIR" && exec redis-server "${listen[@]}" --save "" --appendonly no --daemonize no $DANGEROUS_ARGS) \
             >>"$SERVER_LOG" 2>&1 </dev/null &
     else
         # shellcheck disable=SC2086
-        (cd "$SERVER_DIR" && exec java ${COMPAT_JAVA_OPTS:-} -jar "$JAR" "${listen[@]}" --save "" --appendonly no) \
+        (cd "$SERVER_DIR" && exec java ${COMPAT_JAVA_OPTS:-} -jar "$JAR" "${listen[@]}" --save "" --appendonly no $DANGEROUS_ARGS) \
             >>"$SERVER_LOG" 2>&1 </dev/null &
     fi
     SERVER_PID=$!

@@ -65,6 +65,10 @@ public final class Cinnabar {
         CinnabarServer server = new CinnabarServer(config);
         try {
             server.listen();
+        } catch (io.cinnabar.config.ConfigStartupException e) {
+            System.err.println(e.getMessage());
+            System.exit(1);
+            return;
         } catch (io.cinnabar.command.acl.AclStartupException e) {
             log.warn(e.getMessage());
             System.exit(1);

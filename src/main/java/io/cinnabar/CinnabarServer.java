@@ -93,6 +93,13 @@ public final class CinnabarServer implements AutoCloseable {
         NettyServer.warmUp();
         thread = new KeyspaceThread("cinnabar-keyspace");
         context = new ServerContext(config, CommandTable.standard(config.getBool(ConfigOptions.ENABLE_TEST_COMMANDS)), thread);
+        for (io.cinnabar.config.StartupDirectives.Rename r : config.directives().renames()) {
+            String reason = context.commands().rename(r.name(), r.newName());
+            if (reason != null) {
+                thread = null;
+                throw new io.cinnabar.config.ConfigStartupException(r.fatalText().apply(reason));
+            }
+        }
         if (manualClock == null && "manual".equals(config.getString(ConfigOptions.CLOCK))) manualClock = new ManualClock();
         if (manualClock != null) driveBy(manualClock);
         // Users before the port opens (Redis's ACLLoadUsersAtStartup): a broken ACL file stops the start.

@@ -25,6 +25,8 @@ public final class Client {
     long blockedCallNanos;
     String lastCommand = "NULL";
     boolean noEvict;
+    /** The most memory it used since the last maxmemory-clients check (ClientMemory). */
+    long memoryPeak;
     boolean closing;
     /** Set by QUIT and protocol errors: close once this batch's replies are written. */
     boolean closeAfterReply;
@@ -123,7 +125,8 @@ public final class Client {
     public String lastCommand() { return lastCommand; }
     public boolean noEvict() { return noEvict; }
     public void noEvict(boolean v) { noEvict = v; }
-    public boolean closing() { return closing; }
+    /** Being closed: killed, or its socket already shut by the network side (output limits) before the disconnect reaches this thread. */
+    public boolean closing() { return closing || !channel.open(); }
     public void closeAfterReply() { closeAfterReply = true; }
     /** Closing, or closing once its replies are out (QUIT): as good as gone for others (Redis frees it before the next command). */
     public boolean leaving() { return closing || closeAfterReply; }

@@ -84,5 +84,32 @@ public interface ClientChannel {
             return "";
         }
     };
+    /** Connected over the unix socket (CLIENT LIST flag U). */
+    default boolean unixSocket() {
+        return false;
+    }
+
+    /** False once the socket is closed; any thread. */
+    default boolean open() {
+        return true;
+    }
+
+    /** Bytes received but not yet a whole request (CLIENT LIST qbuf of other clients); any thread. */
+    default long pendingInputBytes() {
+        return 0;
+    }
+
+    /** Reply bytes waiting to be written to the socket (CLIENT LIST omem); any thread. */
+    default long pendingOutputBytes() {
+        return 0;
+    }
+
+    /**
+     * Redis's islocalClient: the peer is 127.0.0.1 or ::1 exactly (protected mode, enable-*
+     * "local"). Clients inside the server (scripts, loading) count as local.
+     */
+    default boolean loopback() {
+        return true;
+    }
 }
 

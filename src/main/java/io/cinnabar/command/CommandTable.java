@@ -110,9 +110,46 @@ public final class CommandTable {
     }
 
     public CommandSpec lookup(byte[] name) {
+        Map<String, CommandSpec> renamed = this.renamed;
+        if (renamed != null) return lookupRenamed(renamed, name);
+        return lookupOriginal(name);
+    }
+
+    private CommandSpec lookupOriginal(byte[] name) {
         CommandSpec found = find(slots, name);
         while (found == null && !complete) found = registerNext(name);
         return found;
+    }
+
+    /**
+     * The rename-command directives applied so far: name (lower case) -> command, with null for a
+     * command's own name once it was renamed away. Null while there is none: lookups pay nothing.
+     */
+    private volatile Map<String, CommandSpec> renamed;
+
+    /**
+     * Redis's rename-command at startup: the command answers to newName only (and to nothing when
+     * newName is empty); its spec keeps its own name for replies, errors and ACL, as Redis's
+     * fullname. Returns null, or Redis's reason for the config file error.
+     */
+    public synchronized String rename(String name, String newName) {
+        CommandSpec spec = lookup(name.getBytes(StandardCharsets.UTF_8));
+        if (spec == null) return "No such command in rename-command";
+        Map<String, CommandSpec> next = renamed == null ? new java.util.HashMap<>() : new java.util.HashMap<>(renamed);
+        next.put(name.toLowerCase(java.util.Locale.ROOT), null);
+        if (!newName.isEmpty()) {
+            String key = newName.toLowerCase(java.util.Locale.ROOT);
+            if (lookupRenamed(next, key.getBytes(StandardCharsets.UTF_8)) != null) return "Target command name already exists";
+            next.put(key, spec);
+        }
+        renamed = next;
+        return null;
+    }
+
+    private CommandSpec lookupRenamed(Map<String, CommandSpec> renamed, byte[] name) {
+        String key = new String(name, StandardCharsets.UTF_8).toLowerCase(java.util.Locale.ROOT);
+        if (renamed.containsKey(key)) return renamed.get(key);
+        return lookupOriginal(name);
     }
 
     private static CommandSpec find(CommandSpec[] slots, byte[] name) {

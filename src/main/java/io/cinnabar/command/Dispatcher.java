@@ -140,6 +140,7 @@ public final class Dispatcher {
                 runRequest(client, r);
                 break;
             }
+            ClientMemory.notePeak(server, client, r.args);
             int mark = writer.size();
             boolean skipThis = client.replySkip;
             if (watch != null) watch.arrived(client, r.args);
@@ -159,6 +160,7 @@ public final class Dispatcher {
         }
         batchClient = null;
         flush(client, feedMark);
+        ClientMemory.evictIfNeeded(server, this);
     }
 
     /**
@@ -307,6 +309,11 @@ public final class Dispatcher {
         if (watch != null && !client.delayServed) {
             Verdict v = watch.check(client, spec, args);
             if (v != null && !applyVerdict(client, spec, args, v)) return null;
+        }
+        String notAllowed = Refusals.protectedCommand(server, client, spec);
+        if (notAllowed != null) {
+            reject(client, args, spec, notAllowed);
+            return null;
         }
         if (Refusals.needsAuth(server, client, spec)) {
             reject(client, args, spec, Refusals.NOAUTH);
@@ -753,6 +760,11 @@ public final class Dispatcher {
     }
 
     /** The client's socket closed: forget it and whatever it was waiting for. */
+    /** maxmemory-clients after a client's unparsed input grew (no command runs to check it). Keyspace thread. */
+    public void evictClientsIfNeeded() {
+        if (busy == null) ClientMemory.evictIfNeeded(server, this);
+    }
+
     public void disconnected(Client client) {
         blocked.release(client);
         server.pause().forget(client);

@@ -9,7 +9,7 @@ import java.time.Instant;
  * {@code +<unix seconds>.<micros> [<db> <ip:port>] "arg" "arg"...\r\n}, every argument quoted
  * as sdscatrepr quotes it, and {@code lua} in place of the address for commands a script ran.
  */
-final class MonitorLine {
+public final class MonitorLine {
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private MonitorLine() {}
@@ -26,6 +26,13 @@ final class MonitorLine {
         out.write('\r');
         out.write('\n');
         return out.toByteArray();
+    }
+
+    /** Redis's sdscatrepr of s, as text (log lines). */
+    public static String repr(byte[] s) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(s.length + 2);
+        quote(out, s);
+        return out.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
     /** Redis's sdscatrepr: printable ASCII as is, the usual escapes, anything else as \xHH. */

@@ -372,6 +372,7 @@ public final class ServerContext {
         stats.sampleRates(keyspace.mstime());
         persistence.cron();
         if (cluster != null && blocked != null) blocked.redirectMovedSlots(cluster);
+        IdleClients.closeIdle(this, System.currentTimeMillis());
         keyspace.rehashSome(1000);
         memoryLimit.cron();
         if (!activeExpireEnabled) return;

@@ -14,6 +14,8 @@ public final class ServerStats {
     public long totalConnectionsReceived;
     public long totalCommandsProcessed;
     public long rejectedConnections;
+    /** Clients closed by maxmemory-clients (INFO evicted_clients). */
+    public long evictedClients;
     public long totalErrorReplies;
     /** Reads from client sockets and their bytes; added to by the event loops. */
     public final java.util.concurrent.atomic.LongAdder reads = new java.util.concurrent.atomic.LongAdder();
@@ -63,6 +65,7 @@ public final class ServerStats {
         totalConnectionsReceived = 0;
         totalCommandsProcessed = 0;
         rejectedConnections = 0;
+        evictedClients = 0;
         totalErrorReplies = 0;
         netInputBytes.reset();
         reads.reset();

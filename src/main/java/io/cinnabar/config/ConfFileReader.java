@@ -28,6 +28,8 @@ final class ConfFileReader {
     private final Config config;
     /** The first "save" line replaces the default save points, later ones add to them (Redis's rule). */
     private boolean saveSeen;
+    /** The line being applied. */
+    private Line current;
 
     ConfFileReader(Config config) {
         this.config = config;
@@ -39,8 +41,9 @@ final class ConfFileReader {
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i].strip();
             if (line.isEmpty() || line.startsWith("#")) continue;
+            current = new Line(i + 1, line);
             String err = apply(line, baseDir);
-            if (err != null) throw ConfigLoader.fatal(new Line(i + 1, line), err);
+            if (err != null) throw ConfigLoader.fatal(current, err);
         }
     }
 
@@ -89,7 +92,9 @@ final class ConfFileReader {
         if (name.equals("include") && args.length == 1) {
             include(args[0], baseDir);
         } else if (name.equals("rename-command") && args.length == 2) {
-            directives.ignore(name);
+            Line at = current;
+            directives.rename(new StartupDirectives.Rename(args[0], args[1],
+                    reason -> ConfigLoader.fatal(at, reason).getMessage()));
         } else if (name.equals("user") && args.length >= 1) {
             directives.user(args);
         } else if (name.equals("loadmodule") && args.length >= 1) {

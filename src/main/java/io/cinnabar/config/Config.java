@@ -138,9 +138,10 @@ public final class Config {
 
     /**
      * CONFIG SET name value [name value ...]: all or nothing, as Redis 7.0. Returns null on success
-     * or the error text for the reply.
+     * or the error text for the reply. localClient: the caller came over loopback (for
+     * enable-protected-configs local).
      */
-    public String configSet(List<byte[]> args) {
+    public String configSet(List<byte[]> args, boolean localClient) {
         Map<ConfigOption, String[]> changes = new LinkedHashMap<>();
         Map<ConfigOption, String> argNames = new HashMap<>();
         for (int i = 0; i + 1 < args.size(); i += 2) {
@@ -162,6 +163,10 @@ public final class Config {
             if (!o.mutable) {
                 return "ERR CONFIG SET failed (possibly related to argument '" + argNames.get(o)
                         + "') - can't set immutable config";
+            }
+            if (o.guarded && !allowsProtectedAction(ConfigOptions.ENABLE_PROTECTED_CONFIGS, localClient)) {
+                return "ERR CONFIG SET failed (possibly related to argument '" + argNames.get(o)
+                        + "') - can't set protected config";
             }
             try {
                 next[o.index] = o.parser.parse(c.getValue());
@@ -218,7 +223,13 @@ public final class Config {
             pairs.add(o.name.getBytes(StandardCharsets.UTF_8));
             pairs.add(o.print(checkpoint[o.index]).getBytes(StandardCharsets.UTF_8));
         }
-        return pairs.isEmpty() ? null : configSet(pairs);
+        return pairs.isEmpty() ? null : configSet(pairs, true);
+    }
+
+    /** Redis's allowProtectedAction: an enable-* option of "yes", or "local" and a loopback client. */
+    public boolean allowsProtectedAction(ConfigOption setting, boolean localClient) {
+        String v = getString(setting);
+        return v.equals("yes") || (v.equals("local") && localClient);
     }
 
     /** Options whose name or alias matches any of the glob patterns, in declaration order. */

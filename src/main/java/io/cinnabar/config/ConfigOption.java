@@ -31,6 +31,8 @@ public final class ConfigOption {
     final boolean multiArg;
     final boolean hidden;
     final boolean inert;
+    /** Redis's PROTECTED_CONFIG: CONFIG SET may change it only as enable-protected-configs allows. */
+    final boolean guarded;
     int index = -1;
 
     ConfigOption(Builder b) {
@@ -43,6 +45,7 @@ public final class ConfigOption {
         this.multiArg = b.multiArg;
         this.hidden = b.hidden;
         this.inert = b.inert;
+        this.guarded = b.guarded;
     }
 
     public String name() {
@@ -191,6 +194,7 @@ public final class ConfigOption {
         private boolean multiArg;
         private boolean hidden;
         private boolean inert;
+        private boolean guarded;
 
         Builder(String name, Parser parser, Printer printer, String defaultText) {
             this.name = name;
@@ -224,6 +228,12 @@ public final class ConfigOption {
         /** Accepted so Redis configurations load, but without effect in Cinnabar yet: warned about once. */
         Builder inert() {
             inert = true;
+            return this;
+        }
+
+        /** Redis's PROTECTED_CONFIG (dir, dbfilename): see enable-protected-configs. */
+        Builder guarded() {
+            guarded = true;
             return this;
         }
 

@@ -35,10 +35,13 @@ public final class ConfigOptions {
     public static final ConfigOption PORT = add(integer("port", 0, 65535, 6379));
     public static final ConfigOption BIND = add(text("bind", words -> String.join(" ", words), "* -::*").multiArg());
     public static final ConfigOption TRACKING_TABLE_MAX_KEYS = add(integer("tracking-table-max-keys", 0, LONG_MAX, 1000000));
-    public static final ConfigOption PROTECTED_MODE = add(bool("protected-mode", true).inert());
+    public static final ConfigOption PROTECTED_MODE = add(bool("protected-mode", true));
+    /** A unix socket to listen on too ("" none); epoll transports only. */
+    public static final ConfigOption UNIXSOCKET = add(string("unixsocket", "").immutable());
+    public static final ConfigOption UNIXSOCKETPERM = add(octal("unixsocketperm", 0, 0777, 0).immutable());
     public static final ConfigOption TCP_BACKLOG = add(integer("tcp-backlog", 0, INT_MAX, 511).immutable());
     public static final ConfigOption TIMEOUT = add(integer("timeout", 0, INT_MAX, 0));
-    public static final ConfigOption TCP_KEEPALIVE = add(integer("tcp-keepalive", 0, INT_MAX, 300).inert());
+    public static final ConfigOption TCP_KEEPALIVE = add(integer("tcp-keepalive", 0, INT_MAX, 300));
     public static final ConfigOption MAXCLIENTS = add(integer("maxclients", 1, INT_MAX, 10000));
     public static final ConfigOption IO_THREADS = add(integer("io-threads", 1, 128, 1).immutable());
 
@@ -64,6 +67,11 @@ public final class ConfigOptions {
     public static final ConfigOption ENABLE_TEST_COMMANDS = add(bool("enable-test-commands", false).immutable().hidden());
     /** system: the server's time is the system's; manual: it stands still until moved (CINNABAR CLOCK, ManualClock). */
     public static final ConfigOption CLOCK = add(enumeration("clock", "system", "system", "manual").immutable().hidden());
+    public static final ConfigOption ENABLE_PROTECTED_CONFIGS = add(enumeration("enable-protected-configs", "no",
+            "no", "yes", "local").immutable());
+    /** Inert while Cinnabar has no MODULE command; the Dispatcher's PROTECTED check knows it. */
+    public static final ConfigOption ENABLE_MODULE_COMMAND = add(enumeration("enable-module-command", "no",
+            "no", "yes", "local").immutable().inert());
     public static final ConfigOption ACTIVE_EXPIRE_EFFORT = add(integer("active-expire-effort", 1, 10, 1));
 
     // ---- security ----
@@ -78,6 +86,8 @@ public final class ConfigOptions {
             ClientOutputBufferLimit::parse, "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60")
             .multiArg());
     public static final ConfigOption MAXMEMORY = add(memory("maxmemory", 0, LONG_MAX, 0));
+    /** Bytes, or a negative percentage of maxmemory ("10%" is -10). */
+    public static final ConfigOption MAXMEMORY_CLIENTS = add(memoryOrPercent("maxmemory-clients", -100, LONG_MAX, 0));
     public static final ConfigOption MAXMEMORY_POLICY = add(enumeration("maxmemory-policy", "noeviction",
             "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru", "allkeys-lfu",
             "allkeys-random", "noeviction"));
@@ -87,8 +97,8 @@ public final class ConfigOptions {
     public static final ConfigOption LFU_DECAY_TIME = add(integer("lfu-decay-time", 0, INT_MAX, 1));
 
     // ---- persistence ----
-    public static final ConfigOption DIR = add(text("dir", ConfigOptions::parseDir, new File("").getAbsolutePath()));
-    public static final ConfigOption DBFILENAME = add(text("dbfilename", ConfigOptions::parseDbFilename, "dump.rdb"));
+    public static final ConfigOption DIR = add(text("dir", ConfigOptions::parseDir, new File("").getAbsolutePath()).guarded());
+    public static final ConfigOption DBFILENAME = add(text("dbfilename", ConfigOptions::parseDbFilename, "dump.rdb").guarded());
     public static final ConfigOption SAVE = add(text("save", SavePoints::parse, "3600 1 300 100 60 10000").multiArg());
     public static final ConfigOption APPENDONLY = add(bool("appendonly", false));
     public static final ConfigOption APPENDFILENAME = add(text("appendfilename",
@@ -188,12 +198,8 @@ public final class ConfigOptions {
         add(enumeration("oom-score-adj", "no", "no", "yes", "relative", "absolute").inert());
         add(text("oom-score-adj-values", OomScoreAdjValues::parse, "0 200 800").multiArg().inert());
         add(bool("activerehashing", true).inert());
-        add(enumeration("enable-protected-configs", "no", "no", "yes", "local").immutable().inert());
-        add(enumeration("enable-module-command", "no", "no", "yes", "local").immutable().inert());
         add(bool("io-threads-do-reads", false).immutable().inert());
         // network and security
-        add(string("unixsocket", "").immutable().inert());
-        add(octal("unixsocketperm", 0, 0777, 0).immutable().inert());
         add(integer("socket-mark-id", 0, UINT_MAX, 0).immutable().inert());
         add(string("bind-source-addr", "").inert());
     }
@@ -204,7 +210,6 @@ public final class ConfigOptions {
 
     static {
         // memory
-        add(memoryOrPercent("maxmemory-clients", -100, LONG_MAX, 0).inert());
         add(bool("activedefrag", false).inert());
         add(memory("active-defrag-ignore-bytes", 1, LONG_MAX, 100L << 20).inert());
         add(integer("active-defrag-threshold-lower", 0, 1000, 10).inert());

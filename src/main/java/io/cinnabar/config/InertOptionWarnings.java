@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * Tells the operator, once per option, that an option (or a directive such as rename-command) they set is accepted for compatibility
+ * Tells the operator, once per option, that an option they set is accepted for compatibility
  * with Redis's configuration but does nothing in Cinnabar yet, so a copied redis.conf loads
  * without hiding what is ignored.
  */
@@ -32,8 +32,5 @@ public final class InertOptionWarnings {
         };
         config.onChange(warn);
         for (ConfigOption o : config.given()) warn.accept(o);
-        for (String directive : config.directives().ignored()) {
-            log.warn("Directive '{}' is accepted for compatibility but has no effect in Cinnabar yet", directive);
-        }
     }
 }

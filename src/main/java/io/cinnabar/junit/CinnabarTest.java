@@ -36,7 +36,11 @@ import java.lang.annotation.Target;
 public @interface CinnabarTest {
     boolean flushBetweenTests() default true;
 
-    /** Config options as name/value pairs: {"hz", "100", "requirepass", "secret"}. */
+    /**
+     * Config options as name/value pairs: {"hz", "100", "requirepass", "secret"}. Redis 7.0's
+     * defaults apply otherwise, so DEBUG and CONFIG SET dir need {"enable-debug-command", "yes"}
+     * and {"enable-protected-configs", "yes"}.
+     */
     String[] options() default {};
 
     /** The server's clock: the system's, or one the test moves by hand. */

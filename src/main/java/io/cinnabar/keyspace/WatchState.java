@@ -36,6 +36,11 @@ public final class WatchState {
         db.watchedKeys().add(w);
     }
 
+    /** How many keys are watched (client memory accounting). */
+    public int size() {
+        return keys.size();
+    }
+
     public boolean isDirty() {
         return dirty;
     }

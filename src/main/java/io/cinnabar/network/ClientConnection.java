@@ -3,7 +3,9 @@ package io.cinnabar.network;
 import io.cinnabar.command.Client;
 import io.cinnabar.command.ClientChannel;
 import io.cinnabar.command.Dispatcher;
+import io.cinnabar.command.server.ClientInfo;
 import io.cinnabar.protocol.Request;
+import io.cinnabar.protocol.RespDecoder;
 import io.cinnabar.protocol.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -39,6 +41,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private final Client client;
     private static final int MAX_WAITING_REQUESTS = 4096;
     private static final long MAX_WAITING_BYTES = 4 * 1024 * 1024;
+    /** Unparsed input from which each read asks the keyspace thread to check maxmemory-clients. */
+    private static final long BIG_PENDING_INPUT = 32 * 1024;
 
     private List<Request> batch = new ArrayList<>();
     private long batchBytes;
@@ -65,6 +69,18 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         return client;
     }
 
+    private RespDecoder decoder;
+
+    void readingWith(RespDecoder decoder) {
+        this.decoder = decoder;
+    }
+
+    @Override
+    public long pendingInputBytes() {
+        RespDecoder d = decoder;
+        return d == null ? 0 : d.pendingInputBytes();
+    }
+
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         dispatcher.server().thread().execute(() -> dispatcher.server().addClient(client));
@@ -80,6 +96,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (pendingInputBytes() >= BIG_PENDING_INPUT) {
+            // A big request still arriving may alone pass maxmemory-clients (Redis checks after each read).
+            dispatcher.server().thread().execute(dispatcher::evictClientsIfNeeded);
+        }
         if (batch.isEmpty()) return;
         if (!inFlight) {
             dispatch();
@@ -208,8 +228,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         if (!channel.isActive()) return;
         for (byte[] m : messages) {
             if (overOutputLimit(m.length)) {
-                NettyServer.log.warn("Client id={} closed for overcoming of output buffer limits.", client.id());
-                channel.close();
+                closeForOutputLimit();
                 return;
             }
             channel.write(Unpooled.wrappedBuffer(m), channel.voidPromise());
@@ -228,8 +247,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         if (overOutputLimit(size)) {
             // As Redis: the reply that would pass the limit is dropped and the client closed.
             replies.release();
-            NettyServer.log.warn("Client id={} closed for overcoming of output buffer limits.", client.id());
-            channel.close();
+            closeForOutputLimit();
             return;
         }
         if (size > 0 && closeAfterReply) {
@@ -248,9 +266,37 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     }
 
     private boolean overOutputLimit(int adding) {
-        ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
-        long total = adding + (pending == null ? 0 : pending.totalPendingWriteBytes());
-        return total > 0 && outputLimit.exceeded(total, System.currentTimeMillis(), client.subscribed());
+        long total = adding + pendingOutputBytes();
+        boolean over = total > 0 && outputLimit.exceeded(total, System.currentTimeMillis(), client.subscribed());
+        if (!over && outputLimit.softLimitPending() && !softLimitCheckScheduled) {
+            // No more traffic may come to look again: Redis's cron closes such a client too.
+            softLimitCheckScheduled = true;
+            channel.eventLoop().schedule(this::recheckSoftLimit, 250, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+        return over;
+    }
+
+    private boolean softLimitCheckScheduled;
+
+    /** Redis's closeClientOnOutputBufferLimitReached, with its log line. */
+    private void closeForOutputLimit() {
+        String info;
+        try {
+            info = ClientInfo.line(client, dispatcher.server().keyspace().mstime());
+        } catch (RuntimeException e) { // read off the keyspace thread with io-threads > 1: the id will do
+            info = "id=" + client.id();
+        }
+        NettyServer.log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits.", info);
+        channel.close();
+    }
+
+    /** On the event loop, while output stays past a soft limit: closes the client once it stayed too long. */
+    private void recheckSoftLimit() {
+        softLimitCheckScheduled = false;
+        if (!channel.isActive()) return;
+        if (overOutputLimit(0)) {
+            closeForOutputLimit();
+        }
     }
 
     @Override
@@ -260,20 +306,91 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public String remoteAddress() {
-        return format(channel.remoteAddress());
+        return unixSocket() ? unixAddress() : format(channel.remoteAddress());
     }
 
     @Override
     public String localAddress() {
-        return format(channel.localAddress());
+        return unixSocket() ? unixAddress() : format(channel.localAddress());
     }
 
-    private static String format(SocketAddress a) {
+    /** Redis's genClientAddrString for a unix socket client: the socket's path and port 0, both sides. */
+    private String unixAddress() {
+        return dispatcher.server().config().getString(io.cinnabar.config.ConfigOptions.UNIXSOCKET) + ":0";
+    }
+
+    @Override
+    public boolean open() {
+        return channel.isOpen();
+    }
+
+    @Override
+    public long pendingOutputBytes() {
+        ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
+        return pending == null ? 0 : pending.totalPendingWriteBytes();
+    }
+
+    @Override
+    public boolean loopback() {
+        return isLoopback(channel.remoteAddress());
+    }
+
+    @Override
+    public boolean unixSocket() {
+        return channel.remoteAddress() instanceof io.netty.channel.unix.DomainSocketAddress
+                || channel.localAddress() instanceof io.netty.channel.unix.DomainSocketAddress;
+    }
+
+    /** 127.0.0.1 or ::1 exactly, as Redis compares the peer's text (127.0.0.2 is not local), or a unix socket. */
+    static boolean isLoopback(SocketAddress a) {
+        if (a instanceof io.netty.channel.unix.DomainSocketAddress) return true;
+        if (!(a instanceof InetSocketAddress) || ((InetSocketAddress) a).getAddress() == null) return false;
+        java.net.InetAddress ip = ((InetSocketAddress) a).getAddress();
+        byte[] b = ip.getAddress();
+        if (b.length == 4) return b[0] == 127 && b[1] == 0 && b[2] == 0 && b[3] == 1;
+        for (int i = 0; i < 15; i++) if (b[i] != 0) return false;
+        return b[15] == 1;
+    }
+
+    /** Redis's anetFormatAddr: "ip:port", IPv6 as inet_ntop writes it, in brackets ("[::1]:6379"). */
+    static String format(SocketAddress a) {
         if (a instanceof InetSocketAddress) {
             InetSocketAddress i = (InetSocketAddress) a;
+            if (i.getAddress() instanceof java.net.Inet6Address) return "[" + ipv6(i.getAddress().getAddress()) + "]:" + i.getPort();
             String host = i.getAddress() != null ? i.getAddress().getHostAddress() : i.getHostString();
             return host + ":" + i.getPort();
         }
         return String.valueOf(a);
+    }
+
+    /** inet_ntop's IPv6 text: lower-case groups, the longest run of two or more zero groups as "::". */
+    static String ipv6(byte[] b) {
+        int[] g = new int[8];
+        for (int k = 0; k < 8; k++) g[k] = ((b[2 * k] & 0xff) << 8) | (b[2 * k + 1] & 0xff);
+        int bestStart = -1, bestLen = 0;
+        for (int k = 0; k < 8; ) {
+            if (g[k] != 0) {
+                k++;
+                continue;
+            }
+            int start = k;
+            while (k < 8 && g[k] == 0) k++;
+            if (k - start > bestLen) {
+                bestStart = start;
+                bestLen = k - start;
+            }
+        }
+        if (bestLen < 2) bestStart = -1;
+        StringBuilder sb = new StringBuilder(39);
+        for (int k = 0; k < 8; k++) {
+            if (k == bestStart) {
+                sb.append("::");
+                k += bestLen - 1;
+                continue;
+            }
+            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') sb.append(':');
+            sb.append(Integer.toHexString(g[k]));
+        }
+        return sb.toString();
     }
 }

@@ -1,10 +1,13 @@
 package io.cinnabar.network;
 
 import io.cinnabar.command.Dispatcher;
+import io.cinnabar.command.MonitorLine;
+import io.cinnabar.command.server.ClientInfo;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.protocol.RespDecoder;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
@@ -20,8 +23,28 @@ import java.util.function.Supplier;
  * share the count of connected clients.
  */
 @ChannelHandler.Sharable
-final class ClientInitializer extends ChannelInitializer<SocketChannel> {
+final class ClientInitializer extends ChannelInitializer<Channel> {
     private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
+    /** networking.c clientAcceptHandler, word for word. */
+    private static final byte[] DENIED = ("-DENIED Redis is running in protected mode because protected "
+            + "mode is enabled and no password is set for the default user. "
+            + "In this mode connections are only accepted from the loopback interface. "
+            + "If you want to connect from external computers to Redis you "
+            + "may adopt one of the following solutions: "
+            + "1) Just disable protected mode sending the command "
+            + "'CONFIG SET protected-mode no' from the loopback interface "
+            + "by connecting to Redis from the same host the server is "
+            + "running, however MAKE SURE Redis is not publicly accessible "
+            + "from internet if you do so. Use CONFIG REWRITE to make this "
+            + "change permanent. "
+            + "2) Alternatively you can just disable the protected mode by "
+            + "editing the Redis configuration file, and setting the protected "
+            + "mode option to 'no', and then restarting the server. "
+            + "3) If you started the server manually just for testing, restart "
+            + "it with the '--protected-mode no' option. "
+            + "4) Setup a an authentication password for the default user. "
+            + "NOTE: You only need to do one of the above things in order for "
+            + "the server to start accepting connections from the outside.\r\n").getBytes(StandardCharsets.US_ASCII);
 
     private final Dispatcher dispatcher;
     private final ServerContext server;
@@ -41,15 +64,19 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
     }
 
     @Override
-    protected void initChannel(SocketChannel ch) {
+    protected void initChannel(Channel ch) {
         if (connected.incrementAndGet() > server.config().getLong(ConfigOptions.MAXCLIENTS)) {
             connected.decrementAndGet();
-            // Before a handshake the error cannot reach a TLS client: Redis's write fails there too.
-            if (tls != null) ch.close();
-            else ch.writeAndFlush(Unpooled.wrappedBuffer(MAX_CLIENTS)).addListener(ChannelFutureListener.CLOSE);
+            refuse(ch, MAX_CLIENTS);
+            return;
+        }
+        if (protectedModeRefuses(ch)) {
+            connected.decrementAndGet();
+            refuse(ch, DENIED);
             return;
         }
         ch.closeFuture().addListener(f -> connected.decrementAndGet());
+        if (ch instanceof SocketChannel) TcpKeepAlive.apply(ch.config(), server.config().getLong(ConfigOptions.TCP_KEEPALIVE));
         if (tls != null) {
             TlsContext context = tls.get();
             ch.pipeline().addLast("tls", context.newHandler(ch.alloc(), server.config().getString(ConfigOptions.TLS_AUTH_CLIENTS)))
@@ -59,7 +86,31 @@ final class ClientInitializer extends ChannelInitializer<SocketChannel> {
         RespDecoder decoder = new RespDecoder(
                 () -> server.config().getLong(ConfigOptions.PROTO_MAX_BULK_LEN),
                 () -> server.config().getLong(ConfigOptions.CLIENT_QUERY_BUFFER_LIMIT),
-                () -> !connection.client().authenticated() && server.requirePass());
+                () -> !connection.client().authenticated() && server.requirePass(),
+                initial -> server.thread().execute(() -> NettyServer.log.warn(
+                        "Closing client that reached max query buffer length: {} (qbuf initial bytes: {})",
+                        ClientInfo.line(connection.client(), server.keyspace().mstime()), MonitorLine.repr(initial))));
+        connection.readingWith(decoder);
         ch.pipeline().addLast("reads", reads).addLast("resp", decoder).addLast("client", connection);
+    }
+
+    /**
+     * Redis 7.0's clientAcceptHandler: with protected-mode on and a default user without a
+     * password, only 127.0.0.1 and ::1 may connect. (7.0 no longer looks at bind here: its
+     * default bind is always set.)
+     */
+    private boolean protectedModeRefuses(Channel ch) {
+        return server.config().getBool(ConfigOptions.PROTECTED_MODE) && server.acl().defaultUserNopass()
+                && !ClientConnection.isLoopback(ch.remoteAddress());
+    }
+
+    /**
+     * Writes the refusal, closes, and counts it in INFO's rejected_connections. Before a handshake
+     * the error cannot reach a TLS client (Redis's write fails there too): it is only closed.
+     */
+    private void refuse(Channel ch, byte[] error) {
+        server.thread().execute(() -> server.stats().rejectedConnections++);
+        if (tls != null) ch.close();
+        else ch.writeAndFlush(Unpooled.wrappedBuffer(error)).addListener(ChannelFutureListener.CLOSE);
     }
 }

@@ -17,7 +17,9 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -69,6 +71,8 @@ public final class NettyServer implements AutoCloseable {
             PooledByteBufAllocator.defaultSmallCacheSize(), PooledByteBufAllocator.defaultNormalCacheSize(),
             PooledByteBufAllocator.defaultUseCacheForAllThreads());
 
+    private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
+
     public NettyServer(Dispatcher dispatcher) {
         this.server = dispatcher.server();
         Config config = server.config();
@@ -107,8 +111,7 @@ public final class NettyServer implements AutoCloseable {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.ALLOCATOR, ALLOCATOR)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.SO_KEEPALIVE, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .childHandler(initializer);
         bindAddresses = config.getString(ConfigOptions.BIND);
         int tlsPort = config.getInt(ConfigOptions.TLS_PORT);
@@ -124,6 +127,10 @@ public final class NettyServer implements AutoCloseable {
         try {
             if (port != 0 || tlsPort == 0) plain.listen(bindAddresses, port);
             if (tlsPort != 0) secure.listen(bindAddresses, tlsPort);
+            unixListener = listenOnUnixSocket(config);
+            if (plain.channels.isEmpty() && secure.channels.isEmpty() && unixListener == null) {
+                throw new BindException("Configured to not listen anywhere, exiting.");
+            }
         } catch (BindException e) {
             close();
             throw e;
@@ -278,6 +285,11 @@ public final class NettyServer implements AutoCloseable {
         private List<Channel> open(String addresses, int wantedPort) throws BindException {
             ServerBootstrap b = this == secure ? bootstrap.clone().childHandler(tlsInitializer) : bootstrap;
             List<Channel> opened = new ArrayList<>();
+            // No addresses at all (CONFIG SET bind "") is no listener, as in Redis: existing clients stay.
+            if (addresses.isBlank()) {
+                port = 0;
+                return opened;
+            }
             int p = wantedPort;
             for (String spec : addresses.trim().split("\\s+")) {
                 boolean optional = spec.startsWith("-");
@@ -304,6 +316,49 @@ public final class NettyServer implements AutoCloseable {
         }
     }
 
+    /**
+     * The unixsocket option, as Redis's anetUnixServer: an old socket file is removed first and
+     * the new one gets unixsocketperm (when not 0). Epoll only; null when there is none.
+     */
+    private Channel listenOnUnixSocket(Config config) throws BindException {
+        String path = config.getString(ConfigOptions.UNIXSOCKET);
+        if (path.isEmpty()) return null;
+        if (channelClass != EpollServerSocketChannel.class) {
+            log.warn("unixsocket {} ignored: unix sockets need the epoll transport", path);
+            return null;
+        }
+        unixSocket = java.nio.file.Path.of(path);
+        try {
+            java.nio.file.Files.deleteIfExists(unixSocket);
+            Channel ch = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(EpollServerDomainSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, config.getInt(ConfigOptions.TCP_BACKLOG))
+                    .childOption(ChannelOption.ALLOCATOR, ALLOCATOR)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+                    .childHandler(initializer)
+                    .bind(new DomainSocketAddress(path)).syncUninterruptibly().channel();
+            long perm = config.getLong(ConfigOptions.UNIXSOCKETPERM);
+            if (perm != 0) java.nio.file.Files.setPosixFilePermissions(unixSocket, permissions((int) perm));
+            log.info("The server is now ready to accept connections at {}", path);
+            return ch;
+        } catch (Exception e) {
+            throw new BindException("Failed opening Unix socket: " + e.getMessage());
+        }
+    }
+
+    /** The unix socket file, removed at close as Redis removes it at shutdown, and its listener (CONFIG SET bind/port keep it). */
+    private java.nio.file.Path unixSocket;
+    private Channel unixListener;
+
+    private static java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions(int mode) {
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> set = new java.util.HashSet<>();
+        java.nio.file.attribute.PosixFilePermission[] bits = java.nio.file.attribute.PosixFilePermission.values();
+        // values() runs OWNER_READ .. OTHERS_EXECUTE: bit 8 down to bit 0 of the octal mode.
+        for (int i = 0; i < 9; i++) if ((mode & (1 << (8 - i))) != 0) set.add(bits[i]);
+        return set;
+    }
+
     private static void closeAll(List<Channel> channels) {
         for (Channel ch : channels) ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
@@ -326,6 +381,18 @@ public final class NettyServer implements AutoCloseable {
     public synchronized void close() {
         plain.stop();
         secure.stop();
+        if (unixListener != null) unixListener.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        unixListener = null;
+        if (unixSocket != null) {
+            // Without Redis's "Removing the unix socket file." line: close() also runs when start-up
+            // fails, where the reason must stay the log's last line (the test suite reads it there).
+            try {
+                java.nio.file.Files.deleteIfExists(unixSocket);
+            } catch (IOException e) {
+                log.warn("Error removing the unix socket file: {}", e.getMessage());
+            }
+            unixSocket = null;
+        }
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }

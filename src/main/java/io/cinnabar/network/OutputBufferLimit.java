@@ -39,6 +39,11 @@ final class OutputBufferLimit {
         return false;
     }
 
+    /** True while the output stays past a soft limit whose seconds have not run out yet. */
+    boolean softLimitPending() {
+        return softReachedAtMs != 0;
+    }
+
     /** Re-reads the option only when CONFIG SET replaced it (the value is an immutable String). */
     private void refresh() {
         String value = config.getString(ConfigOptions.CLIENT_OUTPUT_BUFFER_LIMIT);

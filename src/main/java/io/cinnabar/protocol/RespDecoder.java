@@ -59,18 +59,45 @@ public final class RespDecoder extends ByteToMessageDecoder {
     }
 
     public RespDecoder(LongSupplier maxBulkLength, LongSupplier queryBufferLimit, BooleanSupplier authRequired) {
+        this(maxBulkLength, queryBufferLimit, authRequired, initialBytes -> { });
+    }
+
+    /** overLimit gets the first bytes of the query buffer of a client closed for passing client-query-buffer-limit, to log them. */
+    public RespDecoder(LongSupplier maxBulkLength, LongSupplier queryBufferLimit, BooleanSupplier authRequired,
+            java.util.function.Consumer<byte[]> overLimit) {
         this.maxBulkLength = maxBulkLength;
         this.queryBufferLimit = queryBufferLimit;
         this.authRequired = authRequired;
+        this.overLimit = overLimit;
     }
+
+    private final java.util.function.Consumer<byte[]> overLimit;
+
+    /** Bytes received but not yet made into a request (CLIENT LIST qbuf); any thread, approximate. */
+    public long pendingInputBytes() {
+        return pendingInput;
+    }
+
+    private volatile long pendingInput;
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (state != State.FAILED && overQueryBufferLimit(in)) {
             // Redis closes such a client without a reply ("reached max query buffer length").
+            byte[] initial = new byte[Math.min(64, in.readableBytes())];
+            in.getBytes(in.readerIndex(), initial);
+            overLimit.accept(initial);
             fail(in, null, null);
             ctx.close();
         }
+        try {
+            decodeAll(in, out);
+        } finally {
+            pendingInput = (long) in.readableBytes() + bigArgFilled;
+        }
+    }
+
+    private void decodeAll(ByteBuf in, List<Object> out) {
         while (true) {
             switch (state) {
                 case FAILED:

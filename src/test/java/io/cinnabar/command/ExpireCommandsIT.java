@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** On a clock the tests move: TTLs pass without sleeping, and times are exact. */
-@CinnabarTest(clock = ClockMode.MANUAL)
+@CinnabarTest(clock = ClockMode.MANUAL, options = {"enable-debug-command", "yes"})
 class ExpireCommandsIT {
     private static void assertBetween(long lo, long hi, long v) {
         assertTrue(v >= lo && v <= hi, v + " not in [" + lo + ", " + hi + "]");

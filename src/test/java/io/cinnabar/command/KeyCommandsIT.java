@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@CinnabarTest(clock = ClockMode.MANUAL)
+@CinnabarTest(clock = ClockMode.MANUAL, options = {"enable-debug-command", "yes"})
 class KeyCommandsIT {
     @Test
     void delUnlinkExistsCountOnlyLiveKeys(Jedis jedis) {

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * A subscriber on "*" reads everything published until a marker message, published last, so
  * "no other event" is asserted without waiting.
  */
-@CinnabarTest
+@CinnabarTest(options = {"enable-debug-command", "yes", "enable-protected-configs", "yes"})
 class KeyspaceNotificationsIT {
     @AfterEach
     void notificationsOff(Jedis jedis) {

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@CinnabarTest(clock = ClockMode.MANUAL)
+@CinnabarTest(clock = ClockMode.MANUAL, options = {"enable-debug-command", "yes"})
 class ListCommandsIT {
     private static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
 

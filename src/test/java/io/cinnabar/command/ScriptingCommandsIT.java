@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@CinnabarTest
+@CinnabarTest(options = {"enable-debug-command", "yes"})
 class ScriptingCommandsIT {
     private static Object eval(Jedis j, String script, String... keysThenArgs) {
         String[] args = new String[keysThenArgs.length + 1];

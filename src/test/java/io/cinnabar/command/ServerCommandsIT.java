@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@CinnabarTest
+@CinnabarTest(options = {"enable-debug-command", "yes"})
 class ServerCommandsIT {
     @Test
     void defaultInfoHasDefaultSectionsOnly(Jedis jedis) {

@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@CinnabarTest
+@CinnabarTest(options = {"enable-debug-command", "yes"})
 class SetCommandsIT {
     private static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
 

@@ -95,16 +95,16 @@ class ConfigLoaderTest {
     @Test
     void configSetIsAllOrNothing() {
         Config c = new Config();
-        String err = c.configSet(List.of(bytes("hz"), bytes("20"), bytes("maxmemory"), bytes("lots")));
+        String err = c.configSet(List.of(bytes("hz"), bytes("20"), bytes("maxmemory"), bytes("lots")), true);
         assertEquals("ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a memory value", err);
         assertEquals(10, c.getLong(ConfigOptions.HZ));
-        assertEquals(null, c.configSet(List.of(bytes("hz"), bytes("20"), bytes("maxmemory"), bytes("10mb"))));
+        assertEquals(null, c.configSet(List.of(bytes("hz"), bytes("20"), bytes("maxmemory"), bytes("10mb")), true));
         assertEquals(20, c.getLong(ConfigOptions.HZ));
         assertEquals(10L * 1024 * 1024, c.getLong(ConfigOptions.MAXMEMORY));
         assertEquals("ERR Unknown option or number of arguments for CONFIG SET - 'nosuch'",
-                c.configSet(List.of(bytes("nosuch"), bytes("1"))));
+                c.configSet(List.of(bytes("nosuch"), bytes("1")), true));
         assertEquals("ERR CONFIG SET failed (possibly related to argument 'daemonize') - can't set immutable config",
-                c.configSet(List.of(bytes("daemonize"), bytes("yes"))));
+                c.configSet(List.of(bytes("daemonize"), bytes("yes")), true));
     }
 
     @Test
@@ -116,15 +116,15 @@ class ConfigLoaderTest {
             return c.getLong(ConfigOptions.PORT) == 7001 ? "Unable to listen on this port. Check server logs." : null;
         });
         assertEquals("ERR CONFIG SET failed (possibly related to argument 'port') - Unable to listen on this port. Check server logs.",
-                c.configSet(List.of(bytes("maxmemory"), bytes("1mb"), bytes("port"), bytes("7001"))));
+                c.configSet(List.of(bytes("maxmemory"), bytes("1mb"), bytes("port"), bytes("7001")), true));
         assertEquals(0, c.getLong(ConfigOptions.MAXMEMORY));
         assertEquals(6379, c.getLong(ConfigOptions.PORT));
         assertEquals(List.of(7001L, 6379L), applied);
         // An unchanged value applies nothing.
         applied.clear();
-        assertEquals(null, c.configSet(List.of(bytes("port"), bytes("6379"))));
+        assertEquals(null, c.configSet(List.of(bytes("port"), bytes("6379")), true));
         assertEquals(List.of(), applied);
-        assertEquals(null, c.configSet(List.of(bytes("port"), bytes("7002"))));
+        assertEquals(null, c.configSet(List.of(bytes("port"), bytes("7002")), true));
         assertEquals(List.of(7002L), applied);
     }
 
@@ -133,7 +133,7 @@ class ConfigLoaderTest {
         Path conf = dir.resolve("r.conf");
         Files.writeString(conf, "# my comment\nhz 10\nport 7002\n");
         Config c = ConfigLoader.fromArgs(new String[] {conf.toString()});
-        assertEquals(null, c.configSet(List.of(bytes("hz"), bytes("33"), bytes("maxmemory"), bytes("1mb"))));
+        assertEquals(null, c.configSet(List.of(bytes("hz"), bytes("33"), bytes("maxmemory"), bytes("1mb")), true));
         ConfigRewriter.rewrite(c, c.configFile());
         List<String> lines = Files.readAllLines(conf);
         assertEquals("# my comment", lines.get(0));

@@ -36,14 +36,19 @@ class PersistenceIT {
         return start(dir, options);
     }
 
-    /** A server on clock (which the test moves), with this test's directory. */
+    /** A server on clock (which the test moves), with this test's directory; DEBUG allowed. */
     private CinnabarServer start(io.cinnabar.ManualClock clock) {
-        return CinnabarServer.builder().port(0).option("dir", dir.toString()).clock(clock).build().start();
+        return CinnabarServer.builder().port(0).option("dir", dir.toString())
+                .option("enable-debug-command", "yes").clock(clock).build().start();
     }
 
-    /** A server on a free port with dir as its directory and the given option/value pairs. */
+    /**
+     * A server on a free port with dir as its directory and the given option/value pairs; DEBUG
+     * and CONFIG SET dir/dbfilename allowed (Redis's defaults refuse them).
+     */
     static CinnabarServer start(Path dir, String... options) {
-        CinnabarServer.Builder b = CinnabarServer.builder().port(0).option("dir", dir.toString());
+        CinnabarServer.Builder b = CinnabarServer.builder().port(0).option("dir", dir.toString())
+                .option("enable-debug-command", "yes").option("enable-protected-configs", "yes");
         for (int i = 0; i < options.length; i += 2) b.option(options[i], options[i + 1]);
         return b.build().start();
     }

@@ -35,6 +35,8 @@ public final class Acl {
     private Map<String, CommandSpec> byFullName;
     /** The default user is off or has passwords: new connections must authenticate. */
     private volatile boolean defaultUserNeedsAuth;
+    /** The default user's nopass flag, read by event loops for protected mode. */
+    private volatile boolean defaultUserNopass = true;
     /** Reused by {@link #check}: the call's keys, found once for all selectors. */
     private final KeyRefs keys = new KeyRefs();
 
@@ -82,7 +84,13 @@ public final class Acl {
         return defaultUserNeedsAuth;
     }
 
+    /** Redis's protected-mode test: the default user has nopass (whether or not it is on). Any thread. */
+    public boolean defaultUserNopass() {
+        return defaultUserNopass;
+    }
+
     private void defaultUserChanged() {
+        defaultUserNopass = defaultUser.has(AclUser.NOPASS);
         defaultUserNeedsAuth = !defaultUser.has(AclUser.NOPASS) || defaultUser.has(AclUser.DISABLED);
     }
 

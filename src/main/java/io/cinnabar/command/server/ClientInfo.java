@@ -1,6 +1,7 @@
 package io.cinnabar.command.server;
 
 import io.cinnabar.command.Client;
+import io.cinnabar.command.ClientMemory;
 
 /** One CLIENT LIST / CLIENT INFO line, with Redis 7.0's fields in Redis 7.0's order. */
 public final class ClientInfo {
@@ -16,7 +17,7 @@ public final class ClientInfo {
      * the command being run, as Redis still holds it in its query buffer while running it.
      */
     static StringBuilder append(StringBuilder sb, Client c, Client caller, byte[][] currentArgs, long nowMs) {
-        long qbuf = c == caller ? multibulkSize(currentArgs) : 0;
+        long qbuf = c == caller ? multibulkSize(currentArgs) : c.channel().pendingInputBytes();
         long argvMem = 0;
         if (c == caller) for (byte[] a : currentArgs) argvMem += a.length;
         boolean multi = c.multi() != null;
@@ -29,9 +30,12 @@ public final class ClientInfo {
         if (c.tracking() != null) flags.append(c.tracking().listFlags());
         if (c.watch() != null && c.watch().isDirty()) flags.append('d');
         if (c.closing()) flags.append('A');
+        if (c.channel().unixSocket()) flags.append('U');
         if (c.clusterReadonly()) flags.append('r');
         if (c.noEvict()) flags.append('e');
         if (flags.length() == 0) flags.append('N');
+        long omem = c.channel().pendingOutputBytes();
+        long multiMem = multiMem(c);
         return sb.append("id=").append(c.id())
                 .append(" addr=").append(c.channel().remoteAddress())
                 .append(" laddr=").append(c.channel().localAddress())
@@ -46,11 +50,11 @@ public final class ClientInfo {
                 .append(" ssub=").append(subs == null ? 0 : subs.shardChannels())
                 .append(" multi=").append(multi ? c.multi().queued().size() : -1)
                 .append(" qbuf=").append(qbuf)
-                .append(" qbuf-free=").append(qbuf == 0 ? 0 : 20474 - qbuf)
+                .append(" qbuf-free=").append(qbuf == 0 ? 0 : Math.max(0, 20474 - qbuf))
                 .append(" argv-mem=").append(argvMem)
-                .append(" multi-mem=").append(multiMem(c))
-                .append(" rbs=1024 rbp=0 obl=0 oll=0 omem=0")
-                .append(" tot-mem=").append(2048 + qbuf + argvMem)
+                .append(" multi-mem=").append(multiMem)
+                .append(" rbs=1024 rbp=0 obl=0 oll=").append(omem == 0 ? 0 : 1).append(" omem=").append(omem)
+                .append(" tot-mem=").append(ClientMemory.of(c, c == caller ? currentArgs : null))
                 .append(" events=r")
                 .append(" cmd=").append(c.lastCommand())
                 .append(" user=").append(c.user())

@@ -10,8 +10,8 @@ import io.cinnabar.util.Numbers;
 
 /**
  * DEBUG subcommands the test suite and operators use; the rest answer like Redis's unknown ones.
- * Unlike Redis 7.0 (enable-debug-command no), DEBUG is always allowed: the Redis test suite
- * drives it, and nothing it offers here can corrupt data.
+ * As in Redis 7.0, DEBUG runs only as enable-debug-command allows (default no; the Dispatcher
+ * refuses it otherwise): the test suite's default.conf turns it on.
  */
 final class DebugCommand {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DebugCommand.class);
@@ -23,6 +23,12 @@ final class DebugCommand {
         "    Output a hex signature of the values of all the specified keys.",
         "PAUSE-CRON <0|1>",
         "    Stop periodic cron job processing.",
+        "REPLYBUFFER PEAK-RESET-TIME <NEVER||RESET|time>",
+        "    Sets the time (in milliseconds) to wait between client reply buffer peak resets.",
+        "    In case NEVER is provided the last observed peak will never be reset",
+        "    In case RESET is provided the peak reset time will be restored to the default value",
+        "REPLYBUFFER RESIZING <0|1>",
+        "    Enable or disable the reply buffer resize cron job",
         "OBJECT <key>",
         "    Show low level info about the `key` and associated value.",
         "POPULATE <count> [<prefix>] [<size>]",
@@ -68,6 +74,12 @@ final class DebugCommand {
         } else if (c.argIs(1, "PAUSE-CRON") && c.argCount() == 3) {
             // atoi, as Redis: anything not a number is 0.
             c.server().pauseCron(io.cinnabar.util.Numbers.parseLongOr(c.arg(2), 0) != 0);
+            c.reply().ok();
+        } else if (c.argIs(1, "REPLYBUFFER") && c.argCount() == 4
+                && (c.argIs(2, "PEAK-RESET-TIME") || c.argIs(2, "RESIZING"))) {
+            // Accepted as Redis does; replies are written from Netty's pooled buffers, so there is
+            // no per-client reply buffer to resize and nothing to tune.
+            if (c.argIs(2, "PEAK-RESET-TIME") && !c.argIs(3, "NEVER") && !c.argIs(3, "RESET")) c.longArg(3);
             c.reply().ok();
         } else if (c.argIs(1, "SET-ACTIVE-EXPIRE") && c.argCount() == 3) {
             c.server().activeExpireEnabled(c.longArg(2) != 0);

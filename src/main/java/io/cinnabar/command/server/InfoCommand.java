@@ -296,7 +296,7 @@ public final class InfoCommand implements CommandFamily {
         s.field("expired_time_cap_reached_count", ks.expiredStalePercentTimes);
         s.field("expire_cycle_cpu_milliseconds", ks.expireCycleMicros / 1000);
         s.field("evicted_keys", ks.evictedKeys);
-        s.field("evicted_clients", 0);
+        s.field("evicted_clients", st.evictedClients);
         s.field("total_eviction_exceeded_time", server.memoryLimit().totalExceededMs());
         s.field("current_eviction_exceeded_time", server.memoryLimit().currentExceededMs());
         s.field("keyspace_hits", ks.keyspaceHits);

@@ -10,6 +10,11 @@ public final class ClientTracking {
     /** BCAST prefixes, in the order given. */
     final List<byte[]> prefixes = new ArrayList<>();
 
+    /** How many BCAST prefixes are registered (client memory accounting). */
+    public int prefixCount() {
+        return prefixes.size();
+    }
+
     public boolean on() {
         return on;
     }

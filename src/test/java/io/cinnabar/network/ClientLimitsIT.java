@@ -1,0 +1,59 @@
+package io.cinnabar.network;
+
+import io.cinnabar.CinnabarServer;
+import io.cinnabar.junit.CinnabarTest;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+import java.io.IOException;
+import java.net.Socket;
+
+import static io.cinnabar.network.RawSockets.connect;
+import static io.cinnabar.network.RawSockets.line;
+import static io.cinnabar.network.RawSockets.send;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** maxclients and timeout, seen from raw sockets. */
+@CinnabarTest(options = {"hz", "100"})
+class ClientLimitsIT {
+    @Test
+    void idleClientsAreClosedButSubscribersAndBlockedClientsStay(CinnabarServer server, Jedis jedis) throws IOException {
+        try (Socket idle = connect(server); Socket subscriber = connect(server); Socket blocked = connect(server)) {
+            send(idle, "PING\r\n");
+            assertEquals("+PONG", line(idle));
+            send(subscriber, "SUBSCRIBE news\r\n");
+            assertEquals("*3", line(subscriber));
+            send(blocked, "BLPOP queue 0\r\n");
+            jedis.configSet("timeout", "1");
+            // Idle for more than a whole second: closed by the cron, with no reply (so is jedis).
+            assertEquals(-1, idle.getInputStream().read());
+            try (Jedis fresh = new Jedis("127.0.0.1", server.port())) {
+                fresh.configSet("timeout", "0");
+                fresh.lpush("queue", "job");
+                for (String expected : new String[] {"*2", "$5", "queue", "$3", "job"}) assertEquals(expected, line(blocked));
+                assertEquals(1, fresh.publish("news", "hello"));
+            }
+        }
+    }
+
+    @Test
+    void connectionsPastMaxclientsAreRefused(CinnabarServer server, Jedis jedis) throws IOException {
+        jedis.ping();
+        long rejected = rejectedConnections(jedis);
+        jedis.configSet("maxclients", "1");
+        try (Socket extra = connect(server)) {
+            assertEquals("-ERR max number of clients reached", line(extra));
+            assertEquals(-1, extra.getInputStream().read());
+        } finally {
+            jedis.configSet("maxclients", "10000");
+        }
+        assertEquals(rejected + 1, rejectedConnections(jedis));
+    }
+
+    private static long rejectedConnections(Jedis jedis) {
+        for (String l : jedis.info("stats").split("\r\n")) {
+            if (l.startsWith("rejected_connections:")) return Long.parseLong(l.substring(l.indexOf(':') + 1));
+        }
+        throw new AssertionError("no rejected_connections");
+    }
+}
