@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * LATENCY and INFO latencystats through Jedis; shapes and texts are Redis 7.0.15's. A slow
  * command is DEBUG SLEEP (tens of milliseconds); the samples are dated by the server's driven clock.
  */
-@CinnabarTest
+@CinnabarTest(options = {"enable-debug-command", "yes"})
 class LatencyIT {
     private static Object latency(Jedis jedis, String... args) {
         return jedis.sendCommand(Protocol.Command.LATENCY, args);
