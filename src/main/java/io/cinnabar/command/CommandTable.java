@@ -83,8 +83,9 @@ public final class CommandTable {
             case 27: return new io.cinnabar.command.acl.AclCommands();
             case 28: return new io.cinnabar.command.server.LatencyCommand();
             case 29: return new io.cinnabar.command.cluster.ClusterCommands();
+            case 30: return new io.cinnabar.command.server.ModuleCommand();
             // Last: without test commands the list ends here.
-            case 30: return testCommands ? new io.cinnabar.command.testing.CinnabarCommands() : null;
+            case 31: return testCommands ? new io.cinnabar.command.testing.CinnabarCommands() : null;
             default: return null;
         }
     }

@@ -36,7 +36,8 @@ final class Refusals {
      */
     static String protectedCommand(ServerContext server, Client client, CommandSpec spec) {
         if (!spec.hasFlag(CommandFlag.PROTECTED)) return null;
-        String name = spec.name.toUpperCase(Locale.ROOT);
+        // MODULE LOAD's refusal names MODULE, as Redis's does.
+        String name = (spec.parent() != null ? spec.parent() : spec).name.toUpperCase(Locale.ROOT);
         ConfigOption setting = name.equals("DEBUG") ? ConfigOptions.ENABLE_DEBUG_COMMAND : ConfigOptions.ENABLE_MODULE_COMMAND;
         if (server.config().allowsProtectedAction(setting, client.channel().loopback())) return null;
         return "ERR " + name + " command not allowed. If the " + setting.name() + " option is set to \"local\", "

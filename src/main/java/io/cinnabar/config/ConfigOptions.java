@@ -69,9 +69,9 @@ public final class ConfigOptions {
     public static final ConfigOption CLOCK = add(enumeration("clock", "system", "system", "manual").immutable().hidden());
     public static final ConfigOption ENABLE_PROTECTED_CONFIGS = add(enumeration("enable-protected-configs", "no",
             "no", "yes", "local").immutable());
-    /** Inert while Cinnabar has no MODULE command; the Dispatcher's PROTECTED check knows it. */
+    /** Gates MODULE LOAD/LOADEX/UNLOAD (which then fail: no native module runs on the JVM). */
     public static final ConfigOption ENABLE_MODULE_COMMAND = add(enumeration("enable-module-command", "no",
-            "no", "yes", "local").immutable().inert());
+            "no", "yes", "local").immutable());
     public static final ConfigOption ACTIVE_EXPIRE_EFFORT = add(integer("active-expire-effort", 1, 10, 1));
 
     // ---- security ----

@@ -30,9 +30,10 @@ class RedisConfCompatibilityTest {
         assertEquals("yes", c.print(Config.option("replica-serve-stale-data")));
         List<String> inert = c.given().stream().filter(ConfigOption::inert).map(ConfigOption::name)
                 .collect(Collectors.toList());
-        assertTrue(inert.containsAll(List.of("repl-diskless-sync-delay", "enable-module-command",
+        assertTrue(inert.containsAll(List.of("repl-diskless-sync-delay",
                 "propagation-error-behavior", "replica-serve-stale-data", "activerehashing")), inert.toString());
         assertFalse(inert.contains("unixsocket"));
+        assertFalse(inert.contains("enable-module-command"));
         assertFalse(inert.contains("loglevel"));
     }
 

@@ -6,6 +6,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 import java.io.IOException;
+import java.util.List;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
@@ -47,6 +48,26 @@ class ProtectedAccessIT {
             e = assertThrows(JedisDataException.class, () -> j.configSet("enable-debug-command", "yes"));
             assertEquals("ERR CONFIG SET failed (possibly related to argument 'enable-debug-command') - can't set immutable config",
                     e.getMessage());
+        }
+    }
+
+    @Test
+    void moduleLoadingIsGatedThenFailsAsAFailedLoadDoes() {
+        String refused = "ERR MODULE command not allowed. If the enable-module-command option is set to \"local\", you "
+                + "can run it from a local connection, otherwise you need to set this option in the configuration file, "
+                + "and then restart the server.";
+        try (CinnabarServer s = CinnabarServer.builder().port(0).build().start();
+             Jedis j = new Jedis("127.0.0.1", s.port())) {
+            assertEquals(List.of(), j.sendCommand(() -> bytes("MODULE"), "LIST"));
+            JedisDataException e = assertThrows(JedisDataException.class, () -> j.sendCommand(() -> bytes("MODULE"), "LOAD", "/x.so"));
+            assertEquals(refused, e.getMessage());
+        }
+        try (CinnabarServer s = CinnabarServer.builder().port(0).option("enable-module-command", "yes").build().start();
+             Jedis j = new Jedis("127.0.0.1", s.port())) {
+            JedisDataException e = assertThrows(JedisDataException.class, () -> j.sendCommand(() -> bytes("MODULE"), "LOAD", "/x.so"));
+            assertEquals("ERR Error loading the extension. Please check the server logs.", e.getMessage());
+            e = assertThrows(JedisDataException.class, () -> j.sendCommand(() -> bytes("MODULE"), "UNLOAD", "x"));
+            assertEquals("ERR Error unloading module: no such module with that name", e.getMessage());
         }
     }
 
