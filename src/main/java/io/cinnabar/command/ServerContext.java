@@ -372,7 +372,8 @@ public final class ServerContext {
         stats.sampleRates(keyspace.mstime());
         persistence.cron();
         if (cluster != null && blocked != null) blocked.redirectMovedSlots(cluster);
-        IdleClients.closeIdle(this, System.currentTimeMillis());
+        // On the server clock, as the clients' lastInteractionMs (Redis: server.unixtime).
+        IdleClients.closeIdle(this, keyspace.mstime());
         keyspace.rehashSome(1000);
         memoryLimit.cron();
         if (!activeExpireEnabled) return;

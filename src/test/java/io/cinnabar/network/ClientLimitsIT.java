@@ -1,12 +1,15 @@
 package io.cinnabar.network;
 
 import io.cinnabar.CinnabarServer;
+import io.cinnabar.ManualClock;
 import io.cinnabar.junit.CinnabarTest;
+import io.cinnabar.junit.ClockMode;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
 import java.io.IOException;
 import java.net.Socket;
+import java.time.Duration;
 
 import static io.cinnabar.network.RawSockets.connect;
 import static io.cinnabar.network.RawSockets.line;
@@ -14,10 +17,11 @@ import static io.cinnabar.network.RawSockets.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** maxclients and timeout, seen from raw sockets. */
-@CinnabarTest(options = {"hz", "100"})
+@CinnabarTest(clock = ClockMode.MANUAL, options = {"hz", "100"})
 class ClientLimitsIT {
     @Test
-    void idleClientsAreClosedButSubscribersAndBlockedClientsStay(CinnabarServer server, Jedis jedis) throws IOException {
+    void idleClientsAreClosedButSubscribersAndBlockedClientsStay(CinnabarServer server, Jedis jedis, ManualClock clock)
+            throws IOException {
         try (Socket idle = connect(server); Socket subscriber = connect(server); Socket blocked = connect(server)) {
             send(idle, "PING\r\n");
             assertEquals("+PONG", line(idle));
@@ -25,7 +29,8 @@ class ClientLimitsIT {
             assertEquals("*3", line(subscriber));
             send(blocked, "BLPOP queue 0\r\n");
             jedis.configSet("timeout", "1");
-            // Idle for more than a whole second: closed by the cron, with no reply (so is jedis).
+            clock.advance(Duration.ofSeconds(2));
+            // Idle for more than a whole second of the server's clock: closed by the cron, with no reply (so is jedis).
             assertEquals(-1, idle.getInputStream().read());
             try (Jedis fresh = new Jedis("127.0.0.1", server.port())) {
                 fresh.configSet("timeout", "0");
