@@ -20,6 +20,8 @@ public final class CommandSpec {
     final String fullName;
     final int arity;
     final Set<CommandFlag> flags;
+    /** The enable-* option that allows this PROTECTED command (DEBUG, MODULE LOAD...), else null. */
+    final io.cinnabar.config.ConfigOption protectedBy;
     /** Redis's legacy key triple, derived from the key specs (populateCommandLegacyRangeSpec); last as printed. */
     final int firstKey, lastKey, keyStep;
     final String group;
@@ -113,6 +115,7 @@ public final class CommandSpec {
         this.readonly = flags.contains(CommandFlag.READONLY);
         this.denyOom = flags.contains(CommandFlag.DENYOOM);
         this.noAuth = flags.contains(CommandFlag.NO_AUTH);
+        this.protectedBy = b.protectedBy;
         this.fast = flags.contains(CommandFlag.FAST);
         this.admin = flags.contains(CommandFlag.ADMIN);
         this.touchesArbitraryKeys = b.touchesArbitraryKeys;
@@ -346,6 +349,7 @@ public final class CommandSpec {
         final List<Object[]> subs = new ArrayList<>();
         boolean groupCategory = true;
         KeyFinder keyFinder;
+        io.cinnabar.config.ConfigOption protectedBy;
         final List<KeySpec> keySpecs = new ArrayList<>();
         boolean touchesArbitraryKeys, propagatesInnerCommands, refusedOnDiskError, allowedWhileSubscribed,
                 mayRunLong, runsWhileBusy;
@@ -468,6 +472,13 @@ public final class CommandSpec {
         }
 
         /** Redis's command tips, lower-case as COMMAND INFO prints them ("request_policy:all_shards"). */
+        /** Redis's CMD_PROTECTED: the command runs only as setting (enable-debug-command...) allows. */
+        public Builder protectedBy(io.cinnabar.config.ConfigOption setting) {
+            flags.add(CommandFlag.PROTECTED);
+            protectedBy = setting;
+            return this;
+        }
+
         public Builder tips(String... tips) {
             Collections.addAll(this.tips, tips);
             return this;

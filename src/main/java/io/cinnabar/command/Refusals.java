@@ -1,7 +1,6 @@
 package io.cinnabar.command;
 
 import io.cinnabar.config.ConfigOption;
-import io.cinnabar.config.ConfigOptions;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -31,15 +30,14 @@ final class Refusals {
     }
 
     /**
-     * Redis's CMD_PROTECTED check: DEBUG and MODULE run only as enable-debug-command /
-     * enable-module-command allow (yes, or local for a loopback client); null when allowed.
+     * Redis's CMD_PROTECTED check: DEBUG and MODULE's loading run only as the spec's enable-*
+     * option allows (yes, or local for a loopback client); null when allowed.
      */
     static String protectedCommand(ServerContext server, Client client, CommandSpec spec) {
-        if (!spec.hasFlag(CommandFlag.PROTECTED)) return null;
+        ConfigOption setting = spec.protectedBy;
+        if (setting == null || server.config().allowsProtectedAction(setting, client.channel().loopback())) return null;
         // MODULE LOAD's refusal names MODULE, as Redis's does.
         String name = (spec.parent() != null ? spec.parent() : spec).name.toUpperCase(Locale.ROOT);
-        ConfigOption setting = name.equals("DEBUG") ? ConfigOptions.ENABLE_DEBUG_COMMAND : ConfigOptions.ENABLE_MODULE_COMMAND;
-        if (server.config().allowsProtectedAction(setting, client.channel().loopback())) return null;
         return "ERR " + name + " command not allowed. If the " + setting.name() + " option is set to \"local\", "
                 + "you can run it from a local connection, otherwise you need to set this option "
                 + "in the configuration file, and then restart the server.";

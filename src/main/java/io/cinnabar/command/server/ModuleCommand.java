@@ -5,6 +5,7 @@ import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.HelpReply;
+import io.cinnabar.config.ConfigOptions;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,13 +15,12 @@ import static io.cinnabar.command.CommandFlag.ADMIN;
 import static io.cinnabar.command.CommandFlag.LOADING;
 import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.NO_ASYNC_LOADING;
-import static io.cinnabar.command.CommandFlag.PROTECTED;
 import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandSpec.spec;
 
 /**
  * MODULE as Redis 7.0 answers it with no module loaded: LIST is empty, and LOAD, LOADEX and UNLOAD
- * (PROTECTED, so enable-module-command gates them first) fail as a load or unload that went wrong
+ * (protected by enable-module-command, which gates them first) fail as a load or unload that went wrong
  * does. Redis modules are native libraries; a JVM server cannot run them.
  */
 public final class ModuleCommand implements CommandFamily {
@@ -48,11 +48,13 @@ public final class ModuleCommand implements CommandFamily {
                 .sub(spec("LIST", 2, ADMIN, NOSCRIPT).tips("nondeterministic_output_order")
                         .doc("4.0.0", "List all modules loaded by the server", "O(N) where N is the number of loaded modules."),
                         c -> c.reply().array(0))
-                .sub(spec("LOAD", -3, NO_ASYNC_LOADING, ADMIN, NOSCRIPT, PROTECTED).doc("4.0.0", "Load a module", "O(1)"),
+                .sub(spec("LOAD", -3, NO_ASYNC_LOADING, ADMIN, NOSCRIPT).protectedBy(ConfigOptions.ENABLE_MODULE_COMMAND)
+                        .doc("4.0.0", "Load a module", "O(1)"),
                         this::load)
-                .sub(spec("LOADEX", -3, NO_ASYNC_LOADING, ADMIN, NOSCRIPT, PROTECTED)
+                .sub(spec("LOADEX", -3, NO_ASYNC_LOADING, ADMIN, NOSCRIPT).protectedBy(ConfigOptions.ENABLE_MODULE_COMMAND)
                         .doc("7.0.0", "Load a module with extended parameters", "O(1)"), this::load)
-                .sub(spec("UNLOAD", 3, NO_ASYNC_LOADING, ADMIN, NOSCRIPT, PROTECTED).doc("4.0.0", "Unload a module", "O(1)"),
+                .sub(spec("UNLOAD", 3, NO_ASYNC_LOADING, ADMIN, NOSCRIPT).protectedBy(ConfigOptions.ENABLE_MODULE_COMMAND)
+                        .doc("4.0.0", "Unload a module", "O(1)"),
                         c -> {
                             throw new CommandError("ERR Error unloading module: no such module with that name");
                         }), null);

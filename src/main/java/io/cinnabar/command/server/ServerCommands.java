@@ -14,7 +14,6 @@ import static io.cinnabar.command.CommandFlag.LOADING;
 import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandFlag.NO_MULTI;
 import static io.cinnabar.command.CommandFlag.ALLOW_BUSY;
-import static io.cinnabar.command.CommandFlag.PROTECTED;
 import static io.cinnabar.command.CommandFlag.READONLY;
 import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandFlag.WRITE;
@@ -41,7 +40,7 @@ public final class ServerCommands implements CommandFamily {
                         "O(N) where N is the count of clients watching or blocking on keys from both databases."), this::swapdb);
         t.add(spec("TIME", 1, LOADING, STALE, FAST).tips("nondeterministic_output")
                 .doc("2.6.0", "Return the current server time", "O(1)"), this::time);
-        t.add(spec("DEBUG", -2, ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED)
+        t.add(spec("DEBUG", -2, ADMIN, NOSCRIPT, LOADING, STALE).protectedBy(ConfigOptions.ENABLE_DEBUG_COMMAND)
                 .doc("1.0.0", "A container for debugging commands", "Depends on subcommand.")
                 .syscmd(), new DebugCommand()::debug);
         t.add(spec("SHUTDOWN", -1, ADMIN, NOSCRIPT, LOADING, STALE, NO_MULTI, ALLOW_BUSY).runsWhileBusy()
