@@ -4,6 +4,7 @@ import io.cinnabar.command.Dispatcher;
 import io.cinnabar.command.MonitorLine;
 import io.cinnabar.command.server.ClientInfo;
 import io.cinnabar.command.ServerContext;
+import io.cinnabar.command.ServerStats;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.protocol.RespDecoder;
 import io.netty.buffer.Unpooled;
@@ -18,9 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * Builds each connection's pipeline: on the TLS port the TLS handler, then the read counter, the
- * RESP decoder and the connection that batches requests. One initializer per kind of port; they
- * share the count of connected clients.
+ * Builds each connection's pipeline: on the TLS port the TLS handler, then the RESP decoder
+ * (which also counts reads) and the connection that batches requests. One initializer per kind
+ * of port; they share the count of connected clients.
  */
 @ChannelHandler.Sharable
 final class ClientInitializer extends ChannelInitializer<Channel> {
@@ -49,7 +50,6 @@ final class ClientInitializer extends ChannelInitializer<Channel> {
     private final Dispatcher dispatcher;
     private final ServerContext server;
     private final AtomicInteger connected;
-    private final ReadCounter reads;
     private final ReplyRouter replies;
     /** The TLS port's current context (a CONFIG SET may replace it), or null on the plain port. */
     private final Supplier<TlsContext> tls;
@@ -60,7 +60,6 @@ final class ClientInitializer extends ChannelInitializer<Channel> {
         this.server = dispatcher.server();
         this.connected = connected;
         this.tls = tls;
-        this.reads = new ReadCounter(server.stats());
     }
 
     @Override
@@ -89,9 +88,20 @@ final class ClientInitializer extends ChannelInitializer<Channel> {
                 () -> !connection.client().authenticated() && server.requirePass(),
                 initial -> server.thread().execute(() -> NettyServer.log.warn(
                         "Closing client that reached max query buffer length: {} (qbuf initial bytes: {})",
-                        ClientInfo.line(connection.client(), server.keyspace().mstime()), MonitorLine.repr(initial))));
+                        ClientInfo.line(connection.client(), server.keyspace().mstime()), MonitorLine.repr(initial))),
+                this::countRead);
         connection.readingWith(decoder);
-        ch.pipeline().addLast("reads", reads).addLast("resp", decoder).addLast("client", connection);
+        ch.pipeline().addLast("resp", decoder).addLast("client", connection);
+    }
+
+    /**
+     * A read from a client, counted before it is decoded, as Redis's readQueryFromClient counts
+     * (INFO total_reads_processed, total_net_input_bytes, instantaneous_input_kbps); event loop.
+     */
+    private void countRead(int bytes) {
+        ServerStats stats = server.stats();
+        stats.reads.increment();
+        stats.netInputBytes.add(bytes);
     }
 
     /**

@@ -59,19 +59,31 @@ public final class RespDecoder extends ByteToMessageDecoder {
     }
 
     public RespDecoder(LongSupplier maxBulkLength, LongSupplier queryBufferLimit, BooleanSupplier authRequired) {
-        this(maxBulkLength, queryBufferLimit, authRequired, initialBytes -> { });
+        this(maxBulkLength, queryBufferLimit, authRequired, initialBytes -> { }, bytes -> { });
     }
 
-    /** overLimit gets the first bytes of the query buffer of a client closed for passing client-query-buffer-limit, to log them. */
+    /**
+     * overLimit gets the first bytes of the query buffer of a client closed for passing
+     * client-query-buffer-limit, to log them; onRead gets the size of each read from the socket
+     * before it is decoded (INFO total_reads_processed, total_net_input_bytes).
+     */
     public RespDecoder(LongSupplier maxBulkLength, LongSupplier queryBufferLimit, BooleanSupplier authRequired,
-            java.util.function.Consumer<byte[]> overLimit) {
+            java.util.function.Consumer<byte[]> overLimit, java.util.function.IntConsumer onRead) {
         this.maxBulkLength = maxBulkLength;
         this.queryBufferLimit = queryBufferLimit;
         this.authRequired = authRequired;
         this.overLimit = overLimit;
+        this.onRead = onRead;
     }
 
     private final java.util.function.Consumer<byte[]> overLimit;
+    private final java.util.function.IntConsumer onRead;
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (msg instanceof ByteBuf b) onRead.accept(b.readableBytes());
+        super.channelRead(ctx, msg);
+    }
 
     /** Bytes received but not yet made into a request (CLIENT LIST qbuf); any thread, approximate. */
     public long pendingInputBytes() {
