@@ -1,12 +1,11 @@
 package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
-import io.cinnabar.junit.CinnabarExtension;
+import io.cinnabar.junit.CinnabarTest;
 import io.cinnabar.command.testing.Fault;
 import io.cinnabar.command.testing.Verdict;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -27,14 +26,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Fault rules and the interceptor, seen from Jedis and raw sockets. */
+@CinnabarTest(flushBetweenTests = false)
 class FaultInjectionIT {
-    @RegisterExtension
-    static final CinnabarExtension cinnabar = new CinnabarExtension();
     private CinnabarServer server;
 
+    /** One server for the class, put back to how it started before each test. */
     @BeforeEach
-    void fresh() {
-        server = cinnabar.server();
+    void fresh(CinnabarServer server) {
+        this.server = server;
         server.reset();
     }
 

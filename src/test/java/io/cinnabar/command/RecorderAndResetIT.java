@@ -1,12 +1,11 @@
 package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
-import io.cinnabar.junit.CinnabarExtension;
+import io.cinnabar.junit.CinnabarTest;
 import io.cinnabar.command.testing.DataSnapshot;
 import io.cinnabar.command.testing.RecordedCommand;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.StreamEntryID;
@@ -25,14 +24,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command recorder, reset, snapshots and fixtures through the Java API. */
+@CinnabarTest(flushBetweenTests = false)
 class RecorderAndResetIT {
-    @RegisterExtension
-    static final CinnabarExtension cinnabar = new CinnabarExtension();
     private CinnabarServer server;
 
+    /** One server for the class, put back to how it started before each test. */
     @BeforeEach
-    void fresh() {
-        server = cinnabar.server();
+    void fresh(CinnabarServer server) {
+        this.server = server;
         server.reset();
     }
 
