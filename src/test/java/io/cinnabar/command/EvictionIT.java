@@ -339,7 +339,7 @@ class EvictionIT {
         return o instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(o);
     }
 
-    /** An eviction goes to the AOF as a DEL of the key, as Redis's propagateDeletion. */
+    /** An eviction goes to the AOF as a DEL of the key, as Redis's propagateDeletion, and a restart keeps it evicted. */
     @Test
     void evictionsAreAppendedAsDel(@TempDir Path dir) throws Exception {
         try (CinnabarServer s = CinnabarServer.builder().port(0).option("dir", dir.toString())
@@ -361,6 +361,12 @@ class EvictionIT {
             assertTrue(aof.contains("$3\r\nDEL\r\n$5\r\nasdf1\r\n"), aof);
             assertTrue(aof.contains("$3\r\nDEL\r\n$5\r\nasdf2\r\n"), aof);
             assertTrue(aof.indexOf("asdf2\r\n") < aof.indexOf("after"), aof);
+        }
+        try (CinnabarServer s = CinnabarServer.builder().port(0).option("dir", dir.toString())
+                .option("appendonly", "yes").build().start();
+             Jedis j = new Jedis("127.0.0.1", s.port())) {
+            // Restarted from the AOF: the evicted keys stay gone.
+            assertEquals(java.util.Set.of("after"), j.keys("*"));
         }
     }
 }
