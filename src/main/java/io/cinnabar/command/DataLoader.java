@@ -45,7 +45,7 @@ final class DataLoader implements Loading.Sink {
     }
 
     @Override
-    public void entry(int db, byte[] key, Object value, long expireAtMs, int lruIdleSeconds) {
+    public void entry(int db, byte[] key, Object value, long expireAtMs, long idleSeconds, int freq) {
         Database d = keyspace.db(db);
         if (!allowDuplicates && d.exists(key)) {
             // Redis logs this and panics: a dump with a key twice is corrupt.
@@ -55,6 +55,7 @@ final class DataLoader implements Loading.Sink {
         events.quietly(() -> {
             if (expireAtMs == -1) d.set(key, value); else d.set(key, value, expireAtMs);
         });
+        d.setAccess(key, idleSeconds, freq);
     }
 
     /** As Redis's rdbFunctionLoad: a library that cannot be created (it exists, it fails to compile) fails the load. */

@@ -55,7 +55,7 @@ public final class MemoryLimit {
         var config = server.config();
         if (o == ConfigOptions.MAXMEMORY_POLICY || o == ConfigOptions.LFU_LOG_FACTOR || o == ConfigOptions.LFU_DECAY_TIME) {
             policy = EvictionPolicy.of(config.getString(ConfigOptions.MAXMEMORY_POLICY));
-            server.keyspace().accessTracking(policy.lfu(), config.getInt(ConfigOptions.LFU_LOG_FACTOR),
+            server.keyspace().accessTracking(policy, config.getInt(ConfigOptions.LFU_LOG_FACTOR),
                     config.getInt(ConfigOptions.LFU_DECAY_TIME));
         } else if (o == ConfigOptions.MAXMEMORY) {
             // Redis's updateMaxmemory: a lower limit starts evicting now, not at the next command.

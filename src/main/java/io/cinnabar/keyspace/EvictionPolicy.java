@@ -25,6 +25,11 @@ public enum EvictionPolicy {
         return rank != Rank.NONE;
     }
 
+    /** Victims are the least recently used: snapshots keep each key's idle time (Redis's MAXMEMORY_FLAG_LRU). */
+    public boolean lru() {
+        return rank == Rank.LRU;
+    }
+
     /** Entries count accesses (LFU) rather than stamping them (LRU). */
     public boolean lfu() {
         return rank == Rank.LFU;

@@ -35,6 +35,8 @@ public final class Keyspace {
      * an LFU maxmemory-policy a 16-bit minute stamp and an 8-bit logarithmic counter.
      */
     private boolean lfu;
+    /** An LRU policy: snapshots keep idle times (see {@link #savedIdleSeconds}). */
+    private boolean savesIdle;
     private int lfuLogFactor = 10;
     private int lfuDecayTime = 1;
     private KeyListener keyEvicted;
@@ -190,8 +192,9 @@ public final class Keyspace {
      * How entries record accesses from now on: LFU counters (an -lfu policy) or the LRU clock.
      * Keys keep their bits across a switch, as in Redis: they take time to adjust.
      */
-    public void accessTracking(boolean lfu, int logFactor, int decayMinutes) {
-        this.lfu = lfu;
+    public void accessTracking(EvictionPolicy policy, int logFactor, int decayMinutes) {
+        this.lfu = policy.lfu();
+        this.savesIdle = policy.lru();
         this.lfuLogFactor = logFactor;
         this.lfuDecayTime = decayMinutes;
     }
@@ -298,6 +301,16 @@ public final class Keyspace {
     /** Redis's 24-bit LRU clock in seconds; wraps every 194 days, which idleSeconds allows for. */
     int lruClock() {
         return (int) (now() / 1000) & Entry.LRU_MASK;
+    }
+
+    /** Under an LRU policy, the idle time a snapshot keeps for e (Redis's RDB_OPCODE_IDLE); else -1. */
+    public long savedIdleSeconds(Entry e) {
+        return savesIdle ? idleSeconds(e) : -1;
+    }
+
+    /** Under an LFU policy, the counter a snapshot keeps for e (Redis's RDB_OPCODE_FREQ); else -1. */
+    public int savedFrequency(Entry e) {
+        return lfu ? lfuFrequency(e) : -1;
     }
 
     /** Seconds since the entry was last accessed (OBJECT IDLETIME). */

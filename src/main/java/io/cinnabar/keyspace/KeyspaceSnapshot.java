@@ -27,7 +27,7 @@ public final class KeyspaceSnapshot {
     public interface Sink {
         void beginDatabase(int db, long keys, long expires);
 
-        void entry(int db, byte[] key, Object value, long expireAtMs, int lruIdleSeconds);
+        void entry(int db, byte[] key, Object value, long expireAtMs, long idleSeconds, int freq);
     }
 
     private static final Sink DISCARD = new Sink() {
@@ -36,7 +36,7 @@ public final class KeyspaceSnapshot {
         }
 
         @Override
-        public void entry(int db, byte[] key, Object value, long expireAtMs, int lruIdleSeconds) {
+        public void entry(int db, byte[] key, Object value, long expireAtMs, long idleSeconds, int freq) {
         }
     };
 
@@ -165,7 +165,7 @@ public final class KeyspaceSnapshot {
         if (w.early != null) {
             for (Object[] r : w.early) {
                 handed++;
-                sink.entry(current, (byte[]) r[0], r[1], (Long) r[2], (Integer) r[3]);
+                sink.entry(current, (byte[]) r[0], r[1], (Long) r[2], (Long) r[3], (Integer) r[4]);
             }
             w.early = null;
         }
@@ -198,15 +198,16 @@ public final class KeyspaceSnapshot {
         e.lru = (e.lru & ~Entry.SNAPSHOT_MARK) | keyspace.snapshotMark();
         Object frozen = e.value instanceof TypedValue && sink != DISCARD ? ((TypedValue) e.value).copy()
                 : e.value instanceof GrowableString g ? g.toBytes() : e.value;
-        long idle = keyspace.idleSeconds(e);
+        long idle = keyspace.savedIdleSeconds(e);
+        int freq = keyspace.savedFrequency(e);
         Walk w = walks[walk];
         if (walk == current || sink == DISCARD) {
             if (!w.started) begin(w);
             handed++;
-            sink.entry(walk, e.key, frozen, e.expireAt(), (int) idle);
+            sink.entry(walk, e.key, frozen, e.expireAt(), idle, freq);
         } else {
             if (w.early == null) w.early = new ArrayList<>();
-            w.early.add(new Object[] {e.key, frozen, e.expireAt(), (int) idle});
+            w.early.add(new Object[] {e.key, frozen, e.expireAt(), idle, freq});
         }
     }
 

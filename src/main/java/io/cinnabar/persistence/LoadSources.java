@@ -157,7 +157,7 @@ public final class LoadSources {
                 if (dropExpired && expireAtMs != -1 && expireAtMs < now) {
                     stats.expired++;
                 } else {
-                    sink.entry(db, key, value, expireAtMs, (int) Math.max(0, Math.min(Integer.MAX_VALUE, idleSeconds)));
+                    sink.entry(db, key, value, expireAtMs, idleSeconds, freq);
                     stats.loaded++;
                 }
                 if (delayMicros > 0) LockSupport.parkNanos(delayMicros * 1000);

@@ -22,7 +22,7 @@ public final class Loading {
     /** What a loader thread produces, applied on the keyspace thread in order. */
     public interface Sink {
         /** A key from an RDB (or an AOF's RDB base). */
-        void entry(int db, byte[] key, Object value, long expireAtMs, int lruIdleSeconds);
+        void entry(int db, byte[] key, Object value, long expireAtMs, long idleSeconds, int freq);
 
         /** A command from an AOF, replayed. */
         void command(byte[][] argv);
@@ -61,9 +61,9 @@ public final class Loading {
         }
     }
 
-    private record Item(int db, byte[] key, Object value, long expireAt, int idle, byte[][] argv, byte[] library) { }
+    private record Item(int db, byte[] key, Object value, long expireAt, long idle, int freq, byte[][] argv, byte[] library) { }
 
-    private static final Item END = new Item(-1, null, null, 0, 0, null, null);
+    private static final Item END = new Item(-1, null, null, 0, -1, -1, null, null);
 
     private volatile boolean inProgress;
     private volatile long startSeconds, totalBytes, loadedBytes;
@@ -138,7 +138,7 @@ public final class Loading {
     private static void apply(Item item, Sink target) {
         if (item.argv != null) target.command(item.argv);
         else if (item.library != null) target.function(item.library);
-        else target.entry(item.db, item.key, item.value, item.expireAt, item.idle);
+        else target.entry(item.db, item.key, item.value, item.expireAt, item.idle, item.freq);
     }
 
     private Run start(Source source, Sink target) {
@@ -174,19 +174,19 @@ public final class Loading {
                 }
 
                 @Override
-                public void entry(int db, byte[] key, Object value, long expireAtMs, int lruIdleSeconds) {
-                    put(new Item(db, key, value, expireAtMs, lruIdleSeconds, null, null));
+                public void entry(int db, byte[] key, Object value, long expireAtMs, long idleSeconds, int freq) {
+                    put(new Item(db, key, value, expireAtMs, idleSeconds, freq, null, null));
                 }
 
                 @Override
                 public void command(byte[][] argv) {
                     target.check(argv);
-                    put(new Item(0, null, null, 0, 0, argv, null));
+                    put(new Item(0, null, null, 0, -1, -1, argv, null));
                 }
 
                 @Override
                 public void function(byte[] code) {
-                    put(new Item(0, null, null, 0, 0, null, code));
+                    put(new Item(0, null, null, 0, -1, -1, null, code));
                 }
             };
             try {

@@ -64,8 +64,8 @@ public final class PersistenceFormats {
         }
 
         @Override
-        public void entry(byte[] key, Object value, long expireAtMs, int lruIdleSeconds) throws IOException {
-            writer.key(key, value, expireAtMs);
+        public void entry(byte[] key, Object value, long expireAtMs, long idleSeconds, int freq) throws IOException {
+            writer.key(key, value, expireAtMs, idleSeconds, freq);
         }
 
         @Override
@@ -98,7 +98,7 @@ public final class PersistenceFormats {
         }
 
         @Override
-        public void entry(byte[] key, Object value, long expireAtMs, int lruIdleSeconds) throws IOException {
+        public void entry(byte[] key, Object value, long expireAtMs, long idleSeconds, int freq) throws IOException {
             emitter.key(db, key, value, expireAtMs);
         }
 

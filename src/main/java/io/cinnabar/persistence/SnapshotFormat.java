@@ -12,7 +12,8 @@ public interface SnapshotFormat {
 
     void beginDatabase(int db, long keys, long expires) throws IOException;
 
-    void entry(byte[] key, Object value, long expireAtMs, int lruIdleSeconds) throws IOException;
+    /** idleSeconds and freq: what the maxmemory-policy keeps per key (Redis's IDLE / FREQ opcodes), -1 when it keeps neither. */
+    void entry(byte[] key, Object value, long expireAtMs, long idleSeconds, int freq) throws IOException;
 
     void end() throws IOException;
 }

@@ -34,7 +34,7 @@ public final class SnapshotJob implements PersistenceThread.Duty {
     /** How the job ended; delivered on the persistence thread. */
     public record Outcome(boolean ok, boolean cancelled, String error, long keys, long bytes) { }
 
-    private record Record(int db, byte[] key, Object value, long expireAt, int idle, long keys, long expires) { }
+    private record Record(int db, byte[] key, Object value, long expireAt, long idle, int freq, long keys, long expires) { }
 
     /**
      * Serialising yields to the thread's other work this often: AOF writes that replies wait for
@@ -94,11 +94,11 @@ public final class SnapshotJob implements PersistenceThread.Duty {
     // ---- producer side (keyspace thread) ----
 
     public void beginDatabase(int db, long keys, long expires) {
-        add(new Record(db, null, null, 0, 0, keys, expires));
+        add(new Record(db, null, null, 0, -1, -1, keys, expires));
     }
 
-    public void offer(int db, byte[] key, Object value, long expireAt, int idle) {
-        add(new Record(db, key, value, expireAt, idle, 0, 0));
+    public void offer(int db, byte[] key, Object value, long expireAt, long idle, int freq) {
+        add(new Record(db, key, value, expireAt, idle, freq, 0, 0));
     }
 
     private void add(Record r) {
@@ -217,7 +217,7 @@ public final class SnapshotJob implements PersistenceThread.Duty {
         if (r.key == null) {
             format.beginDatabase(r.db, r.keys, r.expires);
         } else {
-            format.entry(r.key, r.value, r.expireAt, r.idle);
+            format.entry(r.key, r.value, r.expireAt, r.idle, r.freq);
             keys++;
         }
     }

@@ -103,7 +103,7 @@ final class SnapshotPump implements KeyspaceSnapshot.Sink {
             // Nothing changes while the keyspace thread waits here: values need no copies.
             db.forEach(e -> {
                 while (job.backlog() > MAX_BACKLOG) LockSupport.parkNanos(100_000);
-                job.offer(index, e.key(), e.value(), e.expireAt(), (int) keyspace.idleSeconds(e));
+                job.offer(index, e.key(), e.value(), e.expireAt(), keyspace.savedIdleSeconds(e), keyspace.savedFrequency(e));
             });
         }
         job.producerDone();
@@ -122,7 +122,7 @@ final class SnapshotPump implements KeyspaceSnapshot.Sink {
     }
 
     @Override
-    public void entry(int db, byte[] key, Object value, long expireAtMs, int lruIdleSeconds) {
-        job.offer(db, key, value, expireAtMs, lruIdleSeconds);
+    public void entry(int db, byte[] key, Object value, long expireAtMs, long idleSeconds, int freq) {
+        job.offer(db, key, value, expireAtMs, idleSeconds, freq);
     }
 }

@@ -31,7 +31,7 @@ class KeyspaceSnapshotTest {
         }
 
         @Override
-        public void entry(int db, byte[] key, Object value, long expireAtMs, int idle) {
+        public void entry(int db, byte[] key, Object value, long expireAtMs, long idle, int freq) {
             assertEquals(db, order.get(order.size() - 1), "records arrive grouped by database");
             String v = describe(value) + "@" + expireAtMs;
             if (dbs.get(db).put(str(key), v) != null) duplicates++;

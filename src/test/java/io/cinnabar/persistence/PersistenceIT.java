@@ -407,6 +407,31 @@ class PersistenceIT {
         }
     }
 
+    /** As Redis's RDB_OPCODE_IDLE / RDB_OPCODE_FREQ: written only under the policy that ranks by them. */
+    @Test
+    void lruIdleTimesAndLfuCountersSurviveAReloadUnderTheirPolicy() {
+        io.cinnabar.ManualClock clock = new io.cinnabar.ManualClock();
+        try (CinnabarServer s = start(clock); Jedis j = client(s)) {
+            j.set("idle", "v");
+            clock.advance(java.time.Duration.ofSeconds(500));
+            assertEquals("OK", debug(j, "RELOAD"));
+            assertEquals(0L, j.objectIdletime("idle"), "noeviction keeps no idle times: the key loads as just used");
+
+            j.configSet("maxmemory-policy", "allkeys-lru");
+            clock.advance(java.time.Duration.ofSeconds(500));
+            assertEquals("OK", debug(j, "RELOAD"));
+            assertEquals(500L, j.objectIdletime("idle"));
+
+            j.configSet("maxmemory-policy", "allkeys-lfu");
+            j.set("hot", "v");
+            for (int i = 0; i < 200; i++) j.get("hot");
+            long freq = j.objectFreq("hot");
+            assertTrue(freq > 5, "counted above LFU_INIT_VAL: " + freq);
+            assertEquals("OK", debug(j, "RELOAD"));
+            assertEquals(freq, j.objectFreq("hot"));
+        }
+    }
+
     @Test
     void debugReloadAndLoadaofKeepTheDataSet() {
         try (CinnabarServer s = start("appendonly", "yes"); Jedis j = client(s)) {
