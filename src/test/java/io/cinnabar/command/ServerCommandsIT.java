@@ -122,6 +122,18 @@ class ServerCommandsIT {
         assertEquals("ERR unknown subcommand or wrong number of arguments for 'NOPE'. Try DEBUG HELP.", e.getMessage());
     }
 
+    /** What client libraries' own tests use to see how they map error codes (redis-py's OOM, READONLY, LOADING...). */
+    @Test
+    void debugErrorRepliesWithTheGivenErrorLineUncounted(Jedis jedis) {
+        JedisDataException e = assertThrows(JedisDataException.class, () -> cmd(jedis, "DEBUG", "ERROR", "OOM blah blah"));
+        assertEquals("OOM blah blah", e.getMessage());
+        e = assertThrows(JedisDataException.class, () -> cmd(jedis, "DEBUG", "ERROR", "two\nlines"));
+        assertEquals("two lines", e.getMessage());
+        assertTrue(jedis.info("errorstats").lines().noneMatch(l -> l.startsWith("errorstat_OOM")), jedis.info("errorstats"));
+        e = assertThrows(JedisDataException.class, () -> cmd(jedis, "DEBUG", "ERROR"));
+        assertEquals("ERR unknown subcommand or wrong number of arguments for 'ERROR'. Try DEBUG HELP.", e.getMessage());
+    }
+
     @Test
     void debugObject(Jedis jedis) {
         jedis.set("n", "12");

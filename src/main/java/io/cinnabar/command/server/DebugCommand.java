@@ -21,6 +21,9 @@ final class DebugCommand {
         "    Output a hex signature representing the current DB content.",
         "DIGEST-VALUE <key> [<key> ...]",
         "    Output a hex signature of the values of all the specified keys.",
+        "ERROR <string>",
+        "    Return a Redis protocol error with <string> as message. Useful for clients",
+        "    unit tests to simulate Redis errors.",
         "PAUSE-CRON <0|1>",
         "    Stop periodic cron job processing.",
         "REPLYBUFFER PEAK-RESET-TIME <NEVER||RESET|time>",
@@ -59,6 +62,19 @@ final class DebugCommand {
         "SLEEP <seconds>",
         "    Stop the server for <seconds>. Decimals allowed."
     };
+
+    /**
+     * DEBUG ERROR's reply: the text as it is after a '-' (its own error code, or none), newlines
+     * made spaces. Written raw as Redis does, so it counts in no error statistics.
+     */
+    private static byte[] errorLine(byte[] text) {
+        byte[] line = new byte[text.length + 3];
+        line[0] = '-';
+        for (int i = 0; i < text.length; i++) line[i + 1] = text[i] == '\r' || text[i] == '\n' ? (byte) ' ' : text[i];
+        line[line.length - 2] = '\r';
+        line[line.length - 1] = '\n';
+        return line;
+    }
 
     /** DEBUG SLEEP seconds | DEBUG SET-ACTIVE-EXPIRE 0|1 | DEBUG PROTOCOL type | DEBUG OBJECT key | ... */
     void debug(Call c) {
@@ -105,6 +121,8 @@ final class DebugCommand {
         } else if (c.argIs(1, "AOF-FLUSH-SLEEP") && c.argCount() == 3) {
             c.server().persistence().aof().flushSleepMicros(c.longArg(2));
             c.reply().ok();
+        } else if (c.argIs(1, "ERROR") && c.argCount() == 3) {
+            c.reply().raw(errorLine(c.arg(2)));
         } else if (c.argIs(1, "LOG") && c.argCount() == 3) {
             log.warn("DEBUG LOG: {}", c.argString(2));
             c.reply().ok();
