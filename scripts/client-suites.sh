@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Client libraries' own test suites against real Redis 7.0.15 and against Cinnabar, one after the
+# other with the same configuration, then the tests that fail on one server only. A suite's
+# failures on both (sentinels, clusters, modules, other ports its CI provides) are its
+# environment's, not ours; what fails on Cinnabar only is a difference a user of that library meets.
+#
+#   scripts/client-suites.sh redis-py [2|3]        # redis-py 5.2.1 from PyPI (RESP2 or RESP3)
+#   scripts/client-suites.sh jedis <checkout>      # e.g. github.com/redis/jedis at v7.4.1
+#   scripts/client-suites.sh lettuce <checkout>    # e.g. github.com/redis/lettuce at 7.5.2.RELEASE
+#
+# The suites connect to fixed ports (redis-py and Jedis 6379, Lettuce 6479), so those must be free.
+# Work files go to target/client-suites/. Exits 1 when a test fails on Cinnabar only.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
+jar="$repo/target/cinnabar.jar"
+suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce [protocol|checkout]}"
+work="$repo/target/client-suites/$suite"
+mkdir -p "$work"
+[[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
+command -v redis-server >/dev/null || { echo "needs redis-server (apt-get install redis-server redis-tools)" >&2; exit 2; }
+
+# What each suite's own CI gives its main server (from their Makefiles and docker-compose files).
+case $suite in
+    redis-py)
+        port=6379
+        conf=("enable-debug-command yes" "enable-module-command yes")
+        protocol="${2:-2}"
+        src="$work/redis-5.2.1"
+        if [[ ! -d $src ]]; then
+            python3 -m pip download -q "redis==5.2.1" --no-binary :all: --no-deps -d "$work"
+            tar xzf "$work/redis-5.2.1.tar.gz" -C "$work"
+        fi
+        if [[ ! -x $work/venv/bin/python ]]; then
+            python3 -m venv "$work/venv"
+            "$work/venv/bin/pip" install -q "$src" pytest "pytest-asyncio==0.23.8" pytest-timeout mock packaging numpy ujson
+        fi
+        run_suite() { # log
+            (cd "$src" && "$work/venv/bin/python" -m pytest tests -p no:cacheprovider -q --timeout=60 -rfE \
+                --ignore=tests/test_asyncio --ignore=tests/test_cluster.py --ignore=tests/test_sentinel.py \
+                -m "not redismod and not onlycluster" --protocol="$protocol" >"$1" 2>&1) || true
+        }
+        failures() { { grep -E '^(FAILED|ERROR) ' "$1" || true; } | sed 's/ - .*//' | sort -u; }
+        ;;
+    jedis | lettuce)
+        src="$(cd "${2:?give the path of a $suite checkout}" && pwd)"
+        if [[ $suite == jedis ]]; then
+            port=6379
+            conf=("requirepass foobared" "user deploy on allcommands allkeys >verify"
+                  "user acljedis on allcommands allkeys >fizzbuzz" "enable-module-command yes"
+                  "client-output-buffer-limit pubsub 256k 128k 5")
+            run_suite() {
+                (cd "$src" && mvn -B test -DexcludedGroupsForUnitTests=scenario -DtrimStackTrace=true \
+                    "-Dtest=redis.clients.jedis.commands.jedis.*CommandsTest,redis.clients.jedis.*Test,!redis.clients.jedis.commands.jedis.Cluster*,!redis.clients.jedis.commands.jedis.Sentinel*" \
+                    -Dsurefire.failIfNoSpecifiedTests=false >"$1" 2>&1) || true
+            }
+        else
+            port=6479
+            conf=("enable-debug-command yes" "client-output-buffer-limit pubsub 256k 128k 5"
+                  "unixsocket $work/socket-6479" "unixsocketperm 777")
+            run_suite() {
+                (cd "$src" && mvn -B failsafe:integration-test -DskipITs=false -Dmaven.gitcommitid.skip=true \
+                    -DtrimStackTrace=true -Dfailsafe.failIfNoSpecifiedTests=false \
+                    "-Dit.test=io.lettuce.core.*IntegrationTests,io.lettuce.core.commands.**.*IntegrationTests,io.lettuce.core.pubsub.**.*IntegrationTests,io.lettuce.core.protocol.*IntegrationTests" \
+                    >"$1" 2>&1) || true
+            }
+        fi
+        # Surefire lists each failing test as "Class.method:line ..." (reruns as "Run 1: ...").
+        failures() { { grep -E '^\[ERROR\]   (Run 1: )?[A-Za-z0-9_]+\.[A-Za-z0-9_]+' "$1" || true; } | sed -E 's/^\[ERROR\]   (Run 1: )?//; s/[: ].*//' | sort -u; }
+        ;;
+    *) echo "unknown suite $suite (redis-py, jedis, lettuce)" >&2; exit 2 ;;
+esac
+
+server_pid=""
+trap '[[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null; true' EXIT
+
+run_against() { # redis|cinnabar
+    local server=$1 dir="$work/$1"
+    rm -rf "$dir" && mkdir -p "$dir"
+    { echo "port $port"; echo "save \"\""; echo "appendonly no"; echo "protected-mode no"; echo "dir $dir"
+      printf '%s\n' "${conf[@]}"; } >"$dir/server.conf"
+    if [[ $server == redis ]]; then
+        redis-server "$dir/server.conf" >"$dir/server.log" 2>&1 &
+    else
+        java @"$repo/conf/jvm.options" -jar "$jar" "$dir/server.conf" >"$dir/server.log" 2>&1 &
+    fi
+    server_pid=$!
+    for _ in $(seq 1 300); do
+        redis-cli -p "$port" ping 2>/dev/null | grep -qE 'PONG|NOAUTH' && break
+        sleep 0.1
+    done
+    echo "$suite against $server ..." >&2
+    run_suite "$dir/suite.log"
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=""
+    failures "$dir/suite.log" >"$work/$server.failures"
+}
+
+run_against redis
+run_against cinnabar
+echo "$suite: $(wc -l <"$work/redis.failures") tests fail on real Redis, $(wc -l <"$work/cinnabar.failures") on Cinnabar"
+echo "Failing on Cinnabar only (logs: $work/cinnabar/suite.log):"
+comm -13 "$work/redis.failures" "$work/cinnabar.failures" | sed 's/^/  /'
+echo "Failing on real Redis only:"
+comm -23 "$work/redis.failures" "$work/cinnabar.failures" | sed 's/^/  /'
+[[ -z $(comm -13 "$work/redis.failures" "$work/cinnabar.failures") ]]
