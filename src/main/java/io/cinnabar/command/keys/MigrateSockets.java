@@ -14,7 +14,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * Redis's migrate_cached_sockets: at most 64, each closed once unused for 10 seconds of the
  * server's clock (a test's clock drives that too). Keyspace thread only.
  */
-public final class MigrateSockets {
+public final class MigrateSockets implements AutoCloseable {
     /** Redis's MIGRATE_SOCKET_CACHE_ITEMS and MIGRATE_SOCKET_CACHE_TTL. */
     private static final int MAX_ITEMS = 64;
     private static final long TTL_MS = 10_000;
@@ -86,6 +86,12 @@ public final class MigrateSockets {
             if (byName.get(cs.name) != cs) return;
             if (server.keyspace().mstime() - cs.lastUseMs > TTL_MS) close(cs); else expireLater(cs);
         });
+    }
+
+    /** Every cached connection closed (the server stops). */
+    @Override
+    public void close() {
+        for (Cached cs : List.copyOf(byName.values())) close(cs);
     }
 
     /** Closes and forgets cs (after a socket error, or when it idled out). */
