@@ -130,7 +130,7 @@ public final class MigrateCommand implements CommandFamily {
             c.reply().simple("NOKEY");
             return;
         }
-        Request request = new Request(c, keys, values, username, password, dbid, replace);
+        Request request = new Request(keys, values, username, password, dbid, replace);
         MigrateSockets sockets = MigrateSockets.of(c.server());
         // One retry on a fresh connection when a cached one turns out dead before any reply.
         for (boolean mayRetry = true; ; mayRetry = false) {
@@ -164,7 +164,7 @@ public final class MigrateCommand implements CommandFamily {
     }
 
     /** What one MIGRATE sends: the keys found, their values, and the options. */
-    private record Request(Call c, List<byte[]> keys, List<Object> values, byte[] username, byte[] password,
+    private record Request(List<byte[]> keys, List<Object> values, byte[] username, byte[] password,
                            long dbid, boolean replace) {}
 
     /**
