@@ -306,6 +306,17 @@ def misc():
         lambda: ["COMMAND", "GETKEYS"] + pick([["SET", "a", "b"], ["MSET", "a", "b", "c"], ["GET"], ["EVAL", "return 1", "1", "x"], ["ZUNIONSTORE", "d", "2", "a", "b"], ["NOPE", "x"]]),
         lambda: ["COMMAND", "INFO"] + some(["get", "set", "eval", "zadd", "client|kill", "nope"], 1, 2),
         lambda: ["COMMAND", "COUNT"],
+        lambda: ["ROLE"],
+        # Never a positive count with timeout 0: that WAIT blocks for ever on a server without replicas.
+        lambda: ["WAIT", pick(["0", "-1", "1", "x"]), pick(["1", "3", "-1", "x", "1.5"])],
+        lambda: ["REPLICAOF", pick(["NO", "no", "h"]), pick(["ONE", "one", "x", "70000", "-1"])],
+        lambda: ["FAILOVER"] + opts(["ABORT"], [("TO", "h", pick(["1", "x"]))], ["FORCE"], [("TIMEOUT", pick(["0", "5", "x"]))]),
+        lambda: ["REPLCONF"] + pick([["listening-port", pick(["1", "x"])], ["capa", "eof"], ["rdb-only", pick(["0", "2"])], ["nope", "1"], ["capa"]]),
+        lambda: ["LOLWUT"] + pick([[], ["VERSION"], ["VERSION", pick(["7", "x", "-1"])], ["1", "2"]]),
+        lambda: ["MIGRATE", "127.0.0.1", "1", pick(["nokey", ""]), pick(["0", "x"]), pick(["10", "x"])]
+        + opts(["COPY"], ["REPLACE"], [("AUTH", "pw")], [("KEYS", "nokey1", "nokey2")]),
+        lambda: ["COMMAND", "GETKEYS", "MIGRATE", "h", "1", pick([key(), ""]), "0", "10"] + opts(["COPY"], [("AUTH2", "u", "p")], [("KEYS", key(), key())]),
+        lambda: ["RESTORE-ASKING", key(), pick(["0", "-1"]), pick(VALUES)] + opts(["REPLACE"]),
     ])()
 
 
@@ -326,6 +337,10 @@ def normalise(cmd, reply):
         return sorted(reply, key=lambda x: (x is None, str(x)))
     if name == "HGETALL" and isinstance(reply, list):
         return sorted(zip(reply[0::2], reply[1::2]))
+    if name == "COMMAND" and (len(cmd) == 1 or (len(cmd) == 2 and cmd[1].upper() == "INFO")) and isinstance(reply, list):
+        # Every command, in the order of Redis's hash table: compared by name, subcommands too.
+        return sorted((repr(entry[:9]), sorted(map(repr, entry[9]))) if isinstance(entry, list) and len(entry) > 9
+                      else (repr(entry), []) for entry in reply)
     if name in SHAPE_ONLY or (name == "OBJECT" and len(cmd) > 1 and cmd[1].upper() in ("IDLETIME", "FREQ")):
         return type(reply).__name__ if not isinstance(reply, int) or reply >= 0 else reply
     return reply

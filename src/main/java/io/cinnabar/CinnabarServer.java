@@ -424,7 +424,10 @@ public final class CinnabarServer implements AutoCloseable {
         try {
             if (network != null) network.close();
             if (thread != null) {
-                thread.execute(context::stopCron);
+                thread.execute(() -> {
+                    context.stopCron();
+                    context.closeComponents();
+                });
                 thread.shutdown();
             }
             if (context != null) context.persistence().close();

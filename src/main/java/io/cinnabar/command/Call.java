@@ -161,6 +161,17 @@ public final class Call {
         propagationForced = true;
     }
 
+    /**
+     * Replies with error but keeps what the command already changed, which still propagates (a
+     * thrown CommandError undoes the propagation): MIGRATE after some keys moved and then the
+     * target refused one. Counted as a failed call and an error reply, as Redis's call() does.
+     */
+    public void errorAfterChanges(String error) {
+        reply.error(error);
+        spec.stats.failedCalls++;
+        server.stats().errorReply(error);
+    }
+
     /** Argument i is a secret (a password): MONITOR shows "(redacted)" instead (Redis's redactClientCommandArgument). */
     public void redact(int i) {
         if (shownArgs == args) shownArgs = args.clone();

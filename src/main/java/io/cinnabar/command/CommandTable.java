@@ -84,8 +84,11 @@ public final class CommandTable {
             case 28: return new io.cinnabar.command.server.LatencyCommand();
             case 29: return new io.cinnabar.command.cluster.ClusterCommands();
             case 30: return new io.cinnabar.command.server.ModuleCommand();
+            case 31: return new io.cinnabar.command.server.ReplicationCommands();
+            case 32: return new io.cinnabar.command.server.WaitCommand();
+            case 33: return new io.cinnabar.command.keys.MigrateCommand();
             // Last: without test commands the list ends here.
-            case 31: return testCommands ? new io.cinnabar.command.testing.CinnabarCommands() : null;
+            case 34: return testCommands ? new io.cinnabar.command.testing.CinnabarCommands() : null;
             default: return null;
         }
     }

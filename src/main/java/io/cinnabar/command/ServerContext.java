@@ -255,6 +255,18 @@ public final class ServerContext {
         return type.cast(c);
     }
 
+    /** At shutdown: the components that hold outside resources (MIGRATE's connections) release them. Keyspace thread. */
+    public void closeComponents() {
+        for (Object c : components.values()) {
+            if (!(c instanceof AutoCloseable closeable)) continue;
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                // Shutting down: nothing more to do with it.
+            }
+        }
+    }
+
     /** Where snapshots (RDB files, AOF rewrites) get the function libraries' codes; keyspace thread. */
     public void functionLibraries(Supplier<List<byte[]>> codes) {
         functionLibraries = codes;

@@ -22,7 +22,8 @@ import static io.cinnabar.command.CommandSpec.spec;
  * CLUSTER and the connection commands of cluster clients (ASKING, READONLY, READWRITE), as a
  * cluster-enabled Redis 7.0 answers them; with cluster-enabled no, each says so. The cluster's
  * layout is the {@link ClusterState} its nodes share (no cluster bus): CLUSTER MEET, FORGET and
- * REPLICATE, which only make sense with one, are absent; there are no replicas.
+ * REPLICATE, which only make sense with one, check their arguments as Redis does and then refuse
+ * what would change the shared layout; there are no replicas.
  */
 public final class ClusterCommands implements CommandFamily {
     static final String DISABLED = "ERR This instance has cluster support disabled";
@@ -65,6 +66,8 @@ public final class ClusterCommands implements CommandFamily {
                         c -> addSlots(c, true, true))
                 .sub(spec("FAILOVER", -2, NO_ASYNC_LOADING, ADMIN, STALE)
                         .doc("3.0.0", "Forces a replica to perform a manual failover of its master.", "O(1)"), this::failover)
+                .sub(spec("FORGET", 3, ADMIN, STALE, NO_ASYNC_LOADING).doc("3.0.0", "Remove a node from the nodes table", "O(1)"),
+                        this::forget)
                 .sub(spec("FLUSHSLOTS", 2, NO_ASYNC_LOADING, ADMIN, STALE).doc("3.0.0", "Delete a node's own slots information", "O(1)"),
                         this::flushSlots)
                 .sub(spec("GETKEYSINSLOT", 4, STALE).tips("nondeterministic_output")
@@ -85,12 +88,17 @@ public final class ClusterCommands implements CommandFamily {
                             member(c);
                             c.reply().emptyArray();
                         })
+                .sub(spec("MEET", -4, ADMIN, STALE, NO_ASYNC_LOADING)
+                        .doc("3.0.0", "Force a node cluster to handshake with another node", "O(1)")
+                        .history("4.0.0", "Added the optional `cluster_bus_port` argument."), this::meet)
                 .sub(spec("MYID", 2, STALE).doc("3.0.0", "Return the node id", "O(1)"), c -> c.reply().bulk(member(c).myself().id()))
                 .sub(spec("NODES", 2, STALE).tips("nondeterministic_output")
                         .doc("3.0.0", "Get Cluster config for the node", "O(N) where N is the total number of Cluster nodes"),
                         c -> c.reply().verbatim("txt", ClusterViews.nodes(member(c)).getBytes(StandardCharsets.UTF_8)))
                 .sub(spec("REPLICAS", 3, ADMIN, STALE).tips("nondeterministic_output")
                         .doc("5.0.0", "List replica nodes of the specified master node", "O(1)"), this::replicas)
+                .sub(spec("REPLICATE", 3, ADMIN, STALE, NO_ASYNC_LOADING)
+                        .doc("3.0.0", "Reconfigure a node as a replica of the specified master node", "O(1)"), this::replicate)
                 .sub(spec("RESET", -2, ADMIN, STALE, NOSCRIPT)
                         .doc("3.0.0", "Reset a Redis Cluster node", "O(N) where N is the number of known nodes. The command may execute a FLUSHALL as a side effect."),
                         this::reset)
@@ -199,6 +207,57 @@ public final class ClusterCommands implements CommandFamily {
         if (c.argCount() > 3) throw CommandError.subcommandSyntax(c.args());
         if (c.argCount() == 3 && !c.argIs(2, "FORCE") && !c.argIs(2, "TAKEOVER")) throw CommandError.syntax();
         throw new CommandError("ERR You should send CLUSTER FAILOVER to a replica");
+    }
+
+    static final String SHARED_LAYOUT = "ERR Cinnabar's cluster nodes share one layout and have no replicas: ";
+
+    /** CLUSTER MEET ip port [cluster-bus-port]: nodes already share the layout, so only a known node can be met. */
+    private void meet(Call c) {
+        ClusterMember m = member(c);
+        if (c.argCount() > 5) throw CommandError.subcommandSyntax(c.args());
+        long port = c.longArg(3, "ERR Invalid TCP base port specified: " + c.argString(3));
+        long busPort = c.argCount() == 5 ? c.longArg(4, "ERR Invalid TCP bus port specified: " + c.argString(4)) : port + 10000;
+        String ip = c.argString(2);
+        // Redis's clusterStartHandshake refuses what is not an IP address or a usable port pair.
+        if (!isIpAddress(ip) || port <= 0 || port > 65535 || busPort <= 0 || busPort > 65535) {
+            throw new CommandError("ERR Invalid node address specified: " + ip + ":" + c.argString(3));
+        }
+        for (ClusterNode n : m.state().nodes()) {
+            if (n.port() == port && n.ip().equals(ip)) {
+                c.reply().ok();
+                return;
+            }
+        }
+        throw new CommandError(SHARED_LAYOUT + "CLUSTER MEET can only meet one of its nodes");
+    }
+
+    private static boolean isIpAddress(String s) {
+        if (s.isEmpty() || !s.matches("[0-9A-Fa-f:.]+")) return false;
+        try {
+            java.net.InetAddress.getByName(s);
+            return true;
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /** CLUSTER FORGET node-id */
+    private void forget(Call c) {
+        ClusterMember m = member(c);
+        ClusterNode n = knownNode(c, m);
+        if (n == m.myself()) throw new CommandError("ERR I tried hard but I can't forget myself...");
+        throw new CommandError(SHARED_LAYOUT + "CLUSTER FORGET is not supported");
+    }
+
+    /** CLUSTER REPLICATE node-id */
+    private void replicate(Call c) {
+        ClusterMember m = member(c);
+        ClusterNode n = knownNode(c, m);
+        if (n == m.myself()) throw new CommandError("ERR Can't replicate myself");
+        if (m.state().slotCount(m.myself()) != 0 || c.keyspace().db(0).size() != 0) {
+            throw new CommandError("ERR To set a master the node must be empty and without assigned slots.");
+        }
+        throw new CommandError(SHARED_LAYOUT + "CLUSTER REPLICATE is not supported");
     }
 
     /** CLUSTER RESET [HARD|SOFT] */

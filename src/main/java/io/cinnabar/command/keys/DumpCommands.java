@@ -3,6 +3,7 @@ package io.cinnabar.command.keys;
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
@@ -39,13 +40,17 @@ public final class DumpCommands implements CommandFamily {
         t.add(spec("DUMP", 2, READONLY).keys(at(1, RO, ACCESS)).tips("nondeterministic_output")
                 .doc("2.6.0", "Return a serialized version of the value stored at the specified key.",
                         "O(1) to access the key and additional O(N*M) to serialize it, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1)."), this::dump);
-        t.add(spec("RESTORE", -4, WRITE, DENYOOM).keys(at(1, OW, UPDATE)).acl("@dangerous")
-                .doc("2.6.0", "Create a key using the provided serialized value, previously obtained using DUMP.",
+        t.add(restoreDocs(spec("RESTORE", -4, WRITE, DENYOOM).keys(at(1, OW, UPDATE)).acl("@dangerous"), "2.6.0",
+                "Create a key using the provided serialized value, previously obtained using DUMP."), DumpCommands::restore);
+    }
+
+    /** RESTORE's docs, which RESTORE-ASKING shares but for its summary and version. */
+    public static CommandSpec.Builder restoreDocs(CommandSpec.Builder b, String since, String summary) {
+        return b.doc(since, summary,
                         "O(1) to create the new key and additional O(N*M) to reconstruct the serialized value, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1). However for sorted set values the complexity is O(N*M*log(N)) because inserting values into sorted sets is O(log(N)).")
                 .history("3.0.0", "Added the `REPLACE` modifier.",
                         "5.0.0", "Added the `ABSTTL` modifier.",
-                        "5.0.0", "Added the `IDLETIME` and `FREQ` options."),
-                this::restore);
+                        "5.0.0", "Added the `IDLETIME` and `FREQ` options.");
     }
 
     /** DUMP key */
@@ -62,8 +67,8 @@ public final class DumpCommands implements CommandFamily {
         }
     }
 
-    /** RESTORE key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency] */
-    private void restore(Call c) {
+    /** RESTORE and RESTORE-ASKING key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency] */
+    public static void restore(Call c) {
         boolean replace = false, absttl = false;
         long idle = -1, freq = -1;
         for (int j = 4; j < c.argCount(); j++) {

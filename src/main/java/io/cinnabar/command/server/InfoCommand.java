@@ -306,7 +306,7 @@ public final class InfoCommand implements CommandFamily {
         s.field("pubsubshard_channels", server.pubSub().shardChannelCount());
         s.field("latest_fork_usec", 0);
         s.field("total_forks", 0);
-        s.field("migrate_cached_sockets", 0);
+        s.field("migrate_cached_sockets", io.cinnabar.command.keys.MigrateSockets.count(server));
         s.field("slave_expires_tracked_keys", 0);
         s.field("active_defrag_hits", 0);
         s.field("active_defrag_misses", 0);

@@ -10,7 +10,9 @@ import io.cinnabar.keyspace.Entry;
 
 import java.nio.charset.StandardCharsets;
 
+import static io.cinnabar.command.CommandFlag.LOADING;
 import static io.cinnabar.command.CommandFlag.READONLY;
+import static io.cinnabar.command.CommandFlag.STALE;
 import static io.cinnabar.command.CommandSpec.spec;
 import static io.cinnabar.command.KeyFlag.RO;
 import static io.cinnabar.command.KeySpec.at;
@@ -38,7 +40,7 @@ public final class MemoryCommand implements CommandFamily {
                 .sub(spec("PURGE", 2).tips("request_policy:all_shards", "response_policy:all_succeeded")
                         .doc("4.0.0", "Ask the allocator to release memory", "Depends on how much memory is allocated, could be slow"),
                         this::purge)
-                .sub(spec("HELP", 2).doc("4.0.0", "Show helpful text about the different subcommands", "O(1)"),
+                .sub(spec("HELP", 2, LOADING, STALE).doc("4.0.0", "Show helpful text about the different subcommands", "O(1)"),
                         c -> HelpReply.reply(c,
                                 "DOCTOR",
                                 "    Return memory problems reports.",

@@ -1,0 +1,165 @@
+package io.cinnabar.command.server;
+
+import io.cinnabar.Version;
+import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.keys.DumpCommands;
+import io.cinnabar.util.ArgSplitter;
+
+import static io.cinnabar.command.CommandFlag.ADMIN;
+import static io.cinnabar.command.CommandFlag.ALLOW_BUSY;
+import static io.cinnabar.command.CommandFlag.ASKING;
+import static io.cinnabar.command.CommandFlag.DENYOOM;
+import static io.cinnabar.command.CommandFlag.FAST;
+import static io.cinnabar.command.CommandFlag.LOADING;
+import static io.cinnabar.command.CommandFlag.NOSCRIPT;
+import static io.cinnabar.command.CommandFlag.NO_ASYNC_LOADING;
+import static io.cinnabar.command.CommandFlag.NO_MULTI;
+import static io.cinnabar.command.CommandFlag.READONLY;
+import static io.cinnabar.command.CommandFlag.STALE;
+import static io.cinnabar.command.CommandFlag.WRITE;
+import static io.cinnabar.command.CommandSpec.spec;
+import static io.cinnabar.command.KeyFlag.OW;
+import static io.cinnabar.command.KeyFlag.UPDATE;
+import static io.cinnabar.command.KeySpec.at;
+
+/**
+ * The replication commands as a Redis 7.0 master without replicas answers them (ROLE, REPLICAOF,
+ * FAILOVER, REPLCONF), plus LOLWUT and RESTORE-ASKING, which live in Redis's "server" group.
+ * Cinnabar does not replicate yet: it never becomes a replica and serves none, so what would
+ * start either (REPLICAOF host port, SYNC, PSYNC) is refused after Redis's own argument checks.
+ */
+public final class ReplicationCommands implements CommandFamily {
+    static final String NO_REPLICA_MODE = "ERR Cinnabar cannot replicate from a master: only REPLICAOF NO ONE is supported";
+    static final String NO_REPLICAS = "ERR Cinnabar cannot serve replicas: SYNC and PSYNC are not supported";
+
+    @Override
+    public String group() {
+        return "server";
+    }
+
+    @Override
+    public void register(CommandTable t) {
+        t.add(spec("ROLE", 1, NOSCRIPT, LOADING, STALE, FAST).acl("@admin", "@dangerous")
+                .doc("2.8.12", "Return the role of the instance in the context of replication", "O(1)"), this::role);
+        t.add(spec("REPLICAOF", 3, ADMIN, NOSCRIPT, STALE, NO_ASYNC_LOADING)
+                .doc("5.0.0", "Make the server a replica of another instance, or promote it as master.", "O(1)"), this::replicaof);
+        t.add(spec("SLAVEOF", 3, ADMIN, NOSCRIPT, STALE, NO_ASYNC_LOADING)
+                .doc("1.0.0", "Make the server a replica of another instance, or promote it as master.", "O(1)")
+                .deprecated("5.0.0", "`REPLICAOF`"), this::replicaof);
+        t.add(spec("FAILOVER", -1, ADMIN, NOSCRIPT, STALE)
+                .doc("6.2.0", "Start a coordinated failover between this server and one of its replicas.", "O(1)"), this::failover);
+        t.add(spec("REPLCONF", -1, ADMIN, NOSCRIPT, LOADING, STALE, ALLOW_BUSY).syscmd()
+                .doc("3.0.0", "An internal command for configuring the replication stream", "O(1)"), this::replconf);
+        t.add(spec("SYNC", 1, ADMIN, NOSCRIPT, NO_ASYNC_LOADING, NO_MULTI).doc("1.0.0", "Internal command used for replication"),
+                c -> { throw new CommandError(NO_REPLICAS); });
+        t.add(spec("PSYNC", -3, ADMIN, NOSCRIPT, NO_ASYNC_LOADING, NO_MULTI).doc("2.8.0", "Internal command used for replication"),
+                c -> { throw new CommandError(NO_REPLICAS); });
+        t.add(DumpCommands.restoreDocs(spec("RESTORE-ASKING", -4, WRITE, DENYOOM, ASKING).keys(at(1, OW, UPDATE))
+                        .acl("@keyspace", "@dangerous").syscmd(), "3.0.0", "An internal command for migrating keys in a cluster"),
+                DumpCommands::restore);
+        t.add(spec("LOLWUT", -1, READONLY, FAST).doc("5.0.0", "Display some computer art and the Redis version"), this::lolwut);
+    }
+
+    /** ROLE: a master at offset 0 (INFO replication's master_repl_offset) with no replicas. */
+    private void role(Call c) {
+        c.reply().array(3);
+        c.reply().bulk("master");
+        c.reply().integer(0);
+        c.reply().emptyArray();
+    }
+
+    /** REPLICAOF|SLAVEOF host port | NO ONE */
+    private void replicaof(Call c) {
+        if (c.server().cluster() != null) throw new CommandError("ERR REPLICAOF not allowed in cluster mode.");
+        if (c.argIs(1, "NO") && c.argIs(2, "ONE")) {
+            // Already a master: Redis does nothing more.
+            c.reply().ok();
+            return;
+        }
+        long port = c.longArg(2, "ERR Invalid master port");
+        if (port < 0 || port > 65535) throw new CommandError("ERR Invalid master port");
+        throw new CommandError(NO_REPLICA_MODE);
+    }
+
+    /** FAILOVER [TO host port [FORCE]] [ABORT] [TIMEOUT milliseconds]: there is never a replica to fail over to. */
+    private void failover(Call c) {
+        if (c.server().cluster() != null) {
+            throw new CommandError("ERR FAILOVER not allowed in cluster mode. Use CLUSTER FAILOVER command instead.");
+        }
+        if (c.argCount() == 2 && c.argIs(1, "ABORT")) throw new CommandError("ERR No failover in progress.");
+        long timeout = 0;
+        boolean force = false, target = false;
+        for (int j = 1; j < c.argCount(); j++) {
+            if (c.argIs(j, "TIMEOUT") && j + 1 < c.argCount() && timeout == 0) {
+                timeout = c.longArg(++j);
+                if (timeout <= 0) throw new CommandError("ERR FAILOVER timeout must be greater than 0");
+            } else if (c.argIs(j, "TO") && j + 2 < c.argCount() && !target) {
+                c.longArg(j + 2);
+                target = true;
+                j += 2;
+            } else if (c.argIs(j, "FORCE") && !force) {
+                force = true;
+            } else {
+                throw CommandError.syntax();
+            }
+        }
+        throw new CommandError("ERR FAILOVER requires connected replicas.");
+    }
+
+    /**
+     * REPLCONF option value [option value ...] from a client that is not a replica: options are
+     * checked and remembered by nobody; ACK and GETACK end the command without any reply, as in Redis.
+     */
+    private void replconf(Call c) {
+        if (c.argCount() % 2 == 0) throw CommandError.syntax();
+        for (int j = 1; j < c.argCount(); j += 2) {
+            if (c.argIs(j, "listening-port")) {
+                c.longArg(j + 1);
+            } else if (c.argIs(j, "ip-address")) {
+                // Redis's NET_HOST_STR_LEN, which includes the C string's terminator.
+                if (c.arg(j + 1).length >= 256) {
+                    throw new CommandError("ERR REPLCONF ip-address provided by replica instance is too long: "
+                            + c.arg(j + 1).length + " bytes");
+                }
+            } else if (c.argIs(j, "capa")) {
+                // Capabilities this master does not understand are ignored; it understands none.
+            } else if (c.argIs(j, "ack") || c.argIs(j, "getack")) {
+                return;
+            } else if (c.argIs(j, "rdb-only")) {
+                long v = c.longArg(j + 1);
+                if (v < 0 || v > 1) throw new CommandError("ERR value is out of range, value must between 0 and 1");
+            } else if (c.argIs(j, "rdb-filter-only")) {
+                byte[][] filters = ArgSplitter.split(c.arg(j + 1));
+                if (filters == null) throw new CommandError("ERR Missing rdb-filter-only values");
+                for (byte[] f : filters) {
+                    String name = new String(f, java.nio.charset.StandardCharsets.UTF_8);
+                    if (!name.equalsIgnoreCase("functions")) throw new CommandError("ERR Unsupported rdb-filter-only option: " + name);
+                }
+            } else {
+                throw new CommandError("ERR Unrecognized REPLCONF option: " + c.argString(j));
+            }
+        }
+        c.reply().ok();
+    }
+
+    /** LOLWUT [VERSION version] [art arguments...]: Redis 7.0's own version draws nothing. */
+    private void lolwut(Call c) {
+        int version = 7;
+        int first = 1;
+        if (c.argCount() >= 3 && c.argIs(1, "VERSION")) {
+            // Redis prints the number as a C unsigned int and looks at its first characters.
+            long v = c.longArg(2) & 0xffffffffL;
+            version = v == 5 || v == 6 ? (int) v : 7;
+            first = 3;
+        }
+        String text = switch (version) {
+            case 5 -> LolwutArt.schotter(c, first);
+            case 6 -> LolwutArt.skyscrapers(c, first);
+            default -> "Redis ver. " + Version.REDIS_VERSION + "\n";
+        };
+        c.reply().verbatim("txt", text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,49 @@
+package io.cinnabar.command.server;
+
+import io.cinnabar.command.Call;
+import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandFamily;
+import io.cinnabar.command.CommandTable;
+
+import static io.cinnabar.command.CommandFlag.NOSCRIPT;
+import static io.cinnabar.command.CommandSpec.spec;
+
+/**
+ * WAIT numreplicas timeout, as a Redis master without replicas runs it: no replica ever
+ * acknowledges, so it answers 0 at once when 0 (or fewer) are asked for or inside MULTI, and
+ * otherwise blocks until its timeout on the server's clock (0: until CLIENT UNBLOCK), then 0.
+ */
+public final class WaitCommand implements CommandFamily {
+    private static final byte[][] NO_KEYS = new byte[0][];
+
+    @Override
+    public String group() {
+        return "generic";
+    }
+
+    @Override
+    public void register(CommandTable t) {
+        t.add(spec("WAIT", 3, NOSCRIPT).withoutGroupCategory().acl("@connection")
+                .tips("request_policy:all_shards", "response_policy:agg_min")
+                .doc("3.0.0", "Wait for the synchronous replication of all the write commands sent in the context of the current connection",
+                        "O(1)"), this::waitForReplicas);
+    }
+
+    private void waitForReplicas(Call c) {
+        long numReplicas = c.longArg(1);
+        long timeout = c.longArg(2, "ERR timeout is not an integer or out of range");
+        if (timeout < 0) throw new CommandError("ERR timeout is negative");
+        long acked = 0;
+        if (acked >= numReplicas || !c.mayBlock()) {
+            c.reply().integer(acked);
+            return;
+        }
+        long deadline = 0;
+        if (timeout > 0) {
+            deadline = timeout + c.mstime();
+            // Redis's sum wraps to a time long past, which its next check times out.
+            if (deadline < 0) deadline = c.mstime();
+        }
+        c.block(NO_KEYS, deadline, r -> r.integer(acked));
+    }
+}
