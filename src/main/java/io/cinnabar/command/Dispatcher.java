@@ -353,6 +353,10 @@ public final class Dispatcher {
             reject(client, args, spec, GoodReplicas.NOREPLICAS);
             return null;
         }
+        if (write && MasterLink.refusesWrites(server)) {
+            reject(client, args, spec, MasterLink.READONLY);
+            return null;
+        }
         if (client.subscribed && client.protocol == 2 && !spec.allowedWhileSubscribed) {
             reject(client, args, spec, "ERR Can't execute '" + spec.fullName + "': only (P|S)SUBSCRIBE / "
                     + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
@@ -508,6 +512,7 @@ public final class Dispatcher {
         // Server state refuses only a script's first write: after one, stopping halfway is worse.
         if (wrote) return null;
         if (spec.write) {
+            if (MasterLink.refusesWrites(server)) return "-" + MasterLink.READONLY;
             String diskError = server.persistence().writeDeniedError();
             if (diskError != null) return "-" + diskError;
             if (!GoodReplicas.enough(server)) return "-" + GoodReplicas.NOREPLICAS;

@@ -17,6 +17,7 @@ public final class GoodReplicas {
 
     public static boolean enough(ServerContext server) {
         Config config = server.config();
-        return config.getLong(TO_WRITE) == 0 || config.getLong(MAX_LAG) == 0;
+        // A replica does not count replicas of its own, as Redis's checkGoodReplicasStatus.
+        return server.masterLink().host() != null || config.getLong(TO_WRITE) == 0 || config.getLong(MAX_LAG) == 0;
     }
 }

@@ -49,6 +49,7 @@ public final class ServerContext {
     private final long startTimeMs = System.currentTimeMillis();
     /** Redis's run_id and master_replid, made when first asked for: see randomId. */
     private String runId, replicationId;
+    private final MasterLink masterLink = new MasterLink();
     private volatile int port;
     private Runnable shutdownHook = () -> { };
     private volatile Runnable longRunAbort = () -> { };
@@ -69,6 +70,7 @@ public final class ServerContext {
         this.commands = commands;
         this.thread = thread;
         this.keyspace = new Keyspace(config.getInt(ConfigOptions.DATABASES));
+        masterLink.followConfigured(config);
         this.slowLog = new SlowLog(config, keyspace);
         this.latencyMonitor = new LatencyMonitor(config, keyspace);
         this.timers = new ClockTimers(keyspace, thread);
@@ -220,6 +222,11 @@ public final class ServerContext {
     public String runId() {
         if (runId == null) runId = randomId();
         return runId;
+    }
+
+    /** The master REPLICAOF set, if any. */
+    public MasterLink masterLink() {
+        return masterLink;
     }
 
     /** INFO's master_replid; keyspace thread. */

@@ -218,11 +218,11 @@ public final class ConfigOptions {
         add(integer("active-defrag-cycle-max", 1, 99, 25).inert());
         add(integer("active-defrag-max-scan-fields", 1, LONG_MAX, 1000).inert());
         // replication
-        add(text("replicaof", ReplicaOf::parse, "").alias("slaveof").multiArg().immutable().inert());
+        add(text("replicaof", ReplicaOf::parse, "").alias("slaveof").multiArg().immutable());
         add(string("masteruser", "").inert());
         add(string("masterauth", "").inert());
         add(bool("replica-serve-stale-data", true).alias("slave-serve-stale-data").inert());
-        add(bool("replica-read-only", true).alias("slave-read-only").inert());
+        add(bool("replica-read-only", true).alias("slave-read-only"));
         add(bool("replica-ignore-maxmemory", true).alias("slave-ignore-maxmemory").inert());
         add(bool("replica-lazy-flush", false).alias("slave-lazy-flush").inert());
         add(bool("replica-announced", true).inert());

@@ -103,14 +103,55 @@ class ReplicationCommandsIT {
     }
 
     @Test
-    void replicaofNoOneIsAcceptedAndAMasterAddressIsRefusedAfterRedisChecks(Jedis jedis) {
+    void replicaofChecksThePortAndNoOneOfAMasterChangesNothing(Jedis jedis) {
         assertEquals("OK", str(jedis, "REPLICAOF", "NO", "ONE"));
         assertEquals("OK", str(jedis, "SLAVEOF", "no", "one"));
         assertEquals("ERR Invalid master port", error(() -> cmd(jedis, "REPLICAOF", "host", "70000")));
         assertEquals("ERR Invalid master port", error(() -> cmd(jedis, "REPLICAOF", "no", "two")));
-        assertEquals("ERR Cinnabar cannot replicate from a master: only REPLICAOF NO ONE is supported",
-                error(() -> cmd(jedis, "REPLICAOF", "127.0.0.1", "6380")));
         assertEquals(List.of("master", 0L, List.of()), cmd(jedis, "ROLE"), "still a master");
+    }
+
+    /** As a Redis replica whose master cannot be reached: Cinnabar's link never comes up. */
+    @Test
+    void aReplicaOfAMasterItCannotSyncFromServesReadsAndRefusesWritesUntilReplicaofNoOne(Jedis jedis) {
+        jedis.set("kept", "v");
+        try {
+            assertEquals("OK", str(jedis, "REPLICAOF", "localhost", "0"));
+            assertEquals("OK Already connected to specified master", str(jedis, "SLAVEOF", "LOCALHOST", "0"));
+            assertEquals(List.of("slave", "localhost", 0L, "connect", -1L), cmd(jedis, "ROLE"));
+            String info = jedis.info("replication");
+            assertTrue(info.contains("role:slave\r\nmaster_host:localhost\r\nmaster_port:0\r\nmaster_link_status:down\r\n"), info);
+            assertTrue(info.contains("slave_read_only:1\r\n"), info);
+
+            assertEquals("v", jedis.get("kept"));
+            String readonly = "READONLY You can't write against a read only replica.";
+            assertEquals(readonly, error(() -> cmd(jedis, "SET", "kept", "w")));
+            assertEquals(readonly, error(() -> cmd(jedis, "FLUSHALL")));
+            assertTrue(error(() -> cmd(jedis, "EVAL", "return redis.call('set', 'x', '1')", "0")).startsWith(readonly + " script: "));
+            // A script declaring flags without no-writes is a write command to processCommand.
+            assertEquals(readonly, error(() -> cmd(jedis, "EVAL", "#!lua\nreturn 1", "0")));
+            assertEquals(1L, cmd(jedis, "EVAL", "#!lua flags=no-writes\nreturn 1", "0"));
+            assertTrue(error(() -> cmd(jedis, "WAIT", "0", "0")).startsWith("ERR WAIT cannot be used with replica instances."));
+            assertEquals("ERR FAILOVER is not valid when server is a replica.", error(() -> cmd(jedis, "FAILOVER")));
+
+            jedis.configSet("replica-read-only", "no");
+            assertEquals("OK", jedis.set("kept", "w"), "a writable replica takes local writes");
+        } finally {
+            jedis.configSet("replica-read-only", "yes");
+            assertEquals("OK", str(jedis, "REPLICAOF", "NO", "ONE"));
+        }
+        assertEquals(List.of("master", 0L, List.of()), cmd(jedis, "ROLE"));
+        assertEquals("OK", jedis.set("kept", "x"));
+    }
+
+    @Test
+    void replicaofInTheConfigurationStartsAReplica() {
+        try (io.cinnabar.CinnabarServer server = io.cinnabar.CinnabarServer.builder().port(0)
+                .option("replicaof", "127.0.0.1 6380").build().start();
+             Jedis replica = new Jedis("127.0.0.1", server.port())) {
+            assertEquals(List.of("slave", "127.0.0.1", 6380L, "connect", -1L), cmd(replica, "ROLE"));
+            assertEquals("READONLY You can't write against a read only replica.", error(() -> cmd(replica, "SET", "k", "v")));
+        }
     }
 
     @Test

@@ -329,7 +329,24 @@ public final class InfoCommand implements CommandFamily {
     }
 
     private static void replication(Section s, ServerContext server) {
-        s.field("role", "master");
+        io.cinnabar.command.MasterLink master = server.masterLink();
+        if (master.host() == null) {
+            s.field("role", "master");
+        } else {
+            // A replica that never connected: Redis's fields for a link that is down since ever.
+            s.field("role", "slave");
+            s.field("master_host", master.host());
+            s.field("master_port", master.port());
+            s.field("master_link_status", "down");
+            s.field("master_last_io_seconds_ago", -1);
+            s.field("master_sync_in_progress", 0);
+            s.field("slave_read_repl_offset", 0);
+            s.field("slave_repl_offset", 0);
+            s.field("master_link_down_since_seconds", -1);
+            s.field("slave_priority", server.config().getLong(io.cinnabar.config.Config.option("replica-priority")));
+            s.field("slave_read_only", server.config().getBool(io.cinnabar.config.Config.option("replica-read-only")) ? 1 : 0);
+            s.field("replica_announced", server.config().getBool(io.cinnabar.config.Config.option("replica-announced")) ? 1 : 0);
+        }
         s.field("connected_slaves", 0);
         s.field("master_failover_state", "no-failover");
         s.field("master_replid", server.replicationId());

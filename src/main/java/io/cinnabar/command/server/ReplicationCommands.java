@@ -5,6 +5,7 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.MasterLink;
 import io.cinnabar.command.keys.DumpCommands;
 import io.cinnabar.util.ArgSplitter;
 
@@ -28,11 +29,12 @@ import static io.cinnabar.command.KeySpec.at;
 /**
  * The replication commands as a Redis 7.0 master without replicas answers them (ROLE, REPLICAOF,
  * FAILOVER, REPLCONF), plus LOLWUT and RESTORE-ASKING, which live in Redis's "server" group.
- * Cinnabar does not replicate yet: it never becomes a replica and serves none, so what would
- * start either (REPLICAOF host port, SYNC, PSYNC) is refused after Redis's own argument checks.
+ * Cinnabar does not replicate yet: REPLICAOF host port leaves it a replica whose link to the
+ * master stays down (MasterLink), and SYNC and PSYNC, which would make it serve one, are refused
+ * after Redis's own argument checks.
  */
 public final class ReplicationCommands implements CommandFamily {
-    static final String NO_REPLICA_MODE = "ERR Cinnabar cannot replicate from a master: only REPLICAOF NO ONE is supported";
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ReplicationCommands.class);
     static final String NO_REPLICAS = "ERR Cinnabar cannot serve replicas: SYNC and PSYNC are not supported";
 
     @Override
@@ -63,25 +65,56 @@ public final class ReplicationCommands implements CommandFamily {
         t.add(spec("LOLWUT", -1, READONLY, FAST).doc("5.0.0", "Display some computer art and the Redis version"), this::lolwut);
     }
 
-    /** ROLE: a master at offset 0 (INFO replication's master_repl_offset) with no replicas. */
+    /**
+     * ROLE: a master at offset 0 (INFO replication's master_repl_offset) with no replicas, or the
+     * replica of the master REPLICAOF named, still connecting (its link never comes up).
+     */
     private void role(Call c) {
+        MasterLink master = c.server().masterLink();
+        if (master.host() != null) {
+            c.reply().array(5);
+            c.reply().bulk("slave");
+            c.reply().bulk(master.host());
+            c.reply().integer(master.port());
+            c.reply().bulk("connect");
+            c.reply().integer(-1);
+            return;
+        }
         c.reply().array(3);
         c.reply().bulk("master");
         c.reply().integer(0);
         c.reply().emptyArray();
     }
 
-    /** REPLICAOF|SLAVEOF host port | NO ONE */
+    /**
+     * REPLICAOF|SLAVEOF host port | NO ONE. Following a master replies OK as in Redis; as Cinnabar
+     * cannot sync yet, the server then stays a replica whose master link is down (see MasterLink).
+     */
     private void replicaof(Call c) {
         if (c.server().cluster() != null) throw new CommandError("ERR REPLICAOF not allowed in cluster mode.");
+        MasterLink master = c.server().masterLink();
+        String from = ClientInfo.line(c.client(), c.mstime());
         if (c.argIs(1, "NO") && c.argIs(2, "ONE")) {
-            // Already a master: Redis does nothing more.
+            if (master.host() != null) {
+                master.drop();
+                log.info("MASTER MODE enabled (user request from '{}')", from);
+            }
             c.reply().ok();
             return;
         }
         long port = c.longArg(2, "ERR Invalid master port");
         if (port < 0 || port > 65535) throw new CommandError("ERR Invalid master port");
-        throw new CommandError(NO_REPLICA_MODE);
+        String host = c.argString(1);
+        if (host.equalsIgnoreCase(master.host()) && port == master.port()) {
+            log.info("REPLICAOF would result into synchronization with the master we are already connected with. "
+                    + "No operation performed.");
+            c.reply().simple("OK Already connected to specified master");
+            return;
+        }
+        master.follow(host, (int) port);
+        log.info("REPLICAOF {}:{} enabled (user request from '{}')", host, port, from);
+        master.warnNoSync();
+        c.reply().ok();
     }
 
     /** FAILOVER [TO host port [FORCE]] [ABORT] [TIMEOUT milliseconds]: there is never a replica to fail over to. */
@@ -106,6 +139,7 @@ public final class ReplicationCommands implements CommandFamily {
                 throw CommandError.syntax();
             }
         }
+        if (c.server().masterLink().host() != null) throw new CommandError("ERR FAILOVER is not valid when server is a replica.");
         throw new CommandError("ERR FAILOVER requires connected replicas.");
     }
 

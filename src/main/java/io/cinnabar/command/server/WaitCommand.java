@@ -30,6 +30,11 @@ public final class WaitCommand implements CommandFamily {
     }
 
     private void waitForReplicas(Call c) {
+        if (c.server().masterLink().host() != null) {
+            throw new CommandError("ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a "
+                    + "replica is configured to be writable (which is not the default) writes to replicas are just local "
+                    + "and are not propagated.");
+        }
         long numReplicas = c.longArg(1);
         long timeout = c.longArg(2, "ERR timeout is not an integer or out of range");
         if (timeout < 0) throw new CommandError("ERR timeout is negative");
