@@ -82,6 +82,7 @@ public final class Cinnabar {
             failedListening(config, e);
             return;
         }
+        ShutdownSignals.install(server, pid);
         PidFile pidFile = PidFile.write(config.getString(ConfigOptions.PIDFILE), pid);
         showBanner(config, server.port() != 0 ? server.port() : server.tlsPort(), pid);
         log.warn("Server initialized");
@@ -107,10 +108,8 @@ public final class Cinnabar {
         Thread main = Thread.currentThread();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (!server.isRunning()) return;
-            if (!HeapExhaustion.exiting()) {
-                log.warn("Received SIGTERM scheduling shutdown...");
-                log.warn("User requested shutdown...");
-            }
+            // Signals go through ShutdownSignals; this is an exit from elsewhere (SIGHUP, System.exit).
+            if (!HeapExhaustion.exiting()) log.warn("User requested shutdown...");
             server.close();
             try {
                 main.join(5000); // the JVM halts when hooks end: let main write the last lines

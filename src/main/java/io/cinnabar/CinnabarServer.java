@@ -218,6 +218,19 @@ public final class CinnabarServer implements AutoCloseable {
         return config;
     }
 
+    /** A shutdown signal arrived (see ShutdownSignals): the keyspace thread's cron acts on it. */
+    void requestShutdown(int signal) {
+        context.requestShutdown(signal);
+    }
+
+    boolean shutdownRequested() {
+        return context.shutdownRequested();
+    }
+
+    boolean isLoading() {
+        return context.keyspace().isLoading();
+    }
+
     /** Empties every database, from any thread; returns once done (used between tests). */
     public void flushAll() {
         onKeyspaceThread(c -> c.keyspace().flushAll());

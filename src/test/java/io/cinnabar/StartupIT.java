@@ -81,6 +81,46 @@ class StartupIT {
         }
     }
 
+    /** As redis-server: a signal asks for a shutdown the cron carries out; a failed final save keeps it running. */
+    @Test
+    void sigtermWhoseFinalSaveFailsLeavesTheServerRunningAndSigintTwiceExitsAtOnce(@TempDir Path dir) throws Exception {
+        int port = freePort();
+        Path log = dir.resolve("out.log");
+        Process p = launch(log, "--port", Integer.toString(port), "--save", "900 1", "--bind", "127.0.0.1",
+                "--dir", dir.toString(), "--enable-debug-command", "yes");
+        try (Jedis j = awaitPong(port)) {
+            j.set("k", "v");
+            Files.createDirectory(dir.resolve("dump.rdb")); // the final save cannot rename onto a directory
+            p.destroy(); // SIGTERM
+            awaitLine(log, "Error trying to save the DB, can't exit.");
+            assertEquals("PONG", j.ping());
+            assertTrue(p.isAlive());
+            JedisDataException e = assertThrows(JedisDataException.class, () -> j.shutdownAbort());
+            assertEquals("ERR No shutdown in progress.", e.getMessage(), "the failed shutdown was called off");
+
+            // Pending (the cron is paused), so SHUTDOWN ABORT cancels it.
+            j.sendCommand(() -> "DEBUG".getBytes(), "PAUSE-CRON", "1");
+            p.destroy();
+            awaitOccurrences(log, "Received SIGTERM scheduling shutdown...", 2);
+            j.shutdownAbort();
+            awaitLine(log, "Shutdown manually aborted.");
+            j.sendCommand(() -> "DEBUG".getBytes(), "PAUSE-CRON", "0");
+            assertEquals("PONG", j.ping());
+
+            // A second SIGINT while one waits: out at once, exit code 1.
+            j.sendCommand(() -> "DEBUG".getBytes(), "PAUSE-CRON", "1");
+            long pid = p.pid();
+            new ProcessBuilder("kill", "-INT", Long.toString(pid)).start().waitFor();
+            awaitLine(log, "Received SIGINT scheduling shutdown...");
+            new ProcessBuilder("kill", "-INT", Long.toString(pid)).start().waitFor();
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS), "server did not exit after a second SIGINT");
+            assertEquals(1, p.exitValue());
+            assertTrue(Files.readString(log).contains("You insist... exiting now."));
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
     @Test
     void logsWhatTheRedisTestSuiteWaitsForAndFailsOnABusyPort(@TempDir Path dir) throws Exception {
         int port = freePort();
@@ -229,6 +269,17 @@ class StartupIT {
             Thread.sleep(50);
         }
         throw new AssertionError("no '" + text + "' in " + Files.readString(log));
+    }
+
+    /** Waits until text is in the log n times (a line an earlier event wrote does not count). */
+    private static void awaitOccurrences(Path log, String text, int n) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            String content = Files.readString(log);
+            if (content.split(java.util.regex.Pattern.quote(text), -1).length - 1 >= n) return;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("not " + n + " times '" + text + "' in " + Files.readString(log));
     }
 
     /** A client of the server on port once it answers PING (the caller closes it). */

@@ -1,6 +1,7 @@
 package io.cinnabar.command;
 
 import io.cinnabar.config.Config;
+import io.cinnabar.config.ConfigOption;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Keyspace;
 import io.cinnabar.persistence.OwnerThread;
@@ -359,6 +360,36 @@ public final class ServerContext {
         return null;
     }
 
+    /**
+     * Signal handler, any thread (Redis's shutdown_asap): the next cron shuts down as
+     * shutdown-on-sigint or shutdown-on-sigterm says; signal is 2 (SIGINT) or 15 (SIGTERM).
+     */
+    public void requestShutdown(int signal) {
+        shutdownSignal = signal;
+    }
+
+    /** A signal asked for a shutdown that has not happened (or failed) yet. */
+    public boolean shutdownRequested() {
+        return shutdownSignal != 0;
+    }
+
+    /** SHUTDOWN ABORT: forgets the shutdown a signal asked for; false when there is none. */
+    public boolean abortShutdown() {
+        if (shutdownSignal == 0) return false;
+        shutdownSignal = 0;
+        log.warn("Shutdown manually aborted.");
+        return true;
+    }
+
+    private volatile int shutdownSignal;
+
+    /** serverCron's shutdown_asap: when persistence refuses (a failed final save), the server goes on. */
+    private void shutdownOnSignal() {
+        ConfigOption option = shutdownSignal == 2 ? ConfigOptions.SHUTDOWN_ON_SIGINT : ConfigOptions.SHUTDOWN_ON_SIGTERM;
+        java.util.Set<String> flags = java.util.Set.of(config.getString(option).split(" "));
+        if (shutdown(flags.contains("save"), flags.contains("nosave"), flags.contains("force")) != null) shutdownSignal = 0;
+    }
+
     /** True once a shutdown passed its persistence steps: closing must not save again. */
     public boolean shutdownStarted() {
         return shutdownStarted;
@@ -388,6 +419,7 @@ public final class ServerContext {
         // A clock driven by a supplier says nothing when it moves: deadlines are checked here too.
         timers.runDue();
         if (cronPaused) return;
+        if (shutdownSignal != 0 && !shutdownStarted) shutdownOnSignal();
         stats.sampleRates(keyspace.mstime());
         persistence.cron();
         if (cluster != null && blocked != null) blocked.redirectMovedSlots(cluster);

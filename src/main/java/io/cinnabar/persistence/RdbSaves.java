@@ -175,10 +175,9 @@ public final class RdbSaves {
         } catch (ExecutionException e) {
             return String.valueOf(e.getCause());
         }
-        if (!outcome.ok()) {
-            lastBgsaveOk = false;
-            return outcome.error();
-        }
+        // A failed foreground save leaves rdb_last_bgsave_status as it was (Redis's rdbSave sets
+        // it only on success): neither SAVE nor a refused shutdown turns writes into MISCONF.
+        if (!outcome.ok()) return outcome.error();
         log.info("DB saved on disk");
         dirtyAtLastSave = keyspace.dirty();
         lastSaveSeconds = clockSeconds();

@@ -135,8 +135,12 @@ public final class ServerCommands implements CommandFamily {
             else throw CommandError.syntax();
         }
         if ((abort && flags) || (nosave && save)) throw CommandError.syntax();
-        // No shutdown ever waits here (there are no replicas to wait for), so none can be aborted.
-        if (abort) throw new CommandError("ERR No shutdown in progress.");
+        // Only one a signal asked for can be pending: none waits for replicas here.
+        if (abort) {
+            if (!c.server().abortShutdown()) throw new CommandError("ERR No shutdown in progress.");
+            c.reply().ok();
+            return;
+        }
         if (c.dispatcher().busy()) {
             // A script owns the keyspace past busy-reply-threshold: NOSAVE stops it, then the server.
             if (!nosave) throw new CommandError(c.server().busyError());
