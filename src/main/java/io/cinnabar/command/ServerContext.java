@@ -50,7 +50,7 @@ public final class ServerContext {
     private final long startTimeMs = System.currentTimeMillis();
     /** Redis's run_id and master_replid, made when first asked for: see randomId. */
     private String runId, replicationId;
-    private final MasterLink masterLink = new MasterLink();
+    private final MasterLink masterLink;
     private volatile int port;
     private Runnable shutdownHook = () -> { };
     private volatile Runnable longRunAbort = () -> { };
@@ -71,7 +71,7 @@ public final class ServerContext {
         this.commands = commands;
         this.thread = thread;
         this.keyspace = new Keyspace(config.getInt(ConfigOptions.DATABASES));
-        masterLink.followConfigured(config);
+        this.masterLink = new MasterLink(config);
         this.slowLog = new SlowLog(config, keyspace);
         this.latencyMonitor = new LatencyMonitor(config, keyspace);
         this.timers = new ClockTimers(keyspace, thread);

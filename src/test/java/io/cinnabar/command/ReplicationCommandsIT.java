@@ -17,6 +17,7 @@ import redis.clients.jedis.Transaction;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -122,6 +123,7 @@ class ReplicationCommandsIT {
             String info = jedis.info("replication");
             assertTrue(info.contains("role:slave\r\nmaster_host:localhost\r\nmaster_port:0\r\nmaster_link_status:down\r\n"), info);
             assertTrue(info.contains("slave_read_only:1\r\n"), info);
+            assertEquals(Map.of("replicaof", "localhost 0"), jedis.configGet("replicaof"));
 
             assertEquals("v", jedis.get("kept"));
             String readonly = "READONLY You can't write against a read only replica.";
@@ -141,6 +143,7 @@ class ReplicationCommandsIT {
             assertEquals("OK", str(jedis, "REPLICAOF", "NO", "ONE"));
         }
         assertEquals(List.of("master", 0L, List.of()), cmd(jedis, "ROLE"));
+        assertEquals(Map.of("replicaof", ""), jedis.configGet("replicaof"));
         assertEquals("OK", jedis.set("kept", "x"));
     }
 
