@@ -123,6 +123,20 @@ class SortCommandsIT {
         assertEquals(List.of("10", "9", "a", "b"), jedis.lrange("dst", 0, -1));
     }
 
+    /** sortCommandGeneric converts any sorted set it reads to skiplist, for good, SORT_RO included. */
+    @Test
+    void sortLeavesASortedSetAsSkiplist(Jedis jedis) {
+        jedis.zadd("z", 2, "b");
+        jedis.zadd("z", 1, "a");
+        assertEquals("listpack", jedis.objectEncoding("z"));
+        assertEquals(List.of("a", "b"), jedis.sortReadonly("z", p().alpha()));
+        assertEquals("skiplist", jedis.objectEncoding("z"));
+        assertEquals(List.of("a", "b"), jedis.zrange("z", 0, -1));
+        jedis.zadd("y", 1, "x");
+        assertEquals(List.of("x"), jedis.sort("y", p().nosort()));
+        assertEquals("skiplist", jedis.objectEncoding("y"));
+    }
+
     // ---- GET ----
 
     @Test

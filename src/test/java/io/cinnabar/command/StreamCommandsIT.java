@@ -169,6 +169,18 @@ class StreamCommandsIT {
         assertEquals("ERR no such key", error(jedis, "XINFO", "STREAM", "nokey"));
     }
 
+    /** xinfoCommand looks the key up before it reads XINFO STREAM's options. */
+    @Test
+    void xinfoStreamChecksTheKeyBeforeItsOptions(Jedis jedis) {
+        jedis.set("str", "x");
+        assertEquals("WRONGTYPE Operation against a key holding the wrong kind of value",
+                error(jedis, "XINFO", "STREAM", "str", "FULL", "COUNT", "abc"));
+        assertEquals("WRONGTYPE Operation against a key holding the wrong kind of value", error(jedis, "XINFO", "STREAM", "str", "NOPE"));
+        assertEquals("ERR no such key", error(jedis, "XINFO", "STREAM", "nokey", "FULL", "COUNT"));
+        cmd(jedis, "XADD", "s", "1-0", "a", "1");
+        assertEquals("ERR value is not an integer or out of range", error(jedis, "XINFO", "STREAM", "s", "FULL", "COUNT", "abc"));
+    }
+
     private static List<Object> keysOf(List<?> flatMap) {
         List<Object> keys = new java.util.ArrayList<>();
         for (int i = 0; i < flatMap.size(); i += 2) keys.add(flatMap.get(i));
