@@ -169,6 +169,22 @@ class StreamCommandsIT {
         assertEquals("ERR no such key", error(jedis, "XINFO", "STREAM", "nokey"));
     }
 
+    /** Redis decides per stream while serving: a key named twice with ">" only gets what the first read left. */
+    @Test
+    void xreadgroupServesARepeatedKeyOnlyWhatIsLeft(Jedis jedis) {
+        cmd(jedis, "XADD", "s", "1-0", "a", "1");
+        cmd(jedis, "XADD", "s", "2-0", "a", "2");
+        cmd(jedis, "XGROUP", "CREATE", "s", "g", "0");
+        assertEquals(List.of(List.of("s", List.of(List.of("1-0", List.of("a", "1")), List.of("2-0", List.of("a", "2"))))),
+                cmd(jedis, "XREADGROUP", "GROUP", "g", "c", "STREAMS", "s", "s", ">", ">"));
+        cmd(jedis, "XADD", "s", "3-0", "a", "3");
+        cmd(jedis, "XADD", "s", "4-0", "a", "4");
+        assertEquals(List.of(List.of("s", List.of(List.of("3-0", List.of("a", "3")))), List.of("s", List.of(List.of("4-0", List.of("a", "4"))))),
+                cmd(jedis, "XREADGROUP", "GROUP", "g", "c", "COUNT", "1", "STREAMS", "s", "s", ">", ">"));
+        assertEquals(List.of(List.of("s", List.of(List.of("3-0", List.of("a", "3")))), List.of("s", List.of(List.of("3-0", List.of("a", "3"))))),
+                cmd(jedis, "XREADGROUP", "GROUP", "g", "c", "COUNT", "1", "STREAMS", "s", "s", "2", "2"));
+    }
+
     /** xinfoCommand looks the key up before it reads XINFO STREAM's options. */
     @Test
     void xinfoStreamChecksTheKeyBeforeItsOptions(Jedis jedis) {
