@@ -169,6 +169,18 @@ class StreamCommandsIT {
         assertEquals("ERR no such key", error(jedis, "XINFO", "STREAM", "nokey"));
     }
 
+    /** XCLAIM FORCE creates the pending entry as streamCreateNACK does, with one delivery, before the claim counts its own. */
+    @Test
+    void xclaimForceStartsFromOneDelivery(Jedis jedis) {
+        cmd(jedis, "XADD", "s", "1-1", "f", "v");
+        cmd(jedis, "XGROUP", "CREATE", "s", "g", "0");
+        cmd(jedis, "XCLAIM", "s", "g", "c", "0", "1-1", "FORCE", "JUSTID");
+        assertEquals(1L, ((List<?>) ((List<?>) cmd(jedis, "XPENDING", "s", "g", "-", "+", "10")).get(0)).get(3));
+        cmd(jedis, "XADD", "s", "2-0", "f", "v");
+        cmd(jedis, "XCLAIM", "s", "g", "c", "3600000", "2-0", "2-0", "TIME", "1000", "FORCE");
+        assertEquals(3L, ((List<?>) ((List<?>) cmd(jedis, "XPENDING", "s", "g", "-", "+", "10")).get(1)).get(3));
+    }
+
     /** Redis decides per stream while serving: a key named twice with ">" only gets what the first read left. */
     @Test
     void xreadgroupServesARepeatedKeyOnlyWhatIsLeft(Jedis jedis) {
