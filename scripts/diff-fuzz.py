@@ -712,8 +712,9 @@ def normalise(cmd, reply, source_type=None):
     name = cmd[0].upper()
     if name in STREAM_COMMANDS:
         reply = stream_times(reply)
-        if name == "XINFO" and isinstance(reply, list) and b"radix-tree-nodes" in reply and "<auto>" in str(reply):
-            # The radix tree's shape follows the bytes of the ids, and XADD * takes those from each server's clock.
+        if name == "XINFO" and isinstance(reply, list) and b"radix-tree-nodes" in reply:
+            # The radix tree's shape follows the bytes of its nodes' first ids, which XADD * takes
+            # from each server's clock (even when the first and last entries show none of them).
             i = reply.index(b"radix-tree-nodes")
             reply[i + 1] = "<nodes>"
         if name == "XPENDING" and len(cmd) > 3 and isinstance(reply, list):
@@ -815,6 +816,7 @@ def main():
             conn.call(["SCRIPT", "FLUSH"])
         history, mismatches = [], 0
         queued = None  # the commands queued in the open MULTI, to normalise EXEC's replies
+        stale_errno = False
         for i in range(a.n):
             cmd = pick(families)()
             while cmd[0].upper() in skip:
@@ -843,6 +845,12 @@ def main():
                 queued = None
             elif queued is not None and rr == "QUEUED":
                 queued.append(cmd)
+            # Redis's SORT reads errno without clearing it: after any strtoull overflow (an XADD id
+            # past 2^64) a numeric SORT of good numbers can fail. Cinnabar keeps no such state.
+            stale_errno = stale_errno or any("18446744073709551616" in str(x) for x in cmd)
+            if name in ("SORT", "SORT_RO") and stale_errno and isinstance(rr, Error) and "converted into double" in rr \
+                    and isinstance(cr, (list, int)):
+                cn = rn
             if rn != cn:
                 mismatches += 1
                 if mismatches <= a.max_report:
