@@ -704,8 +704,8 @@ def sort_ties(cmd, source_type):
 
     BY without a '*' skips sorting (a set then comes in its hash table's order), and ALPHA BY
     leaves elements of equal weight in the order they were loaded: for a set, and for a sorted
-    set too (sort.c walks its dict), that is hash table order. With LIMIT, Redis's partial
-    quicksort (pqsort) also shuffles equal weights of a list: then only the length is compared.
+    set too (sort.c walks its dict), that is hash table order. (Lists are compared exactly, with
+    LIMIT too: Cinnabar runs pqsort's exact steps.) With LIMIT only the length is compared.
     """
     u = up(cmd)
     by = [u[i + 1] for i in range(len(u) - 1) if u[i] == "BY"]
@@ -713,7 +713,7 @@ def sort_ties(cmd, source_type):
         return False
     if "*" not in by[-1]:
         return source_type == "set"
-    return "ALPHA" in u and (source_type in ("set", "zset") or "LIMIT" in u)
+    return "ALPHA" in u and source_type in ("set", "zset")
 
 
 def normalise(cmd, reply, source_type=None):

@@ -175,7 +175,11 @@ public final class SortCommands implements CommandFamily {
                 }
             }
             if (bad) throw new CommandError(NOT_DOUBLE);
-            Arrays.sort(items, comparator(alpha, sortBy != null, desc));
+            java.util.Comparator<Item> cmp = comparator(alpha, sortBy != null, desc);
+            // As sortCommandGeneric: BY with a LIMIT short of everything sorts partially (pqsort, not
+            // stable); otherwise libc's qsort, which glibc implements as a stable merge sort.
+            if (sortBy != null && (start != 0 || end != items.length - 1)) PartialQuickSort.sort(items, cmp, (int) start, (int) end);
+            else Arrays.sort(items, cmp);
         }
 
         int count = (int) (end - start + 1);
