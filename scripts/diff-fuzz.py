@@ -747,9 +747,7 @@ def normalise(cmd, reply, source_type=None):
         return sorted(reply, key=lambda x: (x is None, str(x)))
     if name == "HGETALL" and isinstance(reply, list):
         return sorted(zip(reply[0::2], reply[1::2]))
-    # OBJECT REFCOUNT: Redis's COPY of a shared small integer is a private object (refcount 1);
-    # Cinnabar derives the count from the value and says shared. Only the reply kind is compared.
-    if name in SHAPE_ONLY or (name == "OBJECT" and len(cmd) > 1 and cmd[1].upper() in ("IDLETIME", "FREQ", "REFCOUNT")):
+    if name in SHAPE_ONLY or (name == "OBJECT" and len(cmd) > 1 and cmd[1].upper() in ("IDLETIME", "FREQ")):
         return type(reply).__name__ if not isinstance(reply, int) or reply >= 0 else reply
     return reply
 
