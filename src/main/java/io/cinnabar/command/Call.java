@@ -100,11 +100,11 @@ public final class Call {
      */
     public long timeoutArg(int i) {
         double seconds = Numbers.parseDouble(args[i]);
-        if (Double.isNaN(seconds) || Double.isInfinite(seconds)) {
-            throw new CommandError("ERR timeout is not a float or out of range");
-        }
-        if (seconds < 0) throw new CommandError("ERR timeout is negative");
+        if (Double.isNaN(seconds)) throw new CommandError("ERR timeout is not a float or out of range");
         double ms = seconds * 1000;
+        // Redis casts ceill(seconds * 1000) to long long: past its range (inf included) that gives
+        // LLONG_MIN on x86-64, hence "negative" for huge timeouts too.
+        if (seconds < 0 || Math.ceil(ms) >= 0x1p63) throw new CommandError("ERR timeout is negative");
         if (ms <= 0) return 0;
         long deadline = (long) Math.ceil(ms) + now();
         if (ms > Long.MAX_VALUE / 2 || deadline < 0) throw new CommandError("ERR timeout is out of range");

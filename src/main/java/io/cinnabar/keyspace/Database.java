@@ -262,6 +262,11 @@ public final class Database {
         table.find(key).lru |= Entry.RAW;
     }
 
+    /** The string at key (which exists) was just stored by COPY: a private object, never a shared integer. */
+    public void markPrivateCopy(byte[] key) {
+        table.find(key).lru |= Entry.PRIVATE_COPY;
+    }
+
     /** Stores INCRBYFLOAT's result, keeping the TTL: Redis never integer-encodes it (OBJECT ENCODING). */
     public void setNotIntKeepTtl(byte[] key, byte[] value) {
         setKeepTtl(key, value);

@@ -32,6 +32,11 @@ public class Entry extends ChainedTable.Link<Entry> {
      * ({@link MemoryTally}).
      */
     static final int MEASURING = 1 << 27;
+    /**
+     * The string is COPY's duplicate (Redis's dupStringObject), a private object: a small integer
+     * here has OBJECT REFCOUNT 1, not the shared integer's. Any later store clears it.
+     */
+    static final int PRIVATE_COPY = 1 << 28;
     /** Object header and fields of an Entry, and of a {@link VolatileEntry} (TTL and index, plus its slot in the volatile array). */
     private static final int ENTRY_BYTES = 32, VOLATILE_ENTRY_BYTES = 48 + 4;
     /** Redis's OBJ_ENCODING_EMBSTR_SIZE_LIMIT. */
@@ -85,6 +90,11 @@ public class Entry extends ChainedTable.Link<Entry> {
     /** Last access in seconds of the 24-bit LRU clock. */
     public final int lru() {
         return lru & LRU_MASK;
+    }
+
+    /** True when the string is COPY's private duplicate, never one of Redis's shared integers. */
+    public final boolean privateCopy() {
+        return (lru & PRIVATE_COPY) != 0;
     }
 
     /** True when the string value is held the way Redis holds a modified string (encoding "raw"). */

@@ -406,6 +406,11 @@ public final class ZSetValue implements TypedValue {
         return score + 0.0;
     }
 
+    /** Turns a listpack into a skiplist for good, as SORT does to any sorted set it reads (zsetConvert). */
+    public void useSkiplist() {
+        if (dict == null) convertToSkiplist();
+    }
+
     private void convertToSkiplist() {
         ZSkipList list = new ZSkipList();
         BytesMap<ZSkipList.Node> map = new BytesMap<>(size);

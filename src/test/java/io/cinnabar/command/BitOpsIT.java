@@ -73,6 +73,15 @@ class BitOpsIT {
         assertEquals("ERR wrong number of arguments for 'bitop' command", error(jedis, "BITOP", "AND", "d"));
     }
 
+    /** bitopCommand stores its result without trying the embstr or int encodings. */
+    @Test
+    void bitopResultIsRawEncoded(Jedis jedis) {
+        jedis.set("one", "1");
+        assertEquals(1L, jedis.bitop(BitOP.OR, "d", "one"));
+        assertEquals("1", jedis.get("d"));
+        assertEquals("raw", jedis.objectEncoding("d"));
+    }
+
     @Test
     void bitfield(Jedis jedis) {
         assertEquals(Arrays.asList(0L, 4L, -128L, null, -9222246136947933184L), cmd(jedis, "BITFIELD", "bf",

@@ -79,6 +79,16 @@ class GeoCommandsIT {
         assertEquals("ERR syntax error", error(jedis, "GEODIST", "Sicily", "a", "b", "m", "x"));
     }
 
+    /** Scores GEOADD never writes decode as C's (uint64_t) cast reads them on x86-64: out of range is bit 63 alone. */
+    @Test
+    void scoresBeyondTheGeohashRange(Jedis jedis) {
+        cmd(jedis, "ZADD", "odd", "1e20", "big", "inf", "top", "-inf", "bottom", "-1", "neg");
+        List<String> cellZero = List.of("-179.99999731779098511", "-85.05112751263942528");
+        assertEquals(List.of(cellZero, cellZero, List.of("180", "-85.05112751263942528"), List.of("180", "85.0511287799999991")),
+                cmd(jedis, "GEOPOS", "odd", "big", "top", "bottom", "neg"));
+        assertEquals(List.of("00bh0hbj200", "00bh0hbj200", "bp05b5048p0"), cmd(jedis, "GEOHASH", "odd", "big", "top", "neg"));
+    }
+
     @Test
     void georadiusOptions(Jedis jedis) {
         assertEquals(List.of(List.of("Catania", "56.4413", 3479447370796909L, CATANIA),

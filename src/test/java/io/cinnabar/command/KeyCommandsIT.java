@@ -224,6 +224,20 @@ class KeyCommandsIT {
                 error(() -> raw(jedis, "MOVE", "k", "99999999999")));
     }
 
+    /** COPY duplicates a shared small integer into a private object (dupStringObject): refcount 1 until overwritten. */
+    @Test
+    void copyOfASharedIntegerIsPrivate(Jedis jedis) {
+        jedis.set("n", "7");
+        assertTrue(jedis.copy("n", "c", false));
+        assertEquals(Integer.MAX_VALUE, jedis.objectRefcount("n"));
+        assertEquals(1, jedis.objectRefcount("c"));
+        assertEquals("int", jedis.objectEncoding("c"));
+        jedis.rename("c", "r");
+        assertEquals(1, jedis.objectRefcount("r"), "RENAME moves the same object");
+        jedis.incr("r");
+        assertEquals(Integer.MAX_VALUE, jedis.objectRefcount("r"), "INCR stores a shared integer again");
+    }
+
     @Test
     void copyOptionsAndErrors(Jedis jedis) {
         jedis.set("src", "foobar");

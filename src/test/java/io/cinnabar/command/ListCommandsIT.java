@@ -338,6 +338,11 @@ class ListCommandsIT {
     void timeoutErrors(Jedis jedis) {
         assertEquals("ERR timeout is negative", error(() -> cmd(jedis, "BLPOP", "k", "-1")).getMessage());
         assertEquals("ERR timeout is not a float or out of range", error(() -> cmd(jedis, "BRPOP", "k", "abc")).getMessage());
+        // Redis's (long long) cast of a timeout past its range is LLONG_MIN: negative, inf included.
+        assertEquals("ERR timeout is negative", error(() -> cmd(jedis, "BLPOP", "k", "inf")).getMessage());
+        assertEquals("ERR timeout is negative", error(() -> cmd(jedis, "BLPOP", "k", "-inf")).getMessage());
+        assertEquals("ERR timeout is negative", error(() -> cmd(jedis, "BLPOP", "k", "9223372036854775808")).getMessage());
+        assertEquals("ERR timeout is not a float or out of range", error(() -> cmd(jedis, "BLPOP", "k", "nan")).getMessage());
         assertEquals("ERR timeout is not a float or out of range",
                 error(() -> cmd(jedis, "BLMOVE", "k", "d", "LEFT", "LEFT", "x")).getMessage());
         assertEquals("ERR syntax error", error(() -> cmd(jedis, "BLMOVE", "k", "d", "UP", "LEFT", "x")).getMessage());

@@ -123,6 +123,38 @@ class SortCommandsIT {
         assertEquals(List.of("10", "9", "a", "b"), jedis.lrange("dst", 0, -1));
     }
 
+    /** sortCommandGeneric converts any sorted set it reads to skiplist, for good, SORT_RO included. */
+    @Test
+    void sortLeavesASortedSetAsSkiplist(Jedis jedis) {
+        jedis.zadd("z", 2, "b");
+        jedis.zadd("z", 1, "a");
+        assertEquals("listpack", jedis.objectEncoding("z"));
+        assertEquals(List.of("a", "b"), jedis.sortReadonly("z", p().alpha()));
+        assertEquals("skiplist", jedis.objectEncoding("z"));
+        assertEquals(List.of("a", "b"), jedis.zrange("z", 0, -1));
+        jedis.zadd("y", 1, "x");
+        assertEquals(List.of("x"), jedis.sort("y", p().nosort()));
+        assertEquals("skiplist", jedis.objectEncoding("y"));
+    }
+
+    /** BY with LIMIT runs Redis's partial quicksort, which leaves equal ALPHA weights in its own (unstable) order. */
+    @Test
+    void byWithLimitKeepsPqsortsOrderOfTies(Jedis jedis) {
+        for (int i = 0; i < 12; i++) jedis.rpush("l", "e" + i);
+        for (int i : new int[] {0, 2, 3, 5, 8, 9, 11}) jedis.set("w_e" + i, "b");
+        for (int i : new int[] {1, 4}) jedis.set("w_e" + i, "a");
+        // Expected lists read from Redis 7.0.15 given the same data.
+        assertEquals(List.of("e7", "e10", "e6", "e4", "e1"), jedis.sort("l", p().by("w_*").alpha().limit(0, 5)));
+        assertEquals(List.of("e5", "e8", "e9", "e11", "e2", "e1"), jedis.sort("l", p().by("w_*").alpha().desc().limit(2, 6)));
+        assertEquals(List.of("e6", "e7", "e10", "e1", "e4", "e0", "e2", "e3", "e5", "e8", "e9", "e11"),
+                jedis.sort("l", p().by("w_*").alpha()), "without LIMIT the sort is stable (glibc's qsort merges)");
+        for (int i = 0; i < 50; i++) {
+            jedis.rpush("big", String.valueOf(i));
+            jedis.set("w_" + i, String.valueOf(i * 7 % 3));
+        }
+        assertEquals(List.of("0", "42", "12", "48", "39", "15", "36", "49"), jedis.sort("big", p().by("w_*").alpha().limit(10, 8)));
+    }
+
     // ---- GET ----
 
     @Test

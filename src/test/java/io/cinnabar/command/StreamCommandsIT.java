@@ -169,6 +169,46 @@ class StreamCommandsIT {
         assertEquals("ERR no such key", error(jedis, "XINFO", "STREAM", "nokey"));
     }
 
+    /** XCLAIM FORCE creates the pending entry as streamCreateNACK does, with one delivery, before the claim counts its own. */
+    @Test
+    void xclaimForceStartsFromOneDelivery(Jedis jedis) {
+        cmd(jedis, "XADD", "s", "1-1", "f", "v");
+        cmd(jedis, "XGROUP", "CREATE", "s", "g", "0");
+        cmd(jedis, "XCLAIM", "s", "g", "c", "0", "1-1", "FORCE", "JUSTID");
+        assertEquals(1L, ((List<?>) ((List<?>) cmd(jedis, "XPENDING", "s", "g", "-", "+", "10")).get(0)).get(3));
+        cmd(jedis, "XADD", "s", "2-0", "f", "v");
+        cmd(jedis, "XCLAIM", "s", "g", "c", "3600000", "2-0", "2-0", "TIME", "1000", "FORCE");
+        assertEquals(3L, ((List<?>) ((List<?>) cmd(jedis, "XPENDING", "s", "g", "-", "+", "10")).get(1)).get(3));
+    }
+
+    /** Redis decides per stream while serving: a key named twice with ">" only gets what the first read left. */
+    @Test
+    void xreadgroupServesARepeatedKeyOnlyWhatIsLeft(Jedis jedis) {
+        cmd(jedis, "XADD", "s", "1-0", "a", "1");
+        cmd(jedis, "XADD", "s", "2-0", "a", "2");
+        cmd(jedis, "XGROUP", "CREATE", "s", "g", "0");
+        assertEquals(List.of(List.of("s", List.of(List.of("1-0", List.of("a", "1")), List.of("2-0", List.of("a", "2"))))),
+                cmd(jedis, "XREADGROUP", "GROUP", "g", "c", "STREAMS", "s", "s", ">", ">"));
+        cmd(jedis, "XADD", "s", "3-0", "a", "3");
+        cmd(jedis, "XADD", "s", "4-0", "a", "4");
+        assertEquals(List.of(List.of("s", List.of(List.of("3-0", List.of("a", "3")))), List.of("s", List.of(List.of("4-0", List.of("a", "4"))))),
+                cmd(jedis, "XREADGROUP", "GROUP", "g", "c", "COUNT", "1", "STREAMS", "s", "s", ">", ">"));
+        assertEquals(List.of(List.of("s", List.of(List.of("3-0", List.of("a", "3")))), List.of("s", List.of(List.of("3-0", List.of("a", "3"))))),
+                cmd(jedis, "XREADGROUP", "GROUP", "g", "c", "COUNT", "1", "STREAMS", "s", "s", "2", "2"));
+    }
+
+    /** xinfoCommand looks the key up before it reads XINFO STREAM's options. */
+    @Test
+    void xinfoStreamChecksTheKeyBeforeItsOptions(Jedis jedis) {
+        jedis.set("str", "x");
+        assertEquals("WRONGTYPE Operation against a key holding the wrong kind of value",
+                error(jedis, "XINFO", "STREAM", "str", "FULL", "COUNT", "abc"));
+        assertEquals("WRONGTYPE Operation against a key holding the wrong kind of value", error(jedis, "XINFO", "STREAM", "str", "NOPE"));
+        assertEquals("ERR no such key", error(jedis, "XINFO", "STREAM", "nokey", "FULL", "COUNT"));
+        cmd(jedis, "XADD", "s", "1-0", "a", "1");
+        assertEquals("ERR value is not an integer or out of range", error(jedis, "XINFO", "STREAM", "s", "FULL", "COUNT", "abc"));
+    }
+
     private static List<Object> keysOf(List<?> flatMap) {
         List<Object> keys = new java.util.ArrayList<>();
         for (int i = 0; i < flatMap.size(); i += 2) keys.add(flatMap.get(i));

@@ -155,6 +155,7 @@ public final class BitmapCommands implements CommandFamily {
             }
         }
         db.set(key, result);
+        db.markRaw(key); // bitopCommand stores createObject(OBJ_STRING, ...) without trying embstr or int
         c.notify(KeyspaceEvents.STRING, "set", key);
         c.reply().integer(maxLength);
     }

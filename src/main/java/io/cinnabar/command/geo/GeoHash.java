@@ -60,9 +60,17 @@ final class GeoHash {
         return new double[] {lon, lat};
     }
 
-    /** The score as C's (uint64_t) cast reads it, for any double a sorted set may hold. */
+    /** The score as C's (uint64_t) cast reads it on x86-64, for any double a sorted set may hold. */
     private static long scoreBits(double score) {
-        return score >= 0x1p63 ? (long) (score - 0x1p63) ^ Long.MIN_VALUE : (long) score;
+        return score >= 0x1p63 ? truncate(score - 0x1p63) ^ Long.MIN_VALUE : truncate(score);
+    }
+
+    /**
+     * x86-64's cvttsd2si, which that cast compiles to: a double outside the long range becomes
+     * 0x8000000000000000, where Java's cast saturates (so a score of 1e20 decodes to cell 0, as in Redis).
+     */
+    private static long truncate(double d) {
+        return d >= 0x1p63 || !(d >= -0x1p63) ? Long.MIN_VALUE : (long) d;
     }
 
     /**

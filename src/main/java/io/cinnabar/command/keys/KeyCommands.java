@@ -257,6 +257,7 @@ public final class KeyCommands implements CommandFamily {
         // Stored strings are never mutated, so a copy may share the bytes.
         Object copy = value instanceof TypedValue ? ((TypedValue) value).copy() : value;
         dst.putFrom(to, copy, e, false);
+        if (copy instanceof byte[]) dst.markPrivateCopy(to);
         c.notify(KeyspaceEvents.GENERIC, "copy_to", to, dst.id());
         c.reply().integer(1);
     }
@@ -292,7 +293,7 @@ public final class KeyCommands implements CommandFamily {
             return;
         }
         long refcount = 1;
-        if (e.value() instanceof byte[] s && s.length <= 5 && sharesIntegers(c) && e.stringEncoding().equals("int")) {
+        if (e.value() instanceof byte[] s && s.length <= 5 && sharesIntegers(c) && !e.privateCopy() && e.stringEncoding().equals("int")) {
             long n = Numbers.parseLongOr(s, -1);
             if (n >= 0 && n < SHARED_INTEGERS) refcount = SHARED_REFCOUNT;
         }

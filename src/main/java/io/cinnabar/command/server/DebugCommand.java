@@ -276,7 +276,7 @@ final class DebugCommand {
             serialized = 0;
         }
         String text = "Value at:0x" + Long.toHexString(0x7f0000000000L | (System.identityHashCode(v) & 0xffffffffL))
-                + " refcount:" + refcount(v, encoding) + " encoding:" + encoding + " serializedlength:" + serialized
+                + " refcount:" + (e.privateCopy() ? 1 : refcount(v, encoding)) + " encoding:" + encoding + " serializedlength:" + serialized
                 + " lru:" + (e.lru() & ((1 << 24) - 1)) + " lru_seconds_idle:" + c.keyspace().idleSeconds(e);
         c.reply().simple(text);
     }

@@ -119,6 +119,13 @@ public final class SortCommands implements CommandFamily {
         Object value = c.db().read(c.arg(1));
         ValueType type = value == null ? ValueType.LIST : ValueType.of(value);
         if (type != ValueType.LIST && type != ValueType.SET && type != ValueType.ZSET) throw WrongTypeException.INSTANCE;
+        if (type == ValueType.ZSET && ((ZSetValue) value).isListpack()) {
+            // sortCommandGeneric converts a listpack sorted set to skiplist for good, even for SORT_RO
+            // (OBJECT ENCODING shows it); an encoding change is no change of the value.
+            value = c.db().write(c.arg(1));
+            ((ZSetValue) value).useSkiplist();
+            c.db().unchanged(c.arg(1));
+        }
 
         // An unsorted set would come out in hash order, which replicas and the AOF could not
         // reproduce: Redis sorts it byte-wise when storing and in scripts.
@@ -168,7 +175,11 @@ public final class SortCommands implements CommandFamily {
                 }
             }
             if (bad) throw new CommandError(NOT_DOUBLE);
-            Arrays.sort(items, comparator(alpha, sortBy != null, desc));
+            java.util.Comparator<Item> cmp = comparator(alpha, sortBy != null, desc);
+            // As sortCommandGeneric: BY with a LIMIT short of everything sorts partially (pqsort, not
+            // stable); otherwise libc's qsort, which glibc implements as a stable merge sort.
+            if (sortBy != null && (start != 0 || end != items.length - 1)) PartialQuickSort.sort(items, cmp, (int) start, (int) end);
+            else Arrays.sort(items, cmp);
         }
 
         int count = (int) (end - start + 1);
@@ -248,8 +259,6 @@ public final class SortCommands implements CommandFamily {
 
     // ---- sorted sets ----
     // Not sorting ("BY nosort"): score order, ranks as ZRANGE/ZREVRANGE. Sorting: every member once.
-    // Redis also converts a small zset to skiplist for good when SORT reads it; we leave the
-    // encoding alone, so OBJECT ENCODING after SORT can differ.
 
     private static long zsetSize(TypedValue zset) {
         return ((ZSetValue) zset).size();

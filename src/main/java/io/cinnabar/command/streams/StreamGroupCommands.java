@@ -326,7 +326,7 @@ final class StreamGroupCommands {
                 continue;
             }
             if (force && nack == null) {
-                nack = new StreamGroup.Nack(null, now, 0);
+                nack = new StreamGroup.Nack(null, now, 1); // streamCreateNACK counts one delivery; the claim adds its own
                 g.pel.put(id, nack);
             }
             if (nack == null) continue;

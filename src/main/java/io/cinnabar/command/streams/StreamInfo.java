@@ -85,6 +85,8 @@ final class StreamInfo {
 
     /** XINFO STREAM key [FULL [COUNT count]] */
     static void stream(Call c) {
+        // xinfoCommand looks the key up before the options are parsed: WRONGTYPE and "no such key" win.
+        StreamValue s = stream(c, c.arg(2));
         int optc = c.argCount() - 3;
         boolean full = optc > 0;
         long count = 10;
@@ -97,7 +99,6 @@ final class StreamInfo {
                 if (count < 0) count = 10;
             }
         }
-        StreamValue s = stream(c, c.arg(2));
         Reply r = c.reply();
         r.map(full ? 9 : 10);
         r.bulk("length");

@@ -122,7 +122,7 @@ final class StreamReads {
             if (groupName != null) {
                 if (!gt.equals(GROUP_NEW)) {
                     served.add(k);
-                } else if (s.length > 0 && s.lastValidId().compareTo(s.group(groupName).lastId) > 0) {
+                } else if (s.length > 0 && s.lastValidId().compareTo(deliveredBefore(c, s, groupName, streamsArg, ids, k, count)) > 0) {
                     served.add(k);
                 }
             } else if (s.length > 0 && s.lastValidId().compareTo(gt) > 0) {
@@ -159,6 +159,23 @@ final class StreamReads {
         }
         long deadline = timeout == 0 ? 0 : c.now() + timeout;
         if (xreadgroup) c.blockUntilDataOrGone(keys, deadline, Reply::nullArray); else c.block(keys, deadline, Reply::nullArray);
+    }
+
+    /**
+     * The group's last delivered id as the k-th stream of an XREADGROUP will find it: Redis decides
+     * stream by stream while serving, so a key named again with ">" only sees what the reads of it
+     * before left (with COUNT, the next entries; without, nothing).
+     */
+    private static StreamId deliveredBefore(Call c, StreamValue s, byte[] groupName, int streamsArg, StreamId[] ids, int k, long count) {
+        StreamId last = s.group(groupName).lastId;
+        for (int j = 0; j < k; j++) {
+            if (!ids[j].equals(GROUP_NEW) || !Arrays.equals(c.arg(streamsArg + j), c.arg(streamsArg + k))) continue;
+            StreamId start = last.next();
+            if (start == null) break;
+            List<StreamValue.Item> items = s.items(start, StreamId.MAX, count, false);
+            if (!items.isEmpty()) last = items.get(items.size() - 1).id();
+        }
+        return last;
     }
 
     /** The stream at key; a retry treats another type as no stream (Redis serves only streams then). */
