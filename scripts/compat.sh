@@ -330,7 +330,10 @@ make_tree() {
     if [ "$SERVER" = redis ]; then
         exec_line="exec $(command -v redis-server) \"\$@\""
     else
-        exec_line="exec java $SPAWN_OPTS -jar '$JAR' \"\$@\""
+        # A process started in the background of a non-interactive shell (CI runners do that)
+        # inherits SIGINT ignored, and a JVM cannot take back an ignored signal, where
+        # redis-server's sigaction does: perl resets it to the default before java starts.
+        exec_line="exec perl -e '\$SIG{INT} = \"DEFAULT\"; exec @ARGV or die' java $SPAWN_OPTS -jar '$JAR' \"\$@\""
     fi
     cat >"$TREE/src/redis-server" <<SHIM
 #!/bin/sh

@@ -245,6 +245,9 @@ class StartupIT {
     /** Starts the server as a process; its standard output goes to stdout, or nowhere when null. */
     private static Process launch(Path stdout, List<String> jvmOptions, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
+        // Started from a background job (as CI runners start builds), this JVM and its children
+        // have SIGINT ignored, which a JVM cannot take back: perl resets it, as a terminal would have it.
+        cmd.addAll(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die"));
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
