@@ -4,6 +4,7 @@ import io.cinnabar.config.ConfigOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +24,10 @@ final class ShutdownSignals {
 
     static void install(CinnabarServer server, long pid) {
         Signal.handle(new Signal("TERM"), s -> received(server, s.getNumber(), pid));
-        Signal.handle(new Signal("INT"), s -> received(server, s.getNumber(), pid));
+        if (Signal.handle(new Signal("INT"), s -> received(server, s.getNumber(), pid)) == SignalHandler.SIG_IGN) {
+            // Inherited from a background job of a non-interactive shell; the JVM keeps it ignored.
+            log.warn("SIGINT was ignored when this process started and stays ignored: use SIGTERM or SHUTDOWN to stop it");
+        }
     }
 
     private static void received(CinnabarServer server, int signal, long pid) {
