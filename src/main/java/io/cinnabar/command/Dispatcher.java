@@ -512,7 +512,8 @@ public final class Dispatcher {
         // Server state refuses only a script's first write: after one, stopping halfway is worse.
         if (wrote) return null;
         if (spec.write) {
-            if (MasterLink.refusesWrites(server)) return "-" + MasterLink.READONLY;
+            // The AOF is obeyed as Redis obeys its master's stream (mustObeyClient).
+            if (!replaying && MasterLink.refusesWrites(server)) return "-" + MasterLink.READONLY;
             String diskError = server.persistence().writeDeniedError();
             if (diskError != null) return "-" + diskError;
             if (!GoodReplicas.enough(server)) return "-" + GoodReplicas.NOREPLICAS;

@@ -432,6 +432,20 @@ class PersistenceIT {
         }
     }
 
+    /** A read-only replica still replays its own AOF, scripts' writes included (Redis obeys the AOF client). */
+    @Test
+    void aReadOnlyReplicaLoadsTheWritesOfScriptsFromItsAof() {
+        try (CinnabarServer s = start("appendonly", "yes"); Jedis j = client(s)) {
+            j.eval("redis.call('set', KEYS[1], '100')", 1, "foo");
+            j.eval("redis.call('incr', KEYS[1])", 1, "foo");
+        }
+        try (CinnabarServer s = start("appendonly", "yes", "replicaof", "127.0.0.1 0"); Jedis j = client(s)) {
+            assertEquals("101", j.get("foo"));
+            assertEquals("READONLY You can't write against a read only replica.",
+                    assertThrows(JedisDataException.class, () -> j.set("foo", "1")).getMessage());
+        }
+    }
+
     @Test
     void debugReloadAndLoadaofKeepTheDataSet() {
         try (CinnabarServer s = start("appendonly", "yes"); Jedis j = client(s)) {
