@@ -27,6 +27,8 @@ public final class Client {
     boolean noEvict;
     /** The most memory it used since the last maxmemory-clients check (ClientMemory). */
     long memoryPeak;
+    /** What used memory counts for this client since the last measure (MemoryLimit). */
+    long memoryCounted;
     boolean closing;
     /** Set by QUIT and protocol errors: close once this batch's replies are written. */
     boolean closeAfterReply;

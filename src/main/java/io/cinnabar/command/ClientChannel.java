@@ -99,6 +99,11 @@ public interface ClientChannel {
         return 0;
     }
 
+    /** Bytes of the arguments read so far of a request not yet whole; any thread. */
+    default long partialRequestBytes() {
+        return 0;
+    }
+
     /** Reply bytes waiting to be written to the socket (CLIENT LIST omem); any thread. */
     default long pendingOutputBytes() {
         return 0;

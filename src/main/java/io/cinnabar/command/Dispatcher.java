@@ -783,6 +783,7 @@ public final class Dispatcher {
         server.pubSub().forgetClient(client);
         tracking.disable(client);
         server.removeClient(client);
+        server.memoryLimit().clientLeft(client);
     }
 
     /** Switches the protocol replies are written in, from the next byte on (HELLO). */

@@ -72,12 +72,58 @@ public final class MemoryLimit {
     }
 
     /**
-     * Redis's used_memory: the data's estimate plus what an empty server holds and the scripts.
+     * Redis's used_memory: the data's estimate plus what an empty server holds, the scripts and the clients.
      * Every command asks when maxmemory is set, so it costs a sum over the databases only: the
-     * scripts' share (a walk of the script cache) is refreshed by the cron.
+     * scripts' share (a walk of the script cache) is refreshed by the cron, the clients' as
+     * {@link #clientBytes} says.
      */
     public long usedMemory() {
-        return STARTUP_BYTES + server.keyspace().dataBytes() + scriptBytes;
+        return STARTUP_BYTES + server.keyspace().dataBytes() + scriptBytes + clientBytes();
+    }
+
+    /**
+     * Clients' buffers count as Redis's do (its allocator sees them): a sum over the clients,
+     * taken by the cron and, after a client's buffers grew by a big request or reply, by the
+     * next command that asks, at most once a millisecond.
+     */
+    private long clientBytes() {
+        if (clientsGrew) {
+            long now = System.nanoTime();
+            if (now - clientsMeasuredNanos >= 1_000_000L) measureClients(now);
+        }
+        return clientBytes;
+    }
+
+    /** The clients' share of {@link #usedMemory} as last measured (mem_clients_normal). */
+    public long clientBytesCounted() {
+        return clientBytes;
+    }
+
+    private long clientBytes;
+    private long clientsMeasuredNanos;
+    /** Set from any event loop; read on the keyspace thread. */
+    private volatile boolean clientsGrew;
+
+    /** A big request is arriving or a big reply was queued: used memory counts it from the next command on. */
+    public void clientBuffersGrew() {
+        if (!clientsGrew) clientsGrew = true;
+    }
+
+    private void measureClients(long now) {
+        clientsGrew = false;
+        clientsMeasuredNanos = now;
+        long total = 0;
+        for (Client c : server.clients()) {
+            c.memoryCounted = c.leaving() ? 0 : ClientMemory.of(c, null);
+            total += c.memoryCounted;
+        }
+        clientBytes = total;
+    }
+
+    /** A client is gone: what it held leaves used memory now, as Redis frees it when it frees the client. */
+    public void clientLeft(Client c) {
+        clientBytes = Math.max(0, clientBytes - c.memoryCounted);
+        c.memoryCounted = 0;
     }
 
     private long scriptBytes;
@@ -211,6 +257,7 @@ public final class MemoryLimit {
     /** serverCron's share: still over the limit (a write grew a value), eviction goes on. */
     void cron() {
         measureScripts();
+        measureClients(System.nanoTime());
         peak(usedMemory());
         if (server.config().getLong(ConfigOptions.MAXMEMORY) > 0 && !server.pause().isActive()
                 && usedMemory() > server.config().getLong(ConfigOptions.MAXMEMORY) && policy.evicts()) {

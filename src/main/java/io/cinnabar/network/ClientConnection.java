@@ -3,6 +3,7 @@ package io.cinnabar.network;
 import io.cinnabar.command.Client;
 import io.cinnabar.command.ClientChannel;
 import io.cinnabar.command.Dispatcher;
+import io.cinnabar.command.KeyspaceThread;
 import io.cinnabar.command.server.ClientInfo;
 import io.cinnabar.protocol.Request;
 import io.cinnabar.protocol.RespDecoder;
@@ -43,6 +44,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private static final long MAX_WAITING_BYTES = 4 * 1024 * 1024;
     /** Unparsed input from which each read asks the keyspace thread to check maxmemory-clients. */
     private static final long BIG_PENDING_INPUT = 32 * 1024;
+    /** A reply this big makes used_memory count the clients' buffers again before the next command. */
+    private static final int BIG_OUTPUT = 32 * 1024;
 
     private List<Request> batch = new ArrayList<>();
     private long batchBytes;
@@ -82,6 +85,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     }
 
     @Override
+    public long partialRequestBytes() {
+        RespDecoder d = decoder;
+        return d == null ? 0 : d.partialRequestBytes();
+    }
+
+    @Override
     public void channelActive(ChannelHandlerContext ctx) {
         dispatcher.server().thread().execute(() -> dispatcher.server().addClient(client));
         ctx.fireChannelActive();
@@ -96,10 +105,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (pendingInputBytes() >= BIG_PENDING_INPUT) {
-            // A big request still arriving may alone pass maxmemory-clients (Redis checks after each read).
-            dispatcher.server().thread().execute(dispatcher::evictClientsIfNeeded);
-        }
+        // A big request still arriving may alone pass maxmemory-clients (Redis checks after each read).
+        if (pendingInputBytes() + partialRequestBytes() >= BIG_PENDING_INPUT) buffersGrew();
         if (batch.isEmpty()) return;
         if (!inFlight) {
             dispatch();
@@ -119,7 +126,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        dispatcher.server().thread().execute(() -> dispatcher.disconnected(client));
+        // Netty fires this from a task of its own. On the keyspace's own event loop (io-threads 1)
+        // the client goes at once, before the batches read in the same turn run: one that closed
+        // holding big buffers must not make them evict other clients (Redis frees it as it reads EOF).
+        KeyspaceThread keyspace = dispatcher.server().thread();
+        Runnable gone = () -> dispatcher.disconnected(client);
+        if (keyspace.inThread()) keyspace.runNow(gone); else keyspace.execute(gone);
         ctx.fireChannelInactive();
     }
 
@@ -266,6 +278,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     }
 
     private boolean overOutputLimit(int adding) {
+        // Output queued for a client that does not read (a tracking redirection, a subscriber)
+        // counts before the next command, as Redis's evicts clients before it sleeps.
+        if (adding >= BIG_OUTPUT) buffersGrew();
         long total = adding + pendingOutputBytes();
         boolean over = total > 0 && outputLimit.exceeded(total, System.currentTimeMillis(), client.subscribed());
         if (!over && outputLimit.softLimitPending() && !softLimitCheckScheduled) {
@@ -277,6 +292,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     }
 
     private boolean softLimitCheckScheduled;
+
+    /** The client's buffers grew a lot: maxmemory-clients and used memory look at it again. */
+    private void buffersGrew() {
+        dispatcher.server().thread().execute(dispatcher::evictClientsIfNeeded);
+        dispatcher.server().memoryLimit().clientBuffersGrew();
+    }
 
     /** Redis's closeClientOnOutputBufferLimitReached, with its log line. */
     private void closeForOutputLimit() {

@@ -92,6 +92,19 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     private volatile long pendingInput;
 
+    /**
+     * Bytes of the arguments already read of a request not yet whole (a client that stopped
+     * half-way through a multibulk holds them): part of its memory, not of its query buffer,
+     * as Redis counts argv apart from querybuf. Any thread, approximate.
+     */
+    public long partialRequestBytes() {
+        return partialRequest;
+    }
+
+    private volatile long partialRequest;
+    /** Decoding thread: the bytes of args[0..argCount). */
+    private long argBytes;
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (state != State.FAILED && overQueryBufferLimit(in)) {
@@ -106,6 +119,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
             decodeAll(in, out);
         } finally {
             pendingInput = (long) in.readableBytes() + bigArgFilled;
+            partialRequest = args == null ? 0 : argBytes;
         }
     }
 
@@ -164,6 +178,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         multibulkLength = n;
         args = new byte[(int) Math.min(n, INITIAL_ARGS)][];
         argCount = 0;
+        argBytes = 0;
         state = State.ARG_HEADER;
         return true;
     }
@@ -217,6 +232,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         }
         if (argCount == args.length) args = Arrays.copyOf(args, (int) Math.min(multibulkLength, args.length * 2L));
         args[argCount++] = data;
+        argBytes += data.length;
         if (argCount == multibulkLength) {
             out.add(Request.of(args));
             args = null;

@@ -198,7 +198,7 @@ public final class InfoCommand implements CommandFamily {
         s.field("mem_replication_backlog", 0);
         s.field("mem_total_replication_buffers", 0);
         s.field("mem_clients_slaves", 0);
-        s.field("mem_clients_normal", 0);
+        s.field("mem_clients_normal", m.clients());
         s.field("mem_cluster_links", 0);
         s.field("mem_aof_buffer", 0);
         s.field("mem_allocator", "jvm");

@@ -85,7 +85,7 @@ public final class MemoryCommand implements CommandFamily {
         field(c, "startup.allocated", m.startup());
         field(c, "replication.backlog", 0);
         field(c, "clients.slaves", 0);
-        field(c, "clients.normal", 0);
+        field(c, "clients.normal", m.clients());
         field(c, "cluster.links", 0);
         field(c, "aof.buffer", 0);
         field(c, "lua.caches", m.scripts());

@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * getMemoryOverheadData: used memory is the data's estimate plus the overheads; the JVM heap
  * (in use, committed) plays the allocator's part and RSS is the process's.
  */
-record MemoryFigures(long used, long peak, long startup, long scripts, long overhead, long dataset,
+record MemoryFigures(long used, long peak, long startup, long scripts, long clients, long overhead, long dataset,
                      long keys, long heapUsed, long heapCommitted, long rss, long[] dbTableBytes) {
 
     static MemoryFigures of(ServerContext server) {
@@ -20,7 +20,8 @@ record MemoryFigures(long used, long peak, long startup, long scripts, long over
         Keyspace ks = server.keyspace();
         long used = limit.usedMemory();
         long peak = limit.peak(used);
-        long scripts = used - MemoryLimit.STARTUP_BYTES - ks.dataBytes();
+        long clients = limit.clientBytesCounted();
+        long scripts = used - MemoryLimit.STARTUP_BYTES - ks.dataBytes() - clients;
         long[] tables = new long[ks.databaseCount()];
         long tableBytes = 0;
         for (int i = 0; i < tables.length; i++) {
@@ -28,10 +29,10 @@ record MemoryFigures(long used, long peak, long startup, long scripts, long over
             tables[i] = ks.db(i).tableBytes();
             tableBytes += tables[i];
         }
-        long overhead = MemoryLimit.STARTUP_BYTES + scripts + tableBytes;
+        long overhead = MemoryLimit.STARTUP_BYTES + scripts + clients + tableBytes;
         Runtime rt = Runtime.getRuntime();
         long committed = rt.totalMemory();
-        return new MemoryFigures(used, peak, MemoryLimit.STARTUP_BYTES, scripts, overhead, used - overhead,
+        return new MemoryFigures(used, peak, MemoryLimit.STARTUP_BYTES, scripts, clients, overhead, used - overhead,
                 ks.totalKeys(), committed - rt.freeMemory(), committed, residentSetSize(committed), tables);
     }
 
