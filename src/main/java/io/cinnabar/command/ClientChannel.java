@@ -104,6 +104,11 @@ public interface ClientChannel {
         return 0;
     }
 
+    /** The hard client-output-buffer-limit of the client's class, in bytes; 0: none. */
+    default long outputHardLimit() {
+        return 0;
+    }
+
     /** Reply bytes waiting to be written to the socket (CLIENT LIST omem); any thread. */
     default long pendingOutputBytes() {
         return 0;

@@ -85,6 +85,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     }
 
     @Override
+    public long outputHardLimit() {
+        return OutputBufferLimit.hardLimit(dispatcher.server().config(), client.subscribed());
+    }
+
+    @Override
     public long partialRequestBytes() {
         RespDecoder d = decoder;
         return d == null ? 0 : d.partialRequestBytes();

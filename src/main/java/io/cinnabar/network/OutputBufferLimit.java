@@ -39,6 +39,16 @@ final class OutputBufferLimit {
         return false;
     }
 
+    /**
+     * The hard limit of the client's class (0: none), for a command building a reply that only
+     * this limit bounds; reads the option afresh (any thread, seldom).
+     */
+    static long hardLimit(Config config, boolean pubsub) {
+        OutputBufferLimit parsed = new OutputBufferLimit(config);
+        parsed.refresh();
+        return parsed.limits[pubsub ? PUBSUB : NORMAL][0];
+    }
+
     /** True while the output stays past a soft limit whose seconds have not run out yet. */
     boolean softLimitPending() {
         return softReachedAtMs != 0;

@@ -15,6 +15,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -244,6 +245,34 @@ class MalformedInputIT {
             } finally {
                 admin.configSet("client-output-buffer-limit", "normal 0 0 0");
             }
+        }
+    }
+
+    @Test
+    void repeatedRandomPicksStopAtTheOutputLimitLikeRedis(CinnabarServer server) throws IOException {
+        try (Jedis admin = new Jedis("127.0.0.1", server.port())) {
+            admin.hset("h", "a", "b");
+            admin.sadd("s", "a");
+            admin.zadd("z", 1, "a");
+            admin.configSet("client-output-buffer-limit", "normal 1000000 0 0");
+            try {
+                // A billion picks: the building stops at the limit and the client goes unanswered.
+                for (String pick : List.of("HRANDFIELD h -999999999", "SRANDMEMBER s -999999999",
+                        "ZRANDMEMBER z -999999999 WITHSCORES")) {
+                    assertEquals("", sendAndReadToEof(server, bytes(pick + "\r\n")), pick);
+                }
+                assertEquals("PONG", admin.ping());
+            } finally {
+                admin.configSet("client-output-buffer-limit", "normal 0 0 0");
+            }
+            // No limit would stop it: refused, where Redis would fill its memory (or, near 2^62, never end).
+            for (String pick : List.of("HRANDFIELD h -999999999", "SRANDMEMBER s -999999999",
+                    "ZRANDMEMBER z -4611686018427387903")) {
+                assertEquals("-ERR value is out of range\r\n", sendAndReadToEof(server, bytes(pick + "\r\nQUIT\r\n"))
+                        .replace("+OK\r\n", ""), pick);
+            }
+            assertEquals(3, admin.zrandmemberWithScores("z", -3).size());
+            admin.del("h", "s", "z");
         }
     }
 

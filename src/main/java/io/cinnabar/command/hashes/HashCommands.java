@@ -6,6 +6,7 @@ import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
+import io.cinnabar.command.UnboundedReply;
 import io.cinnabar.command.keys.ScanArgs;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
@@ -42,7 +43,6 @@ public final class HashCommands implements CommandFamily {
     /** HRANDFIELD: below count*3 > size, build the whole hash and drop random fields (Redis's SUB_STRATEGY_MUL). */
     private static final int SUB_STRATEGY_MUL = 3;
     /** Replies this large cannot be buffered; Redis would grow its output buffer until killed. */
-    private static final long MAX_RANDOM_REPLY = 100_000_000L;
 
     @Override
     public String group() {
@@ -306,12 +306,12 @@ public final class HashCommands implements CommandFamily {
         int size = h.size();
         boolean nested = withValues && r.protocol() > 2;
         if (!unique || count == 1) {
-            if (count > MAX_RANDOM_REPLY) throw new CommandError("ERR value is out of range");
-            r.array((int) (withValues && !nested ? count * 2 : count));
+            UnboundedReply out = UnboundedReply.of(c, count);
+            out.array(withValues && !nested ? count * 2 : count);
             byte[][] pairs = h.isCompact() ? h.toPairs() : null;
             byte[][] pair = new byte[2][];
             ThreadLocalRandom rnd = ThreadLocalRandom.current();
-            for (long i = 0; i < count; i++) {
+            for (long i = 0; i < count && !out.full(i); i++) {
                 if (pairs != null) {
                     int at = rnd.nextInt(size) * 2;
                     pair[0] = pairs[at];

@@ -7,6 +7,7 @@ import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.KeyProcs;
 import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
+import io.cinnabar.command.UnboundedReply;
 import io.cinnabar.command.keys.ScanArgs;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.BytesSet;
@@ -343,10 +344,9 @@ public final class SetCommands implements CommandFamily {
         }
         int size = set.size();
         if (!unique || count == 1) {
-            // Redis streams until the client's output limit closes it; an int-sized reply is our ceiling.
-            if (count > Integer.MAX_VALUE - 8) throw new CommandError("ERR value is out of range");
-            r.array((int) count);
-            for (long i = 0; i < count; i++) {
+            UnboundedReply out = UnboundedReply.of(c, count);
+            out.array(count);
+            for (long i = 0; i < count && !out.full(i); i++) {
                 if (set.isIntset()) r.bulk(set.randomInt()); else r.bulk(set.randomMember());
             }
             return;

@@ -2,6 +2,7 @@ package io.cinnabar.command.zsets;
 
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
+import io.cinnabar.command.UnboundedReply;
 import io.cinnabar.keyspace.BytesMap;
 import io.cinnabar.keyspace.ZSetValue;
 import io.cinnabar.protocol.Reply;
@@ -54,8 +55,9 @@ final class ZSetRandom {
         boolean nested = withScores && r.protocol() == 3;
         double[] score = new double[1];
         if (!unique || count == 1) {
-            r.array((int) (withScores && !nested ? count * 2 : count));
-            for (long k = 0; k < count; k++) {
+            UnboundedReply out = UnboundedReply.of(c, count);
+            out.array(withScores && !nested ? count * 2 : count);
+            for (long k = 0; k < count && !out.full(k); k++) {
                 byte[] m = z.randomMember(score);
                 if (withScores) ZSetCommands.pair(r, m, score[0], nested); else r.bulk(m);
             }
