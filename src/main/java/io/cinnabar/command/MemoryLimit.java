@@ -83,8 +83,8 @@ public final class MemoryLimit {
 
     /**
      * Clients' buffers count as Redis's do (its allocator sees them): a sum over the clients,
-     * taken by the cron and, after a client's buffers grew by a big request or reply, by the
-     * next command that asks, at most once a millisecond.
+     * taken by the cron while maxmemory is set, by INFO, and, after a client's buffers grew by a
+     * big request or reply, by the next command that asks, at most once a millisecond.
      */
     private long clientBytes() {
         if (clientsGrew) {
@@ -94,8 +94,9 @@ public final class MemoryLimit {
         return clientBytes;
     }
 
-    /** The clients' share of {@link #usedMemory} as last measured (mem_clients_normal). */
-    public long clientBytesCounted() {
+    /** The clients' share of {@link #usedMemory}, measured now (INFO mem_clients_normal, MEMORY STATS). */
+    public long measureClientsNow() {
+        measureClients(System.nanoTime());
         return clientBytes;
     }
 
@@ -257,7 +258,8 @@ public final class MemoryLimit {
     /** serverCron's share: still over the limit (a write grew a value), eviction goes on. */
     void cron() {
         measureScripts();
-        measureClients(System.nanoTime());
+        // A pass over every client: only while maxmemory needs it (INFO measures for itself).
+        if (server.config().getLong(ConfigOptions.MAXMEMORY) > 0) measureClients(System.nanoTime());
         peak(usedMemory());
         if (server.config().getLong(ConfigOptions.MAXMEMORY) > 0 && !server.pause().isActive()
                 && usedMemory() > server.config().getLong(ConfigOptions.MAXMEMORY) && policy.evicts()) {

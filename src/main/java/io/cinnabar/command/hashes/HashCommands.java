@@ -42,7 +42,6 @@ import static io.cinnabar.command.KeySpec.at;
 public final class HashCommands implements CommandFamily {
     /** HRANDFIELD: below count*3 > size, build the whole hash and drop random fields (Redis's SUB_STRATEGY_MUL). */
     private static final int SUB_STRATEGY_MUL = 3;
-    /** Replies this large cannot be buffered; Redis would grow its output buffer until killed. */
 
     @Override
     public String group() {

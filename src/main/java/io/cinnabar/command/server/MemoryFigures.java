@@ -18,9 +18,9 @@ record MemoryFigures(long used, long peak, long startup, long scripts, long clie
     static MemoryFigures of(ServerContext server) {
         MemoryLimit limit = server.memoryLimit();
         Keyspace ks = server.keyspace();
+        long clients = limit.measureClientsNow();
         long used = limit.usedMemory();
         long peak = limit.peak(used);
-        long clients = limit.clientBytesCounted();
         long scripts = used - MemoryLimit.STARTUP_BYTES - ks.dataBytes() - clients;
         long[] tables = new long[ks.databaseCount()];
         long tableBytes = 0;
