@@ -765,12 +765,17 @@ public final class Dispatcher {
         }
     }
 
-    /** The client's socket closed: forget it and whatever it was waiting for. */
-    /** maxmemory-clients after a client's unparsed input grew (no command runs to check it). Keyspace thread. */
+    /** Whether maxmemory-clients is set (any thread). */
+    public boolean clientEvictionOn() {
+        return ClientMemory.limit(server.config()) != 0;
+    }
+
+    /** maxmemory-clients after a client's buffers grew with no command run (a big read, output queued). Keyspace thread. */
     public void evictClientsIfNeeded() {
         if (busy == null) ClientMemory.evictIfNeeded(server, this);
     }
 
+    /** The client's socket closed: forget it and whatever it was waiting for. */
     public void disconnected(Client client) {
         blocked.release(client);
         server.pause().forget(client);

@@ -16,6 +16,8 @@ public final class UnboundedReply {
     static final long MAX_ELEMENTS = 100_000_000L;
     /** A hard limit above this would let the reply fill the heap before it stops it. */
     private static final long MAX_STOPPING_LIMIT = 256L * 1024 * 1024;
+    /** Elements between two looks at the reply's size. */
+    private static final int CHECK_EVERY = 1024;
 
     private final Reply reply;
     private final long hardLimit;
@@ -27,7 +29,8 @@ public final class UnboundedReply {
 
     /** For a reply of elements elements to c's client; refuses one nothing would stop. */
     public static UnboundedReply of(Call c, long elements) {
-        long hard = c.reply() instanceof RespWriter ? c.client().channel().outputHardLimit() : 0;
+        // Fewer elements than one check apart never meet the limit: no need to look it up.
+        long hard = elements > CHECK_EVERY && c.reply() instanceof RespWriter ? c.client().channel().outputHardLimit() : 0;
         boolean limitStops = hard > 0 && hard <= MAX_STOPPING_LIMIT;
         if (elements > MAX_ELEMENTS && !limitStops) throw new CommandError("ERR value is out of range");
         return new UnboundedReply(c.reply(), limitStops ? hard : 0);
@@ -40,6 +43,6 @@ public final class UnboundedReply {
 
     /** True when the loop should stop before element i: the client's output passed its limit. */
     public boolean full(long i) {
-        return hardLimit > 0 && (i & 1023) == 0 && ((RespWriter) reply).size() >= hardLimit;
+        return hardLimit > 0 && i % CHECK_EVERY == 0 && ((RespWriter) reply).size() >= hardLimit;
     }
 }

@@ -66,6 +66,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         this.channel = channel;
         this.client = new Client(id, this, authenticated);
         this.outputLimit = new OutputBufferLimit(dispatcher.server().config());
+        this.evictClients = dispatcher::evictClientsIfNeeded;
     }
 
     Client client() {
@@ -300,9 +301,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     /** The client's buffers grew a lot: maxmemory-clients and used memory look at it again. */
     private void buffersGrew() {
-        dispatcher.server().thread().execute(dispatcher::evictClientsIfNeeded);
+        if (dispatcher.clientEvictionOn()) dispatcher.server().thread().execute(evictClients);
         dispatcher.server().memoryLimit().clientBuffersGrew();
     }
+
+    private final Runnable evictClients;
 
     /** Redis's closeClientOnOutputBufferLimitReached, with its log line. */
     private void closeForOutputLimit() {
