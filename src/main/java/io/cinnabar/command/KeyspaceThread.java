@@ -68,6 +68,10 @@ public final class KeyspaceThread implements Executor {
     /** Non-null when keyspace work runs on an event loop instead of this class's own thread. */
     private ScheduledExecutorService borrowed;
     private java.util.function.BooleanSupplier inBorrowed;
+    /** The borrowed event loop's end-of-iteration queue (Netty's tail tasks); null on a thread of its own. */
+    private Executor iterationEnd;
+    private Runnable endOfTurn = () -> { };
+    private boolean endOfTurnQueued;
 
     public KeyspaceThread(String name) {
         thread = new Thread(this::loop, name);
@@ -79,9 +83,10 @@ public final class KeyspaceThread implements Executor {
      * single io thread on a small machine this removes every cross-thread hand-off, as Redis's
      * single thread does; the keyspace is still owned by exactly one thread. Call before start().
      */
-    public void runOn(ScheduledExecutorService loop, java.util.function.BooleanSupplier inLoop) {
+    public void runOn(ScheduledExecutorService loop, java.util.function.BooleanSupplier inLoop, Executor iterationEnd) {
         borrowed = loop;
         inBorrowed = inLoop;
+        this.iterationEnd = iterationEnd;
     }
 
     public void start() {
@@ -152,6 +157,37 @@ public final class KeyspaceThread implements Executor {
             before.run();
             hook.run();
         };
+    }
+
+    /**
+     * Runs hook once per turn of this thread that ran work, after every task of the turn and its
+     * after-work hooks, before the thread sleeps: on a borrowed event loop, once per iteration
+     * however many connections' batches it ran (Redis's beforeSleep), instead of once per task.
+     */
+    public synchronized void atEndOfTurn(Runnable hook) {
+        Runnable before = endOfTurn;
+        endOfTurn = () -> {
+            before.run();
+            hook.run();
+        };
+        afterWork(this::endOfTurnDue);
+    }
+
+    private void endOfTurnDue() {
+        if (iterationEnd == null) {
+            run(endOfTurn);
+        } else if (!endOfTurnQueued) {
+            endOfTurnQueued = true;
+            try {
+                iterationEnd.execute(() -> {
+                    endOfTurnQueued = false;
+                    run(endOfTurn);
+                });
+            } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                endOfTurnQueued = false;
+                run(endOfTurn);
+            }
+        }
     }
 
     /** Runs task after delayMs on this thread. Must be called on the keyspace thread. */

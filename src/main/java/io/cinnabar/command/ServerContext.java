@@ -105,7 +105,7 @@ public final class ServerContext {
             }
         }, PersistenceFormats.rdb(config, () -> functionLibraries.get()), PersistenceFormats.aof(config, () -> functionLibraries.get()));
         // The write feed is the script's while it owns the keyspace past the threshold.
-        thread.afterWork(() -> {
+        thread.atEndOfTurn(() -> {
             if (!thread.lent()) persistence.endOfRound();
         });
         config.onChange(persistence::configChanged);

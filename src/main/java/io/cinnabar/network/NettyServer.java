@@ -14,6 +14,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.SingleThreadEventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
@@ -85,7 +86,7 @@ public final class NettyServer implements AutoCloseable {
         if (config.getInt(ConfigOptions.IO_THREADS) == 1) {
             // One io thread: commands run on it too (no hand-offs; measured faster on 2 cores).
             EventLoop loop = workers.next();
-            server.thread().runOn(loop, loop::inEventLoop);
+            server.thread().runOn(loop, loop::inEventLoop, ((SingleThreadEventLoop) loop)::executeAfterEventLoopIteration);
         }
         ReplyRouter replies = new ReplyRouter();
         server.thread().afterWork(replies::flush);
