@@ -61,6 +61,7 @@ public final class Cinnabar {
             log.warn("Configuration loaded");
         }
         InertOptionWarnings.follow(config);
+        JitWarmUp.runIfAsked(config);
 
         CinnabarServer server = new CinnabarServer(config);
         try {

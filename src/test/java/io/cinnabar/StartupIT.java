@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -60,6 +61,35 @@ class StartupIT {
             }
             assertTrue(p.waitFor(20, TimeUnit.SECONDS), "server did not exit after SHUTDOWN");
             assertEquals(0, p.exitValue());
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void jitWarmUpServesAPrivateServerSilentlyAndLeavesNothingBehind(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("stdout");
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        Path data = Files.createDirectories(dir.resolve("data"));
+        int port = freePort();
+        Process p = launch(log, List.of("-Dcinnabar.warmupMs=300", "-Djava.io.tmpdir=" + tmp),
+                "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes",
+                "--dir", data.toString());
+        try {
+            String text = awaitLine(log, "Ready to accept connections");
+            java.util.regex.Matcher served = java.util.regex.Pattern.compile("JIT warm-up: (\\d+) requests").matcher(text);
+            assertTrue(served.find(), text);
+            assertTrue(Long.parseLong(served.group(1)) > 0, text);
+            // The private server's AOF lines are silenced: only the real server's file is announced.
+            assertEquals(1, text.split("Creating AOF incr file", -1).length - 1, text);
+            try (Stream<Path> left = Files.list(tmp)) {
+                assertEquals(List.of(), left.filter(f -> f.getFileName().toString().startsWith("cinnabar-warm-up")).toList());
+            }
+            try (Jedis j = awaitPong(port)) {
+                assertEquals(0, j.dbSize());
+                j.set("a", "1");
+                assertEquals("1", j.get("a"));
+            }
         } finally {
             p.destroyForcibly();
         }

@@ -55,6 +55,27 @@ public final class ServerLog {
         });
     }
 
+    /**
+     * Runs work with the server's log silenced (the standalone start's JIT warm-up: its private
+     * server's lines are not the operator's), then puts the level back. Just runs work when the
+     * application configured logging itself.
+     */
+    public static void quietWhile(Runnable work) {
+        LoggerContext context = ownContext();
+        if (context == null) {
+            work.run();
+            return;
+        }
+        ch.qos.logback.classic.Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+        Level level = root.getLevel();
+        root.setLevel(Level.OFF);
+        try {
+            work.run();
+        } finally {
+            root.setLevel(level);
+        }
+    }
+
     private static LoggerContext ownContext() {
         ILoggerFactory factory = LoggerFactory.getILoggerFactory();
         if (!(factory instanceof LoggerContext)) return null;
