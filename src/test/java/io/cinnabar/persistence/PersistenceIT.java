@@ -325,6 +325,34 @@ class PersistenceIT {
     }
 
     @Test
+    void aRewriteHoldingEverysecFsyncsBackDoesNotSpinThePersistenceThread() throws Exception {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        java.util.Set<Long> before = java.util.Arrays.stream(threads.getAllThreadIds()).boxed()
+                .collect(java.util.stream.Collectors.toSet());
+        try (CinnabarServer s = start("appendonly", "yes", "appendfsync", "everysec",
+                "no-appendfsync-on-rewrite", "yes"); Jedis j = client(s)) {
+            long persistence = java.util.Arrays.stream(threads.getThreadInfo(threads.getAllThreadIds()))
+                    .filter(t -> t != null && !before.contains(t.getThreadId())
+                            && t.getThreadName().equals("cinnabar-persistence"))
+                    .findFirst().orElseThrow().getThreadId();
+            for (int i = 0; i < 300; i++) j.set("k" + i, "v");
+            // 300 keys: a rewrite of at least 1.5 s, past the second after the last fsync.
+            j.configSet("rdb-key-save-delay", "5000");
+            long cpuBefore = threads.getThreadCpuTime(persistence);
+            long start = System.nanoTime();
+            j.bgrewriteaof();
+            j.set("during", "rewrite"); // written, and its fsync held back until the rewrite ends
+            awaitInfo(j, "aof_rewrite_in_progress", "0");
+            long elapsed = System.nanoTime() - start;
+            long cpu = threads.getThreadCpuTime(persistence) - cpuBefore;
+            assertTrue(elapsed > 1_500_000_000L, "the rewrite took " + elapsed / 1_000_000 + " ms");
+            // It spun before: the duty asked to run again at a second after the last fsync, long past.
+            assertTrue(cpu < elapsed / 4, "persistence thread CPU " + cpu / 1_000_000 + " ms in "
+                    + elapsed / 1_000_000 + " ms of rewrite");
+        }
+    }
+
+    @Test
     void appendonlyCanBeSwitchedOnAndOffAtRunTime() throws Exception {
         Map<String, String> before;
         try (CinnabarServer s = start(); Jedis j = client(s)) {
