@@ -29,9 +29,9 @@ import java.util.stream.Stream;
  * io-threads and AOF settings in a temporary directory, serves redis-benchmark's default commands
  * to eight in-process clients (two unpipelined, six 16 deep) for N ms, then goes away with its
  * directory; its log lines are silenced. The JIT compiles the request path meanwhile. Measured on
- * 2 cores with AOF everysec: a fresh server's first 100k SETs ran at 55k/s and its third 100k at
- * 99k/s; with 1000 ms of warm-up, redis-benchmark -n 1000000 on a fresh server went from 0.92x to
- * 1.01x Redis's rate (SET) and from 0.98x to 1.12x (LPUSH). Embedded servers never do this.
+ * 2 cores with AOF everysec: a fresh server's first 100k SETs ran at 55k/s and the next 100k at
+ * 71-87k/s; after 1000 ms of warm-up the next 100k ran at 96-102k/s (the first still at ~60k/s:
+ * real clients' profiles still make the JIT compile). Embedded servers never do this.
  */
 final class JitWarmUp {
     private static final Logger log = LoggerFactory.getLogger(JitWarmUp.class);
