@@ -70,7 +70,8 @@ public final class KeyspaceThread implements Executor {
     private java.util.function.BooleanSupplier inBorrowed;
     /** The borrowed event loop's end-of-iteration queue (Netty's tail tasks); null on a thread of its own. */
     private Executor iterationEnd;
-    private Runnable endOfTurn = () -> { };
+    /** Null until a hook is added: a thread without one queues nothing at the end of its turns. */
+    private volatile Runnable endOfTurn;
     private boolean endOfTurnQueued;
 
     public KeyspaceThread(String name) {
@@ -166,11 +167,15 @@ public final class KeyspaceThread implements Executor {
      */
     public synchronized void atEndOfTurn(Runnable hook) {
         Runnable before = endOfTurn;
-        endOfTurn = () -> {
-            before.run();
-            hook.run();
-        };
-        afterWork(this::endOfTurnDue);
+        if (before == null) {
+            endOfTurn = hook;
+            afterWork(this::endOfTurnDue);
+        } else {
+            endOfTurn = () -> {
+                before.run();
+                hook.run();
+            };
+        }
     }
 
     private void endOfTurnDue() {

@@ -51,6 +51,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private long batchBytes;
     private boolean inFlight;
     private final OutputBufferLimit outputLimit;
+    /** The keyspace-thread task a big read or reply queues while maxmemory-clients is set: one per connection. */
+    private final Runnable evictClients;
     /** Keyspace thread: replies handed out to wait for the AOF (delivery()), and the push batch being filled. */
     private long heldCreated;
     private PushBatch openPushes;
@@ -304,8 +306,6 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         if (dispatcher.clientEvictionOn()) dispatcher.server().thread().execute(evictClients);
         dispatcher.server().memoryLimit().clientBuffersGrew();
     }
-
-    private final Runnable evictClients;
 
     /** Redis's closeClientOnOutputBufferLimitReached, with its log line. */
     private void closeForOutputLimit() {

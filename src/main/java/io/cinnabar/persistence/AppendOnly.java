@@ -266,13 +266,13 @@ public final class AppendOnly {
         long upTo = handedEnd;
         fileTasksQueued.incrementAndGet();
         thread.execute(() -> {
-            fileLock.lock();
             try {
-                writer.writeHanded(upTo);
-                task.run();
+                withFiles(() -> {
+                    writer.writeHanded(upTo);
+                    task.run();
+                });
             } finally {
                 fileTasksQueued.decrementAndGet();
-                fileLock.unlock();
             }
         });
     }
