@@ -65,8 +65,12 @@ class TestControlsProtocolIT {
             assertEquals(syntax, c.call("CINNABAR", "FAULT", "ADD", "GET", "ERROR"));
             assertEquals(new RespSocket.Error("ERR value is not an integer or out of range"),
                     c.call("CINNABAR", "FAULT", "ADD", "GET", "TIMES", "0", "DROP"));
-            assertEquals(new RespSocket.Error("ERR unknown subcommand 'nope'. CINNABAR knows CLOCK, FAULT, RECORD, RESET."),
+            assertEquals(new RespSocket.Error("ERR unknown subcommand or wrong number of arguments for 'nope'. Try CINNABAR HELP."),
                     c.call("CINNABAR", "nope"));
+            Object help = c.call("CINNABAR", "help");
+            assertTrue(help instanceof List<?> lines && lines.get(0).equals("CINNABAR <subcommand> [<arg> [value] [opt] ...]. Subcommands are:")
+                    && lines.contains("CLOCK ADVANCE <milliseconds>") && lines.contains("RECORD GET [<count>]")
+                    && lines.get(lines.size() - 2).equals("HELP"), String.valueOf(help));
             assertEquals(new RespSocket.Error("ERR wrong number of arguments for 'cinnabar' command"), c.call("CINNABAR"));
         }
     }

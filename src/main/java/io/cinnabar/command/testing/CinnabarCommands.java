@@ -4,7 +4,9 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.HelpReply;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -42,11 +44,12 @@ public final class CinnabarCommands implements CommandFamily {
     private static void run(Call c) {
         // Test controls act on this server only: an AOF must load on a server without them.
         c.preventPropagation();
-        CinnabarSubcommand sub = SUBCOMMANDS.get(c.option(1));
-        if (sub == null) {
-            throw new CommandError("ERR unknown subcommand '" + c.argString(1) + "'. CINNABAR knows "
-                    + String.join(", ", SUBCOMMANDS.keySet()) + ".");
+        if (c.argCount() == 2 && "HELP".equals(c.option(1))) {
+            HelpReply.reply(c, SUBCOMMANDS.values().stream().flatMap(s -> Arrays.stream(s.help())).toArray(String[]::new));
+            return;
         }
+        CinnabarSubcommand sub = SUBCOMMANDS.get(c.option(1));
+        if (sub == null) throw CommandError.subcommandSyntax(c.args());
         sub.run(c);
     }
 

@@ -40,4 +40,16 @@ final class ClockSubcommand implements CinnabarSubcommand {
     private static CommandError wrongArity() {
         return new CommandError("ERR wrong number of arguments for 'cinnabar|clock' command");
     }
+
+    @Override
+    public String[] help() {
+        return new String[] {
+            "CLOCK NOW",
+            "    Returns the server's clock in unix milliseconds.",
+            "CLOCK ADVANCE <milliseconds>",
+            "    Moves a manual clock forward (clock manual); returns once what became due has happened.",
+            "CLOCK SET <unix-milliseconds>",
+            "    Sets a manual clock (clock manual).",
+        };
+    }
 }

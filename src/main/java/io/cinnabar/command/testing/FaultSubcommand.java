@@ -114,4 +114,18 @@ final class FaultSubcommand implements CinnabarSubcommand {
     private static void bulkOrNull(Reply r, String s) {
         if (s == null) r.nullBulk(); else r.bulk(s);
     }
+
+    @Override
+    public String[] help() {
+        return new String[] {
+            "FAULT ADD <command> [KEY <pattern>] [CLIENT <name-pattern>] [NTH <n>] [TIMES <n>] ERROR <text> | DELAY <ms> | DROP | CLOSE",
+            "    Adds a rule for the command; returns its id.",
+            "FAULT DEL <id>",
+            "    Removes a rule.",
+            "FAULT LIST",
+            "    Returns the rules.",
+            "FAULT CLEAR",
+            "    Removes every rule.",
+        };
+    }
 }

@@ -47,4 +47,16 @@ final class RecordSubcommand implements CinnabarSubcommand {
             for (byte[] a : argv) r.bulk(a);
         }
     }
+
+    @Override
+    public String[] help() {
+        return new String[] {
+            "RECORD ON|OFF",
+            "    Starts or stops recording the commands clients send.",
+            "RECORD GET [<count>]",
+            "    Returns the recorded commands as [time-ms, client-name, db, command, args...].",
+            "RECORD CLEAR",
+            "    Forgets the recorded commands.",
+        };
+    }
 }

@@ -15,4 +15,12 @@ final class ResetSubcommand implements CinnabarSubcommand {
         }
         c.reply().ok();
     }
+
+    @Override
+    public String[] help() {
+        return new String[] {
+            "RESET",
+            "    Puts data, config, scripts, clients' state, clock, faults and recorder back as at start.",
+        };
+    }
 }
