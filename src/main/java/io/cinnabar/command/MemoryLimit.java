@@ -267,10 +267,15 @@ public final class MemoryLimit {
         }
     }
 
-    private static boolean overImplicitLimit() {
+    private boolean overImplicitLimit() {
+        // Data well below the limit needs no look at the heap (two calls into the JVM per write):
+        // even doubled, as values a snapshot keeps for itself can double it, it stays under.
+        if (usedMemory() <= IMPLICIT_LIMIT / 2) return false;
         Runtime rt = Runtime.getRuntime();
-        // Cheap first (two counters): below the limit with the garbage counted, the data is too.
-        if (rt.totalMemory() - rt.freeMemory() <= IMPLICIT_LIMIT) return false;
+        // Cheap first, as every write asks: a committed heap below the limit (the usual case)
+        // holds less data than that; then the heap in use, garbage counted.
+        long committed = rt.totalMemory();
+        if (committed <= IMPLICIT_LIMIT || committed - rt.freeMemory() <= IMPLICIT_LIMIT) return false;
         if (liveHeap() <= IMPLICIT_LIMIT) return false;
         // What the last collection left may have been deleted since (DEL, FLUSHALL): a fresh
         // count lets writes in again, instead of at the collector's next periodic cycle.

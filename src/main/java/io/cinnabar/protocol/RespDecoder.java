@@ -308,6 +308,25 @@ public final class RespDecoder extends ByteToMessageDecoder {
     }
 
     private boolean parseNumber(ByteBuf in, int from, int length) {
+        // The common case read in place: up to 18 digits without sign or leading zero (every
+        // request has two or three of these; copying them out first was 4% of a pipelined SET).
+        if (length > 0 && length <= 18) {
+            int end = from + length;
+            byte c = in.getByte(from);
+            if (c > '0' && c <= '9') {
+                long v = c - '0';
+                int i = from + 1;
+                for (; i < end; i++) {
+                    c = in.getByte(i);
+                    if (c < '0' || c > '9') break;
+                    v = v * 10 + (c - '0');
+                }
+                if (i == end) {
+                    parsed[0] = v;
+                    return true;
+                }
+            }
+        }
         if (length <= 0 || length > numberScratch.length) return false;
         in.getBytes(from, numberScratch, 0, length);
         return Numbers.parseLong(numberScratch, 0, length, parsed);
