@@ -554,10 +554,10 @@ public final class Dispatcher {
         boolean failed = true;
         boolean outermost = depth == 1;
         // As Redis's call(): the clock is read once per top-level command; EXEC and scripts see one time.
-        if (outermost) {
-            keyspace.beginCommand();
-        }
         long start = System.nanoTime();
+        if (outermost) {
+            keyspace.beginCommand(start);
+        }
         int mark = target == writer ? writer.size() : 0;
         byte[][] shown = args;
         try {

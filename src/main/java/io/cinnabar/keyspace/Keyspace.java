@@ -13,7 +13,12 @@ public final class Keyspace {
     private final KeyspaceStats stats = new KeyspaceStats();
     private final LazyFree lazyFree = new LazyFree();
     /** Unix ms; tests may drive it instead of the system clock. */
-    private volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
+    private static final java.util.function.LongSupplier SYSTEM_CLOCK = System::currentTimeMillis;
+    private volatile java.util.function.LongSupplier clock = SYSTEM_CLOCK;
+    /** Unix time in ns minus System.nanoTime(), as read at wallReadNanos (see {@link #beginCommand(long)}). */
+    private long wallMinusNanos;
+    private long wallReadNanos;
+    private boolean wallRead;
     private long now = System.currentTimeMillis();
     private boolean frozenClock;
     private boolean touchEnabled = true;
@@ -252,6 +257,29 @@ public final class Keyspace {
     public void beginCommand() {
         now = clock.getAsLong();
         frozenClock = true;
+    }
+
+    /**
+     * {@link #beginCommand()} for a command whose System.nanoTime() at start was read already (its
+     * duration's): under the system clock, its time comes from that reading, the wall clock being
+     * read once per 10 ms only. A clock read cost ~2.5% of a pipelined GET; Redis's call() also
+     * reads the clock once for both.
+     */
+    public void beginCommand(long startNanos) {
+        java.util.function.LongSupplier c = clock;
+        now = c == SYSTEM_CLOCK ? systemMillis(startNanos) : c.getAsLong();
+        frozenClock = true;
+    }
+
+    private long systemMillis(long nanos) {
+        if (!wallRead || nanos - wallReadNanos > 10_000_000L || nanos - wallReadNanos < 0) {
+            // The wall clock first: the offset may lag by the gap between the two reads, never lead.
+            java.time.Instant wall = java.time.Instant.now();
+            wallReadNanos = System.nanoTime();
+            wallMinusNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - wallReadNanos;
+            wallRead = true;
+        }
+        return Math.floorDiv(nanos + wallMinusNanos, 1_000_000L);
     }
 
     public void endCommand() {
