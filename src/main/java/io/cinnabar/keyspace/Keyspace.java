@@ -12,8 +12,8 @@ public final class Keyspace {
     private Database[] databases;
     private final KeyspaceStats stats = new KeyspaceStats();
     private final LazyFree lazyFree = new LazyFree();
-    /** Unix ms; tests may drive it instead of the system clock. */
     private static final java.util.function.LongSupplier SYSTEM_CLOCK = System::currentTimeMillis;
+    /** Unix ms; tests may drive it instead of the system clock. */
     private volatile java.util.function.LongSupplier clock = SYSTEM_CLOCK;
     /** Unix time in ns minus System.nanoTime(), as read at wallReadNanos (see {@link #beginCommand(long)}). */
     private long wallMinusNanos;
