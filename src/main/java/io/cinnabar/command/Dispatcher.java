@@ -122,7 +122,8 @@ public final class Dispatcher {
         }
         // A connection whose reply a fault dropped answers nothing more: its requests are dropped too.
         if (client.closing || client.silenced) return;
-        // Once per batch read, as Redis stamps c->lastinteraction per read: a clock read per command cost 2% of a pipelined SET.
+        // Once per batch read, as Redis stamps c->lastinteraction per read: a clock read per
+        // command cost 2% of a pipelined SET.
         client.lastInteractionMs = keyspace.mstime();
         if (client.waiting()) {
             // A blocked, paused or delayed client's later requests wait until it is served.

@@ -78,7 +78,12 @@ public final class MemoryLimit {
      * {@link #clientBytes} says.
      */
     public long usedMemory() {
-        return STARTUP_BYTES + server.keyspace().dataBytes() + scriptBytes + clientBytes();
+        return heldBytes() + clientBytes();
+    }
+
+    /** used_memory without the clients' buffers (mostly direct memory, not the heap's). */
+    private long heldBytes() {
+        return STARTUP_BYTES + server.keyspace().dataBytes() + scriptBytes;
     }
 
     /**
@@ -269,8 +274,9 @@ public final class MemoryLimit {
 
     private boolean overImplicitLimit() {
         // Data well below the limit needs no look at the heap (two calls into the JVM per write):
-        // even doubled, as values a snapshot keeps for itself can double it, it stays under.
-        if (usedMemory() <= IMPLICIT_LIMIT / 2) return false;
+        // even doubled, as values a snapshot keeps for itself can double it, it stays under. The
+        // clients' share is left out: measuring it walks the clients.
+        if (heldBytes() <= IMPLICIT_LIMIT / 2) return false;
         Runtime rt = Runtime.getRuntime();
         // Cheap first, as every write asks: a committed heap below the limit (the usual case)
         // holds less data than that; then the heap in use, garbage counted.

@@ -17,8 +17,8 @@ public final class Keyspace {
     private volatile java.util.function.LongSupplier clock = SYSTEM_CLOCK;
     /** Unix time in ns minus System.nanoTime(), as read at wallReadNanos (see {@link #beginCommand(long)}). */
     private long wallMinusNanos;
-    private long wallReadNanos;
-    private boolean wallRead;
+    /** Set 10 ms back at start: the first command reads the wall clock. */
+    private long wallReadNanos = System.nanoTime() - 10_000_001L;
     private long now = System.currentTimeMillis();
     private boolean frozenClock;
     private boolean touchEnabled = true;
@@ -272,12 +272,11 @@ public final class Keyspace {
     }
 
     private long systemMillis(long nanos) {
-        if (!wallRead || nanos - wallReadNanos > 10_000_000L || nanos - wallReadNanos < 0) {
+        if (nanos - wallReadNanos > 10_000_000L || nanos - wallReadNanos < 0) {
             // The wall clock first: the offset may lag by the gap between the two reads, never lead.
             java.time.Instant wall = java.time.Instant.now();
             wallReadNanos = System.nanoTime();
             wallMinusNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - wallReadNanos;
-            wallRead = true;
         }
         return Math.floorDiv(nanos + wallMinusNanos, 1_000_000L);
     }
