@@ -30,6 +30,14 @@ public interface ClientChannel {
         return delivery(replies.takeBytes(), closeAfterReply);
     }
 
+    /**
+     * Hands what replies holds (then empty) to the connection before the batch of requests it
+     * answers ends: the first part of the batch's replies, which the batch's {@link #send} follows.
+     */
+    default void sendPart(RespWriter replies) {
+        push(replies.takeBytes());
+    }
+
     /** Where {@link #delivery} tasks run (the connection's event loop). */
     java.util.concurrent.Executor executor();
 

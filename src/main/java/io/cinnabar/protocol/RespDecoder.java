@@ -26,6 +26,12 @@ public final class RespDecoder extends ByteToMessageDecoder {
     public static final int INLINE_MAX_SIZE = 64 * 1024;
     /** Redis's PROTO_MBULK_BIG_ARG: bulks this big are gathered outside the cumulation. */
     static final int BIG_ARG = 32 * 1024;
+    /**
+     * The first array a big bulk is gathered into: up to 1 MB at once (a 1 MB value took four
+     * doublings from 64 KB), past that it doubles as the bytes arrive, so a declared length is
+     * not trusted with more memory than was sent (Redis reserves the whole length at once).
+     */
+    private static final int BIG_ARG_FIRST = 1 << 20;
     private static final int UNAUTHENTICATED_MAX_MULTIBULK = 10;
     private static final int UNAUTHENTICATED_MAX_BULK = 16384;
     private static final int INITIAL_ARGS = 1024;
@@ -260,7 +266,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
             if (take == 0) return null;
             int need = bigArgFilled + take;
             if (bigArg == null) {
-                bigArg = new byte[Math.min(bulkLength, Math.max(need, BIG_ARG * 2))];
+                bigArg = new byte[Math.min(bulkLength, Math.max(need, BIG_ARG_FIRST))];
             } else if (need > bigArg.length) {
                 bigArg = Arrays.copyOf(bigArg, (int) Math.min(bulkLength, Math.max(need, bigArg.length * 2L)));
             }

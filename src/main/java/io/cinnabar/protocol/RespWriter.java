@@ -101,6 +101,9 @@ public final class RespWriter implements Reply {
 
     @Override
     public void bulk(byte[] b, int offset, int length) {
+        // Room for the header, the value and its CRLF at once: a big value then costs one copy
+        // instead of a doubling for the value and another for the CRLF after it.
+        ensure(length + 24);
         header((byte) '$', length);
         put(b, offset, length);
         crlf();
