@@ -7,14 +7,15 @@
 #   scripts/client-suites.sh redis-py [2|3]        # redis-py 5.2.1 from PyPI (RESP2 or RESP3)
 #   scripts/client-suites.sh jedis <checkout>      # e.g. github.com/redis/jedis at v7.4.1
 #   scripts/client-suites.sh lettuce <checkout>    # e.g. github.com/redis/lettuce at 7.5.2.RELEASE
+#   scripts/client-suites.sh ioredis <checkout>    # e.g. github.com/redis/ioredis at 6.0.0 (Node.js, npm)
 #
-# The suites connect to fixed ports (redis-py and Jedis 6379, Lettuce 6479), so those must be free.
+# The suites connect to fixed ports (redis-py, Jedis and ioredis 6379, Lettuce 6479), so those must be free.
 # Work files go to target/client-suites/. Exits 1 when a test fails on Cinnabar only.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 jar="$repo/target/cinnabar.jar"
-suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce [protocol|checkout]}"
+suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis [protocol|checkout]}"
 work="$repo/target/client-suites/$suite"
 mkdir -p "$work"
 [[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
@@ -68,7 +69,25 @@ case $suite in
         # Surefire lists each failing test as "Class.method:line ..." (reruns as "Run 1: ...").
         failures() { { grep -E '^\[ERROR\]   (Run 1: )?[A-Za-z0-9_]+\.[A-Za-z0-9_]+' "$1" || true; } | sed -E 's/^\[ERROR\]   (Run 1: )?//; s/[: ].*//' | sort -u; }
         ;;
-    *) echo "unknown suite $suite (redis-py, jedis, lettuce)" >&2; exit 2 ;;
+    ioredis)
+        # Its unit and functional tests (the cluster and scenario ones need its docker services).
+        port=6379
+        conf=("enable-debug-command yes")
+        src="$(cd "${2:?give the path of an ioredis checkout}" && pwd)"
+        [[ -d $src/node_modules ]] || (cd "$src" && npm ci --no-audit --no-fund --ignore-scripts >/dev/null)
+        run_suite() {
+            (cd "$src" && TS_NODE_TRANSPILE_ONLY=true NODE_ENV=test npx mocha --no-experimental-strip-types \
+                --timeout 10000 --reporter json --reporter-option "output=$1.json" \
+                "test/helpers/*.ts" "test/unit/**/*.ts" "test/functional/**/*.ts" >"$1" 2>&1) || true
+        }
+        # One line per failed test: its file and full title (mocha's JSON report).
+        failures() {
+            node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+                for (const f of r.failures) console.log((f.file || "").replace(/.*\/test\//, "test/") + " :: " + f.fullTitle);' \
+                "$1.json" 2>/dev/null | sort -u
+        }
+        ;;
+    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis)" >&2; exit 2 ;;
 esac
 
 server_pid=""
