@@ -42,6 +42,7 @@ case $suite in
                 -m "not redismod and not onlycluster" --protocol="$protocol" >"$1" 2>&1) || true
         }
         failures() { { grep -E '^(FAILED|ERROR) ' "$1" || true; } | sed 's/ - .*//' | sort -u; }
+        ran() { grep -qE '[0-9]+ passed' "$1"; }
         ;;
     jedis | lettuce)
         src="$(cd "${2:?give the path of a $suite checkout}" && pwd)"
@@ -68,6 +69,7 @@ case $suite in
         fi
         # Surefire lists each failing test as "Class.method:line ..." (reruns as "Run 1: ...").
         failures() { { grep -E '^\[ERROR\]   (Run 1: )?[A-Za-z0-9_]+\.[A-Za-z0-9_]+' "$1" || true; } | sed -E 's/^\[ERROR\]   (Run 1: )?//; s/[: ].*//' | sort -u; }
+        ran() { grep -qE '^\[(INFO|WARNING|ERROR)\] Tests run: [0-9]+, Failures' "$1"; }
         ;;
     ioredis)
         # Its unit and functional tests (the cluster and scenario ones need its docker services).
@@ -86,6 +88,7 @@ case $suite in
                 for (const f of r.failures) console.log((f.file || "").replace(/.*\/test\//, "test/") + " :: " + f.fullTitle);' \
                 "$1.json" 2>/dev/null | sort -u
         }
+        ran() { [[ -s $1.json ]]; }
         ;;
     *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis)" >&2; exit 2 ;;
 esac
@@ -113,6 +116,8 @@ run_against() { # redis|cinnabar
     kill "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
     server_pid=""
+    # A suite that did not build or start would otherwise look like one with no failures.
+    ran "$dir/suite.log" || { echo "$suite ran no tests against $server (see $dir/suite.log)" >&2; exit 2; }
     failures "$dir/suite.log" >"$work/$server.failures"
 }
 
