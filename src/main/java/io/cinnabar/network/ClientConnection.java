@@ -176,12 +176,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         ByteBuf part = outgoing(encoded);
         openPushes = null; // pushes from now on go after this part
         replies.post(channel.eventLoop(), () -> {
-            if (overOutputLimit(part.readableBytes())) {
-                part.release();
-                closeForOutputLimit();
-            } else {
-                channel.writeAndFlush(part, channel.voidPromise());
-            }
+            if (withinOutputLimit(part)) channel.writeAndFlush(part, channel.voidPromise());
         });
     }
 
@@ -300,13 +295,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     /** On the event loop: writes one batch's replies and starts the next batch if one waits. */
     private void deliver(ByteBuf replies, boolean closeAfterReply) {
+        if (!withinOutputLimit(replies)) return;
         int size = replies.readableBytes();
-        if (overOutputLimit(size)) {
-            // As Redis: the reply that would pass the limit is dropped and the client closed.
-            replies.release();
-            closeForOutputLimit();
-            return;
-        }
         if (size > 0 && closeAfterReply) {
             channel.writeAndFlush(replies).addListener(ChannelFutureListener.CLOSE);
         } else if (size > 0) {
@@ -320,6 +310,14 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         if (closeAfterReply) return;
         if (!batch.isEmpty()) dispatch();
         if (!channel.config().isAutoRead()) channel.config().setAutoRead(true);
+    }
+
+    /** False when replies would pass the output limit: as Redis, they are dropped and the client closed. */
+    private boolean withinOutputLimit(ByteBuf replies) {
+        if (!overOutputLimit(replies.readableBytes())) return true;
+        replies.release();
+        closeForOutputLimit();
+        return false;
     }
 
     private boolean overOutputLimit(int adding) {
