@@ -274,9 +274,14 @@ public final class Keyspace {
     private long systemMillis(long nanos) {
         if (nanos - wallReadNanos > 10_000_000L || nanos - wallReadNanos < 0) {
             // The wall clock first: the offset may lag by the gap between the two reads, never lead.
-            java.time.Instant wall = java.time.Instant.now();
-            wallReadNanos = System.nanoTime();
-            wallMinusNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - wallReadNanos;
+            // A thread preempted between them would lag by the preemption, so that reading is retried.
+            for (int tries = 0; tries < 4; tries++) {
+                long before = System.nanoTime();
+                java.time.Instant wall = java.time.Instant.now();
+                wallReadNanos = System.nanoTime();
+                wallMinusNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - wallReadNanos;
+                if (wallReadNanos - before < 20_000L) break;
+            }
         }
         return Math.floorDiv(nanos + wallMinusNanos, 1_000_000L);
     }

@@ -139,7 +139,11 @@ public final class ExpireCommands implements CommandFamily {
         return new CommandError("ERR invalid expire time in '" + c.spec().fullName() + "' command");
     }
 
-    /** TTL / PTTL / EXPIRETIME / PEXPIRETIME key: -2 no key, -1 no expiry. */
+    /**
+     * TTL / PTTL / EXPIRETIME / PEXPIRETIME key: -2 no key, -1 no expiry. The time left is counted
+     * from this instant (Redis 7.0's expire-mstime()), not from the command's start: a client that
+     * sets PXAT from its own clock never reads back more than it set.
+     */
     private void ttl(Call c, boolean seconds, boolean absolute) {
         Entry e = c.db().peek(c.arg(1));
         if (e == null) {
@@ -151,7 +155,7 @@ public final class ExpireCommands implements CommandFamily {
             c.reply().integer(-1);
             return;
         }
-        long t = Math.max(0, absolute ? at : at - c.now());
+        long t = Math.max(0, absolute ? at : at - c.mstime());
         c.reply().integer(seconds ? (t + 500) / 1000 : t);
     }
 
