@@ -109,8 +109,10 @@ class RedisTestAssetsTest {
 
     @Test
     void corruptZiplistFailsItsIntegrityCheck() throws IOException {
+        // Read outside assertThrows: a missing asset skips the test instead of failing it.
+        byte[] file = asset("corrupt_ziplist.rdb");
         RdbFormatException e = assertThrows(RdbFormatException.class,
-                () -> load("corrupt_ziplist.rdb", RdbLoadOptions.DEFAULTS));
+                () -> Loaded.read(file, RdbLoadOptions.DEFAULTS));
         assertEquals(RdbFormatException.Kind.CORRUPT, e.kind());
         assertTrue(e.reason().contains("integrity check failed"), e.getMessage());
     }
