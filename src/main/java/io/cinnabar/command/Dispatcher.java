@@ -58,6 +58,8 @@ public final class Dispatcher {
     private final LongCommandRunner longRuns;
     /** Non-null while a long command runs past the threshold: what to resume when it ends. */
     private BusyRun busy;
+    /** The busy script was killed and ends at its next check: batches wait instead of getting BUSY. */
+    private boolean busyKilled;
     private final BusyReplies busyReplies;
     /** Test controls (recorder, faults) while any is on; null otherwise, which is all a command pays. */
     private CommandWatch watch;
@@ -117,7 +119,10 @@ public final class Dispatcher {
     /** Executes one client's batch and sends the replies. Keyspace thread only. */
     public void executeBatch(Client client, List<Request> batch) {
         if (busy != null) {
-            busyReplies.answer(client, batch);
+            // After a successful SCRIPT or FUNCTION KILL the script is about to end: what comes
+            // next runs after it, as in Redis, where the script stops in the pass that read the kill.
+            if (busyKilled) server.thread().defer(() -> executeBatch(client, batch));
+            else busyReplies.answer(client, batch);
             return;
         }
         // A connection whose reply a fault dropped answers nothing more: its requests are dropped too.
@@ -185,6 +190,7 @@ public final class Dispatcher {
     private void longRunEnded() {
         BusyRun b = busy;
         busy = null;
+        busyKilled = false;
         afterCommand(b.client, b.mark, b.skipThis);
         boolean more = !(b.client.closeAfterReply || b.client.closing || b.client.silenced) && b.client.blocked == null;
         blocked.serveReadyKeys();
@@ -199,6 +205,11 @@ public final class Dispatcher {
     /** True while a long command (a script) runs past busy-reply-threshold. */
     public boolean busy() {
         return busy != null;
+    }
+
+    /** SCRIPT or FUNCTION KILL stopped the long-running script: batches arriving until it ends wait for it. */
+    public void longRunKilled() {
+        if (busy != null) busyKilled = true;
     }
 
     /** Replies of one batch that leave before it ends (see {@link #sendPart}). */

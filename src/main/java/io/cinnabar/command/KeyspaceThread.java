@@ -138,6 +138,11 @@ public final class KeyspaceThread implements Executor {
         deferred.subList(0, i).clear();
     }
 
+    /** Runs task after the script that owns the keyspace ends, with the other work that waited; keyspace thread, while lent. */
+    void defer(Runnable task) {
+        deferred.add(task);
+    }
+
     /** True while a script owns the keyspace past the threshold (work touching data must wait). */
     public boolean lent() {
         return lent;

@@ -243,6 +243,33 @@ class ScriptingCommandsIT {
         }
     }
 
+    @Test
+    void commandsRightAfterAKillRunOnceTheScriptHasStopped() throws Exception {
+        // Each KEYS over 100k keys takes milliseconds, and the script sees the kill only between them.
+        try (CinnabarServer server = CinnabarServer.builder().port(0).option("busy-reply-threshold", "50")
+                .option("enable-debug-command", "yes").build().start();
+             Jedis j = new Jedis(server.host(), server.port());
+             Jedis other = new Jedis(server.host(), server.port());
+             Jedis looping = new Jedis(server.host(), server.port())) {
+            cmd(j, "DEBUG", "POPULATE", "100000");
+            cmd(j, "FUNCTION", "LOAD", "#!lua name=spinning\nredis.register_function{function_name='spin', "
+                    + "callback=function() while true do redis.call('keys', '*') end end, flags={'no-writes'}}");
+            for (String kind : List.of("SCRIPT", "FUNCTION")) {
+                CompletableFuture<String> looped = CompletableFuture.supplyAsync(() -> error(() -> {
+                    if (kind.equals("SCRIPT")) run(looping, "while true do redis.call('keys', '*') end");
+                    else cmd(looping, "FCALL", "spin", "0");
+                }));
+                awaitBusy(j);
+                assertEquals("OK", cmd(j, kind, "KILL"));
+                assertEquals("value:7", j.get("key:7"), "no BUSY once the kill was answered");
+                assertEquals("PONG", other.ping());
+                String error = looped.get(10, TimeUnit.SECONDS);
+                // Redis 7.0 says SCRIPT KILL for functions too.
+                assertTrue(error.startsWith("ERR Script killed by user with SCRIPT KILL..."), error);
+            }
+        }
+    }
+
     private static void awaitBusy(Jedis j) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 10_000;
         while (System.currentTimeMillis() < deadline) {

@@ -270,6 +270,7 @@ public final class ScriptEngine {
                     + "You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
         }
         run.killed = true;
+        dispatcher.longRunKilled();
         return null;
     }
 
