@@ -8,14 +8,15 @@
 #   scripts/client-suites.sh jedis <checkout>      # e.g. github.com/redis/jedis at v7.4.1
 #   scripts/client-suites.sh lettuce <checkout>    # e.g. github.com/redis/lettuce at 7.5.2.RELEASE
 #   scripts/client-suites.sh ioredis <checkout>    # e.g. github.com/redis/ioredis at 6.0.0 (Node.js, npm)
+#   scripts/client-suites.sh go-redis [version]   # github.com/redis/go-redis/v9, default v9.7.0 (Go module proxy)
 #
-# The suites connect to fixed ports (redis-py, Jedis and ioredis 6379, Lettuce 6479), so those must be free.
+# The suites connect to fixed ports (redis-py, Jedis, ioredis and go-redis 6379, Lettuce 6479), so those must be free.
 # Work files go to target/client-suites/. Exits 1 when a test fails on Cinnabar only.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 jar="$repo/target/cinnabar.jar"
-suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis [protocol|checkout]}"
+suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis [protocol|checkout|version]}"
 work="$repo/target/client-suites/$suite"
 mkdir -p "$work"
 [[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
@@ -90,7 +91,51 @@ case $suite in
         }
         ran() { [[ -s $1.json ]]; }
         ;;
-    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis)" >&2; exit 2 ;;
+    go-redis)
+        # Its Ginkgo suite in RE_CLUSTER mode: one server on 6379, DB 0 (its CI's other mode starts its own
+        # redis-servers, ring shards, sentinels and a cluster). Without modules, clusters, rings, sentinels,
+        # MONITOR (the suite runs it only with RUN_MONITOR_TEST), the Examples (they need Redis 7.2's
+        # CLIENT SETINFO and panic on 7.0) and "XRead LastEntry blocks" (timing-dependent on either server).
+        port=6379
+        conf=("enable-module-command yes")
+        version="${2:-v9.7.0}"; [[ $version == v* ]] || version="v$version"
+        command -v go >/dev/null || { echo "needs go (https://go.dev/dl/)" >&2; exit 2; }
+        src="$work/go-redis-$version"
+        if [[ ! -d $src ]]; then
+            # The module cache is read-only; the test binary is built from a writable copy.
+            dir="$(cd "$work" && go mod download -json "github.com/redis/go-redis/v9@$version" \
+                | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
+            cp -r "$dir" "$src.tmp" && chmod -R u+w "$src.tmp" && mv "$src.tmp" "$src"
+        fi
+        [[ -x $src/go-redis.test ]] || (cd "$src" && GOFLAGS=-mod=mod go test -c -o go-redis.test .)
+        run_suite() {
+            rm -f "$1.json"
+            (cd "$src" && RE_CLUSTER=true ./go-redis.test -test.timeout 20m -test.v -test.run '^TestGinkgoSuite$' \
+                -ginkgo.no-color -ginkgo.v -ginkgo.seed 1 -ginkgo.json-report "$1.json" \
+                -ginkgo.label-filter '!json && !search && !bloom && !cms && !cuckoo && !tdigest && !topk && !timeseries && !gears && !probabilistic && !vectorset' \
+                -ginkgo.skip-file osscluster_test.go -ginkgo.skip-file ring_test.go -ginkgo.skip-file sentinel_test.go \
+                -ginkgo.skip-file json_test.go -ginkgo.skip-file search_test.go -ginkgo.skip-file probabilistic_test.go \
+                -ginkgo.skip-file timeseries_commands_test.go -ginkgo.skip-file gears_commands_test.go \
+                -ginkgo.skip-file vectorset_commands_integration_test.go -ginkgo.skip-file search_builders_test.go \
+                -ginkgo.skip 'XRead LastEntry blocks|cluster races|should connect to clusters|should connect to failover' \
+                >"$1" 2>&1) || true
+        }
+        # One line per failed spec: its file and full text (Ginkgo's JSON report).
+        failures() {
+            python3 -c 'import json, os, sys
+for suite in json.load(open(sys.argv[1])):
+    for s in suite["SpecReports"]:
+        if s["State"] in ("passed", "skipped", "pending"): continue
+        name = " ".join(s.get("ContainerHierarchyTexts") or []) + " :: " + (s.get("LeafNodeText") or s["LeafNodeType"])
+        print(os.path.basename(s["LeafNodeLocation"]["FileName"]) + " :: " + name)' "$1.json" 2>/dev/null | sort -u
+        }
+        ran() {
+            python3 -c 'import json, sys
+sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pending")
+                 for suite in json.load(open(sys.argv[1])) for s in suite["SpecReports"]))' "$1.json" 2>/dev/null
+        }
+        ;;
+    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis)" >&2; exit 2 ;;
 esac
 
 server_pid=""
