@@ -264,6 +264,27 @@ class StartupIT {
         }
     }
 
+    @Test
+    void requestsArrivingBeforeAShortLoadWaitForItInsteadOfGettingLoading() throws Exception {
+        // Redis serves no client before it has loaded (with nothing to load, never LOADING).
+        try (CinnabarServer server = CinnabarServer.builder().port(0).option("save", "").build();
+             java.net.Socket socket = new java.net.Socket()) {
+            server.listen();
+            socket.connect(new java.net.InetSocketAddress("127.0.0.1", server.port()));
+            socket.getOutputStream().write("SET k v\r\nGET k\r\n".getBytes(StandardCharsets.US_ASCII));
+            java.io.BufferedReader in = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            // Nothing is answered before the data is loaded (not LOADING either).
+            socket.setSoTimeout(300);
+            assertThrows(java.net.SocketTimeoutException.class, in::readLine);
+            socket.setSoTimeout(0);
+            server.loadData();
+            assertEquals("+OK", in.readLine());
+            assertEquals("$1", in.readLine());
+            assertEquals("v", in.readLine());
+        }
+    }
+
     private static Process launch(String... args) throws IOException {
         return launch(null, args);
     }

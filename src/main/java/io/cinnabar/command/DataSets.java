@@ -23,6 +23,9 @@ import java.util.function.Consumer;
 public final class DataSets {
     private static final Logger log = LoggerFactory.getLogger(DataSets.class);
 
+    /** How long start-up's loading goes on before clients get LOADING instead of waiting for it. */
+    private static final long SHOW_LOADING_AFTER_MS = 20;
+
     private final ServerContext server;
     private final Dispatcher dispatcher;
 
@@ -45,6 +48,8 @@ public final class DataSets {
         Loading.Source source = aof ? LoadSources.aof(config, p.aof().layout(), stats, manifest)
                 : LoadSources.rdb(config, p.rdb().dumpFile(), stats);
         keyspace.loading(true);
+        // Redis first serves events 2 MB into a load: a short one is over before clients notice it.
+        server.thread().schedule(SHOW_LOADING_AFTER_MS, dispatcher::releaseHeldAtStart);
         p.loading().loadInBackground(source, new DataLoader(server, dispatcher), p.ownerThread(), error -> {
             try {
                 if (error == null && aof) p.aof().openAtStartup(manifest[0] == null ? AofManifest.empty() : manifest[0]);
@@ -113,6 +118,7 @@ public final class DataSets {
 
     private void finishLoading(LoadSources.LoadStats stats) {
         server.keyspace().loading(false);
+        dispatcher.releaseHeldAtStart();
         server.persistence().rdb().loaded(stats.loaded(), stats.expired());
     }
 }

@@ -58,6 +58,12 @@ public final class Dispatcher {
     private final LongCommandRunner longRuns;
     /** Non-null while a long command runs past the threshold: what to resume when it ends. */
     private BusyRun busy;
+    /**
+     * Batches that arrived after the port opened and before loading at start-up showed: Redis
+     * serves no client before it loads, and answers LOADING only while a long load lets it
+     * process events. Null once loading ended or showed.
+     */
+    private List<Runnable> heldAtStart;
     /** The busy script was killed and ends at its next check: batches wait instead of getting BUSY. */
     private boolean busyKilled;
     private final BusyReplies busyReplies;
@@ -77,6 +83,7 @@ public final class Dispatcher {
         this.blocked = new BlockedClients(server, this);
         server.blocked(blocked);
         this.propagation = server.propagation();
+        if (keyspace.isLoading()) heldAtStart = new java.util.ArrayList<>();
         server.dataSets(new DataSets(server, this));
         server.pubSub(new io.cinnabar.command.pubsub.PubSub(this::push));
         this.tracking = new Tracking(server, this::push);
@@ -118,6 +125,10 @@ public final class Dispatcher {
 
     /** Executes one client's batch and sends the replies. Keyspace thread only. */
     public void executeBatch(Client client, List<Request> batch) {
+        if (heldAtStart != null) {
+            heldAtStart.add(() -> executeBatch(client, batch));
+            return;
+        }
         if (busy != null) {
             // After a successful SCRIPT or FUNCTION KILL the script is about to end: what comes
             // next runs after it, as in Redis, where the script stops in the pass that read the kill.
@@ -200,6 +211,17 @@ public final class Dispatcher {
             flush(b.client, b.feedMark);
         }
         server.thread().reclaim();
+    }
+
+    /**
+     * Start-up's loading ended, or has gone on long enough to be shown (held batches then get
+     * LOADING): the batches held since the port opened run, in arrival order.
+     */
+    void releaseHeldAtStart() {
+        List<Runnable> held = heldAtStart;
+        if (held == null) return;
+        heldAtStart = null;
+        for (Runnable r : held) r.run();
     }
 
     /** True while a long command (a script) runs past busy-reply-threshold. */
