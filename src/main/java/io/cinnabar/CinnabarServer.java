@@ -200,6 +200,12 @@ public final class CinnabarServer implements AutoCloseable {
         return this;
     }
 
+    /** Registers every command family now instead of at each family's first use (see {@link CommandTable}). */
+    public void registerAllCommands() {
+        if (context == null) throw new IllegalStateException("not listening");
+        context.commands().registerAll();
+    }
+
     /** The port actually bound (useful with port 0); 0 when only a TLS port was asked for. */
     public int port() {
         return port;
