@@ -9,20 +9,25 @@
 #   scripts/client-suites.sh lettuce <checkout>    # e.g. github.com/redis/lettuce at 7.5.2.RELEASE
 #   scripts/client-suites.sh ioredis <checkout>    # e.g. github.com/redis/ioredis at 6.0.0 (Node.js, npm)
 #   scripts/client-suites.sh go-redis [version]   # github.com/redis/go-redis/v9, default v9.7.0 (Go module proxy)
+#   scripts/client-suites.sh redis-rs [2|3]        # redis-rs 0.27.6 from crates.io (Rust, cargo; RESP2 or RESP3)
 #
 # The suites connect to fixed ports (redis-py, Jedis, ioredis and go-redis 6379, Lettuce 6479), so those must be free.
+# redis-rs's tests start a redis-server of their own from PATH for each test (random ports); the script
+# puts first in PATH either real Redis or a redis-server that starts Cinnabar.
 # Work files go to target/client-suites/. Exits 1 when a test fails on Cinnabar only.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 jar="$repo/target/cinnabar.jar"
-suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis [protocol|checkout|version]}"
+suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs [protocol|checkout|version]}"
 work="$repo/target/client-suites/$suite"
 mkdir -p "$work"
 [[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
 command -v redis-server >/dev/null || { echo "needs redis-server (apt-get install redis-server redis-tools)" >&2; exit 2; }
 
 # What each suite's own CI gives its main server (from their Makefiles and docker-compose files).
+# own_servers: the suite starts its servers itself (as redis-server from PATH), none is started here.
+own_servers=""
 case $suite in
     redis-py)
         port=6379
@@ -135,7 +140,55 @@ sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pe
                  for suite in json.load(open(sys.argv[1])) for s in suite["SpecReports"]))' "$1.json" 2>/dev/null
         }
         ;;
-    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis)" >&2; exit 2 ;;
+    redis-rs)
+        # Its integration tests with the features its CI tests with, but without clusters, sentinels,
+        # modules and TLS. Each test spawns `redis-server --port N --bind 127.0.0.1 --logfile F` (or
+        # `--port 0 --unixsocket P`) and waits for it to accept connections.
+        own_servers=1
+        protocol="${2:-2}"
+        [[ $protocol == [23] ]] || { echo "redis-rs: protocol 2 or 3" >&2; exit 2; }
+        version=0.27.6
+        features=tokio-comp,connection-manager,num-bigint,rust_decimal,bigdecimal,uuid
+        targets=(test_basic test_async test_types test_acl test_bignum test_script test_streams test_geospatial)
+        command -v cargo >/dev/null || { echo "needs cargo (https://rustup.rs)" >&2; exit 2; }
+        # An existing CARGO_TARGET_DIR is used as is (it saves compiling the dependencies again).
+        export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$work/cargo-target}"
+        src="$work/redis-$version"
+        if [[ ! -d $src ]]; then
+            # crates.io's sources through cargo: a project that depends on the crate, vendored.
+            rm -rf "$work/fetch" && mkdir -p "$work/fetch/src" && : >"$work/fetch/src/lib.rs"
+            printf '[package]\nname = "fetch"\nversion = "0.0.0"\nedition = "2021"\n\n[dependencies]\nredis = "=%s"\n' \
+                "$version" >"$work/fetch/Cargo.toml"
+            (cd "$work/fetch" && cargo vendor -q --versioned-dirs vendor >/dev/null)
+            cp -r "$work/fetch/vendor/redis-$version" "$src.tmp" && mv "$src.tmp" "$src"
+            rm -rf "$work/fetch"
+        fi
+        target_args=(); for t in "${targets[@]}"; do target_args+=(--test "$t"); done
+        (cd "$src" && timeout 3600 cargo test --no-run --features "$features" "${target_args[@]}" >"$work/build.log" 2>&1) \
+            || { echo "redis-rs's tests did not build (see $work/build.log)" >&2; exit 2; }
+        run_suite() {
+            local t rc
+            : >"$1"
+            for t in "${targets[@]}"; do
+                echo "### $t" >>"$1"
+                # timeout signals its whole process group, the test binary's redis-servers too.
+                rc=0
+                (cd "$src" && PROTOCOL="RESP$protocol" timeout -k 10 900 cargo test --features "$features" --test "$t" \
+                    -- --test-threads=1 >>"$1" 2>&1) || rc=$?
+                # (on a new line: the test it hung in has printed "test NAME ... " only)
+                [[ $rc != 124 && $rc != 137 ]] || printf '\n### %s timed out\n' "$t" >>"$1"
+            done
+        }
+        # One line per failed test: "target::module::test" (libtest prints "test NAME ... FAILED"); a
+        # target that timed out shows the test it hung in.
+        failures() {
+            awk '/^### [a-z_]+$/ { t = $2; last = ""; next }
+                 /^### [a-z_]+ timed out$/ { print t "::" (last == "" ? "(timed out)" : last " (timed out)"); next }
+                 /^test [^ ]+ \.\.\. ?/ { last = ($4 == "" ? $2 : ""); if ($4 == "FAILED") print t "::" $2 }' "$1" | sort -u
+        }
+        ran() { grep -qE '^test result: ' "$1"; }
+        ;;
+    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs)" >&2; exit 2 ;;
 esac
 
 server_pid=""
@@ -144,6 +197,19 @@ trap '[[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null; true' EXIT
 run_against() { # redis|cinnabar
     local server=$1 dir="$work/$1"
     rm -rf "$dir" && mkdir -p "$dir"
+    if [[ -n $own_servers ]]; then
+        run_own "$server" "$dir"
+    else
+        run_server "$server" "$dir"
+    fi
+    # A suite that did not build or start would otherwise look like one with no failures.
+    ran "$dir/suite.log" || { echo "$suite ran no tests against $server (see $dir/suite.log)" >&2; exit 2; }
+    failures "$dir/suite.log" >"$work/$server.failures"
+}
+
+# The suite against a server started here with the suite's configuration.
+run_server() { # redis|cinnabar dir
+    local server=$1 dir=$2
     { echo "port $port"; echo "save \"\""; echo "appendonly no"; echo "protected-mode no"; echo "dir $dir"
       printf '%s\n' "${conf[@]}"; } >"$dir/server.conf"
     if [[ $server == redis ]]; then
@@ -161,9 +227,30 @@ run_against() { # redis|cinnabar
     kill "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
     server_pid=""
-    # A suite that did not build or start would otherwise look like one with no failures.
-    ran "$dir/suite.log" || { echo "$suite ran no tests against $server (see $dir/suite.log)" >&2; exit 2; }
-    failures "$dir/suite.log" >"$work/$server.failures"
+}
+
+# The suite with a redis-server first in PATH that is real Redis or Cinnabar, for suites that start
+# their own servers.
+run_own() { # redis|cinnabar dir
+    local server=$1 dir=$2
+    mkdir -p "$dir/bin"
+    if [[ $server == redis ]]; then
+        ln -s "$(command -v redis-server)" "$dir/bin/redis-server"
+    else
+        # Cinnabar with the JVM options a user gets (conf/jvm.options), its 1 s JIT warm-up included,
+        # though each test starts a server of its own (redis-rs: ~160 starts per run of all its
+        # targets): -Dcinnabar.warmupMs=0 would be faster (redis-rs's test_basic took 104 s against
+        # 61 s, on 2 busy cores; 3 s on real Redis), but would test a start-up, first commands on a
+        # cold JIT, that a user replacing redis-server with conf/jvm.options does not get.
+        { echo '#!/usr/bin/env bash'
+          echo 'for a in "$@"; do'
+          echo '    case $a in -v | --version) echo "Redis server v=7.0.15 sha=00000000:0 malloc=libc bits=64 build=0"; exit 0 ;; esac'
+          echo 'done'
+          printf 'exec java @%q -jar %q "$@"\n' "$repo/conf/jvm.options" "$jar"; } >"$dir/bin/redis-server"
+        chmod +x "$dir/bin/redis-server"
+    fi
+    echo "$suite against $server ..." >&2
+    (PATH="$dir/bin:$PATH" && run_suite "$dir/suite.log")
 }
 
 run_against redis
