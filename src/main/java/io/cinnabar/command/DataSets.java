@@ -23,8 +23,8 @@ import java.util.function.Consumer;
 public final class DataSets {
     private static final Logger log = LoggerFactory.getLogger(DataSets.class);
 
-    /** How long start-up's loading goes on before clients get LOADING instead of waiting for it. */
-    private static final long SHOW_LOADING_AFTER_MS = 20;
+    /** How long requests arriving during start-up's loading wait for it at most before getting LOADING. */
+    private static final long SHOW_LOADING_AFTER_NANOS = 200_000_000L;
 
     private final ServerContext server;
     private final Dispatcher dispatcher;
@@ -48,8 +48,6 @@ public final class DataSets {
         Loading.Source source = aof ? LoadSources.aof(config, p.aof().layout(), stats, manifest)
                 : LoadSources.rdb(config, p.rdb().dumpFile(), stats);
         keyspace.loading(true);
-        // Redis first serves events 2 MB into a load: a short one is over before clients notice it.
-        server.thread().schedule(SHOW_LOADING_AFTER_MS, dispatcher::releaseHeldAtStart);
         p.loading().loadInBackground(source, new DataLoader(server, dispatcher), p.ownerThread(), error -> {
             try {
                 if (error == null && aof) p.aof().openAtStartup(manifest[0] == null ? AofManifest.empty() : manifest[0]);
@@ -59,6 +57,23 @@ public final class DataSets {
             finishLoading(stats);
             done.accept(error);
         });
+        showLoadingAfter(p.loading(), config.getLong(ConfigOptions.LOADING_PROCESS_EVENTS_INTERVAL_BYTES),
+                System.nanoTime() + SHOW_LOADING_AFTER_NANOS);
+    }
+
+    /**
+     * Redis first serves clients (with LOADING) once a load has read
+     * loading-process-events-interval-bytes: a shorter load, or none, is over before anyone is
+     * answered. Until then the requests that arrive wait (see Dispatcher.releaseHeldAtStart);
+     * at the latest until the deadline (an AOF's commands count their bytes only at its end).
+     */
+    private void showLoadingAfter(Loading loading, long bytes, long deadlineNanos) {
+        if (!server.keyspace().isLoading()) return;
+        if (loading.loadedBytes() >= bytes || System.nanoTime() - deadlineNanos >= 0) {
+            dispatcher.releaseHeldAtStart();
+            return;
+        }
+        server.thread().schedule(1, () -> showLoadingAfter(loading, bytes, deadlineNanos));
     }
 
     /** DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: null, or the error to reply. */

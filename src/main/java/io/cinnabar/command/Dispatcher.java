@@ -214,8 +214,8 @@ public final class Dispatcher {
     }
 
     /**
-     * Start-up's loading ended, or has gone on long enough to be shown (held batches then get
-     * LOADING): the batches held since the port opened run, in arrival order.
+     * Start-up's loading ended, or has read enough to be shown (held batches then get LOADING):
+     * the batches held since the port opened run, in arrival order.
      */
     void releaseHeldAtStart() {
         List<Runnable> held = heldAtStart;
