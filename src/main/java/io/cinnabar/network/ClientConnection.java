@@ -11,7 +11,6 @@ import io.cinnabar.protocol.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -298,7 +297,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         if (!withinOutputLimit(replies)) return;
         int size = replies.readableBytes();
         if (size > 0 && closeAfterReply) {
-            channel.writeAndFlush(replies).addListener(ChannelFutureListener.CLOSE);
+            channel.writeAndFlush(replies).addListener(written -> closeAfterLastReply());
         } else if (size > 0) {
             // A failed write reaches exceptionCaught, which closes the socket: no promise per reply.
             channel.writeAndFlush(replies, channel.voidPromise());
@@ -310,6 +309,21 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         if (closeAfterReply) return;
         if (!batch.isEmpty()) dispatch();
         if (!channel.config().isAutoRead()) channel.config().setAutoRead(true);
+    }
+
+    /**
+     * QUIT and the like: the FIN goes out right behind the reply, as Redis's close follows its
+     * write. Netty's close first reads SO_LINGER and deregisters the socket; a client that had
+     * read the reply and written its next command meanwhile (Lettuce after QUIT) got a reset
+     * instead of an end of stream, 572 times in 600 against none with Redis. Not under TLS,
+     * whose close_notify the close still has to write.
+     */
+    private void closeAfterLastReply() {
+        if (channel instanceof io.netty.channel.socket.DuplexChannel duplex && channel.isActive()
+                && channel.pipeline().get(io.netty.handler.ssl.SslHandler.class) == null) {
+            duplex.shutdownOutput();
+        }
+        channel.close();
     }
 
     /** False when replies would pass the output limit: as Redis, they are dropped and the client closed. */
