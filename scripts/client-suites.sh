@@ -67,7 +67,8 @@ case $suite in
             conf=("enable-debug-command yes" "client-output-buffer-limit pubsub 256k 128k 5"
                   "unixsocket $work/socket-6479" "unixsocketperm 777")
             run_suite() {
-                (cd "$src" && mvn -B failsafe:integration-test -DskipITs=false -Dmaven.gitcommitid.skip=true \
+                (cd "$src" && mvn -B test-compile failsafe:integration-test -DskipITs=false -Dmaven.gitcommitid.skip=true \
+                    -Dformatter.skip=true \
                     -DtrimStackTrace=true -Dfailsafe.failIfNoSpecifiedTests=false \
                     "-Dit.test=io.lettuce.core.*IntegrationTests,io.lettuce.core.commands.**.*IntegrationTests,io.lettuce.core.pubsub.**.*IntegrationTests,io.lettuce.core.protocol.*IntegrationTests" \
                     >"$1" 2>&1) || true
