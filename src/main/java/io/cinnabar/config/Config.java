@@ -136,12 +136,22 @@ public final class Config {
         set(o, o.multiArg ? ArgSplitterWords.of(value) : new String[] {value});
     }
 
+    /** {@link #configSet(List, boolean, boolean)} while no data set loads. */
+    public String configSet(List<byte[]> args, boolean localClient) {
+        return configSet(args, localClient, false);
+    }
+
     /**
      * CONFIG SET name value [name value ...]: all or nothing, as Redis 7.0. Returns null on success
      * or the error text for the reply. localClient: the caller came over loopback (for
-     * enable-protected-configs local).
+     * enable-protected-configs local); loading: a data set is loading, when an option denied
+     * meanwhile makes the whole command fail with LOADING, before any other error.
      */
-    public String configSet(List<byte[]> args, boolean localClient) {
+    public String configSet(List<byte[]> args, boolean localClient, boolean loading) {
+        for (int i = 0; loading && i + 1 < args.size(); i += 2) {
+            ConfigOption o = option(new String(args.get(i), StandardCharsets.UTF_8));
+            if (o != null && o.deniedWhileLoading) return "LOADING Redis is loading the dataset in memory";
+        }
         Map<ConfigOption, String[]> changes = new LinkedHashMap<>();
         Map<ConfigOption, String> argNames = new HashMap<>();
         for (int i = 0; i + 1 < args.size(); i += 2) {

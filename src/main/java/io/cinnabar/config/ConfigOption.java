@@ -33,6 +33,8 @@ public final class ConfigOption {
     final boolean inert;
     /** Redis's PROTECTED_CONFIG: CONFIG SET may change it only as enable-protected-configs allows. */
     final boolean guarded;
+    /** Redis's DENY_LOADING_CONFIG: CONFIG SET refuses it while the data set loads. */
+    final boolean deniedWhileLoading;
     int index = -1;
 
     ConfigOption(Builder b) {
@@ -46,6 +48,7 @@ public final class ConfigOption {
         this.hidden = b.hidden;
         this.inert = b.inert;
         this.guarded = b.guarded;
+        this.deniedWhileLoading = b.deniedWhileLoading;
     }
 
     public String name() {
@@ -195,6 +198,7 @@ public final class ConfigOption {
         private boolean hidden;
         private boolean inert;
         private boolean guarded;
+        private boolean deniedWhileLoading;
 
         Builder(String name, Parser parser, Printer printer, String defaultText) {
             this.name = name;
@@ -234,6 +238,12 @@ public final class ConfigOption {
         /** Redis's PROTECTED_CONFIG (dir, dbfilename): see enable-protected-configs. */
         Builder guarded() {
             guarded = true;
+            return this;
+        }
+
+        /** Redis's DENY_LOADING_CONFIG (dir, appendonly): CONFIG SET answers LOADING while loading. */
+        Builder deniedWhileLoading() {
+            deniedWhileLoading = true;
             return this;
         }
 

@@ -97,10 +97,11 @@ public final class ConfigOptions {
     public static final ConfigOption LFU_DECAY_TIME = add(integer("lfu-decay-time", 0, INT_MAX, 1));
 
     // ---- persistence ----
-    public static final ConfigOption DIR = add(text("dir", ConfigOptions::parseDir, new File("").getAbsolutePath()).guarded());
+    public static final ConfigOption DIR = add(text("dir", ConfigOptions::parseDir, new File("").getAbsolutePath()).guarded()
+            .deniedWhileLoading());
     public static final ConfigOption DBFILENAME = add(text("dbfilename", ConfigOptions::parseDbFilename, "dump.rdb").guarded());
     public static final ConfigOption SAVE = add(text("save", SavePoints::parse, "3600 1 300 100 60 10000").multiArg());
-    public static final ConfigOption APPENDONLY = add(bool("appendonly", false));
+    public static final ConfigOption APPENDONLY = add(bool("appendonly", false).deniedWhileLoading());
     public static final ConfigOption APPENDFILENAME = add(text("appendfilename",
             words -> plainName(words, "appendfilename", "filename"), "appendonly.aof").immutable());
     public static final ConfigOption APPENDDIRNAME = add(text("appenddirname",

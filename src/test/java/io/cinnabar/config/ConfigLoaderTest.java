@@ -108,6 +108,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void configsDeniedWhileLoadingFailTheWholeSetWithLoading() {
+        Config c = new Config();
+        String loading = "LOADING Redis is loading the dataset in memory";
+        // Redis's DENY_LOADING_CONFIG: its LOADING error comes before any other.
+        assertEquals(loading, c.configSet(List.of(bytes("hz"), bytes("20"), bytes("dir"), bytes("/nowhere")), true, true));
+        assertEquals(loading, c.configSet(List.of(bytes("nosuch"), bytes("1"), bytes("appendonly"), bytes("yes")), true, true));
+        assertEquals(10, c.getLong(ConfigOptions.HZ));
+        assertEquals(null, c.configSet(List.of(bytes("hz"), bytes("20")), true, true));
+        assertEquals(20, c.getLong(ConfigOptions.HZ));
+    }
+
+    @Test
     void failedApplyRestoresEveryValueAndAppliesThemAgain() {
         Config c = new Config();
         List<Long> applied = new java.util.ArrayList<>();

@@ -62,7 +62,7 @@ public final class ConfigCommands implements CommandFamily {
         }
         List<byte[]> pairs = new ArrayList<>();
         for (int i = 2; i < c.argCount(); i++) pairs.add(c.arg(i));
-        String error = c.config().configSet(pairs, c.client().channel().loopback());
+        String error = c.config().configSet(pairs, c.client().channel().loopback(), c.keyspace().isLoading());
         if (error != null) throw new CommandError(error);
         c.reply().ok();
     }
