@@ -14,7 +14,8 @@ import java.util.TreeMap;
  * and listing the table registers them all. An embedded server thus starts without linking ~300
  * handler lambdas (about 100 ms of the first start in a JVM); the first command of a family pays
  * its share. The standalone server registers them all before it is ready (see
- * {@link #linkInBackground}): a client's first SUBSCRIBE must not take 50-100 ms. A duplicate name fails when its family registers (CommandTableTest registers them all).
+ * {@link #linkInBackground}): a client's first SUBSCRIBE must not take 50-100 ms. A duplicate
+ * name fails when its family registers (CommandTableTest registers them all).
  * Lookups take the raw name bytes, case-insensitively, without allocating or locking: a
  * registration builds a new slot array under the table's lock and publishes it whole, so any
  * thread (the AOF loader's too) may look up.
