@@ -192,9 +192,9 @@ sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pe
         ;;
     hiredis)
         # test.c's binary against one server, over TCP and its unix socket (the throughput part,
-        # a benchmark, left out). At v1.2.0 both servers abort in the unix-socket pass's async tests:
-        # an async connect to a blackhole address (192.168.254.254) is expected to time out, which
-        # this machine's closed network answers otherwise; the tests after it do not run.
+        # a benchmark, left out). At v1.2.0 both servers abort after #121, in test_async_polling: an
+        # async connect to a blackhole address (192.168.254.254) is expected to time out, which this
+        # machine's closed network answers otherwise; the tests after it do not run.
         port=6379
         conf=("unixsocket $work/socket-6379" "unixsocketperm 777")
         src="$(cd "${2:?give the path of a hiredis checkout}" && pwd)"
