@@ -145,13 +145,11 @@ public final class Config {
      * CONFIG SET name value [name value ...]: all or nothing, as Redis 7.0. Returns null on success
      * or the error text for the reply. localClient: the caller came over loopback (for
      * enable-protected-configs local); loading: a data set is loading, when an option denied
-     * meanwhile makes the whole command fail with LOADING, before any other error.
+     * meanwhile (Redis's DENY_LOADING_CONFIG) fails the command with LOADING.
      */
     public String configSet(List<byte[]> args, boolean localClient, boolean loading) {
-        for (int i = 0; loading && i + 1 < args.size(); i += 2) {
-            ConfigOption o = option(new String(args.get(i), StandardCharsets.UTF_8));
-            if (o != null && o.deniedWhileLoading) return "LOADING Redis is loading the dataset in memory";
-        }
+        // As Redis's configSetCommand: the first argument that cannot be set names the error, its
+        // checks in Redis's order; values are parsed only once every name passed.
         Map<ConfigOption, String[]> changes = new LinkedHashMap<>();
         Map<ConfigOption, String> argNames = new HashMap<>();
         for (int i = 0; i + 1 < args.size(); i += 2) {
@@ -160,6 +158,13 @@ public final class Config {
             if (o == null) {
                 return "ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'";
             }
+            if (!o.mutable) {
+                return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set immutable config";
+            }
+            if (o.guarded && !allowsProtectedAction(ConfigOptions.ENABLE_PROTECTED_CONFIGS, localClient)) {
+                return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set protected config";
+            }
+            if (loading && o.deniedWhileLoading) return "LOADING Redis is loading the dataset in memory";
             if (changes.containsKey(o)) {
                 return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - duplicate parameter";
             }
@@ -170,14 +175,6 @@ public final class Config {
         Object[] next = values.clone();
         for (Map.Entry<ConfigOption, String[]> c : changes.entrySet()) {
             ConfigOption o = c.getKey();
-            if (!o.mutable) {
-                return "ERR CONFIG SET failed (possibly related to argument '" + argNames.get(o)
-                        + "') - can't set immutable config";
-            }
-            if (o.guarded && !allowsProtectedAction(ConfigOptions.ENABLE_PROTECTED_CONFIGS, localClient)) {
-                return "ERR CONFIG SET failed (possibly related to argument '" + argNames.get(o)
-                        + "') - can't set protected config";
-            }
             try {
                 next[o.index] = o.parser.parse(c.getValue());
             } catch (ConfigException e) {
