@@ -13,7 +13,7 @@
 #
 # Usage:
 #   scripts/compat.sh [--spawn] [--tls] [--server cinnabar|redis] [--ratchet FILE]
-#                     [--write-ratchet FILE] [--all] [--list] [unit ...]
+#                     [--write-ratchet FILE] [--all] [--list] [--fetch] [unit ...]
 #
 #   --server cinnabar   (default) java -jar target/cinnabar.jar (external mode:
 #                       --port P --save "" --appendonly no)
@@ -28,6 +28,8 @@
 #   --all               external: every unit with tests runnable in external mode;
 #                       spawn: those plus the integration units listed in SPAWN_UNITS
 #   --list              print the --all unit list (of the chosen mode) and exit
+#   --fetch             download the test suite into the cache (if not there yet) and exit:
+#                       runs started side by side afterwards do not both download it
 #   --ratchet FILE      after the run, exit 1 if a test listed in FILE (for the
 #                       units that were run) did not pass
 #   --write-ratchet FILE  rewrite FILE with the tests that passed in this run
@@ -177,7 +179,7 @@ die() { echo "compat.sh: $*" >&2; exit 2; }
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'; }
 
 # ---------------------------------------------------------------- arguments
-SERVER=cinnabar RATCHET='' WRITE_RATCHET='' USE_ALL=0 UNITS=() MODE=external LIST=0 TLS=0
+SERVER=cinnabar RATCHET='' WRITE_RATCHET='' USE_ALL=0 UNITS=() MODE=external LIST=0 TLS=0 FETCH=0
 while [ $# -gt 0 ]; do
     case $1 in
         --spawn) MODE=spawn; shift ;;
@@ -190,6 +192,7 @@ while [ $# -gt 0 ]; do
         --write-ratchet=*) WRITE_RATCHET=${1#*=}; shift ;;
         --all) USE_ALL=1; shift ;;
         --list) LIST=1; shift ;;
+        --fetch) FETCH=1; shift ;;
         -h|--help) usage; exit 0 ;;
         -*) die "unknown option: $1 (see --help)" ;;
         *) u=${1#./}; u=${u#tests/}; u=${u%.tcl}; case $u in unit/*|integration/*) ;; *) u=unit/$u ;; esac
@@ -294,6 +297,7 @@ EOF
 }
 mkdir -p "$CACHE"
 [ -f "$SRC/.compat-ready" ] || fetch_suite
+[ $FETCH = 0 ] || { echo "compat.sh: test suite ready in $SRC"; exit 0; }
 grep -q "REDIS_VERSION \"$REDIS_VERSION\"" "$SRC/src/version.h" || die "$SRC is not Redis $REDIS_VERSION (remove it)"
 for u in "${UNITS[@]}"; do [ -f "$SRC/tests/$u.tcl" ] || die "no such unit: $u"; done
 
