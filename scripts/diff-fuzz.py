@@ -870,12 +870,18 @@ def main():
                 queued = None
             elif queued is not None and rr == "QUEUED":
                 queued.append(cmd)
-            # Redis's SORT reads errno without clearing it: after any strtoull overflow (an XADD id
-            # past 2^64) a numeric SORT of good numbers can fail. Cinnabar keeps no such state.
-            stale_errno = stale_errno or any("18446744073709551616" in str(x) for x in cmd)
+            # Redis's SORT reads errno without clearing it: after any strtoull or strtod overflow (an
+            # XADD id past 2^64, a score of 1e400) a numeric SORT of good numbers can fail. Cinnabar
+            # keeps no such state. A SORT ... STORE that failed so on Redis only stored on Cinnabar:
+            # both sides start again from the same (empty) state, as after a mismatch.
+            stale_errno = stale_errno or any(big in str(x) for x in cmd for big in ("18446744073709551616", "1e400"))
             if name in ("SORT", "SORT_RO") and stale_errno and isinstance(rr, Error) and "converted into double" in rr \
                     and isinstance(cr, (list, int)):
                 cn = rn
+                if isinstance(cr, int) and queued is None:
+                    for conn in (r, c):
+                        conn.call(["FLUSHALL"])
+                    history = []
             if rn != cn:
                 mismatches += 1
                 if mismatches <= a.max_report:

@@ -43,6 +43,29 @@ class GeoCommandsIT {
     }
 
     @Test
+    void countPicksMembersAtEqualDistancesAsRedisPartialSortDoes(Jedis jedis) {
+        String[] args = new String[1 + 3 * 53];
+        args[0] = "ties";
+        for (int i = 0; i < 50; i++) {
+            args[1 + 3 * i] = "13.361389";
+            args[2 + 3 * i] = "38.115556";
+            args[3 + 3 * i] = "m" + i;
+        }
+        System.arraycopy(new String[] {"13.5", "38.2", "near1", "13.6", "38.3", "near2", "14", "38", "far"}, 0,
+                args, 1 + 3 * 50, 9);
+        assertEquals(53L, cmd(jedis, "GEOADD", args));
+        assertEquals(List.of("m45"), cmd(jedis, "GEORADIUS", "ties", "13.361389", "38.115556", "100", "km", "COUNT", "1"));
+        assertEquals(List.of("m45", "m1", "m10", "m11", "m12", "m13", "m14", "m15", "m16", "m17"),
+                cmd(jedis, "GEORADIUS", "ties", "13.361389", "38.115556", "100", "km", "COUNT", "10", "ASC"));
+        assertEquals(List.of("far", "near2", "near1", "m11", "m12"),
+                cmd(jedis, "GEOSEARCH", "ties", "FROMLONLAT", "13.361389", "38.115556", "BYRADIUS", "100", "km",
+                        "COUNT", "5", "DESC"));
+        // All of them returned: a stable sort, the members at one distance in the order found.
+        List<?> all = (List<?>) cmd(jedis, "GEORADIUS", "ties", "13.361389", "38.115556", "100", "km", "ASC");
+        assertEquals(List.of("m0", "m1", "m10"), all.subList(0, 3));
+    }
+
+    @Test
     void geoaddStoresRedisScores(Jedis jedis) {
         assertEquals(List.of("Palermo", "3479099956230698", "edge1", "3479273021651468", "Catania", "3479447370796909",
                 "edge2", "3481342659049484"), cmd(jedis, "ZRANGE", "Sicily", "0", "-1", "WITHSCORES"));

@@ -7,8 +7,10 @@ import io.cinnabar.command.zsets.ZSetCommands;
 import io.cinnabar.keyspace.ScoreRange;
 import io.cinnabar.keyspace.ZSetValue;
 import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.PartialQuickSort;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -130,8 +132,7 @@ final class GeoSearch {
 
         List<Found> found = collect(z, shape, any ? count : 0);
         int returned = (int) (count == 0 || found.size() < count ? found.size() : count);
-        if (sort == ASC) found.sort(NEAREST_FIRST);
-        else if (sort == DESC) found.sort(NEAREST_FIRST.reversed());
+        if (sort != UNSORTED) found = sorted(found, sort == ASC ? NEAREST_FIRST : NEAREST_FIRST.reversed(), returned);
         if (storeKey != null) {
             store(c, storeKey, found, returned, storeDist, search, shape);
             return;
@@ -147,6 +148,21 @@ final class GeoSearch {
             if (withHash) r.integer((long) f.score);
             if (withCoord) GeoCommands.position(r, f.xy);
         }
+    }
+
+    /**
+     * All of found in order (a stable sort, as glibc's qsort that Redis calls then is), or, when
+     * only the first returned are replied, those as Redis's partial sort leaves them: members at
+     * equal distances then come in that algorithm's order, not in the order they were found.
+     */
+    private static List<Found> sorted(List<Found> found, Comparator<Found> order, int returned) {
+        if (returned == found.size()) {
+            found.sort(order);
+            return found;
+        }
+        Found[] all = found.toArray(new Found[0]);
+        if (returned > 0) PartialQuickSort.sort(all, order, 0, returned - 1);
+        return Arrays.asList(all);
     }
 
     /**
