@@ -43,6 +43,53 @@ class Error(str):
     """An error reply."""
 
 
+# RESP3 types (--resp3), each a subclass of what RESP2 sends in its place, so that the rules of
+# normalise() apply unchanged; shape() tells them apart.
+class Map(list):
+    """A map, as the flat key, value list RESP2 sends."""
+
+
+class RSet(list):
+    """A set."""
+
+
+class Double(bytes):
+    """A double, as the bulk string RESP2 sends."""
+
+
+class Bool(int):
+    """A boolean."""
+
+
+class BigNumber(int):
+    """A big number."""
+
+
+class Verbatim(bytes):
+    """A verbatim string, without its format prefix."""
+
+
+class Null:
+    """RESP3's null: RESP2 sends a null bulk string or a null array in its place."""
+    def __eq__(self, other):
+        return other is None or isinstance(other, Null)
+
+    def __hash__(self):
+        return 0
+
+    def __repr__(self):
+        return "Null"
+
+
+def shape(reply):
+    """The RESP types of a reply, order-insensitive within aggregates (their order is compared after normalise)."""
+    if isinstance(reply, list):
+        return (type(reply).__name__, sorted(map(repr, map(shape, reply))))
+    if reply is None or isinstance(reply, Null):
+        return "null"
+    return type(reply).__name__
+
+
 class Resp:
     def __init__(self, port):
         self.sock = socket.create_connection(("127.0.0.1", port))
@@ -86,6 +133,24 @@ class Resp:
         if t == b"*":
             n = int(rest)
             return None if n < 0 else [self.read() for _ in range(n)]
+        if t == b"%":
+            return Map(self.read() for _ in range(2 * int(rest)))
+        if t == b"~":
+            return RSet(self.read() for _ in range(int(rest)))
+        if t == b",":
+            return Double(rest)
+        if t == b"_":
+            return Null()
+        if t == b"#":
+            return Bool(rest == b"t")
+        if t == b"(":
+            return BigNumber(int(rest))
+        if t == b"=":
+            return Verbatim(self._exact(int(rest))[4:])
+        if t == b"|":
+            for _ in range(2 * int(rest)):
+                self.read()
+            return self.read()
         raise ValueError("unexpected reply %r" % line)
 
 
@@ -829,6 +894,7 @@ def main():
     ap.add_argument("--max-report", type=int, default=30)
     ap.add_argument("--skip", default="", help="commands never to send, e.g. COMMAND while its table is being completed")
     ap.add_argument("--history", help="write the commands leading to the first mismatch here (JSON lines)")
+    ap.add_argument("--resp3", action="store_true", help="both connections speak RESP3 (HELLO 3); reply types are compared too")
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else int(time.time())
     random.seed(seed)
@@ -837,6 +903,8 @@ def main():
     with servers(a.redis_port, a.cinnabar_port) as (rport, cport):
         r, c = connect(rport), connect(cport)
         for conn in (r, c):
+            if a.resp3:
+                conn.call(["HELLO", "3"])
             conn.call(["FLUSHALL"])
             conn.call(["SCRIPT", "FLUSH"])
         history, mismatches = [], 0
@@ -882,7 +950,7 @@ def main():
                     for conn in (r, c):
                         conn.call(["FLUSHALL"])
                     history = []
-            if rn != cn:
+            if rn != cn or (a.resp3 and shape(rr) != shape(cr)):
                 mismatches += 1
                 if mismatches <= a.max_report:
                     ks = [x for x in cmd[1:] if isinstance(x, str) and x in KEYS]

@@ -3,87 +3,88 @@ package io.cinnabar.util;
 import java.util.Comparator;
 
 /**
- * Sorts only as much of an array as a range of positions needs, in the element order Redis's
- * pqsort gives: a Bentley-McIlroy three-way quicksort (median of three, of nine past 40
- * elements, insertion sort below 7) that skips the partitions lying wholly outside the range.
- * Redis uses it when a GEO search with COUNT returns fewer members than it found; elements that
- * compare equal (members at one distance) then come out in the order of this algorithm, which a
- * stable sort does not reproduce.
+ * Redis's pqsort.c (Bentley & McIlroy's quicksort that skips partitions outside the wanted
+ * range), kept step for step: SORT BY with LIMIT and GEO searches with a COUNT short of what
+ * they found use it, and it is not stable, so elements of equal weight (ALPHA BY ties, members
+ * at one distance) come out in the order this exact algorithm leaves them.
  */
 public final class PartialQuickSort {
-    private PartialQuickSort() {}
+    private PartialQuickSort() {
+    }
 
-    /** Puts the elements that belong at positions from..to (inclusive) of the sorted array there, in order. */
+    /** Sorts a enough that positions from..to (inclusive) hold what a full sort would put there. */
     public static <T> void sort(T[] a, Comparator<? super T> cmp, int from, int to) {
         sort(a, 0, a.length, cmp, from, to);
     }
 
-    private static <T> void sort(T[] a, int base, int n, Comparator<? super T> cmp, int from, int to) {
+    private static <T> void sort(T[] x, int a, int n, Comparator<? super T> cmp, int lrange, int rrange) {
         while (true) {
             if (n < 7) {
-                for (int m = base + 1; m < base + n; m++) {
-                    for (int l = m; l > base && cmp.compare(a[l - 1], a[l]) > 0; l--) swap(a, l, l - 1);
+                for (int pm = a + 1; pm < a + n; pm++) {
+                    for (int pl = pm; pl > a && cmp.compare(x[pl - 1], x[pl]) > 0; pl--) swap(x, pl, pl - 1);
                 }
                 return;
             }
-            int m = base + n / 2;
+            int pm = a + n / 2;
             if (n > 7) {
-                int l = base, h = base + n - 1;
+                int pl = a, pn = a + n - 1;
                 if (n > 40) {
                     int d = n / 8;
-                    l = median(a, l, l + d, l + 2 * d, cmp);
-                    m = median(a, m - d, m, m + d, cmp);
-                    h = median(a, h - 2 * d, h - d, h, cmp);
+                    pl = med3(x, pl, pl + d, pl + 2 * d, cmp);
+                    pm = med3(x, pm - d, pm, pm + d, cmp);
+                    pn = med3(x, pn - 2 * d, pn - d, pn, cmp);
                 }
-                m = median(a, l, m, h, cmp);
+                pm = med3(x, pl, pm, pn, cmp);
             }
-            swap(a, base, m);
-            // [base+1, pa): equal to the pivot; [pa, pb): less; (pc, pd]: greater; (pd, end): equal.
-            int pa = base + 1, pb = pa, pc = base + n - 1, pd = pc;
+            swap(x, a, pm);
+            int pa = a + 1, pb = a + 1, pc = a + n - 1, pd = a + n - 1;
             while (true) {
-                int c;
-                while (pb <= pc && (c = cmp.compare(a[pb], a[base])) <= 0) {
-                    if (c == 0) swap(a, pa++, pb);
+                int r;
+                while (pb <= pc && (r = cmp.compare(x[pb], x[a])) <= 0) {
+                    if (r == 0) swap(x, pa++, pb);
                     pb++;
                 }
-                while (pb <= pc && (c = cmp.compare(a[pc], a[base])) >= 0) {
-                    if (c == 0) swap(a, pc, pd--);
+                while (pb <= pc && (r = cmp.compare(x[pc], x[a])) >= 0) {
+                    if (r == 0) swap(x, pc, pd--);
                     pc--;
                 }
                 if (pb > pc) break;
-                swap(a, pb++, pc--);
+                swap(x, pb++, pc--);
             }
-            int end = base + n;
-            int r = Math.min(pa - base, pb - pa);
-            swapRuns(a, base, pb - r, r);
-            r = Math.min(pd - pc, end - pd - 1);
-            swapRuns(a, pb, end - r, r);
-            int less = pb - pa;
-            if (less > 1 && overlaps(base, less, from, to)) sort(a, base, less, cmp, from, to);
-            int greater = pd - pc;
-            if (greater <= 1 || !overlaps(end - greater, greater, from, to)) return;
-            base = end - greater;
-            n = greater;
+            int pn = a + n;
+            int r = Math.min(pa - a, pb - pa);
+            vecswap(x, a, pb - r, r);
+            r = Math.min(pd - pc, pn - pd - 1);
+            vecswap(x, pb, pn - r, r);
+            if ((r = pb - pa) > 1 && overlaps(a, a + r - 1, lrange, rrange)) sort(x, a, r, cmp, lrange, rrange);
+            if ((r = pd - pc) > 1 && overlaps(pn - r, pn - 1, lrange, rrange)) {
+                // Iterate rather than recurse, as the C code does.
+                a = pn - r;
+                n = r;
+                continue;
+            }
+            return;
         }
     }
 
-    private static boolean overlaps(int start, int length, int from, int to) {
-        return to >= start && from < start + length;
+    /** Not wholly left or wholly right of the wanted range (pqsort's pointer test, in indexes). */
+    private static boolean overlaps(int first, int last, int lrange, int rrange) {
+        return !((lrange < first && rrange < first) || (lrange > last && rrange > last));
     }
 
-    private static <T> int median(T[] a, int i, int j, int k, Comparator<? super T> cmp) {
-        return cmp.compare(a[i], a[j]) < 0
-                ? (cmp.compare(a[j], a[k]) < 0 ? j : cmp.compare(a[i], a[k]) < 0 ? k : i)
-                : (cmp.compare(a[j], a[k]) > 0 ? j : cmp.compare(a[i], a[k]) < 0 ? i : k);
+    private static <T> int med3(T[] x, int a, int b, int c, Comparator<? super T> cmp) {
+        return cmp.compare(x[a], x[b]) < 0
+                ? (cmp.compare(x[b], x[c]) < 0 ? b : (cmp.compare(x[a], x[c]) < 0 ? c : a))
+                : (cmp.compare(x[b], x[c]) > 0 ? b : (cmp.compare(x[a], x[c]) < 0 ? a : c));
     }
 
-    private static void swap(Object[] a, int i, int j) {
-        Object t = a[i];
-        a[i] = a[j];
-        a[j] = t;
+    private static void swap(Object[] x, int i, int j) {
+        Object t = x[i];
+        x[i] = x[j];
+        x[j] = t;
     }
 
-    private static void swapRuns(Object[] a, int i, int j, int length) {
-        for (int k = 0; k < length; k++) swap(a, i + k, j + k);
+    private static void vecswap(Object[] x, int a, int b, int n) {
+        for (int i = 0; i < n; i++) swap(x, a + i, b + i);
     }
 }

@@ -19,6 +19,7 @@ import io.cinnabar.keyspace.WrongTypeException;
 import io.cinnabar.keyspace.ZSetValue;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.util.Numbers;
+import io.cinnabar.util.PartialQuickSort;
 
 import java.util.Arrays;
 
