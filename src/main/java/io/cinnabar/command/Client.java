@@ -1,6 +1,7 @@
 package io.cinnabar.command;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * Per-connection state owned by the keyspace thread: selected database, protocol version,
@@ -35,6 +36,8 @@ public final class Client {
     /** CLIENT REPLY OFF / SKIP state, applied by the Dispatcher around each command. */
     boolean replyOff, replySkip, replySkipNext;
     Transaction multi;
+    /** The commands of the EXEC running now, whose arguments Redis keeps alive until it ends; else null. */
+    private List<byte[][]> executing;
     /** WATCHed keys; null until the client first WATCHes. */
     io.cinnabar.keyspace.WatchState watch;
     long multiBulkPending;
@@ -134,6 +137,8 @@ public final class Client {
     public boolean leaving() { return closing || closeAfterReply; }
     public Transaction multi() { return multi; }
     public void multi(Transaction t) { multi = t; }
+    public List<byte[][]> executing() { return executing; }
+    public void executing(List<byte[][]> commands) { executing = commands; }
     public void replyOff(boolean off) {
         replyOff = off;
         if (!off) replySkip = replySkipNext = false;

@@ -7,6 +7,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Transaction;
 import redis.clients.jedis.exceptions.JedisDataException;
 
+import java.util.Arrays;
 import java.util.List;
 
 import static io.cinnabar.command.Raw.cmd;
@@ -42,6 +43,19 @@ class TransactionCommandsIT {
         assertEquals("OK", r.get(0));
         assertEquals(JedisDataException.class, r.get(1).getClass());
         assertEquals("v", r.get(2));
+    }
+
+    /** Read from Redis 7.0.15: a value stored from a queued argument is referenced by EXEC's queue too. */
+    @Test
+    void objectRefcountCountsTheQueuedArgumentsUntilExecEnds(Jedis jedis) {
+        str(jedis, "MULTI");
+        for (String[] command : new String[][] {{"SET", "long", "x".repeat(60)}, {"OBJECT", "REFCOUNT", "long"},
+                {"MSETNX", "n", "12345"}, {"OBJECT", "REFCOUNT", "n"}, {"SET", "small", "5"}, {"OBJECT", "REFCOUNT", "small"},
+                {"SET", "c", "hello"}, {"APPEND", "c", "x"}, {"OBJECT", "REFCOUNT", "c"}}) {
+            assertEquals("QUEUED", str(jedis, command[0], Arrays.copyOfRange(command, 1, command.length)));
+        }
+        assertEquals(List.of("OK", 2L, 1L, 2L, "OK", 2147483647L, "OK", 6L, 1L), cmd(jedis, "EXEC"));
+        assertEquals(1L, cmd(jedis, "OBJECT", "REFCOUNT", "long"));
     }
 
     @Test

@@ -297,7 +297,22 @@ public final class KeyCommands implements CommandFamily {
             long n = Numbers.parseLongOr(s, -1);
             if (n >= 0 && n < SHARED_INTEGERS) refcount = SHARED_REFCOUNT;
         }
+        if (refcount == 1 && e.value() instanceof byte[] s && isArgumentOfRunningExec(c, s)) refcount = 2;
         c.reply().integer(refcount);
+    }
+
+    /**
+     * A string SET, MSET... stored inside the EXEC running now is still one of its queued
+     * arguments: Redis stores the argument object itself and frees the queued commands only
+     * when EXEC ends, so until then it counts two references.
+     */
+    private static boolean isArgumentOfRunningExec(Call c, byte[] value) {
+        List<byte[][]> commands = c.client().executing();
+        if (commands == null) return false;
+        for (byte[][] args : commands) {
+            for (byte[] a : args) if (a == value) return true;
+        }
+        return false;
     }
 
     private static boolean sharesIntegers(Call c) {

@@ -74,15 +74,20 @@ public final class TransactionCommands implements CommandFamily {
         c.reply().array(queued.size());
         var dispatcher = c.dispatcher();
         var acl = c.server().acl();
-        for (int i = 0; i < queued.size(); i++) {
-            // Rules may have changed since the command was queued (Redis checks again here).
-            String denied = acl.execRefusal(client, specs.get(i), queued.get(i));
-            if (denied != null) {
-                c.reply().error(denied);
-                c.server().stats().errorReply(denied);
-                continue;
+        client.executing(queued);
+        try {
+            for (int i = 0; i < queued.size(); i++) {
+                // Rules may have changed since the command was queued (Redis checks again here).
+                String denied = acl.execRefusal(client, specs.get(i), queued.get(i));
+                if (denied != null) {
+                    c.reply().error(denied);
+                    c.server().stats().errorReply(denied);
+                    continue;
+                }
+                dispatcher.run(client, specs.get(i), queued.get(i));
             }
-            dispatcher.run(client, specs.get(i), queued.get(i));
+        } finally {
+            client.executing(null);
         }
     }
 
