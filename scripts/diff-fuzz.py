@@ -6,6 +6,7 @@
     scripts/diff-fuzz.py --families list,zset   # only some command families
     scripts/diff-fuzz.py --skip COMMAND,SORT    # never send these commands
     scripts/diff-fuzz.py --cinnabar-port 7000 --redis-port 7001   # servers already running
+    scripts/diff-fuzz.py --resp3                # both connections on RESP3 (HELLO 3): reply types compared too
 
 Families: string keys list hash set zset scripting tx misc, stream bitmap hll geo, and
 string2 coll2 keys2 encoding (more options of the older families: SET/GETEX expiry options,
@@ -947,8 +948,9 @@ def main():
             stale_errno = stale_errno or any(big in str(x) for x in cmd for big in ("18446744073709551616", "1e400"))
             if name in ("SORT", "SORT_RO") and stale_errno and isinstance(rr, Error) and "converted into double" in rr \
                     and isinstance(cr, (list, int)):
-                cn = rn
-                if isinstance(cr, int) and queued is None:
+                stored = isinstance(cr, int)
+                cn, cr = rn, rr
+                if stored and queued is None:
                     for conn in (r, c):
                         conn.call(["FLUSHALL"])
                     history = []
