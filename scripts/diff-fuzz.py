@@ -911,6 +911,12 @@ def main():
             conn.call(["FLUSHALL"])
             conn.call(["SCRIPT", "FLUSH"])
         history, mismatches = [], 0
+
+        def start_again():
+            """Resynchronises: both sides start again from the same (empty) state, out of any MULTI."""
+            for conn in (r, c):
+                conn.call(["DISCARD"])
+                conn.call(["FLUSHALL"])
         queued = None  # the commands queued in the open MULTI, to normalise EXEC's replies
         stale_errno = False
         for i in range(a.n):
@@ -951,8 +957,7 @@ def main():
                 stored = isinstance(cr, int)
                 cn, cr = rn, rr
                 if stored and queued is None:
-                    for conn in (r, c):
-                        conn.call(["FLUSHALL"])
+                    start_again()
                     history = []
             # SPOP with a count short of the set's size removes random members (sets of the
             # encoding family are large enough): compared by count, then both sides start again
@@ -961,8 +966,7 @@ def main():
                     and isinstance(cr, list) and len(rr) == int(cmd[2]) > 0 and queued is None:
                 rn, cn = len(rr), len(set(map(bytes, cr)))
                 if rn == cn:
-                    for conn in (r, c):
-                        conn.call(["FLUSHALL"])
+                    start_again()
                     history = []
             if rn != cn or (a.resp3 and shape(rr) != shape(cr)):
                 mismatches += 1
@@ -978,10 +982,7 @@ def main():
                         with open(a.history, "w") as f:
                             for h in history:
                                 f.write(json.dumps(h) + "\n")
-                # Resynchronise: both sides start again from the same (empty) state.
-                for conn in (r, c):
-                    conn.call(["DISCARD"])
-                    conn.call(["FLUSHALL"])
+                start_again()
                 history, queued = [], None
         print("seed %d: %d commands, %d mismatches" % (seed, a.n, mismatches))
         return 1 if mismatches else 0

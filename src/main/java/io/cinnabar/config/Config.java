@@ -159,14 +159,14 @@ public final class Config {
                 return "ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'";
             }
             if (!o.mutable) {
-                return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set immutable config";
+                return setFailed(name, "can't set immutable config");
             }
             if (o.guarded && !allowsProtectedAction(ConfigOptions.ENABLE_PROTECTED_CONFIGS, localClient)) {
-                return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set protected config";
+                return setFailed(name, "can't set protected config");
             }
             if (loading && o.deniedWhileLoading) return "LOADING Redis is loading the dataset in memory";
             if (changes.containsKey(o)) {
-                return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - duplicate parameter";
+                return setFailed(name, "duplicate parameter");
             }
             String value = new String(args.get(i + 1), StandardCharsets.UTF_8);
             changes.put(o, o.multiArg ? ArgSplitterWords.of(value) : new String[] {value});
@@ -178,8 +178,7 @@ public final class Config {
             try {
                 next[o.index] = o.parser.parse(c.getValue());
             } catch (ConfigException e) {
-                return "ERR CONFIG SET failed (possibly related to argument '" + argNames.get(o) + "') - "
-                        + e.getMessage();
+                return setFailed(argNames.get(o), e.getMessage());
             }
         }
         Object[] before = values;
@@ -191,6 +190,11 @@ public final class Config {
             for (Consumer<ConfigOption> l : listeners) l.accept(o);
         }
         return null;
+    }
+
+    /** Redis's CONFIG SET error naming the argument it failed on. */
+    private static String setFailed(String name, String why) {
+        return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + why;
     }
 
     /**
@@ -207,7 +211,7 @@ public final class Config {
             if (error == null) continue;
             values = before;
             for (Supplier<String> undo : ran) undo.get();
-            return "ERR CONFIG SET failed (possibly related to argument '" + argNames.get(o) + "') - " + error;
+            return setFailed(argNames.get(o), error);
         }
         return null;
     }

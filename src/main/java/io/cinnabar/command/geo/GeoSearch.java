@@ -161,7 +161,7 @@ final class GeoSearch {
             return found;
         }
         Found[] all = found.toArray(new Found[0]);
-        if (returned > 0) PartialQuickSort.sort(all, order, 0, returned - 1);
+        PartialQuickSort.sort(all, order, 0, returned - 1);
         return Arrays.asList(all);
     }
 
