@@ -68,6 +68,7 @@
 #   COMPAT_TAGS      harness --tags value          (default see DEFAULT_TAGS below)
 #   COMPAT_TCL_ARGS  extra harness args, e.g. "--ignore-encoding --ignore-digest"
 #   COMPAT_PORT      port for the server under test (default: a free one)
+#   COMPAT_PORT_LOCKS where runs lock their port slots (default /tmp/cinnabar-compat-ports)
 #   COMPAT_RESTART   unit (default: fresh server for every unit, so results do
 #                    not depend on which units ran before) | never
 #   CINNABAR_JAR     (default <repo>/target/cinnabar.jar)
@@ -357,16 +358,34 @@ SERVER_DIR=$LOG_DIR/server-dir    # server cwd: a SAVE/BGSAVE lands here
 rm -rf "$SERVER_DIR"; mkdir -p "$SERVER_DIR"
 SERVER_PID=
 
+# Ports come from a slot this run holds (an flock on a file in $COMPAT_PORT_LOCKS) for as long as it
+# runs, so runs side by side on one machine (CI's two lanes) never hand out the same port. Picked
+# at random from overlapping ranges, a run could start its server on a port a spawned server of the
+# other run had just bound and take that server's PONG for its own.
+# Slot k spans [12000+400k, 12400+400k): the harness's control socket in its first 32 ports, then
+# the ports its spawned servers take (it also checks port+10000 for a cluster bus). 23 slots keep
+# all of it below the kernel's ephemeral range (32768+), where outgoing connections hold ports.
+PORT_LOCKS=${COMPAT_PORT_LOCKS:-${TMPDIR:-/tmp}/cinnabar-compat-ports}
+claim_port_slot() {
+    local k
+    mkdir -p "$PORT_LOCKS"
+    for k in $(shuf -i 0-22); do
+        exec {SLOT_FD}>>"$PORT_LOCKS/slot-$k.lock"
+        if flock -n "$SLOT_FD"; then SLOT_BASE=$(( 12000 + 400 * k + 32 )); return; fi
+        exec {SLOT_FD}>&-
+    done
+    die "all 23 port slots in $PORT_LOCKS are held by other runs"
+}
+SLOT_PORTS=368   # up to the next slot's control socket
+claim_port_slot
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 pick_port() {
     local p _
     for _ in $(seq 1 200); do
-        # below the kernel's ephemeral range (32768+) and the harness's own
-        # ports (21079+), so outgoing connections cannot be holding it
-        p=$(( 11000 + (RANDOM * 32768 + RANDOM) % 10000 ))
-        port_busy "$p" || port_busy $((p + 10000)) || { echo "$p"; return; }
+        p=$(( SLOT_BASE + RANDOM % SLOT_PORTS ))
+        port_busy "$p" || { echo "$p"; return; }
     done
-    die "no free port found"
+    die "no free port found in $SLOT_BASE..$(( SLOT_BASE + SLOT_PORTS - 1 ))"
 }
 PORT=${COMPAT_PORT:-$(pick_port)}
 [ $MODE = external ] || PORT=
@@ -555,18 +574,13 @@ for u in "${UNITS[@]}"; do
             stop_server
             start_server
         fi
-        # The harness's own control socket sits just below --baseport (default 21079); a random
-        # base keeps concurrent runs on one machine from colliding there.
-        baseport=$(( 22000 + (RANDOM % 200) * 32 ))
-        target=(--host 127.0.0.1 --port "$PORT" --baseport "$baseport")
+        # The harness's own control socket sits just below --baseport, at the slot's start.
+        target=(--host 127.0.0.1 --port "$PORT" --baseport "$SLOT_BASE")
     else
-        # Servers get ports from [base, base+400), and the harness checks base+10000 up too
-        # (cluster bus): all of it stays below the kernel's ephemeral range (32768+). The
-        # harness's own timeout (no test finished for that long: a test waiting for data a
+        # Spawned servers get ports from the slot (see claim_port_slot). The harness's own timeout (no test finished for that long: a test waiting for data a
         # server failed to load can block forever) comes before ours, so it stops its servers.
-        baseport=$(( 12000 + (RANDOM % 25) * 400 + 32 ))
         stall=$TEST_TIMEOUT; [ "$stall" -lt $(( utimeout * 9 / 10 )) ] || stall=$(( utimeout * 9 / 10 ))
-        target=(--baseport "$baseport" --portcount 400 --timeout "$stall" --dont-clean)
+        target=(--baseport "$SLOT_BASE" --portcount "$SLOT_PORTS" --timeout "$stall" --dont-clean)
     fi
     # shellcheck disable=SC2086
     [ $TLS = 0 ] || target+=(--tls)
