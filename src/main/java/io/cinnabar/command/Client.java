@@ -36,7 +36,7 @@ public final class Client {
     /** CLIENT REPLY OFF / SKIP state, applied by the Dispatcher around each command. */
     boolean replyOff, replySkip, replySkipNext;
     Transaction multi;
-    /** The commands of the EXEC running now, whose arguments Redis keeps alive until it ends; else null. */
+    /** The commands of the EXEC running now (and their rewrites), whose arguments Redis keeps alive until it ends; else null. */
     private List<byte[][]> executing;
     /** WATCHed keys; null until the client first WATCHes. */
     io.cinnabar.keyspace.WatchState watch;

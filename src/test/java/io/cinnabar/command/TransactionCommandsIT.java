@@ -59,6 +59,17 @@ class TransactionCommandsIT {
     }
 
     @Test
+    void objectRefcountCountsIncrbyfloatsResultAsItsRewrittenArgumentUntilExecEnds(Jedis jedis) {
+        str(jedis, "MULTI");
+        for (String[] command : new String[][] {{"SET", "f", "1.5"}, {"INCRBYFLOAT", "f", "2"}, {"OBJECT", "REFCOUNT", "f"},
+                {"INCRBYFLOAT", "g", "1e3"}, {"OBJECT", "REFCOUNT", "g"}}) {
+            assertEquals("QUEUED", str(jedis, command[0], Arrays.copyOfRange(command, 1, command.length)));
+        }
+        assertEquals(List.of("OK", "3.5", 2L, "1000", 2L), cmd(jedis, "EXEC"));
+        assertEquals(1L, cmd(jedis, "OBJECT", "REFCOUNT", "f"));
+    }
+
+    @Test
     void errorsWhileQueueingAbortExec(Jedis jedis) {
         str(jedis, "MULTI");
         JedisDataException e = assertThrows(JedisDataException.class, () -> cmd(jedis, "SET", "k"));

@@ -303,8 +303,8 @@ public final class KeyCommands implements CommandFamily {
 
     /**
      * A string SET, MSET... stored inside the EXEC running now is still one of its queued
-     * arguments: Redis stores the argument object itself and frees the queued commands only
-     * when EXEC ends, so until then it counts two references.
+     * arguments (INCRBYFLOAT's result one of its rewritten ones): Redis stores the argument object
+     * itself and frees the queued commands only when EXEC ends, so until then it counts two references.
      */
     private static boolean isArgumentOfRunningExec(Call c, byte[] value) {
         List<byte[][]> commands = c.client().executing();
