@@ -70,14 +70,41 @@ class CommandCommandsIT {
 
     @Test
     void docsCarryComplexityHistoryAndDeprecation(Jedis jedis) {
-        // As redis-server 7.0.15 answers, less its "arguments" entry (not declared yet).
+        // As redis-server 7.0.15 answers.
         assertEquals("[getset, [summary, Set the string value of a key and return its old value, since, 1.0.0, group, string, "
-                + "complexity, O(1), doc_flags, [deprecated], deprecated_since, 6.2.0, replaced_by, `SET` with the `!GET` argument]]",
+                + "complexity, O(1), doc_flags, [deprecated], deprecated_since, 6.2.0, replaced_by, `SET` with the `!GET` argument, "
+                + "arguments, [[name, key, type, key, key_spec_index, 0], [name, value, type, string]]]]",
                 String.valueOf(cmd(jedis, "COMMAND", "DOCS", "getset")));
         List<?> set = (List<?>) ((List<?>) cmd(jedis, "COMMAND", "DOCS", "set")).get(1);
         assertEquals("[[2.6.12, Added the `EX`, `PX`, `NX` and `XX` options.], [6.0.0, Added the `KEEPTTL` option.], "
                 + "[6.2.0, Added the `GET`, `EXAT` and `PXAT` option.], [7.0.0, Allowed the `NX` and `GET` options to be used together.]]",
                 String.valueOf(set.get(set.indexOf("history") + 1)));
+    }
+
+    @Test
+    void docsDescribeArgumentsAsRedisDoes(Jedis jedis) {
+        // As redis-server 7.0.15 answers: nested oneof/block arguments, tokens, since, flags,
+        // MIGRATE's empty-string token, and a subcommand's arguments.
+        List<?> zadd = (List<?>) ((List<?>) cmd(jedis, "COMMAND", "DOCS", "zadd")).get(1);
+        assertEquals("[[name, key, type, key, key_spec_index, 0], "
+                + "[name, condition, type, oneof, since, 3.0.2, flags, [optional], arguments, "
+                + "[[name, nx, type, pure-token, token, NX], [name, xx, type, pure-token, token, XX]]], "
+                + "[name, comparison, type, oneof, since, 6.2.0, flags, [optional], arguments, "
+                + "[[name, gt, type, pure-token, token, GT], [name, lt, type, pure-token, token, LT]]], "
+                + "[name, change, type, pure-token, token, CH, since, 3.0.2, flags, [optional]], "
+                + "[name, increment, type, pure-token, token, INCR, since, 3.0.2, flags, [optional]], "
+                + "[name, score_member, type, block, flags, [multiple], arguments, "
+                + "[[name, score, type, double], [name, member, type, string]]]]",
+                String.valueOf(zadd.get(zadd.indexOf("arguments") + 1)));
+        List<?> migrate = (List<?>) ((List<?>) cmd(jedis, "COMMAND", "DOCS", "migrate")).get(1);
+        assertEquals("[name, key_or_empty_string, type, oneof, arguments, [[name, key, type, key, key_spec_index, 0], "
+                + "[name, empty_string, type, pure-token, token, ]]]",
+                String.valueOf(((List<?>) migrate.get(migrate.indexOf("arguments") + 1)).get(2)));
+        List<?> configGet = (List<?>) ((List<?>) cmd(jedis, "COMMAND", "DOCS", "config|get")).get(1);
+        assertEquals("[[name, parameter, type, block, flags, [multiple], arguments, [[name, parameter, type, string]]]]",
+                String.valueOf(configGet.get(configGet.indexOf("arguments") + 1)));
+        List<?> count = (List<?>) ((List<?>) cmd(jedis, "COMMAND", "DOCS", "command|count")).get(1);
+        assertTrue(!count.contains("arguments"), "COMMAND COUNT takes no arguments: no entry, as in Redis");
     }
 
     @Test

@@ -214,14 +214,15 @@ public final class CommandCommands implements CommandFamily {
         }
     }
 
-    /** Redis's addReplyCommandDocs, with what our specs know (no arguments yet). */
+    /** Redis's addReplyCommandDocs. */
     private static void commandDocs(Reply r, CommandSpec s) {
         boolean hasSummary = s.summary() != null && !s.summary().isEmpty();
         boolean hasSubs = !s.subcommands().isEmpty();
         List<String> docFlags = s.docFlags();
+        List<DocArguments.Argument> arguments = DocArguments.of(s.fullName().toLowerCase(Locale.ROOT));
         r.map(2 + (hasSummary ? 1 : 0) + (s.complexity() != null ? 1 : 0) + (docFlags.isEmpty() ? 0 : 1)
                 + (s.deprecatedSince() != null ? 1 : 0) + (s.replacedBy() != null ? 1 : 0)
-                + (s.history().isEmpty() ? 0 : 1) + (hasSubs ? 1 : 0));
+                + (s.history().isEmpty() ? 0 : 1) + (arguments != null ? 1 : 0) + (hasSubs ? 1 : 0));
         if (hasSummary) {
             r.bulk("summary");
             r.bulk(s.summary());
@@ -255,6 +256,10 @@ public final class CommandCommands implements CommandFamily {
                 r.bulk(h[0]);
                 r.bulk(h[1]);
             }
+        }
+        if (arguments != null) {
+            r.bulk("arguments");
+            DocArguments.replyList(r, arguments);
         }
         if (hasSubs) {
             r.bulk("subcommands");

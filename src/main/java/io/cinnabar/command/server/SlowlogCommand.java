@@ -24,7 +24,8 @@ public final class SlowlogCommand implements CommandFamily {
     public void register(CommandTable t) {
         t.add(spec("SLOWLOG", -2).doc("2.2.12", "A container for slow log commands", "Depends on subcommand.")
                 .sub(spec("GET", -2, ADMIN, LOADING, STALE).tips("request_policy:all_nodes", "nondeterministic_output")
-                        .doc("2.2.12", "Get the slow log's entries", "O(N) where N is the number of entries returned"), this::get)
+                        .doc("2.2.12", "Get the slow log's entries", "O(N) where N is the number of entries returned")
+                        .history("4.0.0", "Added client IP address, port and name to the reply."), this::get)
                 .sub(spec("LEN", 2, ADMIN, LOADING, STALE)
                         .tips("request_policy:all_nodes", "response_policy:agg_sum", "nondeterministic_output")
                         .doc("2.2.12", "Get the slow log's length", "O(1)"), c -> c.reply().integer(c.server().slowLog().size()))
