@@ -159,6 +159,15 @@ class ScriptingCommandsIT {
     }
 
     @Test
+    void evalshaOfAShaOfTheWrongLengthFailsBeforeNumkeys(Jedis j) {
+        // Found by diff-fuzz --families scripts2 seed 1: EVALSHA_RO <41 chars> 1 said "Number of keys ...".
+        assertEquals("NOSCRIPT No matching script. Please use EVAL.", error(() -> cmd(j, "EVALSHA_RO", "x".repeat(41), "1")));
+        assertEquals("NOSCRIPT No matching script. Please use EVAL.", error(() -> cmd(j, "EVALSHA", "abc", "abc", "k")));
+        assertEquals("NOSCRIPT No matching script. Please use EVAL.", error(() -> cmd(j, "EVALSHA", "", "-1")));
+        assertEquals("ERR value is not an integer or out of range", error(() -> cmd(j, "EVALSHA", "f".repeat(40), "abc")));
+    }
+
+    @Test
     void selectInsideScriptLeavesTheCallerAlone(Jedis j) {
         assertEquals("OK", run(j, "redis.call('select', 9) return redis.call('set', 'x', 'in9')"));
         assertNull(j.get("x"));
