@@ -163,6 +163,23 @@ public final class ConfigOption {
         }, AS_TEXT, def);
     }
 
+    /**
+     * An enumeration where a name is a synonym of an earlier one (given as "synonym=name"): stored,
+     * so shown by CONFIG GET, as the first name of its value, as Redis's enum tables print it.
+     */
+    static Builder enumerationWithSynonyms(String name, String def, String... allowed) {
+        String[] names = new String[allowed.length];
+        for (int i = 0; i < allowed.length; i++) names[i] = allowed[i].split("=")[0];
+        return new Builder(name, words -> {
+            String w = single(words).toLowerCase(Locale.ROOT);
+            for (String a : allowed) {
+                String[] parts = a.split("=");
+                if (parts[0].equals(w)) return parts[parts.length - 1];
+            }
+            throw new ConfigException("argument(s) must be one of the following: " + String.join(", ", names));
+        }, AS_TEXT, def);
+    }
+
     static Builder custom(String name, Parser parser, Printer printer, String def) {
         return new Builder(name, parser, printer, def);
     }

@@ -8,6 +8,7 @@ import java.util.List;
 import static io.cinnabar.config.ConfigOption.bool;
 import static io.cinnabar.config.ConfigOption.custom;
 import static io.cinnabar.config.ConfigOption.enumeration;
+import static io.cinnabar.config.ConfigOption.enumerationWithSynonyms;
 import static io.cinnabar.config.ConfigOption.integer;
 import static io.cinnabar.config.ConfigOption.memory;
 import static io.cinnabar.config.ConfigOption.memoryOrPercent;
@@ -107,7 +108,7 @@ public final class ConfigOptions {
     public static final ConfigOption APPENDDIRNAME = add(text("appenddirname",
             words -> plainName(words, "appenddirname", "dirname"), "appendonlydir").immutable());
     public static final ConfigOption APPENDFSYNC = add(enumeration("appendfsync", "everysec",
-            "always", "everysec", "no"));
+            "everysec", "always", "no"));
     public static final ConfigOption RDBCOMPRESSION = add(bool("rdbcompression", true));
     public static final ConfigOption RDBCHECKSUM = add(bool("rdbchecksum", true));
     public static final ConfigOption STOP_WRITES_ON_BGSAVE_ERROR = add(bool("stop-writes-on-bgsave-error", true));
@@ -142,13 +143,13 @@ public final class ConfigOptions {
     // ---- encodings (used by the collection types) ----
     public static final ConfigOption HASH_MAX_LISTPACK_ENTRIES = add(integer("hash-max-listpack-entries",
             0, LONG_MAX, 512).alias("hash-max-ziplist-entries"));
-    public static final ConfigOption HASH_MAX_LISTPACK_VALUE = add(integer("hash-max-listpack-value",
+    public static final ConfigOption HASH_MAX_LISTPACK_VALUE = add(memory("hash-max-listpack-value",
             0, LONG_MAX, 64).alias("hash-max-ziplist-value"));
     public static final ConfigOption SET_MAX_INTSET_ENTRIES = add(integer("set-max-intset-entries",
             0, LONG_MAX, 512));
     public static final ConfigOption ZSET_MAX_LISTPACK_ENTRIES = add(integer("zset-max-listpack-entries",
             0, LONG_MAX, 128).alias("zset-max-ziplist-entries"));
-    public static final ConfigOption ZSET_MAX_LISTPACK_VALUE = add(integer("zset-max-listpack-value",
+    public static final ConfigOption ZSET_MAX_LISTPACK_VALUE = add(memory("zset-max-listpack-value",
             0, LONG_MAX, 64).alias("zset-max-ziplist-value"));
     public static final ConfigOption LIST_MAX_LISTPACK_SIZE = add(integer("list-max-listpack-size",
             Integer.MIN_VALUE, INT_MAX, -2).alias("list-max-ziplist-size"));
@@ -196,7 +197,7 @@ public final class ConfigOptions {
         for (String cpulist : new String[] {"server_cpulist", "bio_cpulist", "aof_rewrite_cpulist", "bgsave_cpulist"}) {
             add(string(cpulist, "").immutable().inert());
         }
-        add(enumeration("oom-score-adj", "no", "no", "yes", "relative", "absolute").inert());
+        add(enumerationWithSynonyms("oom-score-adj", "no", "no", "yes", "relative=yes", "absolute").inert());
         add(text("oom-score-adj-values", OomScoreAdjValues::parse, "0 200 800").multiArg().inert());
         add(bool("activerehashing", true).inert());
         add(bool("io-threads-do-reads", false).immutable().inert());

@@ -48,9 +48,55 @@ class ConfigCommandsIT {
         assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'daemonize') - can't set immutable config",
                 "CONFIG", "SET", "daemonize", "yes");
         assertError(jedis, "ERR wrong number of arguments for 'config|set' command", "CONFIG", "SET", "hz");
-        assertError(jedis, "ERR wrong number of arguments for 'config|set' command", "CONFIG", "SET", "hz", "1", "maxmemory");
+        // A name without its value past the first pair: Redis's syntax error (found by diff-fuzz --families config, seed 1).
+        assertError(jedis, "ERR syntax error", "CONFIG", "SET", "hz", "1", "maxmemory");
         assertError(jedis, "ERR wrong number of arguments for 'config|get' command", "CONFIG", "GET");
         assertError(jedis, "ERR unknown subcommand 'nope'. Try CONFIG HELP.", "CONFIG", "nope");
+    }
+
+    @Test
+    void valueErrorsNameTheEntryFoundNotTheCaseGiven(Jedis jedis) {
+        // Found by diff-fuzz --families config, seed 1: CONFIG SET ACTIVEREHASHING 1 named 'ACTIVEREHASHING'.
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'activerehashing') - argument must be 'yes' or 'no'",
+                "CONFIG", "SET", "ACTIVEREHASHING", "1");
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'hash-max-ziplist-entries') - argument couldn't be parsed into an integer",
+                "CONFIG", "SET", "HASH-MAX-ZIPLIST-ENTRIES", "abc");
+        // Redis keeps an alias as an entry of its own: an option set by both names in one call is no duplicate.
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "hash-max-ziplist-entries", "7", "hash-max-listpack-entries", "9"));
+        assertEquals("9", jedis.configGet("hash-max-listpack-entries").get("hash-max-listpack-entries"));
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'Hash-Max-ZIPLIST-entries') - duplicate parameter",
+                "CONFIG", "SET", "HASH-MAX-ZIPLIST-ENTRIES", "1", "Hash-Max-ZIPLIST-entries", "2");
+        cmd(jedis, "CONFIG", "SET", "hash-max-listpack-entries", "512");
+    }
+
+    @Test
+    void getAnswersAnExactNameAsItWasSpelt(Jedis jedis) {
+        // Found by diff-fuzz --families config, seed 1: CONFIG GET HZ answered "hz".
+        assertEquals(List.of("HZ", "10"), cmd(jedis, "CONFIG", "GET", "HZ"));
+        assertEquals(List.of("HZ", "10"), cmd(jedis, "CONFIG", "GET", "HZ", "hz", "Hz"));
+        assertEquals(List.of("hz", "10"), cmd(jedis, "CONFIG", "GET", "h?", "HZ"));
+    }
+
+    @Test
+    void memoryValuesAndEnumListsAsRedisParsesThem(Jedis jedis) {
+        // Found by diff-fuzz --families config, seed 1 (memtoull: no sign, digits then a unit).
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'hash-max-listpack-value') - argument must be a memory value",
+                "CONFIG", "SET", "hash-max-listpack-value", "abc");
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a memory value",
+                "CONFIG", "SET", "maxmemory", "-1");
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'stream-node-max-bytes') - argument must be a memory value",
+                "CONFIG", "SET", "stream-node-max-bytes", "+1");
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "zset-max-listpack-value", "1KB"));
+        assertEquals(List.of("zset-max-listpack-value", "1024"), cmd(jedis, "CONFIG", "GET", "zset-max-listpack-value"));
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "zset-max-listpack-value", "", "stream-node-max-bytes", "kb"));
+        assertEquals(List.of("zset-max-listpack-value", "0"), cmd(jedis, "CONFIG", "GET", "zset-max-listpack-value"));
+        cmd(jedis, "CONFIG", "SET", "zset-max-listpack-value", "64", "stream-node-max-bytes", "4096");
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'appendfsync') - argument(s) must be one of the following: everysec, always, no",
+                "CONFIG", "SET", "APPENDFSYNC", "1");
+        // "relative" is a synonym of "yes" in Redis's table, shown by its first name (diff-fuzz --families config, seed 1).
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "oom-score-adj", "relative"));
+        assertEquals(List.of("oom-score-adj", "yes"), cmd(jedis, "CONFIG", "GET", "oom-score-adj"));
+        cmd(jedis, "CONFIG", "SET", "oom-score-adj", "no");
     }
 
     @Test
