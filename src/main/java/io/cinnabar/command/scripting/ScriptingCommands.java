@@ -180,6 +180,8 @@ public final class ScriptingCommands implements CommandFamily {
 
     /** SCRIPT DEBUG YES|SYNC|NO: the debugger is not available; NO is what is in effect. */
     private void debug(Call c) {
+        // Redis refuses before it reads the mode when replies are pending (a pipeline, EXEC).
+        if (c.repliesPending()) throw new CommandError("ERR SCRIPT DEBUG must be called outside a pipeline");
         if (c.argIs(2, "NO")) {
             c.reply().ok();
             return;
