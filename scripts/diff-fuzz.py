@@ -1374,8 +1374,10 @@ def main():
             history.append(cmd)
             if name == "EXEC" and isinstance(rr, list) and isinstance(cr, list) and queued is not None \
                     and len(queued) == len(rr) == len(cr):
-                rn = [normalise(q, x) for q, x in zip(queued, rr)]
-                cn = [normalise(q, x) for q, x in zip(queued, cr)]
+                # A SCAN inside EXEC cannot be followed to its end (see scan_all): its kind only.
+                in_exec = lambda q, x: "<scan>" if q[0].upper() in SCANS and scan_reply(x) else normalise(q, x)
+                rn = [in_exec(q, x) for q, x in zip(queued, rr)]
+                cn = [in_exec(q, x) for q, x in zip(queued, cr)]
             else:
                 rn, cn = normalise(cmd, rr, source_type), normalise(cmd, cr, source_type)
             if name == "MULTI" and rr == "OK":
