@@ -1,6 +1,5 @@
 package io.cinnabar.config;
 
-import io.cinnabar.util.ArgSplitter;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -121,7 +120,7 @@ public final class Config {
 
     /** Sets an option from its words, at startup (immutable options allowed). */
     public void set(ConfigOption o, String[] words) throws ConfigException {
-        Object parsed = o.parser.parse(words);
+        Object parsed = o.parser.parse(words, values[o.index]);
         Object[] next = values.clone();
         next[o.index] = parsed;
         values = next;
@@ -183,7 +182,7 @@ public final class Config {
         for (int i = 0; i < options.size(); i++) {
             ConfigOption o = options.get(i);
             try {
-                next[o.index] = o.parser.parse(given.get(i));
+                next[o.index] = o.parser.parse(given.get(i), next[o.index]);
             } catch (ConfigException e) {
                 return setFailed(declared.get(i), e.getMessage());
             }
@@ -275,17 +274,17 @@ public final class Config {
         return out;
     }
 
-    /** Splits a CONFIG SET value of a multi-word option ("3600 1 300 100") into its words. */
+    /**
+     * Splits a CONFIG SET value of a multi-word option ("3600 1 300 100") into its words at each
+     * single space, as Redis's sdssplitlen does (so " 1" is an empty word and "1"). "" stays one
+     * empty word, which the options' parsers take as "none".
+     */
     static final class ArgSplitterWords {
         private ArgSplitterWords() {}
 
         static String[] of(String value) {
             if (value.isEmpty()) return new String[] {""};
-            byte[][] split = ArgSplitter.split(value.getBytes(StandardCharsets.UTF_8));
-            if (split == null || split.length == 0) return new String[] {value};
-            String[] out = new String[split.length];
-            for (int i = 0; i < split.length; i++) out[i] = new String(split[i], StandardCharsets.UTF_8);
-            return out;
+            return value.split(" ", -1);
         }
     }
 }

@@ -15,6 +15,7 @@ import static io.cinnabar.config.ConfigOption.memoryOrPercent;
 import static io.cinnabar.config.ConfigOption.octal;
 import static io.cinnabar.config.ConfigOption.string;
 import static io.cinnabar.config.ConfigOption.text;
+import static io.cinnabar.config.ConfigOption.unsignedMemory;
 
 /**
  * Every option Cinnabar understands, declared once (Redis's static_configs[]). Defaults are
@@ -43,7 +44,7 @@ public final class ConfigOptions {
     public static final ConfigOption TCP_BACKLOG = add(integer("tcp-backlog", 0, INT_MAX, 511).immutable());
     public static final ConfigOption TIMEOUT = add(integer("timeout", 0, INT_MAX, 0));
     public static final ConfigOption TCP_KEEPALIVE = add(integer("tcp-keepalive", 0, INT_MAX, 300));
-    public static final ConfigOption MAXCLIENTS = add(integer("maxclients", 1, INT_MAX, 10000));
+    public static final ConfigOption MAXCLIENTS = add(integer("maxclients", 1, 4294967295L, 10000));
     public static final ConfigOption IO_THREADS = add(integer("io-threads", 1, 128, 1).immutable());
 
     // ---- general ----
@@ -84,9 +85,9 @@ public final class ConfigOptions {
     public static final ConfigOption CLIENT_QUERY_BUFFER_LIMIT = add(memory("client-query-buffer-limit",
             1024 * 1024, LONG_MAX, 1024L * 1024 * 1024));
     public static final ConfigOption CLIENT_OUTPUT_BUFFER_LIMIT = add(text("client-output-buffer-limit",
-            ClientOutputBufferLimit::parse, "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60")
+            ClientOutputBufferLimit.PARSER, "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60")
             .multiArg());
-    public static final ConfigOption MAXMEMORY = add(memory("maxmemory", 0, LONG_MAX, 0));
+    public static final ConfigOption MAXMEMORY = add(unsignedMemory("maxmemory", 0));
     /** Bytes, or a negative percentage of maxmemory ("10%" is -10). */
     public static final ConfigOption MAXMEMORY_CLIENTS = add(memoryOrPercent("maxmemory-clients", -100, LONG_MAX, 0));
     public static final ConfigOption MAXMEMORY_POLICY = add(enumeration("maxmemory-policy", "noeviction",
@@ -110,7 +111,7 @@ public final class ConfigOptions {
     public static final ConfigOption APPENDFSYNC = add(enumeration("appendfsync", "everysec",
             "everysec", "always", "no"));
     public static final ConfigOption RDBCOMPRESSION = add(bool("rdbcompression", true));
-    public static final ConfigOption RDBCHECKSUM = add(bool("rdbchecksum", true));
+    public static final ConfigOption RDBCHECKSUM = add(bool("rdbchecksum", true).immutable());
     public static final ConfigOption STOP_WRITES_ON_BGSAVE_ERROR = add(bool("stop-writes-on-bgsave-error", true));
     public static final ConfigOption RDB_DEL_SYNC_FILES = add(bool("rdb-del-sync-files", false));
     public static final ConfigOption RDB_SAVE_INCREMENTAL_FSYNC = add(bool("rdb-save-incremental-fsync", true));
@@ -239,7 +240,9 @@ public final class ConfigOptions {
         add(integer("repl-ping-replica-period", 1, INT_MAX, 10).alias("repl-ping-slave-period").inert());
         add(integer("repl-timeout", 1, INT_MAX, 60).inert());
         add(bool("repl-disable-tcp-nodelay", false).inert());
-        add(memory("repl-backlog-size", 1, LONG_MAX, 1024 * 1024).inert());
+        // Redis's resizeReplicationBacklog raises a smaller size to 16 KB, which CONFIG GET then shows.
+        add(custom("repl-backlog-size", words -> Math.max(ConfigOption.memoryInRange(words, 1, LONG_MAX), 16 * 1024L),
+                String::valueOf, String.valueOf(1024 * 1024)).inert());
         add(integer("repl-backlog-ttl", 0, LONG_MAX, 3600).inert());
         add(integer("min-replicas-to-write", 0, INT_MAX, 0).alias("min-slaves-to-write"));
         add(integer("min-replicas-max-lag", 0, INT_MAX, 10).alias("min-slaves-max-lag"));
@@ -257,7 +260,7 @@ public final class ConfigOptions {
         add(integer("cluster-migration-barrier", 0, INT_MAX, 1).inert());
         add(bool("cluster-allow-replica-migration", true).inert());
         add(bool("cluster-replica-no-failover", false).alias("cluster-slave-no-failover").inert());
-        add(memory("cluster-link-sendbuf-limit", 0, LONG_MAX, 0).inert());
+        add(unsignedMemory("cluster-link-sendbuf-limit", 0).inert());
         add(enumeration("cluster-preferred-endpoint-type", "ip", "ip", "hostname", "unknown-endpoint").inert());
     }
 

@@ -5,9 +5,11 @@ public final class MemoryUnits {
     private MemoryUnits() {}
 
     /**
-     * The byte count (as memtoull's unsigned bits: digits past 2^64 saturate, the unit's product
-     * wraps), or Long.MIN_VALUE when the text is not a memory value: a sign, a space, a fraction
-     * or an unknown unit. Digits may be missing ("" and "kb" are 0, as strtoull reads them).
+     * The byte count, as memtoull's unsigned 64 bits: digits past 2^64 saturate, the unit's
+     * product wraps. Digits may be missing ("" and "kb" are 0, as strtoull reads them).
+     *
+     * @throws NumberFormatException when the text is not a memory value: a sign, a space, a
+     *         fraction or an unknown unit
      */
     public static long parse(String text) {
         int digits = 0;
@@ -21,9 +23,9 @@ public final class MemoryUnits {
             case "mb": mul = 1024 * 1024; break;
             case "g": mul = 1000L * 1000 * 1000; break;
             case "gb": mul = 1024L * 1024 * 1024; break;
-            default: return Long.MIN_VALUE;
+            default: throw new NumberFormatException("not a memory value: " + text);
         }
-        if (digits >= 128) return Long.MIN_VALUE; // memtoull's buffer
+        if (digits >= 128) throw new NumberFormatException("not a memory value: " + text); // memtoull's buffer
         long v = 0;
         for (int i = 0; i < digits; i++) {
             int d = text.charAt(i) - '0';
