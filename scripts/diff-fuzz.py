@@ -938,7 +938,7 @@ CONFIG_VALUES = {
     "latency-monitor-threshold": ["0", "100", "-1"],
     "busy-reply-threshold": ["5000", "100", "-1"],
     "lua-time-limit": ["5000", "abc"],
-    "hz": ["10", "1", "500", "0", "501", "abc", "-1"],
+    "hz": ["10", "1", "500", "0", "501", "abc", "-1", "+1", "-0"],
     "activerehashing": ["yes", "no", "maybe", "", "YES", "1"],
     "lazyfree-lazy-user-del": ["yes", "no"],
     "proto-max-bulk-len": ["512mb", "1mb", "1k", "0", "abc"],
@@ -952,7 +952,30 @@ CONFIG_VALUES = {
     "replica-read-only": ["yes", "no"],
     "dynamic-hz": ["yes", "no"],
     "oom-score-adj": ["no", "yes", "absolute", "relative", "nope"],
-    "client-output-buffer-limit": ["normal 0 0 0", "pubsub 32mb 8mb 60", "nope 1 1 1", "normal 1 1", "normal abc 0 0"],
+    # No small limit for normal clients: the fuzzer's own connection would be closed.
+    "client-output-buffer-limit": ["normal 0 0 0", "pubsub 32mb 8mb 60", "nope 1 1 1", "normal 1 1", "normal abc 0 0", "",
+                                   "replica 1mb 1mb 1 pubsub 2 2 2", " pubsub 1 1 1", "pubsub 1 1 -1"],
+    "oom-score-adj-values": ["0 200 800", "1  2", "1 2", "-2001 0 0", "a b c"],
+    "repl-backlog-size": ["1mb", "1k", "0", "9223372036854775808"],
+    "cluster-link-sendbuf-limit": ["0", "18446744073709551615", "18446744073709551616"],
+    "proc-title-template": ["{title} {listen-addr} {server-mode}", " ", "{nope}", "x"],
+    "hll-sparse-max-bytes": ["3000", "0", "100000", "abc"],
+    "maxmemory-clients": ["0", "10%", "101%", "-1", "abc", "0%"],
+    "latency-tracking-info-percentiles": ["50 99 99.9", "abc", "101", "", "50"],
+    # Writes then fail with NOREPLICAS on both: no replica is ever connected.
+    "min-replicas-to-write": ["0", "1", "-1"],
+    "min-replicas-max-lag": ["10", "0"],
+    # Nothing large: Redis then lowers its open-files limit 16 at a time down to what it may have.
+    "maxclients": ["10000", "abc", "0", "-0", "01"],
+    # Not "yes": Debian's redis-server, built without Redis's jemalloc, refuses it ("Active
+    # defragmentation cannot be enabled: it requires a Redis server compiled with a modified
+    # Jemalloc..."), where a source build and Cinnabar (which has nothing to defragment) accept it.
+    "activedefrag": ["no"],
+    "acllog-max-len": ["128", "0", "-1"],
+    "rdbcompression": ["yes", "no"],
+    "stop-writes-on-bgsave-error": ["yes", "no"],
+    "tcp-keepalive": ["300", "0", "-1"],
+    "replica-priority": ["100", "0"],
     "databases": ["16", "1"],
     "daemonize": ["no"],
     "io-threads": ["1"],
@@ -1370,7 +1393,14 @@ def main():
             # order: compared exactly. Of a hash table: see scan_all. Read it before the command runs.
             scan_enc = r.call(["OBJECT", "ENCODING", cmd[1]]) if name in SCANS and name != "SCAN" and len(cmd) > 2 \
                 and queued is None else None
-            rr, cr = r.call(cmd), c.call(cmd)
+            try:
+                rr, cr = r.call(cmd), c.call(cmd)
+            except (ConnectionError, OSError) as e:
+                # A server closed the connection (or stopped answering): nothing after compares.
+                print("#%d %s\n  connection lost: %s" % (i, " ".join(map(repr, cmd)), e))
+                for h in history[-a.context:]:
+                    print("    after: " + " ".join(map(repr, h)))
+                return 2
             history.append(cmd)
             if name == "EXEC" and isinstance(rr, list) and isinstance(cr, list) and queued is not None \
                     and len(queued) == len(rr) == len(cr):
