@@ -193,6 +193,14 @@ class ScriptingCommandsIT {
     }
 
     @Test
+    void aContainerCalledAloneFromAScriptIsAnArityError(Jedis j) {
+        // As Redis's lookupCommand (the same fix as ACL DRYRUN u CONFIG, found by diff-fuzz --families acl, seed 3).
+        assertTrue(error(() -> cmd(j, "EVAL", "return redis.call('config')", "0"))
+                .startsWith("ERR Wrong number of args calling Redis command from script"));
+        assertEquals(1L, cmd(j, "EVAL", "return redis.acl_check_cmd('config')", "0"));
+    }
+
+    @Test
     void selectInsideScriptLeavesTheCallerAlone(Jedis j) {
         assertEquals("OK", run(j, "redis.call('select', 9) return redis.call('set', 'x', 'in9')"));
         assertNull(j.get("x"));
