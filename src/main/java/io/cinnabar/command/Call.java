@@ -49,6 +49,11 @@ public final class Call {
         return !dispatcher.mayBlock();
     }
 
+    /** Replies of this client not on the socket yet: earlier commands of a pipeline, or the EXEC this runs in. */
+    public boolean repliesPending() {
+        return dispatcher.repliesPending(client);
+    }
+
     /** True when this run is a blocked client's retry after one of its keys got data. */
     public boolean isRetry() {
         return server.blocked().isRetry(client);

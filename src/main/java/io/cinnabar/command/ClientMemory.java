@@ -40,12 +40,18 @@ public final class ClientMemory {
         return mem;
     }
 
-    /** maxmemory-clients in bytes (a percentage is of maxmemory); 0: no limit. */
+    /**
+     * maxmemory-clients in bytes (a percentage is of maxmemory, none without one); 0: no limit.
+     * As Redis's getClientEvictionLimit, never under 128 KB: a tiny value would cut off every
+     * client, the one that set it included.
+     */
     static long limit(Config config) {
         long v = config.getLong(ConfigOptions.MAXMEMORY_CLIENTS);
-        if (v >= 0) return v;
-        return config.getLong(ConfigOptions.MAXMEMORY) * -v / 100;
+        if (v < 0) v = (long) ((double) config.getLong(ConfigOptions.MAXMEMORY) * -v / 100);
+        return v == 0 ? 0 : Math.max(v, MIN_LIMIT);
     }
+
+    private static final long MIN_LIMIT = 128 * 1024;
 
     /**
      * Before client runs args: remembers its peak, which counts at the next {@link #evictIfNeeded}

@@ -218,7 +218,8 @@ public final class CommandTable {
     /** The command (or, for a container, the subcommand) argv names; null if unknown. */
     public CommandSpec resolve(byte[][] argv) {
         CommandSpec spec = lookup(argv[0]);
-        if (spec != null && !spec.subcommands.isEmpty()) spec = argv.length >= 2 ? subcommand(spec, argv[1]) : null;
+        // As Redis's lookupCommand: a container named alone is itself (whose arity then fails).
+        if (spec != null && !spec.subcommands.isEmpty() && argv.length >= 2) spec = subcommand(spec, argv[1]);
         return spec;
     }
 

@@ -578,6 +578,14 @@ public final class Dispatcher {
         return null;
     }
 
+    /**
+     * Redis's clientHasPendingReplies: replies to client not on the socket yet, those of earlier
+     * commands of the batch (a pipeline, EXEC's own array header) or waiting on the connection.
+     */
+    boolean repliesPending(Client client) {
+        return writer.size() > 0 || client.channel().pendingOutputBytes() > 0;
+    }
+
     /** The command (and subcommand) argv names, null when this server has none (redis.acl_check_cmd). */
     public CommandSpec resolve(byte[][] argv) {
         return commands.resolve(argv);

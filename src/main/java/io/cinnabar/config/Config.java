@@ -1,6 +1,5 @@
 package io.cinnabar.config;
 
-import io.cinnabar.util.ArgSplitter;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -121,7 +120,7 @@ public final class Config {
 
     /** Sets an option from its words, at startup (immutable options allowed). */
     public void set(ConfigOption o, String[] words) throws ConfigException {
-        Object parsed = o.parser.parse(words);
+        Object parsed = o.parser.parse(words, values[o.index]);
         Object[] next = values.clone();
         next[o.index] = parsed;
         values = next;
@@ -149,9 +148,12 @@ public final class Config {
      */
     public String configSet(List<byte[]> args, boolean localClient, boolean loading) {
         // As Redis's configSetCommand: the first argument that cannot be set names the error, its
-        // checks in Redis's order; values are parsed only once every name passed.
-        Map<ConfigOption, String[]> changes = new LinkedHashMap<>();
-        Map<ConfigOption, String> argNames = new HashMap<>();
+        // checks in Redis's order; values are parsed only once every name passed. Redis keeps an
+        // alias as an entry of its own: errors name the entry found (the alias, in its declared
+        // case), and an option set by its name and by an alias in one call is no duplicate.
+        List<String> declared = new ArrayList<>();
+        List<ConfigOption> options = new ArrayList<>();
+        List<String[]> given = new ArrayList<>();
         for (int i = 0; i + 1 < args.size(); i += 2) {
             String name = new String(args.get(i), StandardCharsets.UTF_8);
             ConfigOption o = option(name);
@@ -165,27 +167,32 @@ public final class Config {
                 return setFailed(name, "can't set protected config");
             }
             if (loading && o.deniedWhileLoading) return "LOADING Redis is loading the dataset in memory";
-            if (changes.containsKey(o)) {
+            String entry = name.toLowerCase(Locale.ROOT);
+            if (!o.aliases.contains(entry)) entry = o.name;
+            if (declared.contains(entry)) {
                 return setFailed(name, "duplicate parameter");
             }
             String value = new String(args.get(i + 1), StandardCharsets.UTF_8);
-            changes.put(o, o.multiArg ? ArgSplitterWords.of(value) : new String[] {value});
-            argNames.put(o, name);
+            declared.add(entry);
+            options.add(o);
+            given.add(o.multiArg ? ArgSplitterWords.of(value) : new String[] {value});
         }
         Object[] next = values.clone();
-        for (Map.Entry<ConfigOption, String[]> c : changes.entrySet()) {
-            ConfigOption o = c.getKey();
+        Map<ConfigOption, String> changes = new LinkedHashMap<>();
+        for (int i = 0; i < options.size(); i++) {
+            ConfigOption o = options.get(i);
             try {
-                next[o.index] = o.parser.parse(c.getValue());
+                next[o.index] = o.parser.parse(given.get(i), next[o.index]);
             } catch (ConfigException e) {
-                return setFailed(argNames.get(o), e.getMessage());
+                return setFailed(declared.get(i), e.getMessage());
             }
+            changes.putIfAbsent(o, declared.get(i));
         }
         Object[] before = values;
         values = next;
-        String failure = apply(changes.keySet(), before, next, argNames);
+        String failure = apply(changes, before, next);
         if (failure != null) return failure;
-        given.addAll(changes.keySet());
+        this.given.addAll(changes.keySet());
         for (ConfigOption o : changes.keySet()) {
             for (Consumer<ConfigOption> l : listeners) l.accept(o);
         }
@@ -201,9 +208,9 @@ public final class Config {
      * Redis's configSetCommand apply step: each apply function of an option whose value changed
      * runs once; when one fails the old values come back and those that ran run again on them.
      */
-    private String apply(Set<ConfigOption> changed, Object[] before, Object[] after, Map<ConfigOption, String> argNames) {
+    private String apply(Map<ConfigOption, String> changed, Object[] before, Object[] after) {
         List<Supplier<String>> ran = new ArrayList<>();
-        for (ConfigOption o : changed) {
+        for (ConfigOption o : changed.keySet()) {
             Supplier<String> apply = appliers.get(o);
             if (apply == null || java.util.Objects.equals(before[o.index], after[o.index]) || ran.contains(apply)) continue;
             ran.add(apply);
@@ -211,7 +218,7 @@ public final class Config {
             if (error == null) continue;
             values = before;
             for (Supplier<String> undo : ran) undo.get();
-            return setFailed(argNames.get(o), error);
+            return setFailed(changed.get(o), error);
         }
         return null;
     }
@@ -243,7 +250,7 @@ public final class Config {
         return v.equals("yes") || (v.equals("local") && localClient);
     }
 
-    /** Options whose name or alias matches any of the glob patterns, in declaration order. */
+    /** Options whose name or alias matches any of the glob patterns (names without [*? exactly, in any case), in declaration order. */
     public List<String[]> matching(List<String> patterns, java.util.function.BiPredicate<String, String> glob) {
         List<String[]> out = new ArrayList<>();
         Map<String, Boolean> seen = new HashMap<>();
@@ -257,7 +264,8 @@ public final class Config {
                     boolean exact = p.chars().noneMatch(ch -> ch == '*' || ch == '?' || ch == '[');
                     if (exact ? p.equalsIgnoreCase(n) : !o.hidden && glob.test(p, n)) {
                         seen.put(n, true);
-                        out.add(new String[] {n, print(o)});
+                        // A name asked for exactly comes back as it was spelt (Redis's reply keys are the arguments).
+                        out.add(new String[] {exact ? p : n, print(o)});
                         break;
                     }
                 }
@@ -266,17 +274,17 @@ public final class Config {
         return out;
     }
 
-    /** Splits a CONFIG SET value of a multi-word option ("3600 1 300 100") into its words. */
+    /**
+     * Splits a CONFIG SET value of a multi-word option ("3600 1 300 100") into its words at each
+     * single space, as Redis's sdssplitlen does (so " 1" is an empty word and "1"). "" stays one
+     * empty word, which the options' parsers take as "none".
+     */
     static final class ArgSplitterWords {
         private ArgSplitterWords() {}
 
         static String[] of(String value) {
             if (value.isEmpty()) return new String[] {""};
-            byte[][] split = ArgSplitter.split(value.getBytes(StandardCharsets.UTF_8));
-            if (split == null || split.length == 0) return new String[] {value};
-            String[] out = new String[split.length];
-            for (int i = 0; i < split.length; i++) out[i] = new String(split[i], StandardCharsets.UTF_8);
-            return out;
+            return value.split(" ", -1);
         }
     }
 }

@@ -14,6 +14,11 @@ public final class ConfigOption {
     @FunctionalInterface
     public interface Parser {
         Object parse(String[] words) throws ConfigException;
+
+        /** The value words set when the option holds current (null at first): only a few options build on it. */
+        default Object parse(String[] words, Object current) throws ConfigException {
+            return parse(words);
+        }
     }
 
     /** Prints a value as CONFIG GET shows it. */
@@ -92,13 +97,12 @@ public final class ConfigOption {
     }
 
     static long parseInteger(String word, long min, long max) throws ConfigException {
-        long v;
-        try {
-            v = Long.parseLong(word);
-        } catch (NumberFormatException e) {
+        // Redis's string2ll: no '+', no leading zeros, no "-0"
+        long[] v = new long[1];
+        if (!io.cinnabar.util.Numbers.parseLong(word.getBytes(java.nio.charset.StandardCharsets.UTF_8), v)) {
             throw new ConfigException("argument couldn't be parsed into an integer");
         }
-        return checkRange(v, min, max);
+        return checkRange(v[0], min, max);
     }
 
     /** An integer written in octal, such as a file mode ("unixsocketperm 700"). */
@@ -125,16 +129,19 @@ public final class ConfigOption {
     static Builder memoryOrPercent(String name, long min, long max, long def) {
         return new Builder(name, words -> {
             String w = single(words);
-            long v = MemoryUnits.parse(w);
-            if (v == Long.MIN_VALUE && w.length() > 1 && w.endsWith("%")) {
+            long v;
+            try {
+                // memtoull's bits read as signed, as Redis's ssize_t option does: past 2^63 a "percentage"
+                v = MemoryUnits.parse(w);
+            } catch (NumberFormatException notMemory) {
+                v = Long.MIN_VALUE;
                 try {
-                    long percent = Long.parseLong(w.substring(0, w.length() - 1));
-                    if (percent >= 0) v = -percent;
-                } catch (NumberFormatException e) {
+                    if (w.length() > 1 && w.endsWith("%")) v = -parseInteger(w.substring(0, w.length() - 1), 0, Long.MAX_VALUE);
+                } catch (ConfigException e) {
                     v = Long.MIN_VALUE;
                 }
+                if (v > 0 || v == Long.MIN_VALUE) throw new ConfigException("argument must be a memory or percent value");
             }
-            if (v == Long.MIN_VALUE) throw new ConfigException("argument must be a memory or percent value");
             if (v < 0 && v < min) throw new ConfigException("percentage argument must be less or equal to " + -min);
             return v < 0 ? v : checkRange(v, 0, max);
         }, v -> (Long) v < 0 ? -(Long) v + "%" : String.valueOf(v), String.valueOf(def));
@@ -142,11 +149,24 @@ public final class ConfigOption {
 
     /** A byte count accepting Redis's units (1k, 1kb, 1m, 1mb, 1g, 1gb). */
     static Builder memory(String name, long min, long max, long def) {
-        return new Builder(name, words -> {
-            long v = MemoryUnits.parse(single(words));
-            if (v == Long.MIN_VALUE) throw new ConfigException("argument must be a memory value");
-            return checkRange(v, min, max);
-        }, String::valueOf, String.valueOf(def));
+        return new Builder(name, words -> memoryInRange(words, min, max), String::valueOf, String.valueOf(def));
+    }
+
+    static long memoryInRange(String[] words, long min, long max) throws ConfigException {
+        return checkRange(memoryValue(single(words)), min, max);
+    }
+
+    /** A byte count up to 2^64-1 (Redis's unsigned long long options: maxmemory), shown unsigned. */
+    static Builder unsignedMemory(String name, long def) {
+        return new Builder(name, words -> memoryValue(single(words)), v -> Long.toUnsignedString((Long) v), String.valueOf(def));
+    }
+
+    private static long memoryValue(String w) throws ConfigException {
+        try {
+            return MemoryUnits.parse(w);
+        } catch (NumberFormatException e) {
+            throw new ConfigException("argument must be a memory value");
+        }
     }
 
     static Builder string(String name, String def) {
@@ -160,6 +180,23 @@ public final class ConfigOption {
                 if (a.equals(w)) return a;
             }
             throw new ConfigException("argument(s) must be one of the following: " + String.join(", ", allowed));
+        }, AS_TEXT, def);
+    }
+
+    /**
+     * An enumeration where a name is a synonym of an earlier one (given as "synonym=name"): stored,
+     * so shown by CONFIG GET, as the first name of its value, as Redis's enum tables print it.
+     */
+    static Builder enumerationWithSynonyms(String name, String def, String... allowed) {
+        String[] names = new String[allowed.length];
+        for (int i = 0; i < allowed.length; i++) names[i] = allowed[i].split("=")[0];
+        return new Builder(name, words -> {
+            String w = single(words).toLowerCase(Locale.ROOT);
+            for (String a : allowed) {
+                String[] parts = a.split("=");
+                if (parts[0].equals(w)) return parts[parts.length - 1];
+            }
+            throw new ConfigException("argument(s) must be one of the following: " + String.join(", ", names));
         }, AS_TEXT, def);
     }
 

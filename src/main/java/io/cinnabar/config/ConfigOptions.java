@@ -8,12 +8,14 @@ import java.util.List;
 import static io.cinnabar.config.ConfigOption.bool;
 import static io.cinnabar.config.ConfigOption.custom;
 import static io.cinnabar.config.ConfigOption.enumeration;
+import static io.cinnabar.config.ConfigOption.enumerationWithSynonyms;
 import static io.cinnabar.config.ConfigOption.integer;
 import static io.cinnabar.config.ConfigOption.memory;
 import static io.cinnabar.config.ConfigOption.memoryOrPercent;
 import static io.cinnabar.config.ConfigOption.octal;
 import static io.cinnabar.config.ConfigOption.string;
 import static io.cinnabar.config.ConfigOption.text;
+import static io.cinnabar.config.ConfigOption.unsignedMemory;
 
 /**
  * Every option Cinnabar understands, declared once (Redis's static_configs[]). Defaults are
@@ -42,7 +44,7 @@ public final class ConfigOptions {
     public static final ConfigOption TCP_BACKLOG = add(integer("tcp-backlog", 0, INT_MAX, 511).immutable());
     public static final ConfigOption TIMEOUT = add(integer("timeout", 0, INT_MAX, 0));
     public static final ConfigOption TCP_KEEPALIVE = add(integer("tcp-keepalive", 0, INT_MAX, 300));
-    public static final ConfigOption MAXCLIENTS = add(integer("maxclients", 1, INT_MAX, 10000));
+    public static final ConfigOption MAXCLIENTS = add(integer("maxclients", 1, 4294967295L, 10000));
     public static final ConfigOption IO_THREADS = add(integer("io-threads", 1, 128, 1).immutable());
 
     // ---- general ----
@@ -83,9 +85,9 @@ public final class ConfigOptions {
     public static final ConfigOption CLIENT_QUERY_BUFFER_LIMIT = add(memory("client-query-buffer-limit",
             1024 * 1024, LONG_MAX, 1024L * 1024 * 1024));
     public static final ConfigOption CLIENT_OUTPUT_BUFFER_LIMIT = add(text("client-output-buffer-limit",
-            ClientOutputBufferLimit::parse, "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60")
+            ClientOutputBufferLimit.PARSER, "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60")
             .multiArg());
-    public static final ConfigOption MAXMEMORY = add(memory("maxmemory", 0, LONG_MAX, 0));
+    public static final ConfigOption MAXMEMORY = add(unsignedMemory("maxmemory", 0));
     /** Bytes, or a negative percentage of maxmemory ("10%" is -10). */
     public static final ConfigOption MAXMEMORY_CLIENTS = add(memoryOrPercent("maxmemory-clients", -100, LONG_MAX, 0));
     public static final ConfigOption MAXMEMORY_POLICY = add(enumeration("maxmemory-policy", "noeviction",
@@ -107,9 +109,9 @@ public final class ConfigOptions {
     public static final ConfigOption APPENDDIRNAME = add(text("appenddirname",
             words -> plainName(words, "appenddirname", "dirname"), "appendonlydir").immutable());
     public static final ConfigOption APPENDFSYNC = add(enumeration("appendfsync", "everysec",
-            "always", "everysec", "no"));
+            "everysec", "always", "no"));
     public static final ConfigOption RDBCOMPRESSION = add(bool("rdbcompression", true));
-    public static final ConfigOption RDBCHECKSUM = add(bool("rdbchecksum", true));
+    public static final ConfigOption RDBCHECKSUM = add(bool("rdbchecksum", true).immutable());
     public static final ConfigOption STOP_WRITES_ON_BGSAVE_ERROR = add(bool("stop-writes-on-bgsave-error", true));
     public static final ConfigOption RDB_DEL_SYNC_FILES = add(bool("rdb-del-sync-files", false));
     public static final ConfigOption RDB_SAVE_INCREMENTAL_FSYNC = add(bool("rdb-save-incremental-fsync", true));
@@ -142,13 +144,13 @@ public final class ConfigOptions {
     // ---- encodings (used by the collection types) ----
     public static final ConfigOption HASH_MAX_LISTPACK_ENTRIES = add(integer("hash-max-listpack-entries",
             0, LONG_MAX, 512).alias("hash-max-ziplist-entries"));
-    public static final ConfigOption HASH_MAX_LISTPACK_VALUE = add(integer("hash-max-listpack-value",
+    public static final ConfigOption HASH_MAX_LISTPACK_VALUE = add(memory("hash-max-listpack-value",
             0, LONG_MAX, 64).alias("hash-max-ziplist-value"));
     public static final ConfigOption SET_MAX_INTSET_ENTRIES = add(integer("set-max-intset-entries",
             0, LONG_MAX, 512));
     public static final ConfigOption ZSET_MAX_LISTPACK_ENTRIES = add(integer("zset-max-listpack-entries",
             0, LONG_MAX, 128).alias("zset-max-ziplist-entries"));
-    public static final ConfigOption ZSET_MAX_LISTPACK_VALUE = add(integer("zset-max-listpack-value",
+    public static final ConfigOption ZSET_MAX_LISTPACK_VALUE = add(memory("zset-max-listpack-value",
             0, LONG_MAX, 64).alias("zset-max-ziplist-value"));
     public static final ConfigOption LIST_MAX_LISTPACK_SIZE = add(integer("list-max-listpack-size",
             Integer.MIN_VALUE, INT_MAX, -2).alias("list-max-ziplist-size"));
@@ -196,7 +198,7 @@ public final class ConfigOptions {
         for (String cpulist : new String[] {"server_cpulist", "bio_cpulist", "aof_rewrite_cpulist", "bgsave_cpulist"}) {
             add(string(cpulist, "").immutable().inert());
         }
-        add(enumeration("oom-score-adj", "no", "no", "yes", "relative", "absolute").inert());
+        add(enumerationWithSynonyms("oom-score-adj", "no", "no", "yes", "relative=yes", "absolute").inert());
         add(text("oom-score-adj-values", OomScoreAdjValues::parse, "0 200 800").multiArg().inert());
         add(bool("activerehashing", true).inert());
         add(bool("io-threads-do-reads", false).immutable().inert());
@@ -238,7 +240,9 @@ public final class ConfigOptions {
         add(integer("repl-ping-replica-period", 1, INT_MAX, 10).alias("repl-ping-slave-period").inert());
         add(integer("repl-timeout", 1, INT_MAX, 60).inert());
         add(bool("repl-disable-tcp-nodelay", false).inert());
-        add(memory("repl-backlog-size", 1, LONG_MAX, 1024 * 1024).inert());
+        // Redis's resizeReplicationBacklog raises a smaller size to 16 KB, which CONFIG GET then shows.
+        add(custom("repl-backlog-size", words -> Math.max(ConfigOption.memoryInRange(words, 1, LONG_MAX), 16 * 1024L),
+                String::valueOf, String.valueOf(1024 * 1024)).inert());
         add(integer("repl-backlog-ttl", 0, LONG_MAX, 3600).inert());
         add(integer("min-replicas-to-write", 0, INT_MAX, 0).alias("min-slaves-to-write"));
         add(integer("min-replicas-max-lag", 0, INT_MAX, 10).alias("min-slaves-max-lag"));
@@ -256,7 +260,7 @@ public final class ConfigOptions {
         add(integer("cluster-migration-barrier", 0, INT_MAX, 1).inert());
         add(bool("cluster-allow-replica-migration", true).inert());
         add(bool("cluster-replica-no-failover", false).alias("cluster-slave-no-failover").inert());
-        add(memory("cluster-link-sendbuf-limit", 0, LONG_MAX, 0).inert());
+        add(unsignedMemory("cluster-link-sendbuf-limit", 0).inert());
         add(enumeration("cluster-preferred-endpoint-type", "ip", "ip", "hostname", "unknown-endpoint").inert());
     }
 

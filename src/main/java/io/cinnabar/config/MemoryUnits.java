@@ -1,28 +1,40 @@
 package io.cinnabar.config;
 
-import java.util.Locale;
-
-/** Redis's memtoll: "1k" is 1000, "1kb" 1024, and so on for m/mb and g/gb. */
+/** Redis's memtoull: "1k" is 1000, "1kb" 1024, and so on for m/mb and g/gb. */
 public final class MemoryUnits {
     private MemoryUnits() {}
 
-    /** The byte count, or Long.MIN_VALUE when the text is not a memory value. */
+    /**
+     * The byte count, as memtoull's unsigned 64 bits: digits past 2^64 saturate, the unit's
+     * product wraps. Digits may be missing ("" and "kb" are 0, as strtoull reads them).
+     *
+     * @throws NumberFormatException when the text is not a memory value: a sign, a space, a
+     *         fraction or an unknown unit
+     */
     public static long parse(String text) {
-        String s = text.toLowerCase(Locale.ROOT);
-        long mul = 1;
-        String[][] units = {{"kb", "1024"}, {"mb", "1048576"}, {"gb", "1073741824"},
-                {"k", "1000"}, {"m", "1000000"}, {"g", "1000000000"}, {"b", "1"}};
-        for (String[] u : units) {
-            if (s.endsWith(u[0])) {
-                mul = Long.parseLong(u[1]);
-                s = s.substring(0, s.length() - u[0].length());
+        int digits = 0;
+        while (digits < text.length() && text.charAt(digits) >= '0' && text.charAt(digits) <= '9') digits++;
+        long mul;
+        switch (text.substring(digits).toLowerCase(java.util.Locale.ROOT)) {
+            case "": case "b": mul = 1; break;
+            case "k": mul = 1000; break;
+            case "kb": mul = 1024; break;
+            case "m": mul = 1000 * 1000; break;
+            case "mb": mul = 1024 * 1024; break;
+            case "g": mul = 1000L * 1000 * 1000; break;
+            case "gb": mul = 1024L * 1024 * 1024; break;
+            default: throw new NumberFormatException("not a memory value: " + text);
+        }
+        if (digits >= 128) throw new NumberFormatException("not a memory value: " + text); // memtoull's buffer
+        long v = 0;
+        for (int i = 0; i < digits; i++) {
+            int d = text.charAt(i) - '0';
+            if (Long.compareUnsigned(v, Long.divideUnsigned(-1L - d, 10)) > 0) {
+                v = -1L; // strtoull's ERANGE: ULLONG_MAX, which memtoull does not check
                 break;
             }
+            v = v * 10 + d;
         }
-        try {
-            return Math.multiplyExact(Long.parseLong(s), mul);
-        } catch (NumberFormatException | ArithmeticException e) {
-            return Long.MIN_VALUE;
-        }
+        return v * mul;
     }
 }

@@ -30,8 +30,8 @@ final class ProcTitleTemplate {
                 i = end;
             } else if (ch == '}') {
                 throw invalid();
-            } else {
-                nonEmpty = true;
+            } else if (ch != ' ') {
+                nonEmpty = true; // Redis trims the expanded title's spaces before it checks
             }
         }
         if (!nonEmpty) throw invalid();

@@ -98,6 +98,18 @@ class AclIT {
     }
 
     @Test
+    void dryrunOfAContainerAloneIsItsArityError(Jedis jedis) {
+        // Found by diff-fuzz --families acl, seed 3: ACL DRYRUN u1 CONFIG said "Command 'CONFIG' not found".
+        cmd(jedis, "ACL", "SETUSER", "u1", "on", "+@all");
+        assertEquals("ERR wrong number of arguments for 'config' command",
+                assertThrows(JedisDataException.class, () -> cmd(jedis, "ACL", "DRYRUN", "u1", "CONFIG")).getMessage());
+        assertEquals("ERR Command 'CONFIG' not found",
+                assertThrows(JedisDataException.class, () -> cmd(jedis, "ACL", "DRYRUN", "u1", "CONFIG", "NOPE")).getMessage());
+        assertEquals("OK", cmd(jedis, "ACL", "DRYRUN", "u1", "CONFIG", "GET", "hz"));
+        cmd(jedis, "ACL", "DELUSER", "u1");
+    }
+
+    @Test
     void readAndWritePermissionsFollowKeySpecs(Jedis jedis) {
         jedis.aclSetUser("rw", "on", "nopass", "+@all", "%R~r:*", "%W~w:*");
         jedis.set("r:1", "read me");

@@ -83,6 +83,17 @@ class ClientCommandsIT {
     }
 
     @Test
+    void unblockWithTooManyArgumentsGetsTheGenericAnswer(Jedis jedis) {
+        // Found by diff-fuzz --families server, seed 1: CLIENT UNBLOCK -1 ERROR abc said "syntax error".
+        assertError(jedis, "ERR unknown subcommand or wrong number of arguments for 'UNBLOCK'. Try CLIENT HELP.",
+                "CLIENT", "UNBLOCK", "-1", "ERROR", "abc");
+        assertError(jedis, "ERR unknown subcommand or wrong number of arguments for 'unblock'. Try CLIENT HELP.",
+                "client", "unblock", "1", "TIMEOUT", "x", "y");
+        assertError(jedis, "ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR", "CLIENT", "UNBLOCK", "1", "NOPE");
+        assertEquals(0L, cmd(jedis, "CLIENT", "UNBLOCK", "999999", "TIMEOUT"));
+    }
+
+    @Test
     void flagsAndModes(Jedis jedis) {
         assertEquals("OK", str(jedis, "CLIENT", "NO-EVICT", "on"));
         assertTrue(str(jedis, "CLIENT", "INFO").contains(" flags=e "));

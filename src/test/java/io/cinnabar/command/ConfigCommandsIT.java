@@ -48,9 +48,96 @@ class ConfigCommandsIT {
         assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'daemonize') - can't set immutable config",
                 "CONFIG", "SET", "daemonize", "yes");
         assertError(jedis, "ERR wrong number of arguments for 'config|set' command", "CONFIG", "SET", "hz");
-        assertError(jedis, "ERR wrong number of arguments for 'config|set' command", "CONFIG", "SET", "hz", "1", "maxmemory");
+        // A name without its value past the first pair: Redis's syntax error (found by diff-fuzz --families config, seed 1).
+        assertError(jedis, "ERR syntax error", "CONFIG", "SET", "hz", "1", "maxmemory");
         assertError(jedis, "ERR wrong number of arguments for 'config|get' command", "CONFIG", "GET");
         assertError(jedis, "ERR unknown subcommand 'nope'. Try CONFIG HELP.", "CONFIG", "nope");
+    }
+
+    @Test
+    void valueErrorsNameTheEntryFoundNotTheCaseGiven(Jedis jedis) {
+        // Found by diff-fuzz --families config, seed 1: CONFIG SET ACTIVEREHASHING 1 named 'ACTIVEREHASHING'.
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'activerehashing') - argument must be 'yes' or 'no'",
+                "CONFIG", "SET", "ACTIVEREHASHING", "1");
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'hash-max-ziplist-entries') - argument couldn't be parsed into an integer",
+                "CONFIG", "SET", "HASH-MAX-ZIPLIST-ENTRIES", "abc");
+        // Redis keeps an alias as an entry of its own: an option set by both names in one call is no duplicate.
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "hash-max-ziplist-entries", "7", "hash-max-listpack-entries", "9"));
+        assertEquals("9", jedis.configGet("hash-max-listpack-entries").get("hash-max-listpack-entries"));
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'Hash-Max-ZIPLIST-entries') - duplicate parameter",
+                "CONFIG", "SET", "HASH-MAX-ZIPLIST-ENTRIES", "1", "Hash-Max-ZIPLIST-entries", "2");
+        cmd(jedis, "CONFIG", "SET", "hash-max-listpack-entries", "512");
+    }
+
+    @Test
+    void getAnswersAnExactNameAsItWasSpelt(Jedis jedis) {
+        // Found by diff-fuzz --families config, seed 1: CONFIG GET HZ answered "hz".
+        assertEquals(List.of("HZ", "10"), cmd(jedis, "CONFIG", "GET", "HZ"));
+        assertEquals(List.of("HZ", "10"), cmd(jedis, "CONFIG", "GET", "HZ", "hz", "Hz"));
+        assertEquals(List.of("hz", "10"), cmd(jedis, "CONFIG", "GET", "h?", "HZ"));
+    }
+
+    @Test
+    void memoryValuesAndEnumListsAsRedisParsesThem(Jedis jedis) {
+        // Found by diff-fuzz --families config, seed 1 (memtoull: no sign, digits then a unit).
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'hash-max-listpack-value') - argument must be a memory value",
+                "CONFIG", "SET", "hash-max-listpack-value", "abc");
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a memory value",
+                "CONFIG", "SET", "maxmemory", "-1");
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'stream-node-max-bytes') - argument must be a memory value",
+                "CONFIG", "SET", "stream-node-max-bytes", "+1");
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "zset-max-listpack-value", "1KB"));
+        assertEquals(List.of("zset-max-listpack-value", "1024"), cmd(jedis, "CONFIG", "GET", "zset-max-listpack-value"));
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "zset-max-listpack-value", "", "stream-node-max-bytes", "kb"));
+        assertEquals(List.of("zset-max-listpack-value", "0"), cmd(jedis, "CONFIG", "GET", "zset-max-listpack-value"));
+        cmd(jedis, "CONFIG", "SET", "zset-max-listpack-value", "64", "stream-node-max-bytes", "4096");
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'appendfsync') - argument(s) must be one of the following: everysec, always, no",
+                "CONFIG", "SET", "APPENDFSYNC", "1");
+        // "relative" is a synonym of "yes" in Redis's table, shown by its first name (diff-fuzz --families config, seed 1).
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "oom-score-adj", "relative"));
+        assertEquals(List.of("oom-score-adj", "yes"), cmd(jedis, "CONFIG", "GET", "oom-score-adj"));
+        cmd(jedis, "CONFIG", "SET", "oom-score-adj", "no");
+    }
+
+    @Test
+    void valuesParsedAndBoundedAsRedis70(Jedis jedis) {
+        // Found by a CONFIG SET sweep of every parameter beside real Redis (after diff-fuzz --families config).
+        String failed = "ERR CONFIG SET failed (possibly related to argument '%s') - %s";
+        assertError(jedis, String.format(failed, "rdbchecksum", "can't set immutable config"), "CONFIG", "SET", "rdbchecksum", "no");
+        assertError(jedis, String.format(failed, "maxclients", "argument must be between 1 and 4294967295 inclusive"),
+                "CONFIG", "SET", "maxclients", "0");
+        for (String notInteger : new String[] {"-0", "+1", "01"}) {
+            assertError(jedis, String.format(failed, "hz", "argument couldn't be parsed into an integer"), "CONFIG", "SET", "hz", notInteger);
+        }
+        // memtoull's unsigned result: past 2^63 a range error, or a value of an unsigned option.
+        assertError(jedis, String.format(failed, "hash-max-listpack-value", "argument must be between 0 and 9223372036854775807 inclusive"),
+                "CONFIG", "SET", "hash-max-listpack-value", "9223372036854775808");
+        assertError(jedis, String.format(failed, "maxmemory-clients", "percentage argument must be less or equal to 100"),
+                "CONFIG", "SET", "maxmemory-clients", "9223372036854775808");
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "cluster-link-sendbuf-limit", "18446744073709551615"));
+        assertEquals(List.of("cluster-link-sendbuf-limit", "18446744073709551615"), cmd(jedis, "CONFIG", "GET", "cluster-link-sendbuf-limit"));
+        cmd(jedis, "CONFIG", "SET", "cluster-link-sendbuf-limit", "0");
+        // Redis raises a backlog under 16 KB to 16 KB.
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "repl-backlog-size", "1k"));
+        assertEquals(List.of("repl-backlog-size", "16384"), cmd(jedis, "CONFIG", "GET", "repl-backlog-size"));
+        cmd(jedis, "CONFIG", "SET", "repl-backlog-size", "1mb");
+        // Multi-word values split at each single space; client classes not named keep their limits.
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "client-output-buffer-limit", "pubsub 1mb 1mb 1"));
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "client-output-buffer-limit", "normal 2mb 2mb 2"));
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "client-output-buffer-limit", ""));
+        assertEquals(List.of("client-output-buffer-limit", "normal 2097152 2097152 2 slave 268435456 67108864 60 pubsub 1048576 1048576 1"),
+                cmd(jedis, "CONFIG", "GET", "client-output-buffer-limit"));
+        cmd(jedis, "CONFIG", "SET", "client-output-buffer-limit", "normal 0 0 0 pubsub 32mb 8mb 60");
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "oom-score-adj-values", "1  2"));
+        assertEquals(List.of("oom-score-adj-values", "1 0 2"), cmd(jedis, "CONFIG", "GET", "oom-score-adj-values"));
+        cmd(jedis, "CONFIG", "SET", "oom-score-adj-values", "0 200 800");
+        assertError(jedis, String.format(failed, "latency-tracking-info-percentiles", "Invalid latency-tracking-info-percentiles parameters"),
+                "CONFIG", "SET", "latency-tracking-info-percentiles", " 1");
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "latency-tracking-info-percentiles", "0x10 -0"));
+        assertEquals(List.of("latency-tracking-info-percentiles", "16 -0"), cmd(jedis, "CONFIG", "GET", "latency-tracking-info-percentiles"));
+        cmd(jedis, "CONFIG", "SET", "latency-tracking-info-percentiles", "50 99 99.9");
+        assertError(jedis, String.format(failed, "proc-title-template", "template format is invalid or contains unknown variables"),
+                "CONFIG", "SET", "proc-title-template", " ");
     }
 
     @Test

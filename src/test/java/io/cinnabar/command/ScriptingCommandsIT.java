@@ -159,6 +159,48 @@ class ScriptingCommandsIT {
     }
 
     @Test
+    void evalshaOfAShaOfTheWrongLengthFailsBeforeNumkeys(Jedis j) {
+        // Found by diff-fuzz --families scripts2 seed 1: EVALSHA_RO <41 chars> 1 said "Number of keys ...".
+        assertEquals("NOSCRIPT No matching script. Please use EVAL.", error(() -> cmd(j, "EVALSHA_RO", "x".repeat(41), "1")));
+        assertEquals("NOSCRIPT No matching script. Please use EVAL.", error(() -> cmd(j, "EVALSHA", "abc", "abc", "k")));
+        assertEquals("NOSCRIPT No matching script. Please use EVAL.", error(() -> cmd(j, "EVALSHA", "", "-1")));
+        assertEquals("ERR value is not an integer or out of range", error(() -> cmd(j, "EVALSHA", "f".repeat(40), "abc")));
+    }
+
+    @Test
+    void scriptDebugRefusedWhileRepliesArePending(Jedis j, CinnabarServer server) throws Exception {
+        // Found by diff-fuzz seed 31 (all families): MULTI, ..., SCRIPT DEBUG NO, EXEC answered OK inside EXEC.
+        assertEquals("OK", cmd(j, "SCRIPT", "DEBUG", "NO"));
+        try (RespSocket s = new RespSocket(server.port())) {
+            s.send("MULTI");
+            assertEquals("OK", s.read());
+            s.send("SCRIPT", "DEBUG", "NO");
+            assertEquals("QUEUED", s.read());
+            s.send("EXEC");
+            assertEquals(List.of(new RespSocket.Error("ERR SCRIPT DEBUG must be called outside a pipeline")), s.read());
+        }
+        // A pipeline: the PING's reply is still pending when SCRIPT DEBUG runs.
+        try (java.net.Socket raw = new java.net.Socket("127.0.0.1", server.port())) {
+            byte[] ping = RespSocket.encode("PING"), debug = RespSocket.encode("SCRIPT", "DEBUG", "maybe");
+            byte[] both = Arrays.copyOf(ping, ping.length + debug.length);
+            System.arraycopy(debug, 0, both, ping.length, debug.length);
+            raw.getOutputStream().write(both);
+            raw.setSoTimeout(10_000);
+            String expected = "+PONG\r\n-ERR SCRIPT DEBUG must be called outside a pipeline\r\n";
+            byte[] got = raw.getInputStream().readNBytes(expected.length());
+            assertEquals(expected, new String(got, StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void aContainerCalledAloneFromAScriptIsAnArityError(Jedis j) {
+        // As Redis's lookupCommand (the same fix as ACL DRYRUN u CONFIG, found by diff-fuzz --families acl, seed 3).
+        assertTrue(error(() -> cmd(j, "EVAL", "return redis.call('config')", "0"))
+                .startsWith("ERR Wrong number of args calling Redis command from script"));
+        assertEquals(1L, cmd(j, "EVAL", "return redis.acl_check_cmd('config')", "0"));
+    }
+
+    @Test
     void selectInsideScriptLeavesTheCallerAlone(Jedis j) {
         assertEquals("OK", run(j, "redis.call('select', 9) return redis.call('set', 'x', 'in9')"));
         assertNull(j.get("x"));

@@ -198,6 +198,21 @@ class ZSetCommandsIT {
     }
 
     @Test
+    void zscanChecksTheKeyBeforeItsOptions(Jedis jedis) {
+        // As Redis: cursor, then key, then options (found by diff-fuzz --families scan, seed 1).
+        cmd(jedis, "SET", "str", "x");
+        assertEquals("WRONGTYPE Operation against a key holding the wrong kind of value",
+                error(jedis, "ZSCAN", "str", "0", "NOPE"));
+        assertEquals("WRONGTYPE Operation against a key holding the wrong kind of value",
+                error(jedis, "ZSCAN", "str", "0", "COUNT", "0"));
+        assertEquals(List.of("0", List.of()), cmd(jedis, "ZSCAN", "missing", "0", "NOVALUES"));
+        assertEquals(List.of("0", List.of()), cmd(jedis, "ZSCAN", "missing", "18446744073709551615", "COUNT", "-1"));
+        assertEquals("ERR invalid cursor", error(jedis, "ZSCAN", "str", "abc", "NOPE"));
+        cmd(jedis, "ZADD", "z", "1", "a");
+        assertEquals("ERR syntax error", error(jedis, "ZSCAN", "z", "0", "NOVALUES"));
+    }
+
+    @Test
     void algebraWithWeightsAndAggregates(Jedis jedis) {
         cmd(jedis, "ZADD", "z1", "1", "a", "2", "b", "3", "c");
         cmd(jedis, "ZADD", "z2", "1", "b", "2", "c", "3", "d");

@@ -74,7 +74,7 @@ class ConfigLoaderTest {
         assertReason(dir, "port 70000", "argument must be between 0 and 65535 inclusive");
         assertReason(dir, "port abc", "argument couldn't be parsed into an integer");
         assertReason(dir, "appendonly maybe", "argument must be 'yes' or 'no'");
-        assertReason(dir, "appendfsync sometimes", "argument(s) must be one of the following: always, everysec, no");
+        assertReason(dir, "appendfsync sometimes", "argument(s) must be one of the following: everysec, always, no");
         assertReason(dir, "port 1 2", "wrong number of arguments");
         assertReason(dir, "requirepass \"unbalanced", "Unbalanced quotes in configuration line");
         assertReason(dir, "save 900", "Invalid save parameters");

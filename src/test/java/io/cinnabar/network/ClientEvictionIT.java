@@ -66,6 +66,22 @@ class ClientEvictionIT {
         }
     }
 
+    @Test
+    void aLimitUnder128KbCountsAs128Kb(Jedis jedis) {
+        // Found by diff-fuzz --families config, seed 61: CONFIG SET MAXMEMORY-CLIENTS 1 closed the
+        // connection that set it; Redis (getClientEvictionLimit) never goes under 128 KB.
+        long evicted = evicted(jedis);
+        try {
+            assertEquals("OK", jedis.configSet("maxmemory-clients", "1"));
+            assertEquals("PONG", jedis.ping());
+            assertEquals("OK", jedis.configSet("maxmemory-clients", "10%")); // of no maxmemory: no limit
+            assertEquals("PONG", jedis.ping());
+            assertEquals(evicted, evicted(jedis));
+        } finally {
+            jedis.configSet("maxmemory-clients", "0");
+        }
+    }
+
     /** A one-argument request header and n bytes of a bulk whose end has not come yet. */
     private static void partialBulk(Socket s, int n) throws IOException {
         OutputStream out = s.getOutputStream();

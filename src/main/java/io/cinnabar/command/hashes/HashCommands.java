@@ -370,15 +370,8 @@ public final class HashCommands implements CommandFamily {
 
     /** HSCAN key cursor [MATCH pattern] [COUNT count] */
     private void hscan(Call c) {
-        // Redis checks the cursor, then the key, then the options: replay that order.
-        ScanArgs a = null;
-        CommandError optionError = null;
-        try {
-            a = ScanArgs.parse(c, 2, false);
-        } catch (CommandError e) {
-            if (e.getMessage().equals("ERR invalid cursor")) throw e;
-            optionError = e;
-        }
+        // Redis checks the cursor, then the key (missing: an empty scan, else WRONGTYPE), then the options.
+        ScanArgs.parseCursor(c.arg(2));
         HashValue h = read(c.db(), c.arg(1));
         Reply r = c.reply();
         if (h == null) {
@@ -387,7 +380,7 @@ public final class HashCommands implements CommandFamily {
             r.emptyArray();
             return;
         }
-        if (optionError != null) throw optionError;
+        ScanArgs a = ScanArgs.parse(c, 2, false);
         List<byte[]> found = new ArrayList<>();
         long cursor = 0;
         if (h.isCompact()) {

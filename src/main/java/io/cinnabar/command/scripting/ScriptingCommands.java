@@ -104,6 +104,8 @@ public final class ScriptingCommands implements CommandFamily {
     private void eval(Call c, boolean bySha, boolean ro) {
         // Shown before the commands the script runs (Redis's evalCommand feeds MONITOR itself).
         c.showToMonitors();
+        // No SHA1 is of another length: Redis says so before it reads numkeys.
+        if (bySha && c.arg(1).length != 40) throw new CommandError(NOSCRIPT_ERROR);
         long numkeys = c.longArg(2);
         if (numkeys > c.argCount() - 3) throw new CommandError("ERR Number of keys can't be greater than number of args");
         if (numkeys < 0) throw new CommandError("ERR Number of keys can't be negative");
@@ -111,7 +113,7 @@ public final class ScriptingCommands implements CommandFamily {
         Script script;
         if (bySha) {
             byte[] sha = c.arg(1);
-            script = sha.length == 40 ? engine.get(new String(sha, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT)) : null;
+            script = engine.get(new String(sha, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT));
             if (script == null) throw new CommandError(NOSCRIPT_ERROR);
         } else {
             script = engine.load(c.arg(1));
@@ -178,6 +180,8 @@ public final class ScriptingCommands implements CommandFamily {
 
     /** SCRIPT DEBUG YES|SYNC|NO: the debugger is not available; NO is what is in effect. */
     private void debug(Call c) {
+        // Redis refuses before it reads the mode when replies are pending (a pipeline, EXEC).
+        if (c.repliesPending()) throw new CommandError("ERR SCRIPT DEBUG must be called outside a pipeline");
         if (c.argIs(2, "NO")) {
             c.reply().ok();
             return;

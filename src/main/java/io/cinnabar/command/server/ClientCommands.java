@@ -265,11 +265,8 @@ public final class ClientCommands implements CommandFamily {
 
     /** CLIENT PAUSE timeout [WRITE | ALL] */
     private void pause(Call c) {
-        if (c.argCount() > 4) {
-            // Redis's CLIENT command falls through to its generic answer for an unknown form.
-            throw new CommandError("ERR unknown subcommand or wrong number of arguments for '"
-                    + c.argString(1) + "'. Try CLIENT HELP.");
-        }
+        // Redis's CLIENT command falls through to its generic answer for an unknown form.
+        if (c.argCount() > 4) throw CommandError.subcommandSyntax(c.args());
         ClientPause.Mode mode = ClientPause.Mode.ALL;
         if (c.argCount() == 4) {
             if (c.argIs(3, "WRITE")) mode = ClientPause.Mode.WRITE;
@@ -304,7 +301,8 @@ public final class ClientCommands implements CommandFamily {
 
     /** CLIENT UNBLOCK client-id [TIMEOUT | ERROR] */
     private void unblock(Call c) {
-        if (c.argCount() > 4) throw CommandError.syntax();
+        // As PAUSE: a form Redis's CLIENT does not know, its generic answer.
+        if (c.argCount() > 4) throw CommandError.subcommandSyntax(c.args());
         boolean withError = false;
         if (c.argCount() == 4) {
             if (c.argIs(3, "ERROR")) withError = true;

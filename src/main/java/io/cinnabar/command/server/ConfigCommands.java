@@ -57,9 +57,8 @@ public final class ConfigCommands implements CommandFamily {
 
     /** CONFIG SET parameter value [parameter value ...] */
     private void set(Call c) {
-        if (c.argCount() % 2 != 0) {
-            throw new CommandError("ERR wrong number of arguments for 'config|set' command");
-        }
+        // Past the arity check (at least one pair), a value short is Redis's syntax error.
+        if (c.argCount() % 2 != 0) throw CommandError.syntax();
         List<byte[]> pairs = new ArrayList<>();
         for (int i = 2; i < c.argCount(); i++) pairs.add(c.arg(i));
         String error = c.config().configSet(pairs, c.client().channel().loopback(), c.keyspace().isLoading());

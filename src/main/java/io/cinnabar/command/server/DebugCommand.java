@@ -111,7 +111,12 @@ final class DebugCommand {
         } else if (c.argIs(1, "QUICKLIST-PACKED-THRESHOLD") && c.argCount() == 3) {
             // Lists here have no "plain" nodes to tune (a node always takes one element, however
             // large), so the threshold is validated as Redis does and otherwise ignored.
-            long sz = io.cinnabar.config.MemoryUnits.parse(c.argString(2));
+            long sz;
+            try {
+                sz = io.cinnabar.config.MemoryUnits.parse(c.argString(2));
+            } catch (NumberFormatException e) {
+                sz = -1;
+            }
             if (sz < 0 || sz > (1L << 32) - (1 << 20)) {
                 throw new CommandError("ERR argument must be a memory value bigger than 1 and smaller than 4gb");
             }

@@ -535,7 +535,8 @@ public final class ZSetCommands implements CommandFamily {
 
     /** ZSCAN key cursor [MATCH pattern] [COUNT count] */
     private void zscan(Call c) {
-        ScanArgs a = ScanArgs.parse(c, 2, false);
+        // Redis checks the cursor, then the key (missing: an empty scan, else WRONGTYPE), then the options.
+        ScanArgs.parseCursor(c.arg(2));
         ZSetValue z = read(c, c.arg(1));
         Reply r = c.reply();
         if (z == null) {
@@ -544,6 +545,7 @@ public final class ZSetCommands implements CommandFamily {
             r.emptyArray();
             return;
         }
+        ScanArgs a = ScanArgs.parse(c, 2, false);
         List<byte[]> items = new ArrayList<>();
         ZSetValue.MemberScoreVisitor collect = (m, s) -> {
             if (a.matches(m)) {
@@ -568,7 +570,7 @@ public final class ZSetCommands implements CommandFamily {
             } while (cursor != 0 && maxIterations-- > 0 && seen[0] < a.count);
         }
         r.array(2);
-        r.bulk(Numbers.toBytes(cursor));
+        r.bulk(Long.toUnsignedString(cursor));
         r.array(items.size());
         for (byte[] b : items) r.bulk(b);
     }
