@@ -90,6 +90,7 @@ public final class CinnabarServer implements AutoCloseable {
      */
     public synchronized CinnabarServer listen() {
         if (thread != null) throw new IllegalStateException("already started");
+        fitMaxclientsToOpenFiles();
         NettyServer.warmUp();
         thread = new KeyspaceThread("cinnabar-keyspace");
         context = new ServerContext(config, CommandTable.standard(config.getBool(ConfigOptions.ENABLE_TEST_COMMANDS)), thread);
@@ -152,11 +153,36 @@ public final class CinnabarServer implements AutoCloseable {
         config.onApply(ConfigOptions.PORT, () -> relisten("Unable to listen on this port. Check server logs."));
         config.onApply(ConfigOptions.BIND, () -> relisten("Failed to bind to specified addresses."));
         config.onApply(ConfigOptions.TLS_PORT, this::relistenTls);
+        config.onApply(ConfigOptions.MAXCLIENTS, () -> {
+            long allowed = OpenFilesLimit.allowedClients(config.getLong(ConfigOptions.MAXCLIENTS));
+            return allowed == config.getLong(ConfigOptions.MAXCLIENTS) ? null
+                    : "The operating system is not able to handle the specified number of clients, try with " + allowed;
+        });
         // One apply function for all the others, so a CONFIG SET of several reconfigures once (Redis's applyTlsCfg).
         java.util.function.Supplier<String> reconfigureTls = () -> tlsWanted() && network.configureTls() != null
                 ? "Unable to update TLS configuration. Check server logs." : null;
         for (io.cinnabar.config.ConfigOption o : NettyServer.TLS_CONTEXT_OPTIONS) config.onApply(o, reconfigureTls);
         return this;
+    }
+
+    /** As Redis at start: maxclients the open files limit cannot hold is lowered, with its warnings. */
+    private void fitMaxclientsToOpenFiles() {
+        long wanted = config.getLong(ConfigOptions.MAXCLIENTS);
+        long allowed = OpenFilesLimit.allowedClients(wanted);
+        if (allowed == wanted) return;
+        long limit = allowed + OpenFilesLimit.RESERVED;
+        if (allowed < 1) {
+            throw new io.cinnabar.config.ConfigStartupException("Your current 'ulimit -n' of " + limit + " is not enough for the "
+                    + "server to start. Please increase your open file limit to at least " + (wanted + OpenFilesLimit.RESERVED) + ". Exiting.");
+        }
+        log.warn("You requested maxclients of {} requiring at least {} max file descriptors.", wanted, wanted + OpenFilesLimit.RESERVED);
+        log.warn("Current maximum open files is {}. maxclients has been reduced to {} to compensate for low ulimit. "
+                + "If you need higher maxclients increase 'ulimit -n'.", limit, allowed);
+        try {
+            config.set(ConfigOptions.MAXCLIENTS, new String[] {Long.toString(allowed)});
+        } catch (io.cinnabar.config.ConfigException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private boolean tlsWanted() {

@@ -141,6 +141,27 @@ class ConfigCommandsIT {
     }
 
     @Test
+    void maxclientsTheOpenFilesLimitCannotHoldIsRefused(Jedis jedis) {
+        // As redis-server 7.0.15 where it cannot raise the limit; HotSpot raised the soft limit to
+        // the hard one at start, and Redis keeps 32 descriptors for itself.
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'maxclients') - The operating system is not "
+                + "able to handle the specified number of clients, try with " + (openFilesLimit() - 32),
+                "CONFIG", "SET", "maxclients", "4294967295");
+        assertEquals("10000", jedis.configGet("maxclients").get("maxclients"));
+    }
+
+    private static long openFilesLimit() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/limits"))) {
+                if (line.startsWith("Max open files")) return Long.parseLong(line.substring(14).trim().split("\\s+")[0]);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        throw new IllegalStateException("no open files limit");
+    }
+
+    @Test
     void resetstatAndRewriteWithoutFile(Jedis jedis) {
         jedis.set("a", "b");
         assertEquals("OK", jedis.configResetStat());
