@@ -11,14 +11,21 @@ final class Refusals {
 
     static final String NOAUTH = "NOAUTH Authentication required.";
 
+    /**
+     * As Redis formats it: the name and each argument as C strings ("%.128s", "'%.*s' "), so each
+     * stops at a NUL byte, and the list of arguments stops once it holds 128 bytes.
+     */
     static String unknownCommand(byte[][] args) {
-        StringBuilder list = new StringBuilder();
-        for (int i = 1; i < args.length && list.length() < 128; i++) {
-            String a = new String(args[i], StandardCharsets.UTF_8);
-            int room = 128 - list.length();
-            list.append('\'').append(a, 0, Math.min(a.length(), room)).append("' ");
+        java.io.ByteArrayOutputStream list = new java.io.ByteArrayOutputStream();
+        for (int i = 1; i < args.length && list.size() < 128; i++) {
+            int room = 128 - list.size();
+            list.write('\'');
+            list.write(args[i], 0, Math.min(cStringLength(args[i]), room));
+            list.write('\'');
+            list.write(' ');
         }
-        return "ERR unknown command '" + clip(args[0]) + "', with args beginning with: " + list;
+        return "ERR unknown command '" + clip(args[0]) + "', with args beginning with: "
+                + new String(list.toByteArray(), StandardCharsets.UTF_8);
     }
 
     static String unknownSubcommand(CommandSpec container, byte[] name) {
@@ -48,8 +55,13 @@ final class Refusals {
         return !client.authenticated && !spec.noAuth && server.requirePass();
     }
 
+    /** "%.128s" of b: up to its first NUL byte, at most 128 bytes. */
     private static String clip(byte[] b) {
-        String s = new String(b, StandardCharsets.UTF_8);
-        return s.length() > 128 ? s.substring(0, 128) : s;
+        return new String(b, 0, Math.min(cStringLength(b), 128), StandardCharsets.UTF_8);
+    }
+
+    private static int cStringLength(byte[] b) {
+        for (int i = 0; i < b.length; i++) if (b[i] == 0) return i;
+        return b.length;
     }
 }

@@ -110,6 +110,17 @@ class MalformedInputIT {
     }
 
     @Test
+    void anUnknownCommandsArgumentsAreQuotedAsCStrings(CinnabarServer server) throws IOException {
+        // As redis-server 7.0.15 words it ("'%.*s' "): each stops at a NUL byte, the list at 128 bytes.
+        try (Socket s = connect(server)) {
+            s.getOutputStream().write(bytes("*3\r\n$3\r\nfoo\r\n$3\r\na\0b\r\n$1\r\nc\r\n"));
+            assertEquals("-ERR unknown command 'foo', with args beginning with: 'a' 'c' ", RawSockets.line(s));
+            s.getOutputStream().write(bytes("*3\r\n$3\r\nfoo\r\n$200\r\n" + "x".repeat(200) + "\r\n$1\r\nc\r\n"));
+            assertEquals("-ERR unknown command 'foo', with args beginning with: '" + "x".repeat(128) + "' ", RawSockets.line(s));
+        }
+    }
+
+    @Test
     void garbageMultibulkCount(CinnabarServer server) throws IOException {
         assertErrorThenEof(server, bytes("*abc\r\n"), "-ERR Protocol error: invalid multibulk length\r\n");
         assertErrorThenEof(server, bytes("*3000000000\r\n"), "-ERR Protocol error: invalid multibulk length\r\n");
