@@ -284,6 +284,9 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     private boolean readInline(ByteBuf in, List<Object> out) {
         int lf = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n');
+        // Redis looks for the newline with strchr, which stops at a NUL byte: a line with one
+        // before its newline waits for more, until it is too big.
+        if (lf >= 0 && in.indexOf(in.readerIndex(), lf, (byte) 0) >= 0) lf = -1;
         if (lf < 0) {
             if (in.readableBytes() > INLINE_MAX_SIZE) fail(in, out, "Protocol error: too big inline request");
             return false;

@@ -182,12 +182,14 @@ class RespDecoderTest {
     }
 
     @Test
-    void inlineNulEndsTheLineLikeSdssplitargs() {
+    void anInlineLineWithANulByteWaitsForANewlineItNeverFinds() {
+        // As redis-server 7.0.15: strchr stops at the NUL, so no newline is found (nor the PING's
+        // after it) until the line is too big.
         EmbeddedChannel ch = channel();
         ch.writeInbound(Unpooled.wrappedBuffer(bytes("ECHO a\0b c\r\nPING\r\n")));
-        assertEquals(List.of("ECHO", "a"), strings(ch.readInbound()));
-        assertEquals(List.of("PING"), strings(ch.readInbound()));
+        assertNull(ch.readInbound());
         ch.finishAndReleaseAll();
+        assertEquals("Protocol error: too big inline request", protocolError("ECHO a\0b c\r\n" + "x".repeat(70_000)));
     }
 
     @Test
