@@ -52,7 +52,7 @@ public final class Config {
     }
 
     private static String[] splitDefault(String text) {
-        return text.isEmpty() ? new String[] {""} : text.split(" ");
+        return text.isEmpty() ? new String[0] : text.split(" ");
     }
 
     public static ConfigOption option(String name) {

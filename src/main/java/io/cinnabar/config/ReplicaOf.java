@@ -5,7 +5,8 @@ final class ReplicaOf {
     private ReplicaOf() {}
 
     static Object parse(String[] words) throws ConfigException {
-        if (words.length == 1 && words[0].isEmpty()) return "";
+        // No words is the default (no master); one empty word, as in "--replicaof ''", is wrong as in Redis.
+        if (words.length == 0) return "";
         if (words.length != 2) throw new ConfigException("wrong number of arguments");
         if (words[0].equalsIgnoreCase("no") && words[1].equalsIgnoreCase("one")) return "";
         long port;

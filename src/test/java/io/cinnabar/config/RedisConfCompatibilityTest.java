@@ -86,6 +86,12 @@ class RedisConfCompatibilityTest {
         assertReason(dir, "proc-title-template \"{title} {nosuch}\"",
                 "template format is invalid or contains unknown variables");
         assertReason(dir, "loglevel nothing", "argument(s) must be one of the following: debug, verbose, notice, warning");
+        // As redis-server 7.0.15 starts with them: octal through strtoll, one empty word for replicaof.
+        assertEquals("0", load(dir, "unixsocketperm \"\"").print(Config.option("unixsocketperm")));
+        assertEquals("700", load(dir, "unixsocketperm \" +700\"").print(Config.option("unixsocketperm")));
+        assertReason(dir, "unixsocketperm \"777 \"", "argument couldn't be parsed as an octal number");
+        assertReason(dir, "unixsocketperm 0x1", "argument couldn't be parsed as an octal number");
+        assertReason(dir, "replicaof \"\"", "wrong number of arguments");
     }
 
     @Test
