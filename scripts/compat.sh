@@ -577,8 +577,9 @@ for u in "${UNITS[@]}"; do
         # The harness's own control socket sits just below --baseport, at the slot's start.
         target=(--host 127.0.0.1 --port "$PORT" --baseport "$SLOT_BASE")
     else
-        # Spawned servers get ports from the slot (see claim_port_slot). The harness's own timeout (no test finished for that long: a test waiting for data a
-        # server failed to load can block forever) comes before ours, so it stops its servers.
+        # Spawned servers get ports from the slot (see claim_port_slot). The harness's own
+        # timeout (no test finished for that long: a test waiting for data a server failed to
+        # load can block forever) comes before ours, so it stops its servers.
         stall=$TEST_TIMEOUT; [ "$stall" -lt $(( utimeout * 9 / 10 )) ] || stall=$(( utimeout * 9 / 10 ))
         target=(--baseport "$SLOT_BASE" --portcount "$SLOT_PORTS" --timeout "$stall" --dont-clean)
     fi

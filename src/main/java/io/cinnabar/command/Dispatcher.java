@@ -644,8 +644,11 @@ public final class Dispatcher {
                 propagation.also(client.db, call.propagateAs != null ? call.propagateAs : args);
             }
             // Redis rewrites the running command's argv (rewriteClientCommandArgument), and EXEC keeps
-            // the rewritten argv, INCRBYFLOAT's stored result among it, until it ends.
-            if (!failed && call.propagateAs != null && client.executing() != null) client.executing().add(call.propagateAs);
+            // the rewritten argv of its own commands (depth 2; not a script's calls), INCRBYFLOAT's
+            // stored result among it, until it ends.
+            if (!failed && call.propagateAs != null && depth == 2 && client.executing() != null) {
+                client.executing().add(call.propagateAs);
+            }
             if (tracking.active()) tracking.afterCommand(client, spec, args, failed, keyspace.dirty() != dirtyBefore, calls[0]);
             shown = call.shownArgs;
             call.args = null;
