@@ -19,7 +19,9 @@ SCRIPT LOAD/EXISTS/FLUSH, shebang flags, writes from read-only scripts), functio
 LOAD/LIST/DELETE/FLUSH/DUMP/RESTORE/STATS, FCALL/FCALL_RO, good and broken libraries), scan
 (HSCAN/SSCAN/ZSCAN/SCAN with MATCH/COUNT/TYPE), config (CONFIG GET patterns, CONFIG SET of
 ordinary parameters, good and bad values) and server (OBJECT, FLUSHDB, RANDOMKEY, CLIENT
-GETNAME/SETNAME/NO-EVICT/UNBLOCK/KILL errors, HMSET, PSETEX, SUBSTR, PEXPIRETIME, TOUCH).
+GETNAME/SETNAME/NO-EVICT/UNBLOCK/KILL errors, HMSET, PSETEX, SUBSTR, PEXPIRETIME, TOUCH, DEBUG and
+LATENCY refusals), acl (ACL SETUSER rules and selectors, GETUSER/LIST/DRYRUN/CAT/LOG/GENPASS, failed
+AUTHs; never logged in as another user, whom ACL DELUSER would disconnect).
 
 Both servers start empty (FLUSHALL first) and get the same commands over one connection each,
 on a small key space so that commands meet existing keys of every type. Replies are compared
@@ -1014,6 +1016,38 @@ def configs():
     ])()
 
 
+# ---- ACL ----
+
+ACL_USERS = ["u1", "u2"]
+ACL_RULES = ["on", "off", ">pw", "<pw", ">other", "#" + hashlib.sha256(b"pw").hexdigest(), "#abc", "nopass", "resetpass",
+             "~k*", "~k1", "%R~k*", "%W~k2", "%RW~*", "%X~k", "allkeys", "resetkeys", "&ch*", "allchannels", "resetchannels",
+             "+@all", "-@all", "+@string", "-@dangerous", "+@read", "-@write", "+@nope", "+get", "-set", "+client|getname",
+             "-client|kill", "+select|0", "+acl", "+auth", "allcommands", "nocommands", "reset", "(~k* +get)", "(%R~k2 +@read)",
+             "clearselectors", "nope", "~", "+nope", ">", "(+get", "+@hash -hget", "-@all +ping +acl|whoami", "+config|get"]
+ACL_DRYRUN = [["GET", "k1"], ["SET", "k2", "v"], ["CLIENT", "GETNAME"], ["SELECT", "0"], ["SELECT", "1"], ["PUBLISH", "ch1", "x"],
+              ["NOPE"], ["HGET", "k1", "f"], ["ACL", "WHOAMI"], ["GET"], ["CONFIG", "GET", "hz"], ["LPUSH", "x", "y"]]
+
+
+def acls():
+    user = lambda: pick(ACL_USERS) if random.random() < 0.9 else pick(["default", "nope"])
+    return pick([
+        lambda: ["ACL", "SETUSER", pick(ACL_USERS)] + some(ACL_RULES, 0, 4),
+        lambda: ["ACL", "SETUSER", pick(ACL_USERS)] + some(ACL_RULES, 1, 4),
+        lambda: ["ACL", "GETUSER", user()],
+        lambda: ["ACL", pick(["LIST", "USERS", "WHOAMI", "HELP", "SAVE", "LOAD", "NOPE"])],
+        lambda: ["ACL", "DELUSER"] + some(ACL_USERS + ["default", "nope"], 1, 2),
+        lambda: ["ACL", "DRYRUN", user()] + pick(ACL_DRYRUN),
+        lambda: ["ACL", "CAT"] + some(["string", "hash", "nope", "dangerous", "keyspace"], 0, 1),
+        lambda: ["ACL", "GENPASS"] + some(["1", "64", "256", "0", "-1", "abc", "4097"], 0, 1),
+        lambda: ["ACL", "LOG"] + some(["1", "10", "RESET", "0", "-1", "abc"], 0, 1),
+        # Only logins that fail (and fill ACL LOG), or as default: a connection logged in as u1
+        # would be closed by ACL DELUSER u1 (and u1 may be nopass). DRYRUN checks permissions instead.
+        lambda: ["AUTH", pick(["u3", "nope"]), "bad"],
+        lambda: ["AUTH", "default", "x"],
+        lambda: ["AUTH", "pw"],
+    ])()
+
+
 # ---- server and connection odds and ends ----
 
 CLIENT_NAMES = ["fuzz", "", "a b", "a\nb", "\xfc", "x" * 100, "a-b_c.d", "~!@#", "FUZZ"]
@@ -1049,6 +1083,13 @@ def servers_family():
         lambda: ["EXPIRE", key(), pick(["100", "1000"])],
         lambda: [pick(["SET", "LPUSH", "SADD", "ZADD"]), key(), "1"] + (["m"] if random.random() < 0.3 else []),
         lambda: ["SET", key(), pick(VALUES)],
+        # Refused while enable-debug-command is no (the default).
+        lambda: ["DEBUG", pick(["SLEEP", "OBJECT", "HELP", "NOPE", "RELOAD"])] + some(KEYS, 0, 1),
+        # Nothing crosses latency-monitor-threshold 0: no events, empty histories.
+        lambda: ["LATENCY", pick(["LATEST", "RESET", "HELP", "NOPE"])],
+        lambda: ["LATENCY", pick(["HISTORY", "GRAPH", "RESET"]), pick(["command", "nope", "fast-command"])],
+        lambda: ["MEMORY", pick(["USAGE", "HELP", "NOPE"])] + some(KEYS, 0, 1) + opts([("SAMPLES", pick(["0", "5", "-1", "abc"]))]),
+        lambda: [pick(["TIME", "LASTSAVE"])] + opts(["x"]),
     ])()
 
 
@@ -1058,13 +1099,13 @@ FAMILIES = {
     "stream": streams, "bitmap": bitmaps, "hll": hyperloglogs, "geo": geos,
     "string2": strings_extra, "coll2": collections_extra, "encoding": encodings, "keys2": keys_extra,
     "blocking": blocking, "scripts2": scripts_extra, "function": functions, "scan": scans,
-    "config": configs, "server": servers_family,
+    "config": configs, "server": servers_family, "acl": acls,
 }
 
 # Replies Redis leaves unordered: compared as sorted lists.
 UNORDERED = {"SMEMBERS", "SINTER", "SUNION", "SDIFF", "KEYS", "HKEYS", "HVALS", "SPOP"}
 # Replies that hold a time or an internal detail: only the reply kind is compared.
-SHAPE_ONLY = {"TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "DUMP"}
+SHAPE_ONLY = {"TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "DUMP", "LASTSAVE"}
 
 
 AUTO_ID = re.compile(rb"^1[6-9]\d{11}-\d+$")
@@ -1191,6 +1232,42 @@ def client_lines(reply):
     return lines
 
 
+def acl_rules(text):
+    """An ACL command description ("-@all +@read +get -get|x"): categories in Redis's order, then
+    the single commands, which Redis 7.0 lists in the order of its command table's hash table,
+    seeded at random in each process: sorted by name (a parent before its subcommands)."""
+    words = text.split(b" ")
+    single = [w for w in words if w[:1] in (b"+", b"-") and b"@" not in w]
+    rest = [w for w in words if w not in single]
+    return b" ".join(rest + sorted(single, key=lambda w: w[1:]))
+
+
+def acl_getuser(reply):
+    if not isinstance(reply, list):
+        return reply
+    out = list(reply)
+    for i in range(0, len(out) - 1, 2):
+        if out[i] == b"commands" and isinstance(out[i + 1], bytes):
+            out[i + 1] = acl_rules(out[i + 1])
+        elif out[i] == b"selectors" and isinstance(out[i + 1], list):
+            out[i + 1] = [acl_getuser(x) for x in out[i + 1]]
+    return out
+
+
+def acl_log_entry(entry):
+    """An ACL LOG entry without what differs between any two servers: its age, and the volatile
+    fields of its client-info (CLIENT_VOLATILE; the last command's name stays)."""
+    if not isinstance(entry, list):
+        return entry
+    out = list(entry)
+    for i in range(0, len(out) - 1, 2):
+        if out[i] == b"age-seconds":
+            out[i + 1] = "<age>"
+        elif out[i] == b"client-info" and isinstance(out[i + 1], bytes):
+            out[i + 1] = client_lines(out[i + 1])
+    return out
+
+
 def up(cmd):
     return [str(a).upper() for a in cmd]
 
@@ -1265,6 +1342,23 @@ def normalise(cmd, reply, source_type=None):
         # Of a payload with several libraries, Redis names the first clash it meets in its hash
         # table of the payload's libraries (seeded at random): only the kind of clash is compared.
         return ALREADY_EXISTS.sub(r"\1 <name> already exists", reply)
+    if name == "ACL" and len(cmd) > 1 and cmd[1].upper() == "GENPASS" and isinstance(reply, bytes):
+        # Random: only its length is Redis's to decide.
+        return ("<password>", len(reply))
+    if name == "ACL" and len(cmd) > 1 and cmd[1].upper() == "CAT" and len(cmd) > 2 and isinstance(reply, list):
+        # The commands of a category, in the order of Redis's command table (a hash table).
+        return sorted(reply, key=repr)
+    if name == "ACL" and len(cmd) > 1 and cmd[1].upper() == "GETUSER":
+        return acl_getuser(reply)
+    if name == "ACL" and len(cmd) > 1 and cmd[1].upper() == "LIST" and isinstance(reply, list):
+        return [acl_rules(x) if isinstance(x, bytes) else x for x in reply]
+    if name == "ACL" and len(cmd) > 1 and cmd[1].upper() == "LOG" and isinstance(reply, list):
+        return [acl_log_entry(e) for e in reply]
+    if name == "MEMORY" and len(cmd) > 1 and cmd[1].upper() == "USAGE" and isinstance(reply, int):
+        # Cinnabar estimates what Redis's allocator reports: whether the key exists is compared.
+        return "<bytes>"
+    if name == "TIME" and isinstance(reply, list):
+        return [type(x).__name__ for x in reply]
     if name == "RANDOMKEY" and isinstance(reply, bytes):
         # Which key comes back is random; whether one does is not (both key spaces are the same).
         return "<key>"
@@ -1367,6 +1461,9 @@ def main():
             """Resynchronises: both sides start again from the same (empty) state, out of any MULTI."""
             for conn in (r, c):
                 conn.call(["DISCARD"])
+                conn.call(["AUTH", "default", "x"])  # the acl family may have logged in as another user
+                conn.call(["ACL", "DELUSER"] + ACL_USERS)
+                conn.call(["ACL", "LOG", "RESET"])
                 conn.call(["FLUSHALL"])
                 conn.call(["SCRIPT", "FLUSH"])
                 conn.call(["FUNCTION", "FLUSH"])
