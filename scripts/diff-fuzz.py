@@ -1220,8 +1220,8 @@ def scan_all(conn, cmd, reply):
 
 # CLIENT LIST / CLIENT INFO fields that differ between any two processes: ids, sockets, ages,
 # buffer sizes and memory (Cinnabar's buffers are not Redis's allocations).
-CLIENT_VOLATILE = {b"id", b"addr", b"laddr", b"fd", b"age", b"idle", b"qbuf", b"qbuf-free", b"argv-mem", b"rbs", b"rbp",
-                   b"obl", b"oll", b"omem", b"tot-mem"}
+CLIENT_VOLATILE = {b"id", b"addr", b"laddr", b"fd", b"age", b"idle", b"qbuf", b"qbuf-free", b"argv-mem", b"multi-mem", b"rbs",
+                   b"rbp", b"obl", b"oll", b"omem", b"tot-mem"}
 
 
 def client_lines(reply):
@@ -1357,6 +1357,10 @@ def normalise(cmd, reply, source_type=None):
     if name == "MEMORY" and len(cmd) > 1 and cmd[1].upper() == "USAGE" and isinstance(reply, int):
         # Cinnabar estimates what Redis's allocator reports: whether the key exists is compared.
         return "<bytes>"
+    if name == "LATENCY" and len(cmd) > 1 and cmd[1].upper() in ("LATEST", "HISTORY", "RESET") and not isinstance(reply, Error):
+        # Events are commands that took longer than latency-monitor-threshold (which the config
+        # family sets): a matter of each server's speed. Only the kind of reply is compared.
+        return type(reply).__name__
     if name == "TIME" and isinstance(reply, list):
         return [type(x).__name__ for x in reply]
     if name == "RANDOMKEY" and isinstance(reply, bytes):
