@@ -21,7 +21,9 @@ LOAD/LIST/DELETE/FLUSH/DUMP/RESTORE/STATS, FCALL/FCALL_RO, good and broken libra
 ordinary parameters, good and bad values) and server (OBJECT, FLUSHDB, RANDOMKEY, CLIENT
 GETNAME/SETNAME/NO-EVICT/UNBLOCK/KILL errors, HMSET, PSETEX, SUBSTR, PEXPIRETIME, TOUCH, DEBUG and
 LATENCY refusals), acl (ACL SETUSER rules and selectors, GETUSER/LIST/DRYRUN/CAT/LOG/GENPASS, failed
-AUTHs; never logged in as another user, whom ACL DELUSER would disconnect).
+AUTHs; never logged in as another user, whom ACL DELUSER would disconnect), and, only when named
+(in RESP2's subscribed mode every other family's command fails), subscribe ((P|S)SUBSCRIBE and
+their UNSUBSCRIBEs, one reply per channel, what subscribed mode allows and refuses).
 
 Both servers start empty (FLUSHALL first) and get the same commands over one connection each,
 on a small key space so that commands meet existing keys of every type. Replies are compared
@@ -82,6 +84,10 @@ class Verbatim(bytes):
     """A verbatim string, without its format prefix."""
 
 
+class Push(list):
+    """A RESP3 push (the replies of SUBSCRIBE and friends)."""
+
+
 class Null:
     """RESP3's null: RESP2 sends a null bulk string or a null array in its place."""
     def __eq__(self, other):
@@ -131,6 +137,32 @@ class Resp:
         self.sock.sendall(resp.command(args))
         return self.read()
 
+    def call_all(self, args, wait=0.05):
+        """(P|S)SUBSCRIBE and their UNSUBSCRIBEs answer once per channel named, or without any,
+        once per channel the client had (or once for none): those replies, the last ones being
+        all that come within wait seconds."""
+        self.sock.sendall(resp.command(args))
+        replies = [self.read()]
+        if not isinstance(replies[0], list):  # an error, or QUEUED: one reply
+            return replies
+        if len(args) > 1:
+            return replies + [self.read() for _ in range(len(args) - 2)]
+        while True:
+            if not self.buf:
+                self.sock.settimeout(wait)
+                try:
+                    chunk = self.sock.recv(65536)
+                except socket.timeout:
+                    chunk = None
+                finally:
+                    self.sock.settimeout(10)
+                if chunk is None:
+                    return replies
+                if not chunk:
+                    raise ConnectionError("closed")
+                self.buf += chunk
+            replies.append(self.read())
+
     def _line(self):
         while b"\r\n" not in self.buf:
             chunk = self.sock.recv(65536)
@@ -178,6 +210,8 @@ class Resp:
             return BigNumber(int(rest))
         if t == b"=":
             return Verbatim(self._exact(int(rest))[4:])
+        if t == b">":
+            return Push(self.read() for _ in range(int(rest)))
         if t == b"|":
             for _ in range(2 * int(rest)):
                 self.read()
@@ -1051,6 +1085,33 @@ def acls():
     ])()
 
 
+# ---- subscribed mode ----
+
+# Channels and patterns no other family publishes to, nor keyspace events reach (no "*", no "k").
+SUB_CHANNELS = ["ch1", "ch2", "c h"]
+SUB_PATTERNS = ["ch*", "c?1", "[ab]x", "ch1"]
+MULTI_REPLY = {"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE"}
+
+
+def subscriptions():
+    return pick([
+        lambda: ["SUBSCRIBE"] + some(SUB_CHANNELS, 1, 2),
+        lambda: ["PSUBSCRIBE"] + some(SUB_PATTERNS, 1, 2),
+        lambda: ["SSUBSCRIBE"] + some(SUB_CHANNELS, 1, 2),
+        lambda: ["UNSUBSCRIBE"] + some(SUB_CHANNELS + ["nope"], 0, 2),
+        lambda: ["PUNSUBSCRIBE"] + some(SUB_PATTERNS + ["nope"], 0, 2),
+        lambda: ["SUNSUBSCRIBE"] + some(SUB_CHANNELS + ["nope"], 0, 2),
+        # In RESP2's subscribed mode only these and PING/QUIT/RESET are allowed: the rest fail.
+        lambda: ["PING"] + some(["hi", ""], 0, 1),
+        lambda: ["PING", "a", "b"],
+        # (No PUBLISH: in RESP3 the connection would get its own messages, pushes no command asked for.)
+        lambda: [pick(["GET", "SET", "SELECT", "CLIENT"]), "ch1"] + (["x"] if random.random() < 0.5 else []),
+        lambda: ["PUBSUB", pick(["CHANNELS", "NUMPAT", "SHARDCHANNELS"])] + some(["ch*", "*"], 0, 1),
+        lambda: ["PUBSUB", pick(["NUMSUB", "SHARDNUMSUB"])] + some(SUB_CHANNELS, 0, 2),
+        lambda: ["CLIENT", "INFO"],
+    ])()
+
+
 # ---- server and connection odds and ends ----
 
 CLIENT_NAMES = ["fuzz", "", "a b", "a\nb", "\xfc", "x" * 100, "a-b_c.d", "~!@#", "FUZZ"]
@@ -1104,11 +1165,11 @@ FAMILIES = {
     "stream": streams, "bitmap": bitmaps, "hll": hyperloglogs, "geo": geos,
     "string2": strings_extra, "coll2": collections_extra, "encoding": encodings, "keys2": keys_extra,
     "blocking": blocking, "scripts2": scripts_extra, "function": functions, "scan": scans,
-    "config": configs, "server": servers_family, "acl": acls,
+    "config": configs, "server": servers_family, "acl": acls, "subscribe": subscriptions,
 }
 
 # Replies Redis leaves unordered: compared as sorted lists.
-UNORDERED = {"SMEMBERS", "SINTER", "SUNION", "SDIFF", "KEYS", "HKEYS", "HVALS", "SPOP"}
+UNORDERED = {"SMEMBERS", "SINTER", "SUNION", "SDIFF", "KEYS", "HKEYS", "HVALS", "SPOP", "PUBSUB"}
 # Replies that hold a time or an internal detail: only the reply kind is compared.
 SHAPE_ONLY = {"TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "DUMP", "LASTSAVE"}
 
@@ -1368,6 +1429,11 @@ def normalise(cmd, reply, source_type=None):
         return type(reply).__name__
     if name == "TIME" and isinstance(reply, list):
         return [type(x).__name__ for x in reply]
+    if name in ("UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE") and len(cmd) == 1 and isinstance(reply, list) \
+            and all(isinstance(x, list) and len(x) == 3 for x in reply):
+        # Unsubscribing from all goes through the client's channels in hash table order (seeded
+        # at random): which channels, and the counts going down, are compared.
+        return sorted(repr(x[1]) for x in reply), [x[2] for x in reply]
     if name == "RANDOMKEY" and isinstance(reply, bytes):
         # Which key comes back is random; whether one does is not (both key spaces are the same).
         return "<key>"
@@ -1435,7 +1501,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-n", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=None)
-    ap.add_argument("--families", default=",".join(FAMILIES))
+    # Not subscribe unless asked: in RESP2's subscribed mode every other family's command fails.
+    ap.add_argument("--families", default=",".join(f for f in FAMILIES if f != "subscribe"))
     ap.add_argument("--redis-port", type=int)
     ap.add_argument("--cinnabar-port", type=int)
     ap.add_argument("--context", type=int, default=8)
@@ -1469,6 +1536,13 @@ def main():
         def start_again():
             """Resynchronises: both sides start again from the same (empty) state, out of any MULTI."""
             for conn in (r, c):
+                # RESET leaves subscribed mode (and MULTI, another user, another db), and RESP3.
+                # Replies still unread (more than a command was expected to give) are skipped.
+                reply = conn.call(["RESET"])
+                while reply != "RESET":
+                    reply = conn.read()
+                if a.resp3:
+                    conn.call(["HELLO", "3"])
                 conn.call(["DISCARD"])
                 conn.call(["AUTH", "default", "x"])  # the acl family may have logged in as another user
                 conn.call(["ACL", "DELUSER"] + ACL_USERS)
@@ -1492,7 +1566,11 @@ def main():
                 cmd = cmd[:random.randint(1, len(cmd) - 1)]
             elif random.random() < 0.04 and name not in TIMEOUT_LAST:  # a stray last argument would be the timeout
                 cmd = cmd + [pick(VALUES + ["NX", "XX", "COUNT", "LIMIT"])]
-            # SORT's ties depend on the source's type (see sort_ties): read it before the command runs.
+            # Inside MULTI a (P|S)SUBSCRIBE of several channels, or an UNSUBSCRIBE of all, would put
+            # several replies in EXEC's array for one command: at most one channel there.
+            if name in MULTI_REPLY and queued is not None:
+                cmd = cmd[:2] if len(cmd) > 1 else ["PING"]
+                        # SORT's ties depend on the source's type (see sort_ties): read it before the command runs.
             # (Not inside MULTI, where TYPE would be queued too.)
             source_type = r.call(["TYPE", cmd[1]]) if name in ("SORT", "SORT_RO") and len(cmd) > 1 and queued is None else None
             # HSCAN/SSCAN/ZSCAN of a compact encoding answer everything at once, in the encoding's
@@ -1500,7 +1578,10 @@ def main():
             scan_enc = r.call(["OBJECT", "ENCODING", cmd[1]]) if name in SCANS and name != "SCAN" and len(cmd) > 2 \
                 and queued is None else None
             try:
-                rr, cr = r.call(cmd), c.call(cmd)
+                if name in MULTI_REPLY and queued is None:
+                    rr, cr = r.call_all(cmd), c.call_all(cmd)
+                else:
+                    rr, cr = r.call(cmd), c.call(cmd)
             except (ConnectionError, OSError) as e:
                 # A server closed the connection (or stopped answering): nothing after compares.
                 print("#%d %s\n  connection lost: %s" % (i, " ".join(map(repr, cmd)), e))
@@ -1518,8 +1599,8 @@ def main():
                 rn, cn = normalise(cmd, rr, source_type), normalise(cmd, cr, source_type)
             if name == "MULTI" and rr == "OK":
                 queued = []
-            elif name in ("EXEC", "DISCARD"):  # even EXECABORT ends the transaction
-                queued = None
+            elif name in ("EXEC", "DISCARD") and not (isinstance(rr, Error) and "wrong number of arguments" in rr):
+                queued = None  # even EXECABORT ends the transaction; a wrong arity ends nothing
             elif queued is not None and rr == "QUEUED":
                 queued.append(cmd)
             # Redis's SORT reads errno without clearing it: after any strtoull or strtod overflow (an
