@@ -138,6 +138,12 @@ public final class Client {
     public Transaction multi() { return multi; }
     public void multi(Transaction t) { multi = t; }
     public List<byte[][]> executing() { return executing; }
+    /**
+     * The commands of the client's transaction, queued (after MULTI) or running (in EXEC); null
+     * outside one. Redis keeps CLIENT_MULTI set until EXEC ends: CLIENT INFO shows flag x and
+     * the count, a failed AUTH logs context "multi".
+     */
+    public List<byte[][]> transaction() { return multi != null ? multi.queued() : executing; }
     public void executing(List<byte[][]> commands) { executing = commands; }
     public void replyOff(boolean off) {
         replyOff = off;

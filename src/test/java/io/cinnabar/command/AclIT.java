@@ -98,6 +98,19 @@ class AclIT {
     }
 
     @Test
+    void aFailedAuthInsideExecIsLoggedInContextMulti(Jedis jedis) {
+        // Found by diff-fuzz seed 101 (all families): MULTI, AUTH u3 bad, EXEC logged context "toplevel".
+        cmd(jedis, "ACL", "LOG", "RESET");
+        cmd(jedis, "MULTI");
+        cmd(jedis, "AUTH", "u3", "bad");
+        cmd(jedis, "EXEC");
+        AccessControlLogEntry entry = jedis.aclLog().get(0);
+        assertEquals("auth", entry.getReason());
+        assertEquals("multi", entry.getContext());
+        assertEquals("u3", entry.getUsername());
+    }
+
+    @Test
     void dryrunOfAContainerAloneIsItsArityError(Jedis jedis) {
         // Found by diff-fuzz --families acl, seed 3: ACL DRYRUN u1 CONFIG said "Command 'CONFIG' not found".
         cmd(jedis, "ACL", "SETUSER", "u1", "on", "+@all");

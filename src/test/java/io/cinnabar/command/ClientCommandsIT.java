@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
+import java.util.List;
+
 import static io.cinnabar.command.Raw.cmd;
 import static io.cinnabar.command.Raw.str;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -80,6 +82,18 @@ class ClientCommandsIT {
         // SKIPME defaults to yes: killing every normal client spares the caller.
         assertEquals(0L, cmd(jedis, "CLIENT", "KILL", "TYPE", "normal"));
         assertEquals("PONG", jedis.ping());
+    }
+
+    @Test
+    void insideExecTheClientIsStillInItsTransaction(Jedis jedis) {
+        // As Redis, which clears CLIENT_MULTI when EXEC ends (found by diff-fuzz seed 101: an ACL LOG
+        // entry's client-info written inside EXEC).
+        cmd(jedis, "MULTI");
+        cmd(jedis, "SET", "a", "b");
+        cmd(jedis, "CLIENT", "INFO");
+        String info = (String) ((List<?>) cmd(jedis, "EXEC")).get(1);
+        assertTrue(info.contains(" flags=x ") && info.contains(" multi=2 "), info);
+        assertTrue(str(jedis, "CLIENT", "INFO").contains(" flags=N ") );
     }
 
     @Test

@@ -304,7 +304,7 @@ public final class Acl {
             c.aclUser(u == defaultUser ? null : u);
             return true;
         }
-        log.add(c, null, AclSelector.DENIED_AUTH, c.multi() != null ? AclLog.MULTI : AclLog.TOPLEVEL, name,
+        log.add(c, null, AclSelector.DENIED_AUTH, c.transaction() != null ? AclLog.MULTI : AclLog.TOPLEVEL, name,
                 new String(commandName, StandardCharsets.UTF_8));
         return false;
     }

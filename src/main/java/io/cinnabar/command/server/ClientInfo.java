@@ -20,7 +20,8 @@ public final class ClientInfo {
         long qbuf = c == caller ? multibulkSize(currentArgs) : c.channel().pendingInputBytes();
         long argvMem = 0;
         if (c == caller) for (byte[] a : currentArgs) argvMem += a.length;
-        boolean multi = c.multi() != null;
+        java.util.List<byte[][]> transaction = c.transaction();
+        boolean multi = transaction != null;
         io.cinnabar.command.pubsub.Subscriptions subs = c.subscriptions();
         StringBuilder flags = new StringBuilder(4);
         if (c.monitor()) flags.append('O');
@@ -48,7 +49,7 @@ public final class ClientInfo {
                 .append(" sub=").append(subs == null ? 0 : subs.channels())
                 .append(" psub=").append(subs == null ? 0 : subs.patterns())
                 .append(" ssub=").append(subs == null ? 0 : subs.shardChannels())
-                .append(" multi=").append(multi ? c.multi().queued().size() : -1)
+                .append(" multi=").append(multi ? transaction.size() : -1)
                 .append(" qbuf=").append(qbuf)
                 .append(" qbuf-free=").append(qbuf == 0 ? 0 : Math.max(0, 20474 - qbuf))
                 .append(" argv-mem=").append(argvMem)
@@ -68,9 +69,9 @@ public final class ClientInfo {
     }
 
     private static long multiMem(Client c) {
-        if (c.multi() == null) return 0;
+        if (c.transaction() == null) return 0;
         long n = 0;
-        for (byte[][] args : c.multi().queued()) for (byte[] a : args) n += a.length;
+        for (byte[][] args : c.transaction()) for (byte[] a : args) n += a.length;
         return n;
     }
 
