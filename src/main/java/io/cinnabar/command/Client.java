@@ -36,8 +36,10 @@ public final class Client {
     /** CLIENT REPLY OFF / SKIP state, applied by the Dispatcher around each command. */
     boolean replyOff, replySkip, replySkipNext;
     Transaction multi;
-    /** The commands of the EXEC running now (and their rewrites), whose arguments Redis keeps alive until it ends; else null. */
+    /** The commands of the EXEC running now, whose arguments Redis keeps alive until it ends; else null. */
     private List<byte[][]> executing;
+    /** What those commands were rewritten to (INCRBYFLOAT's SET), kept alive as long; null when none. */
+    private List<byte[][]> execRewrites;
     /** WATCHed keys; null until the client first WATCHes. */
     io.cinnabar.keyspace.WatchState watch;
     long multiBulkPending;
@@ -144,7 +146,16 @@ public final class Client {
      * the count, a failed AUTH logs context "multi".
      */
     public List<byte[][]> transaction() { return multi != null ? multi.queued() : executing; }
-    public void executing(List<byte[][]> commands) { executing = commands; }
+    public void executing(List<byte[][]> commands) {
+        executing = commands;
+        execRewrites = null;
+    }
+    /** EXEC's running command was rewritten to argv (Redis's rewriteClientCommandArgument). */
+    public void execRewrote(byte[][] argv) {
+        if (execRewrites == null) execRewrites = new java.util.ArrayList<>(2);
+        execRewrites.add(argv);
+    }
+    public List<byte[][]> execRewrites() { return execRewrites == null ? List.of() : execRewrites; }
     public void replyOff(boolean off) {
         replyOff = off;
         if (!off) replySkip = replySkipNext = false;

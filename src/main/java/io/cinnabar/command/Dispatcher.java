@@ -647,7 +647,7 @@ public final class Dispatcher {
             // the rewritten argv of its own commands (depth 2; not a script's calls), INCRBYFLOAT's
             // stored result among it, until it ends.
             if (!failed && call.propagateAs != null && depth == 2 && client.executing() != null) {
-                client.executing().add(call.propagateAs);
+                client.execRewrote(call.propagateAs);
             }
             if (tracking.active()) tracking.afterCommand(client, spec, args, failed, keyspace.dirty() != dirtyBefore, calls[0]);
             shown = call.shownArgs;

@@ -70,6 +70,16 @@ class TransactionCommandsIT {
     }
 
     @Test
+    void clientInfoInsideExecCountsTheQueuedCommandsNotTheirRewrites(Jedis jedis) {
+        // As redis-server 7.0.15: INCRBYFLOAT's rewrite to SET does not add to multi=.
+        str(jedis, "MULTI");
+        assertEquals("QUEUED", str(jedis, "INCRBYFLOAT", "f", "1"));
+        assertEquals("QUEUED", str(jedis, "CLIENT", "INFO"));
+        List<?> replies = (List<?>) cmd(jedis, "EXEC");
+        assertTrue(String.valueOf(replies.get(1)).contains(" multi=2 "), String.valueOf(replies.get(1)));
+    }
+
+    @Test
     void errorsWhileQueueingAbortExec(Jedis jedis) {
         str(jedis, "MULTI");
         JedisDataException e = assertThrows(JedisDataException.class, () -> cmd(jedis, "SET", "k"));

@@ -308,7 +308,10 @@ public final class KeyCommands implements CommandFamily {
      */
     private static boolean isArgumentOfRunningExec(Call c, byte[] value) {
         List<byte[][]> commands = c.client().executing();
-        if (commands == null) return false;
+        return commands != null && (holds(commands, value) || holds(c.client().execRewrites(), value));
+    }
+
+    private static boolean holds(List<byte[][]> commands, byte[] value) {
         for (byte[][] args : commands) {
             for (byte[] a : args) if (a == value) return true;
         }

@@ -74,8 +74,7 @@ public final class TransactionCommands implements CommandFamily {
         c.reply().array(queued.size());
         var dispatcher = c.dispatcher();
         var acl = c.server().acl();
-        // Queued commands plus what they were rewritten to (INCRBYFLOAT's SET): OBJECT REFCOUNT's business.
-        client.executing(new java.util.ArrayList<>(queued));
+        client.executing(queued);
         try {
             for (int i = 0; i < queued.size(); i++) {
                 // Rules may have changed since the command was queued (Redis checks again here).
