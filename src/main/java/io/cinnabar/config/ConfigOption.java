@@ -108,7 +108,9 @@ public final class ConfigOption {
     /** An integer written in octal, such as a file mode ("unixsocketperm 700"). */
     static Builder octal(String name, long min, long max, long def) {
         return new Builder(name, words -> {
-            long v = strtollOctal(single(words));
+            // strtoll base 8, overflow checked (Redis looks at errno here)
+            long v = Strtoll.parse(single(words), 8).orElseThrow(
+                    () -> new ConfigException("argument couldn't be parsed as an octal number"));
             if (v < min || v > max) {
                 throw new ConfigException("argument must be between " + Long.toOctalString(min) + " and "
                         + Long.toOctalString(max) + " inclusive");
@@ -162,27 +164,6 @@ public final class ConfigOption {
         } catch (NumberFormatException e) {
             throw new ConfigException("argument must be a memory value");
         }
-    }
-
-    /**
-     * The value as Redis takes an octal option: strtoll(text, &end, 8) with nothing left after
-     * the number and no overflow. So leading spaces and a sign pass, and "" is 0 (no digits
-     * leave the end at the start, which is the text's end).
-     */
-    private static long strtollOctal(String s) throws ConfigException {
-        int i = 0, n = s.length();
-        while (i < n && " \t\n\u000b\f\r".indexOf(s.charAt(i)) >= 0) i++;
-        boolean negative = false;
-        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) negative = s.charAt(i++) == '-';
-        int digitsFrom = i;
-        long v = 0;
-        for (; i < n && s.charAt(i) >= '0' && s.charAt(i) <= '7'; i++) {
-            if (v > Long.MAX_VALUE >> 3) throw new ConfigException("argument couldn't be parsed as an octal number");
-            v = v * 8 + (s.charAt(i) - '0');
-        }
-        boolean endsAfterNumber = i > digitsFrom ? i == n : n == 0;
-        if (!endsAfterNumber) throw new ConfigException("argument couldn't be parsed as an octal number");
-        return negative ? -v : v;
     }
 
     static Builder string(String name, String def) {

@@ -8,7 +8,8 @@ final class OomScoreAdjValues {
         if (words.length != 3) throw new ConfigException("wrong number of arguments");
         StringBuilder out = new StringBuilder();
         for (String w : words) {
-            long v = strtoll(w);
+            // Not a number (or past the range) reads as out of range, as Redis's unchecked strtoll does.
+            long v = Strtoll.parse(w, 10).orElse(Long.MAX_VALUE);
             if (v < -2000 || v > 2000) {
                 throw new ConfigException("Invalid oom-score-adj-values, elements must be between -2000 and 2000.");
             }
@@ -18,20 +19,4 @@ final class OomScoreAdjValues {
         return out.toString();
     }
 
-    /**
-     * strtoll with Redis's end check: leading spaces and a sign, then digits to the end; no
-     * digits at all read as 0 only when nothing is left (""). Long.MAX_VALUE when not a number.
-     */
-    private static long strtoll(String w) {
-        int i = 0, n = w.length();
-        while (i < n && Character.isWhitespace(w.charAt(i))) i++;
-        int sign = i;
-        if (i < n && (w.charAt(i) == '+' || w.charAt(i) == '-')) i++;
-        if (i == n) return n == 0 ? 0 : Long.MAX_VALUE;
-        try {
-            return Long.parseLong(w.substring(sign));
-        } catch (NumberFormatException e) {
-            return Long.MAX_VALUE;
-        }
-    }
 }
