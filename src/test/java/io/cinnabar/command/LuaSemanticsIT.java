@@ -107,6 +107,23 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void newKeysGoIntoTablesWhoseArrayPartHasLua51sSize(Jedis j) {
+        assertEquals(List.of(10L, 3L), run(j, "local t = {3, 1, 2}; t.x = 10; return {t.x, #t}"));
+        assertEquals(List.of(10L, 3L), run(j, "local t = {3, 1, 2}; t[0] = 10; return {t[0], #t}"));
+        assertEquals(List.of(10L, 3L, 1L, 2L), run(j, "local t = {3, 1, 2}; table.insert(t, 0, 10); return {t[0], t[2], t[3], t[4]}"));
+        assertEquals(List.of(1L, 2L, 3L), run(j, "local t = {1, 2, 3}; rawset(t, 'a', 1); rawset(t, 0, 2); return {t.a, t[0], #t}"));
+        assertEquals(List.of(5L, 3L), run(j, "local t = {1, 2, 3}; local function f() t.x = 5 end f(); return {t.x, #t}"));
+        assertEquals(List.of(3L, 1L), run(j, "local t = {1, 2, 3}; setmetatable(t, {__mode = 'k'}); t.x = 1; return {#t, t.x}"));
+        assertEquals(List.of(8L, 1L), run(j, "local t = {1, 2, 3, unpack({4, 5, 6, 7, 8})}; t.x = 1; return {#t, t.x}"));
+        assertEquals(List.of(6L, 5L), run(j, "local t = {[5] = 9, 1, 2, 3, 4, 5, 6}; return {#t, t[5]}"));
+        // An int key that went into the hash part stays one key once the array part grows over it.
+        assertEquals(22L, run(j, "local t = {nil, 'a', 1, {}, {}, {}, 'a', 2.5, {}, 2.5, {}, nil, nil, nil, true, true, 2.5, true, 1, h0 = true}"
+                + " table.insert(t, 1) table.insert(t, 1) pcall(table.insert, t, 10, 7) return #t"));
+        assertEquals(List.of(1L, 1L), run(j, "local t = {1, 2, 3}; rawset(t, 6, 1); t.x = 1; t.y = 2; local n = 0"
+                + " for k in pairs(t) do if k == 6 then n = n + 1 end end return {n, t[6]}"));
+    }
+
+    @Test
     void sortIsLua51sQuicksort(Jedis j) {
         assertEquals("aecgbfd", run(j, "local t = {{'a', 1}, {'b', 2}, {'c', 1}, {'d', 2}, {'e', 1}, {'f', 2}, {'g', 1}}"
                 + " table.sort(t, function(x, y) return x[2] < y[2] end)"

@@ -53,6 +53,17 @@ final class Lua51 {
         LuaValue tostring = g.get("tostring");
         g.rawset("tostring", fn(a -> a.arg1().type() == LuaValue.TNUMBER ? text(a.arg1()) : tostring.invoke(a)));
         stringArguments((LuaTable) g.get("string"));
+        LuaValue rawset = g.get("rawset");
+        g.rawset("rawset", fn(a -> {
+            Lua51Tables.beforeSet(a.arg1(), a.arg(2), a.arg(3));
+            return rawset.invoke(a);
+        }));
+        LuaValue setmetatable = g.get("setmetatable");
+        // luaj rehashes a table whose metatable makes it weak.
+        g.rawset("setmetatable", fn(a -> {
+            if (a.arg(2).istable() && !a.arg(2).rawget("__mode").isnil()) Lua51Tables.beforeRehash(a.arg1());
+            return setmetatable.invoke(a);
+        }));
     }
 
     /** A number luaj would write differently from Lua 5.1 (luaj's integers print the same). */

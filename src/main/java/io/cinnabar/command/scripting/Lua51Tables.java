@@ -26,13 +26,14 @@ import static io.cinnabar.command.scripting.RedisApi.fn;
 final class Lua51Tables {
     private Lua51Tables() {}
 
-    private static final VarHandle ARRAY, HASH;
+    private static final VarHandle ARRAY, HASH, HASH_ENTRIES;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.privateLookupIn(LuaTable.class, MethodHandles.lookup());
             ARRAY = l.findVarHandle(LuaTable.class, "array", LuaValue[].class);
             HASH = l.findVarHandle(LuaTable.class, "hash", Class.forName("[Lorg.luaj.vm2.LuaTable$Slot;"));
+            HASH_ENTRIES = l.findVarHandle(LuaTable.class, "hashEntries", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -93,24 +94,53 @@ final class Lua51Tables {
     }
 
     /**
-     * SETLIST's luaH_resizearray: a constructor whose array part was smaller than its last
-     * index ends with an array part of exactly that size (luaj's rehashes on the way may have
-     * chosen another), the entries 1..last in it.
+     * SETLIST's luaH_resizearray, before the stores: a constructor's array part grows to exactly
+     * its last index when that is past its size, the entries 1..last in it (from the hash part,
+     * where they may be).
      */
-    static void growArray(LuaTable t, int sizeBefore, int last) {
-        if (sizeBefore >= last) return;
+    static void growArray(LuaTable t, int last) {
+        if (arraySize(t) < last) growArrayTo(t, last);
+    }
+
+    /** Grows t's array part to size, moving the entries of keys now in its range there from the hash part. */
+    private static void growArrayTo(LuaTable t, int size) {
         LuaValue[] array = (LuaValue[]) ARRAY.get(t);
-        for (int k = last; k < array.length; k++) {
-            if (array[k] != null) return;
+        LuaValue[] grown = java.util.Arrays.copyOf(array, size);
+        if (((Object[]) HASH.get(t)).length > 0) {
+            for (int k = array.length + 1; k <= size; k++) {
+                LuaValue v = t.rawget(k);
+                if (v.isnil()) continue;
+                grown[k - 1] = v;
+                t.rawset(k, LuaValue.NIL);
+            }
         }
-        LuaValue[] exact = new LuaValue[last];
-        for (int k = 1; k <= last; k++) {
-            LuaValue v = t.rawget(k);
-            if (v.isnil()) continue;
-            exact[k - 1] = v;
-            t.rawset(k, LuaValue.NIL);
-        }
-        ARRAY.set(t, exact);
+        ARRAY.set(t, grown);
+    }
+
+    /**
+     * Before target[key] = value makes a new entry: luaj's rehash, which a new key in a full hash
+     * part starts, counts the keys of the array part as if its size were a power of two, as
+     * luaj's own sizes are. Over the exact sizes Lua 5.1's constructors give (sizeNew, growArray)
+     * it miscounts and can leave the new entry no bucket at all (an ArrayIndexOutOfBoundsException
+     * for "local t = {1, 2, 3}; t.x = 1"). Lua 5.1 rehashes at that same moment, to a power of two;
+     * the array part first grows to one here, and luaj's rehash then sizes it from right counts.
+     */
+    static void beforeSet(LuaValue target, LuaValue key, LuaValue value) {
+        if (!(target instanceof LuaTable t) || value.isnil()) return;
+        LuaValue[] array = (LuaValue[]) ARRAY.get(t);
+        int n = array.length;
+        if ((n & (n - 1)) == 0) return;
+        if (key.isinttype() && key.toint() >= 1 && key.toint() <= n) return;
+        if ((int) HASH_ENTRIES.get(t) < ((Object[]) HASH.get(t)).length || !t.rawget(key).isnil()) return;
+        growArrayTo(t, Integer.highestOneBit(n) << 1);
+    }
+
+    /** A table whose array part luaj's weak-table rehash will count: sized as luaj sizes it. */
+    static void beforeRehash(LuaValue target) {
+        if (!(target instanceof LuaTable t)) return;
+        LuaValue[] array = (LuaValue[]) ARRAY.get(t);
+        int n = array.length;
+        if ((n & (n - 1)) != 0) growArrayTo(t, Integer.highestOneBit(n) << 1);
     }
 
     static void install(LuaTable table, LuaTable globals) {
@@ -134,12 +164,18 @@ final class Lua51Tables {
             case 3 -> {
                 pos = a.checkint(2);
                 if (pos > end) end = pos;
-                for (int i = end; i > pos; i--) t.rawset(i, t.rawget(i - 1));
+                for (int i = end; i > pos; i--) set(t, i, t.rawget(i - 1));
             }
             default -> throw new LuaError("wrong number of arguments to 'insert'");
         }
-        t.rawset(pos, a.arg(a.narg()));
+        set(t, pos, a.arg(a.narg()));
         return LuaValue.NONE;
+    }
+
+    private static void set(LuaTable t, int key, LuaValue value) {
+        LuaValue k = LuaValue.valueOf(key);
+        beforeSet(t, k, value);
+        t.rawset(k, value);
     }
 
     /** table.remove(t [, pos]): the value at pos (the last by default), what follows moving down; nothing when out of range. */

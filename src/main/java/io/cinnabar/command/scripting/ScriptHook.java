@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  * temporary registers, so rewriting them changes nothing else.</li>
  * <li>after "#t" of a table it puts Lua 5.1's length in place of luaj's ({@link Lua51Tables#length}):
  * the two pick different borders of a table with holes, and Lua 5.1 ignores __len on tables;
- * after a table constructor it sizes the table as Lua 5.1 does, which decides those borders;</li>
+ * after a table constructor it sizes the table as Lua 5.1 does, which decides those borders
+ * (and before a store of a new key, sizes it as luaj's rehash needs);</li>
  * <li>when an instruction fails, it gives Lua 5.1's text for the failure
  * ({@link FailedInstruction}) as the error's "traceback", the one place luaj lets a debug
  * library add to an error while the failing function's registers are still there; LuaErrors
@@ -68,10 +69,10 @@ final class ScriptHook extends DebugLib {
             }
             case Lua.OP_NEWTABLE -> f.expect(at, Lua.OP_NEWTABLE, a, null, floatingByte(b));
             case Lua.OP_SETLIST -> {
-                if (c > 0 && stack[a] instanceof LuaTable t) {
-                    f.expect(at, Lua.OP_SETLIST, Lua51Tables.arraySize(t), t, (c - 1) * Lua.LFIELDS_PER_FLUSH + (b > 0 ? b : top - a - 1));
-                }
+                if (c > 0 && stack[a] instanceof LuaTable t) Lua51Tables.growArray(t, (c - 1) * Lua.LFIELDS_PER_FLUSH + (b > 0 ? b : top - a - 1));
             }
+            case Lua.OP_SETTABLE -> Lua51Tables.beforeSet(stack[a], rk(running, stack, b), rk(running, stack, c));
+            case Lua.OP_SETTABUP -> Lua51Tables.beforeSet(running.upValues[a].getValue(), rk(running, stack, b), rk(running, stack, c));
             default -> { }
         }
     }
@@ -79,8 +80,9 @@ final class ScriptHook extends DebugLib {
     /**
      * What an instruction of the function at frame at did, put right before the next one
      * reads it: a table's length made Lua 5.1's, a new table's array part sized as Lua 5.1
-     * sizes it (luaj rounds it up to a power of two) and grown by SETLIST as Lua 5.1 grows it.
-     * The border "#t" finds depends on that size.
+     * sizes it (luaj rounds it up to a power of two). The border "#t" finds depends on that
+     * size; SETLIST grows it before its stores as Lua 5.1 does, and a store of a new key first
+     * makes it one luaj's rehash can count ({@link Lua51Tables#beforeSet}).
      */
     private static void afterwards(Frames f, int at, LuaValue[] stack) {
         int op = f.after[at], reg = f.afterReg[at];
@@ -90,10 +92,14 @@ final class ScriptHook extends DebugLib {
             case Lua.OP_NEWTABLE -> {
                 if (stack[reg] instanceof LuaTable t) Lua51Tables.sizeNew(t, f.afterSize[at]);
             }
-            case Lua.OP_SETLIST -> Lua51Tables.growArray(f.afterTable[at], reg, f.afterSize[at]);
             default -> { }
         }
         f.afterTable[at] = null;
+    }
+
+    /** An instruction's RK operand: a constant or a register. */
+    private static LuaValue rk(LuaClosure running, LuaValue[] stack, int x) {
+        return Lua.ISK(x) ? running.p.k[Lua.INDEXK(x)] : stack[x];
     }
 
     /** Lua's "floating point byte" (luaO_fb2int), how NEWTABLE encodes sizes. */
@@ -163,7 +169,7 @@ final class ScriptHook extends DebugLib {
         int[] pcs = new int[16];
         /**
          * Per function: the opcode whose effect {@link #afterwards} adjusts (-1: none), its
-         * register (for SETLIST the array size before it), table and size.
+         * register, table and size.
          */
         int[] after = new int[16];
         int[] afterReg = new int[16];
