@@ -235,6 +235,45 @@ class ScriptingCommandsIT {
     }
 
     @Test
+    void bitOperandsAreTheLow32BitsOfTheNumberPlus2To52Plus2To51(Jedis j) {
+        assertEquals(List.of(2L, 4L, -2L, 5L, -1L), run(j, "return {bit.tobit(2.5), bit.tobit(3.5), bit.tobit(-2.5), bit.tobit(2^32 + 5), bit.tobit(-1)}"));
+        assertEquals(List.of(937459712L, 2025163840L), run(j, "return {bit.tobit(1e16), bit.rshift(1e20, 0)}"));
+    }
+
+    @Test
+    void cjsonSettingsLastUntilScriptFlushAndChangeEncodingAndDecoding(Jedis j) {
+        try {
+            assertEquals(List.of(1L, 1L, 2L), run(j, "return {cjson.encode_sparse_array(true, 1, 2)}"));
+            assertEquals("{\"1\":1,\"20\":2}", run(j, "return cjson.encode({[1] = 1, [20] = 2})"));
+            assertEquals("{\"1.23\":1.23}", run(j, "cjson.encode_number_precision(3) return cjson.encode({[1.23456] = 1.23456})"));
+            assertEquals("[null,null]", run(j, "cjson.encode_invalid_numbers('null') return cjson.encode({1/0, 0/0})"));
+            assertEquals("[inf,nan,-inf]", run(j, "cjson.encode_invalid_numbers(true) return cjson.encode({1/0, 0/0, -1/0})"));
+            assertEquals("ERR user_script:1: Expected value but found invalid number at character 5 script: ",
+                    errorUpToSha(j, "cjson.decode_invalid_numbers(false) return cjson.decode('[1, 012]')"));
+        } finally {
+            j.scriptFlush();
+        }
+        assertEquals("ERR user_script:1: Cannot serialise table: excessively sparse array script: ", errorUpToSha(j, "return cjson.encode({[1] = 1, [20] = 2})"));
+        assertEquals(List.of("inf", "-16", "1", "16"), run(j, "local d = cjson.decode('[inf, -0x1p4, +1, 0x10]') return {tostring(d[1]), tostring(d[2]), tostring(d[3]), tostring(d[4])}"));
+        assertEquals("ERR user_script:1: bad argument #2 to 'encode_max_depth' (found too many arguments) script: ", errorUpToSha(j, "return cjson.encode_max_depth(1, 2)"));
+        assertEquals("ERR user_script:1: bad argument #1 to 'encode_number_precision' (expected integer between 1 and 14) script: ",
+                errorUpToSha(j, "return cjson.encode_number_precision(15)"));
+        assertEquals("ERR user_script:1: bad argument #1 to 'encode_invalid_numbers' (invalid option 'x') script: ",
+                errorUpToSha(j, "return cjson.encode_invalid_numbers('x')"));
+        assertEquals("ERR user_script:1: Expected value but found invalid number at character 1 script: ", errorUpToSha(j, "return cjson.decode('+abc')"));
+    }
+
+    /** A script's error reply up to the script's SHA, which follows "script: ". */
+    private static String errorUpToSha(Jedis j, String script) {
+        try {
+            run(j, script);
+        } catch (redis.clients.jedis.exceptions.JedisDataException e) {
+            return e.getMessage().substring(0, e.getMessage().indexOf("script: ") + "script: ".length());
+        }
+        throw new AssertionError("no error from " + script);
+    }
+
+    @Test
     void busyScriptsAnswerBusyAndCanBeKilled() throws Exception {
         // Its own server: SHUTDOWN NOSAVE ends it.
         try (CinnabarServer server = CinnabarServer.builder().port(0).option("busy-reply-threshold", "50").build().start();

@@ -29,11 +29,13 @@ final class BitLib {
         return t;
     }
 
-    /** LuaBitOp's barg: the number modulo 2^32, as a signed 32-bit value. */
+    /**
+     * LuaBitOp's barg: the low 32 bits of the number's double plus 2^52 + 2^51, which is the
+     * number rounded to an integer modulo 2^32 while it fits in 51 bits, and what that sum's
+     * rounding leaves of larger ones.
+     */
     static int arg(Varargs a, int i) {
-        double d = a.checkdouble(i);
-        double m = d % 4294967296.0;
-        return (int) (long) Math.rint(m);
+        return (int) Double.doubleToRawLongBits(a.checkdouble(i) + 6755399441055744.0);
     }
 
     private static LuaValue num(int v) {

@@ -18,11 +18,21 @@ final class CjsonLib {
 
     /** cjson.null: what JSON null decodes to and encodes from. */
     static final LuaValue NULL = new LuaUserdata(new Object());
-    /** The library's settings, which scripts may change (cjson.encode_max_depth(n)...), as in lua-cjson. */
+    /**
+     * The library's settings, which scripts may change (cjson.encode_max_depth(n)...) and which
+     * last, as in Redis, until SCRIPT FLUSH makes a new Lua state.
+     */
     private static final class Settings {
-        int encodeMaxDepth = 1000, decodeMaxDepth = 1000;
-        boolean encodeInvalidNumbers;
+        int encodeMaxDepth = 1000, decodeMaxDepth = 1000, encodeNumberPrecision = 14;
+        /** encode_sparse_array's convert (0/1), ratio and safe. */
+        int sparseConvert, sparseRatio = 2, sparseSafe = 10;
+        /** 0: refused, 1: written ("nan", "inf"), 2: written as null. */
+        int encodeInvalidNumbers;
+        int decodeInvalidNumbers = 1, encodeKeepBuffer = 1;
     }
+
+    private static final String[] BOOLEAN_OPTIONS = {"off", "on"};
+    private static final String[] INVALID_NUMBER_OPTIONS = {"off", "on", "null"};
 
     static LuaTable table() {
         Settings cfg = new Settings();
@@ -33,39 +43,92 @@ final class CjsonLib {
             encode(a.arg1(), out, 0, cfg);
             return LuaValue.valueOf(out.toString().getBytes(StandardCharsets.ISO_8859_1));
         }));
-        t.rawset("decode", fn(a -> new Decoder(LuaToReply.bytes(a.checkstring(1)), cfg.decodeMaxDepth).document()));
+        t.rawset("decode", fn(a -> new Decoder(LuaToReply.bytes(a.checkstring(1)), cfg).document()));
         t.rawset("null", NULL);
-        t.rawset("encode_keep_buffer", fn(a -> LuaValue.TRUE));
+        t.rawset("encode_keep_buffer", fn(a -> {
+            arguments(a, 1, "encode_keep_buffer");
+            return enumOption(a, 1, "encode_keep_buffer", BOOLEAN_OPTIONS, v -> cfg.encodeKeepBuffer = v, cfg.encodeKeepBuffer);
+        }));
         t.rawset("encode_max_depth", fn(a -> {
-            if (!a.isnoneornil(1)) cfg.encodeMaxDepth = a.checkint(1);
-            return LuaValue.valueOf(cfg.encodeMaxDepth);
+            arguments(a, 1, "encode_max_depth");
+            return integerOption(a, 1, "encode_max_depth", 1, Integer.MAX_VALUE, v -> cfg.encodeMaxDepth = v, cfg.encodeMaxDepth);
         }));
         t.rawset("decode_max_depth", fn(a -> {
-            if (!a.isnoneornil(1)) cfg.decodeMaxDepth = a.checkint(1);
-            return LuaValue.valueOf(cfg.decodeMaxDepth);
+            arguments(a, 1, "decode_max_depth");
+            return integerOption(a, 1, "decode_max_depth", 1, Integer.MAX_VALUE, v -> cfg.decodeMaxDepth = v, cfg.decodeMaxDepth);
         }));
-        t.rawset("encode_number_precision", fn(a -> LuaValue.valueOf(14)));
+        t.rawset("encode_number_precision", fn(a -> {
+            arguments(a, 1, "encode_number_precision");
+            return integerOption(a, 1, "encode_number_precision", 1, 14, v -> cfg.encodeNumberPrecision = v, cfg.encodeNumberPrecision);
+        }));
         t.rawset("encode_invalid_numbers", fn(a -> {
-            if (!a.isnoneornil(1)) cfg.encodeInvalidNumbers = a.arg1().toboolean();
-            return LuaValue.valueOf(cfg.encodeInvalidNumbers);
+            arguments(a, 1, "encode_invalid_numbers");
+            return enumOption(a, 1, "encode_invalid_numbers", INVALID_NUMBER_OPTIONS, v -> cfg.encodeInvalidNumbers = v, cfg.encodeInvalidNumbers);
         }));
-        t.rawset("decode_invalid_numbers", fn(a -> LuaValue.TRUE));
-        t.rawset("encode_sparse_array", fn(a -> LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf(2), LuaValue.valueOf(10))));
+        t.rawset("decode_invalid_numbers", fn(a -> {
+            arguments(a, 1, "decode_invalid_numbers");
+            return enumOption(a, 1, "decode_invalid_numbers", BOOLEAN_OPTIONS, v -> cfg.decodeInvalidNumbers = v, cfg.decodeInvalidNumbers);
+        }));
+        t.rawset("encode_sparse_array", fn(a -> {
+            arguments(a, 3, "encode_sparse_array");
+            return LuaValue.varargsOf(new LuaValue[] {
+                enumOption(a, 1, "encode_sparse_array", BOOLEAN_OPTIONS, v -> cfg.sparseConvert = v, cfg.sparseConvert),
+                integerOption(a, 2, "encode_sparse_array", 0, Integer.MAX_VALUE, v -> cfg.sparseRatio = v, cfg.sparseRatio),
+                integerOption(a, 3, "encode_sparse_array", 0, Integer.MAX_VALUE, v -> cfg.sparseSafe = v, cfg.sparseSafe)});
+        }));
         t.rawset("_NAME", "cjson");
         t.rawset("_VERSION", "2.1.0");
         return t;
     }
 
+    /** lua-cjson's json_arg_init: at most max arguments. */
+    private static void arguments(Varargs a, int max, String function) {
+        if (a.narg() > max) throw new LuaError("bad argument #" + (max + 1) + " to '" + function + "' (found too many arguments)");
+    }
+
+    /** lua-cjson's json_integer_option: a new value in [min, max] unless nil; the value in force. */
+    private static LuaValue integerOption(Varargs a, int i, String function, int min, int max, java.util.function.IntConsumer set, int current) {
+        LuaValue v = a.arg(i);
+        if (v.isnil()) return LuaValue.valueOf(current);
+        LuaValue n = v.tonumber();
+        if (n.isnil()) throw new LuaError("bad argument #" + i + " to '" + function + "' (number expected, got " + typeName(v) + ")");
+        int value = (int) (long) n.todouble();
+        // lua-cjson names argument 1 whichever is out of range.
+        if (value < min || value > max) {
+            throw new LuaError("bad argument #1 to '" + function + "' (expected integer between " + min + " and " + max + ")");
+        }
+        set.accept(value);
+        return LuaValue.valueOf(value);
+    }
+
+    /**
+     * lua-cjson's json_enum_option: true/false or one of options by name unless nil; the value
+     * in force, as a boolean when it is off or on, else as its name.
+     */
+    private static LuaValue enumOption(Varargs a, int i, String function, String[] options, java.util.function.IntConsumer set, int current) {
+        LuaValue v = a.arg(i);
+        int value = current;
+        if (v.isboolean()) {
+            value = v.toboolean() ? 1 : 0;
+        } else if (!v.isnil()) {
+            if (!v.isstring()) throw new LuaError("bad argument #" + i + " to '" + function + "' (string expected, got " + typeName(v) + ")");
+            String name = Lua51.text(v).tojstring();
+            value = java.util.Arrays.asList(options).indexOf(name);
+            if (value < 0) throw new LuaError("bad argument #" + i + " to '" + function + "' (invalid option '" + name + "')");
+        }
+        set.accept(value);
+        return value <= 1 ? LuaValue.valueOf(value == 1) : LuaValue.valueOf(options[value]);
+    }
+
+    /** Lua 5.1's name for a missing argument is "no value". */
+    private static String typeName(LuaValue v) {
+        return v == LuaValue.NONE ? "no value" : v.typename();
+    }
+
     private static void encode(LuaValue v, StringBuilder out, int depth, Settings cfg) {
         switch (v.type()) {
             case LuaValue.TSTRING -> string(v.checkstring(), out);
-            case LuaValue.TNUMBER -> {
-                double d = v.todouble();
-                if ((Double.isNaN(d) || Double.isInfinite(d)) && !cfg.encodeInvalidNumbers) {
-                    throw new LuaError("Cannot serialise number: must not be NaN or Inf");
-                }
-                out.append(CFormat.g(d, 14));
-            }
+            case LuaValue.TNUMBER -> number(v.todouble(), out, cfg);
             case LuaValue.TBOOLEAN -> out.append(v.toboolean() ? "true" : "false");
             case LuaValue.TNIL -> out.append("null");
             case LuaValue.TTABLE -> table(v, out, depth + 1, cfg);
@@ -76,9 +139,30 @@ final class CjsonLib {
         }
     }
 
+    /** lua-cjson's json_append_number. */
+    private static void number(double d, StringBuilder out, Settings cfg) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            switch (cfg.encodeInvalidNumbers) {
+                case 0 -> throw new LuaError("Cannot serialise number: must not be NaN or Inf");
+                case 2 -> {
+                    out.append("null");
+                    return;
+                }
+                default -> {
+                    // Written as "nan" whatever its sign ("-nan" on some platforms otherwise).
+                    if (Double.isNaN(d)) {
+                        out.append("nan");
+                        return;
+                    }
+                }
+            }
+        }
+        out.append(CFormat.g(d, cfg.encodeNumberPrecision));
+    }
+
     private static void table(LuaValue t, StringBuilder out, int depth, Settings cfg) {
         if (depth > cfg.encodeMaxDepth) throw new LuaError("Cannot serialise, excessive nesting (" + depth + ")");
-        int length = arrayLength(t);
+        int length = arrayLength(t, cfg);
         if (length > 0) {
             out.append('[');
             for (int i = 1; i <= length; i++) {
@@ -97,7 +181,11 @@ final class CjsonLib {
             if (!first) out.append(',');
             first = false;
             if (k.type() == LuaValue.TSTRING) string(k.checkstring(), out);
-            else if (k.type() == LuaValue.TNUMBER) string(LuaValue.valueOf(CFormat.g(k.todouble(), 14)).checkstring(), out);
+            else if (k.type() == LuaValue.TNUMBER) {
+                out.append('"');
+                number(k.todouble(), out, cfg);
+                out.append('"');
+            }
             else throw new LuaError("Cannot serialise " + k.typename() + ": table key must be a number or string");
             out.append(':');
             encode(n.arg(2), out, depth, cfg);
@@ -106,7 +194,7 @@ final class CjsonLib {
     }
 
     /** lua-cjson's lua_array_length: n if the keys are exactly 1..n (sparse up to its ratio), -1 for an object. */
-    private static int arrayLength(LuaValue t) {
+    private static int arrayLength(LuaValue t, Settings cfg) {
         int max = 0, items = 0;
         LuaValue k = LuaValue.NIL;
         while (true) {
@@ -122,7 +210,10 @@ final class CjsonLib {
             }
             return -1;
         }
-        if (max > 10 && max > items * 2) throw new LuaError("Cannot serialise table: excessively sparse array");
+        if (cfg.sparseRatio > 0 && max > (long) items * cfg.sparseRatio && max > cfg.sparseSafe) {
+            if (cfg.sparseConvert == 0) throw new LuaError("Cannot serialise table: excessively sparse array");
+            return -1;
+        }
         return items == 0 ? -1 : max;
     }
 
@@ -153,11 +244,13 @@ final class CjsonLib {
         private final byte[] b;
         private int i;
         private final int maxDepth;
+        private final boolean invalidNumbers;
         private int depth;
 
-        Decoder(byte[] b, int maxDepth) {
+        Decoder(byte[] b, Settings cfg) {
             this.b = b;
-            this.maxDepth = maxDepth;
+            this.maxDepth = cfg.decodeMaxDepth;
+            this.invalidNumbers = cfg.decodeInvalidNumbers == 1;
         }
 
         LuaValue document() {
@@ -187,10 +280,15 @@ final class CjsonLib {
             if (c == '{') return object();
             if (c == '[') return array();
             if (c == '"') return LuaValue.valueOf(str());
-            if (c == '-' || (c >= '0' && c <= '9')) return number();
+            if (c == '-' || (c >= '0' && c <= '9')) {
+                if (!invalidNumbers && invalidNumber()) throw error("value", "invalid number");
+                return number();
+            }
             if (word("true")) return LuaValue.TRUE;
             if (word("false")) return LuaValue.FALSE;
             if (word("null")) return NULL;
+            // Infinity, NaN and "+1" as strtod reads them, when decode_invalid_numbers is on.
+            if ((c == '+' || c == 'i' || c == 'I' || c == 'n' || c == 'N') && invalidNumbers && invalidNumber()) return number();
             throw error("value", "invalid token");
         }
 
@@ -201,15 +299,40 @@ final class CjsonLib {
             return true;
         }
 
-        private LuaValue number() {
-            int start = i;
-            while (i < b.length && "+-0123456789.eE".indexOf(b[i]) >= 0) i++;
-            try {
-                return LuaValue.valueOf(Double.parseDouble(new String(b, start, i - start, StandardCharsets.ISO_8859_1)));
-            } catch (NumberFormatException e) {
-                i = start;
-                throw error("value", "invalid number");
+        /** lua-cjson's json_is_invalid_number: a leading "+", hex, leading zeros, inf or nan. */
+        private boolean invalidNumber() {
+            int p = i;
+            if (b[p] == '+') return true;
+            if (b[p] == '-') p++;
+            if (p < b.length && b[p] == '0') {
+                int next = p + 1 < b.length ? b[p + 1] : 0;
+                return (next | 0x20) == 'x' || (next >= '0' && next <= '9');
             }
+            if (p >= b.length || b[p] <= '9') return false;
+            return startsWithIgnoringCase(p, "inf") || startsWithIgnoringCase(p, "nan");
+        }
+
+        private boolean startsWithIgnoringCase(int p, String word) {
+            if (p + word.length() > b.length) return false;
+            for (int k = 0; k < word.length(); k++) {
+                if (Character.toLowerCase((char) (b[p + k] & 0xff)) != word.charAt(k)) return false;
+            }
+            return true;
+        }
+
+        /** The number strtod reads here (fpconv_strtod), from the run of characters a number can hold. */
+        private LuaValue number() {
+            int end = i;
+            while (end < b.length && isNumberChar(b[end])) end++;
+            int[] read = new int[1];
+            double d = CNumber.strtod(new String(b, i, end - i, StandardCharsets.ISO_8859_1), read);
+            if (read[0] == 0) throw error("value", "invalid number");
+            i += read[0];
+            return LuaValue.valueOf(d);
+        }
+
+        private static boolean isNumberChar(byte c) {
+            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '+' || c == '-' || c == '.' || c == '(' || c == ')' || c == '_';
         }
 
         private byte[] str() {
