@@ -107,6 +107,47 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void patternsAreLua51s(Jedis j) {
+        assertEquals(List.of(1L, 3L, 8L, 12L), run(j, "local a, b = string.find('aaa', '%f[%w]%w+') local c, d = string.find('hello  hello', '%f[%w]%w+', 2)"
+                + " return {a, b, c, d}"));
+        assertEquals(List.of(4L, 3L), run(j, "return {string.find('abc', '', 10)}"), "an init past the end still finds the empty string");
+        assertEquals(List.of("a", "b"), run(j, "return {string.match('a]c', '[^]c]+'), string.match('[b]', '%[(.-)%]')}"));
+        assertEquals(List.of("\0", "\0(z))w"), run(j, "return {string.gsub('aaa', '%x+', '%'), (string.gsub('x(y(z))w', '%bxy', '%'))}"),
+                "a '%' ending the replacement adds the NUL after it");
+        assertEquals(List.of("<hello> <world>", 2L, "X23"), run(j,
+                "local s, n = string.gsub('hello world', '(%w+)', '<%1>') return {s, n, (string.gsub(123, 1, 'X'))}"));
+        assertEquals(List.of("bob is 3", "heLLo"), run(j,
+                "return {(string.gsub('$name is $age', '%$(%w+)', {name = 'bob', age = 3})), (string.gsub('hello', 'l', function(c) return c:upper() end))}"));
+        assertEquals(3L, run(j, "local n = 0 for w in string.gmatch('one two three', '%a+') do n = n + 1 end return n"));
+        assertFailures(j,
+                "return string.gsub('\\0a\\0', '[a', 'X')", "user_script:1: malformed pattern (missing ']')",
+                "return string.find('abc', '[]')", "user_script:1: malformed pattern (missing ']')",
+                "return string.match('a%', '%')", "user_script:1: malformed pattern (ends with '%')",
+                "return string.match('abc', '%fa')", "user_script:1: missing '[' after '%f' in pattern",
+                "return string.match('abc', '%b')", "user_script:1: unbalanced pattern",
+                "return string.match('abc', 'a)')", "user_script:1: invalid pattern capture",
+                "return string.match('abc', '(a')", "user_script:1: unfinished capture",
+                "return string.match('abc', '%1')", "user_script:1: invalid capture index",
+                "return string.gsub('x', 'x', 1, 'y')", "user_script:1: bad argument #4 to 'gsub' (number expected, got string)",
+                "return string.gsub('abc', 'b', true)", "user_script:1: bad argument #3 to 'gsub' (string/function/table expected)",
+                "return string.gsub('abc', 'b', function() return {} end)", "user_script:1: invalid replacement value (a table)",
+                "return string.find(nil, 'a')", "user_script:1: bad argument #1 to 'find' (string expected, got nil)");
+    }
+
+    @Test
+    void stringAndTableLibrariesHaveLua51sFunctions(Jedis j) {
+        String names = "local function names(lib) local o = {} for k in pairs(lib) do o[#o + 1] = k end table.sort(o) return table.concat(o, ' ') end";
+        assertEquals(List.of("concat foreach foreachi getn insert maxn remove setn sort",
+                        "byte char dump find format gfind gmatch gsub len lower match rep reverse sub upper", 1L),
+                run(j, names + " return {names(table), names(string), string.gfind == string.gmatch and 1 or 0}"));
+        assertEquals(List.of(2L, "a1"), run(j, "local o = {} table.foreach({a = 1}, function(k, v) o[#o + 1] = k .. v end)"
+                + " return {table.foreachi({10, 20, 30}, function(i, v) if v == 20 then return i end end), o[1]}"));
+        assertFailures(j,
+                "return table.setn({}, 1)", "user_script:1: 'setn' is obsolete",
+                "return table.foreachi({1}, 1)", "user_script:1: bad argument #2 to 'foreachi' (function expected, got number)");
+    }
+
+    @Test
     void newKeysGoIntoTablesWhoseArrayPartHasLua51sSize(Jedis j) {
         assertEquals(List.of(10L, 3L), run(j, "local t = {3, 1, 2}; t.x = 10; return {t.x, #t}"));
         assertEquals(List.of(10L, 3L), run(j, "local t = {3, 1, 2}; t[0] = 10; return {t[0], #t}"));

@@ -22,11 +22,15 @@ final class ArgumentErrors {
     private static final Pattern NUMBERED = Pattern.compile("^bad argument #(\\d+): (.*)$", Pattern.DOTALL);
     private static final Pattern TYPED = Pattern.compile("^bad argument: (\\w+) expected, got (\\w+)$");
 
-    /** Wraps every function of lib (a library table or the globals) under its own name. */
+    /**
+     * Wraps every function of lib (a library table or the globals) under its own name; one
+     * function under two names (string.gfind and gmatch) stays one function.
+     */
     static void wrapAll(LuaTable lib) {
+        java.util.Map<LuaValue, LuaValue> wrapped = new java.util.IdentityHashMap<>();
         for (LuaValue k : lib.keys()) {
             LuaValue f = lib.rawget(k);
-            if (f.isfunction() && k.isstring()) lib.rawset(k, named(k.tojstring(), f));
+            if (f.isfunction() && k.isstring()) lib.rawset(k, wrapped.computeIfAbsent(f, g -> named(k.tojstring(), g)));
         }
     }
 

@@ -52,6 +52,7 @@ final class Lua51 {
         g.rawset("error", fn(a -> error(a, hook)));
         LuaValue tostring = g.get("tostring");
         g.rawset("tostring", fn(a -> a.arg1().type() == LuaValue.TNUMBER ? text(a.arg1()) : tostring.invoke(a)));
+        LuaPatterns.install((LuaTable) g.get("string"));
         stringArguments((LuaTable) g.get("string"));
         LuaValue rawset = g.get("rawset");
         g.rawset("rawset", fn(a -> {
@@ -78,12 +79,12 @@ final class Lua51 {
 
     /**
      * The string library's functions take numbers where they expect strings and write them as
-     * Lua 5.1 does: the positions of their string arguments (string.format has its own bridge).
+     * Lua 5.1 does: the positions of their string arguments (string.format and the pattern
+     * functions, {@link LuaPatterns}, do so themselves).
      */
     private static void stringArguments(LuaTable string) {
         Object[][] positions = {
             {"byte", 1}, {"len", 1}, {"lower", 1}, {"upper", 1}, {"rep", 1}, {"reverse", 1}, {"sub", 1},
-            {"find", 1, 2}, {"match", 1, 2}, {"gmatch", 1, 2}, {"gsub", 1, 2, 3},
         };
         for (Object[] p : positions) {
             LuaValue f = string.get((String) p[0]);

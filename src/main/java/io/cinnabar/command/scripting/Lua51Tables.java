@@ -149,9 +149,41 @@ final class Lua51Tables {
         table.rawset("remove", fn(Lua51Tables::remove));
         table.rawset("sort", fn(Lua51Tables::sort));
         table.rawset("concat", fn(Lua51Tables::concat));
-        LuaValue unpack = fn(Lua51Tables::unpack);
-        table.rawset("unpack", unpack);
-        globals.rawset("unpack", unpack);
+        globals.rawset("unpack", fn(Lua51Tables::unpack));
+        // Lua 5.1's own, where luaj has Lua 5.2's table.pack and table.unpack.
+        table.rawset("pack", LuaValue.NIL);
+        table.rawset("unpack", LuaValue.NIL);
+        table.rawset("foreach", fn(Lua51Tables::foreach));
+        table.rawset("foreachi", fn(Lua51Tables::foreachi));
+        table.rawset("setn", fn(a -> {
+            a.checktable(1);
+            throw new LuaError("'setn' is obsolete");
+        }));
+    }
+
+    /** table.foreach(t, f): f(k, v) for each pair until f returns something other than nil, which is returned. */
+    private static Varargs foreach(Varargs a) {
+        LuaTable t = a.checktable(1);
+        LuaValue f = a.checkfunction(2);
+        LuaValue k = LuaValue.NIL;
+        while (true) {
+            Varargs n = t.next(k);
+            if ((k = n.arg1()).isnil()) return LuaValue.NONE;
+            LuaValue r = f.call(k, n.arg(2));
+            if (!r.isnil()) return r;
+        }
+    }
+
+    /** table.foreachi(t, f): f(i, t[i]) for i = 1..#t until f returns something other than nil. */
+    private static Varargs foreachi(Varargs a) {
+        LuaTable t = a.checktable(1);
+        int n = length(t);
+        LuaValue f = a.checkfunction(2);
+        for (int i = 1; i <= n; i++) {
+            LuaValue r = f.call(LuaValue.valueOf(i), t.rawget(i));
+            if (!r.isnil()) return r;
+        }
+        return LuaValue.NONE;
     }
 
     /** table.insert(t, [pos,] value): what is at pos and after moves up one. */
