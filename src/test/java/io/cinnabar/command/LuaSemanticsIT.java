@@ -37,6 +37,16 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void textEndingInHexPrefixIsNoNumber(Jedis j) {
+        assertEquals(List.of(16L, 7L, 25L), run(j, "return {math.floor('0x10'), math.max('3', ' 7 ', 5), math.floor(' 2.5e1 ')}"));
+        assertFailures(j,
+                "return 100 + '0x'", "user_script:1: attempt to perform arithmetic on a string value",
+                "local x = ' 0x' return -x", "user_script:1: attempt to perform arithmetic on local 'x' (a string value)",
+                "return math.atan2(1, '0x')", "user_script:1: bad argument #2 to 'atan2' (number expected, got string)",
+                "return string.format('%f', '0x')", "user_script:1: bad argument #2 to 'format' (number expected, got string)");
+    }
+
+    @Test
     void numbersBecomeTextAsPercent14g(Jedis j) {
         assertEquals("9.2233720368548e+18", run(j, "return tonumber('9223372036854775807') .. ''"));
         assertEquals(List.of("1e+15", "9.007199254741e+15", "0.1", "-inf", "1.2345678901234e+14"),

@@ -70,7 +70,7 @@ final class ArgumentErrors {
 
     private static boolean accepts(String expected, LuaValue v) {
         return switch (expected) {
-            case "number" -> v.isnumber();
+            case "number" -> !CNumber.tonumber(v).isnil();
             case "string" -> v.isstring();
             case "table" -> v.istable();
             case "function" -> v.isfunction();

@@ -1,6 +1,7 @@
 package io.cinnabar.command.scripting;
 
 import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaValue;
 
 import java.math.BigInteger;
 
@@ -22,6 +23,17 @@ final class CNumber {
             d = strtoul(text, 16, end);
         }
         return onlySpacesFrom(text, end[0]) ? d : null;
+    }
+
+    /**
+     * A number, or a string Lua 5.1 reads as one (lua_tonumber), else nil. luaj's own reader
+     * fails with an ArrayIndexOutOfBoundsException on text ending in "0x".
+     */
+    static LuaValue tonumber(LuaValue v) {
+        if (v.type() == LuaValue.TNUMBER) return v;
+        if (v.type() != LuaValue.TSTRING) return LuaValue.NIL;
+        Double d = str2d(v.checkstring());
+        return d == null ? LuaValue.NIL : LuaValue.valueOf(d);
     }
 
     /** tonumber(s, base) for a base other than 10: strtoul's reading of the whole text, or null. */

@@ -90,7 +90,7 @@ final class CjsonLib {
     private static LuaValue integerOption(Varargs a, int i, String function, int min, int max, java.util.function.IntConsumer set, int current) {
         LuaValue v = a.arg(i);
         if (v.isnil()) return LuaValue.valueOf(current);
-        LuaValue n = v.tonumber();
+        LuaValue n = CNumber.tonumber(v);
         if (n.isnil()) throw new LuaError("bad argument #" + i + " to '" + function + "' (number expected, got " + typeName(v) + ")");
         int value = (int) (long) n.todouble();
         // lua-cjson names argument 1 whichever is out of range.

@@ -49,13 +49,13 @@ final class FailedInstruction {
                 LuaValue x = rk(p, stack, b), y = rk(p, stack, c);
                 if (hasMeta(x) || hasMeta(y)) return null;
                 // Lua 5.1 blames the first operand that is not a number (or a numeric string).
-                if (!x.tonumber().isnil()) {
-                    return y.tonumber().isnil() ? operandError(p, pc, c, y, "perform arithmetic on") : null;
+                if (!CNumber.tonumber(x).isnil()) {
+                    return CNumber.tonumber(y).isnil() ? operandError(p, pc, c, y, "perform arithmetic on") : null;
                 }
                 return operandError(p, pc, b, x, "perform arithmetic on");
             }
             case Lua.OP_UNM -> {
-                return hasMeta(stack[b]) || !stack[b].tonumber().isnil() ? null : typeError(p, pc, b, stack[b], "perform arithmetic on");
+                return hasMeta(stack[b]) || !CNumber.tonumber(stack[b]).isnil() ? null : typeError(p, pc, b, stack[b], "perform arithmetic on");
             }
             case Lua.OP_LEN -> {
                 LuaValue v = stack[b];

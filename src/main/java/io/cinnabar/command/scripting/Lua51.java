@@ -53,6 +53,7 @@ final class Lua51 {
         LuaValue tostring = g.get("tostring");
         g.rawset("tostring", fn(a -> a.arg1().type() == LuaValue.TNUMBER ? text(a.arg1()) : tostring.invoke(a)));
         LuaPatterns.install((LuaTable) g.get("string"));
+        numberArguments(math);
         stringArguments((LuaTable) g.get("string"));
         LuaValue rawset = g.get("rawset");
         g.rawset("rawset", fn(a -> {
@@ -93,6 +94,33 @@ final class Lua51 {
             string.rawset((String) p[0], fn(a -> f.invoke(withText(a, at))));
         }
     }
+
+    /**
+     * The math library reads numbers in text as Lua 5.1 does (strtod: "0x10", " 1e3 "), where
+     * luaj reads fewer and fails with an ArrayIndexOutOfBoundsException on text ending in "0x":
+     * text that is a number is handed over as one, other text as text luaj safely refuses.
+     */
+    private static void numberArguments(LuaTable math) {
+        for (LuaValue k : math.keys()) {
+            LuaValue f = math.rawget(k);
+            if (!f.isfunction()) continue;
+            math.rawset(k, fn(a -> {
+                LuaValue[] args = null;
+                for (int i = 1; i <= a.narg(); i++) {
+                    if (a.arg(i).type() != LuaValue.TSTRING) continue;
+                    if (args == null) {
+                        args = new LuaValue[a.narg()];
+                        for (int j = 0; j < args.length; j++) args[j] = a.arg(j + 1);
+                    }
+                    LuaValue n = CNumber.tonumber(args[i - 1]);
+                    args[i - 1] = n.isnil() ? NOT_A_NUMBER : n;
+                }
+                return f.invoke(args == null ? a : LuaValue.varargsOf(args));
+            }));
+        }
+    }
+
+    private static final LuaValue NOT_A_NUMBER = LuaValue.valueOf("?");
 
     private static Varargs withText(Varargs a, int[] positions) {
         LuaValue[] copy = null;

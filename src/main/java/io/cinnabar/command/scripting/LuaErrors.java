@@ -127,6 +127,9 @@ final class LuaErrors {
 
     /** luaj's text for a failed operation, in Lua 5.1's words: lua51 when ScriptHook worked them out. */
     private static String lua51Wording(String message, String lua51) {
+        // A Java exception inside luaj's VM (its reader of numbers in text fails on "0x") on an
+        // instruction Lua 5.1 fails too.
+        if (message.startsWith("vm error: ") && lua51 != null) return lua51;
         if (!message.startsWith("attempt to ")) return message;
         if (lua51 != null) return lua51;
         Matcher m = LUAJ_ATTEMPT.matcher(message);

@@ -440,7 +440,7 @@ final class LuaPatterns {
     private static long optInteger(Varargs a, int i, String function, long otherwise) {
         LuaValue v = a.arg(i);
         if (v.isnil()) return otherwise;
-        LuaValue n = v.tonumber();
+        LuaValue n = CNumber.tonumber(v);
         if (n.isnil()) throw new LuaError("bad argument #" + i + " to '" + function + "' (number expected, got " + v.typename() + ")");
         return (long) n.todouble();
     }

@@ -62,7 +62,7 @@ final class StringFormat {
     }
 
     private static double number(LuaValue v, int arg) {
-        LuaValue n = v.tonumber();
+        LuaValue n = CNumber.tonumber(v);
         if (n.isnil()) throw new LuaError("bad argument #" + arg + " to 'format' (number expected, got " + v.typename() + ")");
         return n.todouble();
     }
