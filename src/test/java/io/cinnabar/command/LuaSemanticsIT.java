@@ -37,6 +37,27 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void syntaxErrorsNameTheTokenTheyAreNear(Jedis j) {
+        String compiling = "Error compiling script (new function): ";
+        assertFailures(j,
+                "return 1 +", compiling + "user_script:1: unexpected symbol near '<eof>'",
+                "return \"abc", compiling + "user_script:1: unfinished string near '<eof>'",
+                "return \"a\nb\"", compiling + "user_script:1: unfinished string near '\"a'",
+                "if true then return 1", compiling + "user_script:1: 'end' expected near '<eof>'",
+                "return 1)", compiling + "user_script:1: '<eof>' expected near ')'",
+                "for i=1 do end", compiling + "user_script:1: ',' expected near 'do'",
+                "return 1..2", compiling + "user_script:1: malformed number near '1..2'",
+                "local 1 = 2", compiling + "user_script:1: '<name>' expected near '1'",
+                "return [[abc", compiling + "user_script:1: unfinished long string near '<eof>'",
+                "local x = 1\nbreak\nreturn 2", compiling + "user_script:3: no loop to break near 'return'");
+        assertEquals(List.of("[string \"x =\"]:1: unexpected symbol near '<eof>'",
+                        "[string \"a long chunk name that goes on and on and on and on and on and ...\"]:1: unexpected symbol near '<eof>'",
+                        "[string \"a long chunk name that goes on and on and o...\"]:1: x"),
+                run(j, "local name = 'a long chunk name that goes on and on and on and on and on and on'"
+                        + " return {select(2, loadstring('x =')), select(2, loadstring('x =', name)), select(2, pcall(loadstring('error(\"x\")', name)))}"));
+    }
+
+    @Test
     void textEndingInHexPrefixIsNoNumber(Jedis j) {
         assertEquals(List.of(16L, 7L, 25L), run(j, "return {math.floor('0x10'), math.max('3', ' 7 ', 5), math.floor(' 2.5e1 ')}"));
         assertFailures(j,

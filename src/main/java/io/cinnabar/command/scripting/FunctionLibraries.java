@@ -9,7 +9,6 @@ import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Prototype;
 import org.luaj.vm2.Varargs;
 
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -221,7 +220,7 @@ final class FunctionLibraries {
         byte[] code = java.util.Arrays.copyOfRange(payload, newline, payload.length);
         LuaValue chunk;
         try {
-            chunk = TailCalls.disable(engine.globals().load(new ByteArrayInputStream(code), "@user_function", "t", environment));
+            chunk = TailCalls.disable(SyntaxErrors.load(engine.globals(), code, "@user_function", environment));
         } catch (LuaError e) {
             throw new CommandError("ERR Error compiling function: " + LuaErrors.lua51Message(String.valueOf(e.getMessage())));
         }

@@ -8,7 +8,6 @@ import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
 
-import java.io.ByteArrayInputStream;
 
 import static io.cinnabar.command.scripting.RedisApi.fn;
 
@@ -192,7 +191,7 @@ final class Lua51 {
         String name = a.optjstring(2, source.tojstring());
         try {
             byte[] code = LuaToReply.bytes(source.checkstring());
-            return TailCalls.disable(g.load(new ByteArrayInputStream(code), name, "t", g));
+            return TailCalls.disable(SyntaxErrors.load(g, code, name, g));
         } catch (LuaError e) {
             return LuaValue.varargsOf(LuaValue.NIL, LuaValue.valueOf(LuaErrors.lua51Message(String.valueOf(e.getMessage()))));
         }

@@ -104,12 +104,25 @@ final class LuaErrors {
         return chunkId(at.substring(0, colon)) + at.substring(colon) + ": " + text;
     }
 
-    /** Lua 5.1's luaO_chunkid: how a chunk's source is named in messages. */
+    /** Lua 5.1's luaO_chunkid: how a chunk's source is named in run-time messages (LUA_IDSIZE). */
     static String chunkId(String source) {
-        if (source.startsWith("=") || source.startsWith("@")) return source.substring(1);
+        return chunkId(source, 60);
+    }
+
+    /**
+     * luaO_chunkid into a buffer of size bytes: 60 for run-time errors, 80 for syntax errors
+     * (llex.c's MAXSRC). Long file names keep their end, long chunk texts their start.
+     */
+    static String chunkId(String source, int size) {
+        if (source.startsWith("=")) return source.substring(1, Math.min(source.length(), size));
+        if (source.startsWith("@")) {
+            String file = source.substring(1);
+            int room = size - " '...' ".length() - 1;
+            return file.length() > room ? "..." + file.substring(file.length() - room) : file;
+        }
         int len = 0;
         while (len < source.length() && source.charAt(len) != '\n' && source.charAt(len) != '\r') len++;
-        int room = 60 - " [string \"...\"] ".length() - 1;
+        int room = size - " [string \"...\"] ".length() - 1;
         if (len > room) len = room;
         return len < source.length() ? "[string \"" + source.substring(0, len) + "...\"]" : "[string \"" + source + "\"]";
     }

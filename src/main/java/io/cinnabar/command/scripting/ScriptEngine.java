@@ -18,7 +18,6 @@ import org.luaj.vm2.lib.StringLib;
 import org.luaj.vm2.lib.TableLib;
 import org.luaj.vm2.lib.jse.JseMathLib;
 
-import java.io.ByteArrayInputStream;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -190,7 +189,7 @@ public final class ScriptEngine {
         byte[] code = Arrays.copyOfRange(body, flags.shebangLength(), body.length);
         LuaValue fn;
         try {
-            fn = TailCalls.disable(globals.load(new ByteArrayInputStream(code), "@user_script", "t", globals));
+            fn = TailCalls.disable(SyntaxErrors.load(globals, code, "@user_script", globals));
         } catch (LuaError e) {
             throw new CommandError("ERR Error compiling script (new function): " + LuaErrors.lua51Message(String.valueOf(e.getMessage())));
         }

@@ -1,0 +1,181 @@
+package io.cinnabar.command.scripting;
+
+import org.luaj.vm2.Globals;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Prototype;
+import org.luaj.vm2.compiler.LexState;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.VarHandle;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Compiles Lua source, and words its syntax errors as Lua 5.1 does: "user_script:1: unexpected
+ * symbol near '<eof>'" where luaj says "unexpected symbol 286 (Ğ)", "'=' expected near 'x'"
+ * where luaj leaves out the token. luaj's parser knows the token but keeps it in its parser
+ * state, which it drops as the error leaves; so a failed compile is run once more through
+ * luaj's parser, driven here as luaj's own compiler drives it (through method handles: its
+ * classes keep those parts package-private), to read the token it stopped at.
+ */
+final class SyntaxErrors {
+    private SyntaxErrors() {}
+
+    /** luaj's token codes: the end, the tokens whose text is what was just read, and break. */
+    private static final int TK_EOS, TK_NUMBER, TK_STRING, TK_BREAK;
+    private static final int EOZ = -1;
+
+    private static final MethodHandle NEW_COMPILE_STATE, NEW_LEX_STATE, NEW_FUNC_STATE, SET_INPUT, MAIN_FUNC, NEXT, TXT_TOKEN;
+    private static final VarHandle FS, FUNC_STATE_F, T, TOKEN, CURRENT, LINE;
+
+    static {
+        try {
+            MethodHandles.Lookup lex = MethodHandles.privateLookupIn(LexState.class, MethodHandles.lookup());
+            Class<?> compileState = Class.forName("org.luaj.vm2.compiler.LuaC$CompileState");
+            Class<?> funcState = Class.forName("org.luaj.vm2.compiler.FuncState");
+            Class<?> token = Class.forName("org.luaj.vm2.compiler.LexState$Token");
+            NEW_COMPILE_STATE = MethodHandles.privateLookupIn(compileState, MethodHandles.lookup())
+                    .findConstructor(compileState, MethodType.methodType(void.class));
+            NEW_LEX_STATE = lex.findConstructor(LexState.class, MethodType.methodType(void.class, compileState, InputStream.class));
+            MethodHandles.Lookup func = MethodHandles.privateLookupIn(funcState, MethodHandles.lookup());
+            NEW_FUNC_STATE = func.findConstructor(funcState, MethodType.methodType(void.class));
+            SET_INPUT = lex.findVirtual(LexState.class, "setinput",
+                    MethodType.methodType(void.class, compileState, int.class, InputStream.class, LuaString.class));
+            MAIN_FUNC = lex.findVirtual(LexState.class, "mainfunc", MethodType.methodType(void.class, funcState));
+            NEXT = lex.findVirtual(LexState.class, "next", MethodType.methodType(void.class));
+            TK_EOS = (int) lex.findStaticVarHandle(LexState.class, "TK_EOS", int.class).get();
+            TK_NUMBER = (int) lex.findStaticVarHandle(LexState.class, "TK_NUMBER", int.class).get();
+            TK_STRING = (int) lex.findStaticVarHandle(LexState.class, "TK_STRING", int.class).get();
+            TK_BREAK = (int) lex.findStaticVarHandle(LexState.class, "TK_BREAK", int.class).get();
+            TXT_TOKEN = lex.findVirtual(LexState.class, "txtToken", MethodType.methodType(String.class, int.class));
+            FS = lex.findVarHandle(LexState.class, "fs", funcState);
+            FUNC_STATE_F = func.findVarHandle(funcState, "f", Prototype.class);
+            T = lex.findVarHandle(LexState.class, "t", token);
+            TOKEN = MethodHandles.privateLookupIn(token, MethodHandles.lookup()).findVarHandle(token, "token", int.class);
+            CURRENT = lex.findVarHandle(LexState.class, "current", int.class);
+            LINE = lex.findVarHandle(LexState.class, "linenumber", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Compiles code as chunk name ("@user_script", "=name", or the text for loadstring's [string "..."]). */
+    static LuaValue load(Globals g, byte[] code, String name, LuaValue environment) {
+        try {
+            return g.load(new ByteArrayInputStream(code), name, "t", environment);
+        } catch (LuaError | NumberFormatException e) {
+            String lua51 = lua51(code, name);
+            if (lua51 == null) throw e instanceof LuaError l ? l : new LuaError(e.getMessage());
+            throw new LuaError(lua51);
+        }
+    }
+
+    /** luaj's parser's own messages that Lua 5.1 words differently. */
+    private static final Pattern UNEXPECTED = Pattern.compile("^unexpected symbol -?\\d+ \\(.*\\)$", Pattern.DOTALL);
+    private static final Pattern LOOSE_BREAK = Pattern.compile("^no visible label 'break' for <goto> at line (\\d+)$");
+
+    /** The error Lua 5.1 gives for code that luaj failed to compile, or null if luaj's parser does not fail again. */
+    private static String lua51(byte[] code, String name) {
+        try {
+            Object fs = NEW_FUNC_STATE.invoke();
+            Object ls = lexer(code, name, fs);
+            Prototype f = new Prototype();
+            f.source = LuaValue.valueOf(name);
+            FUNC_STATE_F.set(fs, f);
+            try {
+                MAIN_FUNC.invoke(ls, fs);
+                return null;
+            } catch (LuaError e) {
+                String msg = message(e.getMessage());
+                Matcher loose = LOOSE_BREAK.matcher(msg);
+                if (loose.matches()) return looseBreak(code, name, Integer.parseInt(loose.group(1)));
+                return where(name, ls) + words(msg, ls);
+            } catch (NumberFormatException e) {
+                // luaj reads a numeral such as "1..2" with Java's parser, which throws.
+                return where(name, ls) + "malformed number near '" + numeral(near(TK_NUMBER, ls)) + "'";
+            }
+        } catch (Throwable unexpected) {
+            return null;
+        }
+    }
+
+    /** luaj's lexer at the start of code, for the function fs. */
+    private static Object lexer(byte[] code, String name, Object fs) throws Throwable {
+        InputStream in = new ByteArrayInputStream(code);
+        Object cs = NEW_COMPILE_STATE.invoke();
+        Object ls = NEW_LEX_STATE.invoke(cs, in);
+        FS.set(ls, fs);
+        SET_INPUT.invoke(ls, cs, in.read(), in, LuaValue.valueOf(name));
+        return ls;
+    }
+
+    /**
+     * Lua 5.2's break is a goto, found unmatched as its block ends; Lua 5.1 fails right at the
+     * break, near the token after it: that of the first break on the line luaj names.
+     */
+    private static String looseBreak(byte[] code, String name, int line) throws Throwable {
+        Object ls = lexer(code, name, NEW_FUNC_STATE.invoke());
+        int token;
+        do {
+            NEXT.invoke(ls);
+            token = (int) TOKEN.get(T.get(ls));
+        } while (token != TK_EOS && !(token == TK_BREAK && (int) LINE.get(ls) == line));
+        if (token == TK_BREAK) {
+            NEXT.invoke(ls);
+            token = (int) TOKEN.get(T.get(ls));
+        }
+        return where(name, ls) + "no loop to break near '" + near(token, ls) + "'";
+    }
+
+    private static String where(String name, Object ls) {
+        return LuaErrors.chunkId(name, 80) + ":" + (int) LINE.get(ls) + ": ";
+    }
+
+    /** luaj's message without its "chunk:line: " (which is luaj's chunk naming, not Lua 5.1's). */
+    private static String message(String luaj) {
+        String m = String.valueOf(luaj);
+        Matcher at = Pattern.compile(":\\d+: ").matcher(m);
+        return at.find() ? m.substring(at.end()) : m;
+    }
+
+    /** The message in Lua 5.1's words and with the token it was near, as luaX_lexerror writes it. */
+    private static String words(String msg, Object ls) throws Throwable {
+        int token = (int) TOKEN.get(T.get(ls));
+        if (UNEXPECTED.matcher(msg).matches()) msg = "unexpected symbol";
+        msg = msg.replace("'<eos>'", "'<eof>'");
+        // The lexer's own errors name the token it was reading, not the parser's current one.
+        switch (msg) {
+            case "unfinished string" -> token = (int) CURRENT.get(ls) == EOZ ? TK_EOS : TK_STRING;
+            case "unfinished long string", "unfinished long comment" -> token = TK_EOS;
+            case "malformed number" -> token = TK_NUMBER;
+            case "invalid escape sequence", "escape sequence too large", "invalid long string delimiter", "hexadecimal digit expected",
+                 "decimal escape too large" -> token = TK_STRING;
+            case "lexical element too long" -> token = 0;
+            default -> { }
+        }
+        if (token == 0 || msg.contains(" has more than ") || msg.startsWith("too many ")) return msg;
+        return msg + " near '" + near(token, ls) + "'";
+    }
+
+    /** The numeral at the start of text (luaj's buffer holds more after it when its reader throws). */
+    private static String numeral(String text) {
+        int end = 0;
+        while (end < text.length() && (Character.isLetterOrDigit(text.charAt(end)) || ".+-_".indexOf(text.charAt(end)) >= 0)) end++;
+        return text.substring(0, end);
+    }
+
+    /** luaX_token2str, or the text just read for a name, number or string (txtToken). */
+    private static String near(int token, Object ls) throws Throwable {
+        if (token == TK_EOS) return "<eof>";
+        String text = (String) TXT_TOKEN.invoke(ls, token);
+        // luaj's buffer may hold the NUL its number reader ends the text with; C stops there.
+        int nul = text.indexOf('\0');
+        return nul < 0 ? text : text.substring(0, nul);
+    }
+}
