@@ -58,6 +58,21 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void bundledLibrariesNameTheFunctionAndArgumentInTheirErrors(Jedis j) {
+        assertFailures(j,
+                "return bit.band()", "user_script:1: bad argument #1 to 'band' (number expected, got no value)",
+                "return bit.tohex(255, 'x')", "user_script:1: bad argument #2 to 'tohex' (number expected, got string)",
+                "return struct.pack('>I2', '1e')", "user_script:1: bad argument #2 to 'pack' (number expected, got string)",
+                "return struct.pack('i')", "user_script:1: bad argument #2 to 'pack' (number expected, got nil)",
+                "return struct.unpack('i', nil)", "user_script:1: bad argument #2 to 'unpack' (string expected, got nil)",
+                "return cjson.decode(nil)", "user_script:1: bad argument #1 to 'decode' (string expected, got nil)",
+                "return string.rep('ab', 'x')", "user_script:1: bad argument #2 to 'rep' (number expected, got string)",
+                "return collectgarbage('bogus')", "user_script:1: bad argument #1 to 'collectgarbage' (invalid option 'bogus')");
+        assertEquals(List.of(16L, 0L, 150L), run(j, "collectgarbage('setpause', 200) local previous = collectgarbage('setpause', 150)"
+                + " return {bit.tobit('0x10'), collectgarbage('stop'), collectgarbage('setpause', previous)}"));
+    }
+
+    @Test
     void textEndingInHexPrefixIsNoNumber(Jedis j) {
         assertEquals(List.of(16L, 7L, 25L), run(j, "return {math.floor('0x10'), math.max('3', ' 7 ', 5), math.floor(' 2.5e1 ')}"));
         assertFailures(j,

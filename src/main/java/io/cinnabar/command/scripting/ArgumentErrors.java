@@ -68,6 +68,37 @@ final class ArgumentErrors {
         return null;
     }
 
+    /** luaL_checknumber: a number, or text Lua 5.1 reads as one; else Lua 5.1's error naming function. */
+    static double number(Varargs a, int i, String function) {
+        LuaValue n = CNumber.tonumber(a.arg(i));
+        if (n.isnil()) throw typeError(i > a.narg() ? "no value" : a.arg(i).typename(), i, function, "number");
+        return n.todouble();
+    }
+
+    /** number for a value read without looking at the argument count: a missing one is nil (struct.pack's). */
+    static double number(LuaValue v, int i, String function) {
+        LuaValue n = CNumber.tonumber(v);
+        if (n.isnil()) throw typeError(v.typename(), i, function, "number");
+        return n.todouble();
+    }
+
+    /** luaL_checklstring: a string, or a number as Lua 5.1 writes it; else Lua 5.1's error naming function. */
+    static org.luaj.vm2.LuaString string(Varargs a, int i, String function) {
+        LuaValue v = a.arg(i);
+        if (v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) throw typeError(i > a.narg() ? "no value" : v.typename(), i, function, "string");
+        return Lua51.text(v);
+    }
+
+    /** string for a value read without looking at the argument count: a missing one is nil (struct.pack's). */
+    static org.luaj.vm2.LuaString string(LuaValue v, int i, String function) {
+        if (v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) throw typeError(v.typename(), i, function, "string");
+        return Lua51.text(v);
+    }
+
+    private static LuaError typeError(String got, int i, String function, String expected) {
+        return new LuaError("bad argument #" + i + " to '" + function + "' (" + expected + " expected, got " + got + ")");
+    }
+
     private static boolean accepts(String expected, LuaValue v) {
         return switch (expected) {
             case "number" -> !CNumber.tonumber(v).isnil();

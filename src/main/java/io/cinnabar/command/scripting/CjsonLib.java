@@ -43,7 +43,7 @@ final class CjsonLib {
             encode(a.arg1(), out, 0, cfg);
             return LuaValue.valueOf(out.toString().getBytes(StandardCharsets.ISO_8859_1));
         }));
-        t.rawset("decode", fn(a -> new Decoder(LuaToReply.bytes(a.checkstring(1)), cfg).document()));
+        t.rawset("decode", fn(a -> new Decoder(LuaToReply.bytes(ArgumentErrors.string(a, 1, "decode")), cfg).document()));
         t.rawset("null", NULL);
         t.rawset("encode_keep_buffer", fn(a -> {
             arguments(a, 1, "encode_keep_buffer");

@@ -29,8 +29,10 @@ final class Lua51 {
         g.rawset("tonumber", fn(Lua51::tonumber));
         LuaValue rep = ((LuaTable) g.get("string")).get("rep");
         // Lua 5.1 repeats a string a negative number of times as no times; luaj fails.
-        ((LuaTable) g.get("string")).rawset("rep", fn(a -> a.arg(2).isnumber() && a.arg(2).todouble() < 1 && a.arg1().isstring()
-                ? LuaValue.EMPTYSTRING : rep.invoke(a)));
+        ((LuaTable) g.get("string")).rawset("rep", fn(a -> {
+            ArgumentErrors.string(a, 1, "rep");
+            return ArgumentErrors.number(a, 2, "rep") < 1 ? LuaValue.EMPTYSTRING : rep.invoke(a);
+        }));
         math.rawset("mod", math.get("fmod"));
         math.rawset("log10", fn(a -> LuaValue.valueOf(Math.log10(a.checkdouble(1)))));
         LuaTable coroutine = (LuaTable) g.get("coroutine");
@@ -44,6 +46,24 @@ final class Lua51 {
         ((LuaTable) g.get("string")).rawset("format", fn(StringFormat::format));
         g.rawset("loadstring", fn(a -> loadstring(g, a)));
         g.rawset("gcinfo", fn(a -> LuaValue.valueOf((int) (usedMemory() / 1024))));
+        LuaValue collectgarbage = g.get("collectgarbage");
+        int[] pauseAndStepMul = {200, 200};
+        g.rawset("collectgarbage", fn(a -> {
+            // Lua 5.1's options (luaL_checkoption) and answers; the JVM's collector is not the script's to drive.
+            String option = a.isnil(1) ? "collect" : ArgumentErrors.string(a, 1, "collectgarbage").tojstring();
+            int setting = option.equals("setpause") ? 0 : option.equals("setstepmul") ? 1 : -1;
+            return switch (option) {
+                case "count" -> collectgarbage.invoke(a);
+                case "step" -> LuaValue.FALSE;
+                case "collect", "stop", "restart" -> LuaValue.valueOf(0);
+                case "setpause", "setstepmul" -> {
+                    int previous = pauseAndStepMul[setting];
+                    pauseAndStepMul[setting] = a.isnil(2) ? 0 : (int) ArgumentErrors.number(a, 2, "collectgarbage");
+                    yield LuaValue.valueOf(previous);
+                }
+                default -> throw new LuaError("bad argument #1 to 'collectgarbage' (invalid option '" + option + "')");
+            };
+        }));
         ScriptHook hook = (ScriptHook) g.debuglib;
         g.rawset("pcall", fn(a -> hook.called(() -> pcall(a))));
         g.rawset("xpcall", ArgumentErrors.named("xpcall", fn(a -> hook.called(() -> xpcall(a)))));

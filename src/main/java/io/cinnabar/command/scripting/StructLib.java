@@ -86,7 +86,7 @@ final class StructLib {
     }
 
     private static Varargs pack(Varargs a) {
-        Format fmt = new Format(a.checkjstring(1));
+        Format fmt = new Format(ArgumentErrors.string(a, 1, "pack").tojstring());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int arg = 2;
         while (fmt.more()) {
@@ -98,13 +98,13 @@ final class StructLib {
             switch (c) {
                 case 'x' -> out.write(0);
                 case 'b', 'B', 'h', 'H', 'l', 'L', 'T', 'i', 'I' -> {
-                    long v = (long) a.checkdouble(arg++);
+                    long v = (long) ArgumentErrors.number(a.arg(arg), arg++, "pack");
                     write(out, v, size, fmt.little);
                 }
-                case 'f' -> write(out, Float.floatToIntBits((float) a.checkdouble(arg++)), 4, fmt.little);
-                case 'd' -> write(out, Double.doubleToLongBits(a.checkdouble(arg++)), 8, fmt.little);
+                case 'f' -> write(out, Float.floatToIntBits((float) ArgumentErrors.number(a.arg(arg), arg++, "pack")), 4, fmt.little);
+                case 'd' -> write(out, Double.doubleToLongBits(ArgumentErrors.number(a.arg(arg), arg++, "pack")), 8, fmt.little);
                 case 'c', 's' -> {
-                    byte[] s = LuaToReply.bytes(a.checkstring(arg++));
+                    byte[] s = LuaToReply.bytes(ArgumentErrors.string(a.arg(arg), arg++, "pack"));
                     int n = c == 's' ? s.length : (size == 0 ? s.length : size);
                     if (s.length < n && c == 'c') throw new LuaError("bad argument #" + (arg - 1) + " to 'pack' (string too short)");
                     out.write(s, 0, Math.min(n, s.length));
@@ -137,8 +137,8 @@ final class StructLib {
     }
 
     private static Varargs unpack(Varargs a) {
-        Format fmt = new Format(a.checkjstring(1));
-        byte[] b = LuaToReply.bytes(a.checkstring(2));
+        Format fmt = new Format(ArgumentErrors.string(a, 1, "unpack").tojstring());
+        byte[] b = LuaToReply.bytes(ArgumentErrors.string(a, 2, "unpack"));
         int pos = a.optint(3, 1) - 1;
         if (pos < 0) throw new LuaError("bad argument #3 to 'unpack' (offset must be 1 or greater)");
         List<LuaValue> out = new ArrayList<>();
@@ -180,7 +180,7 @@ final class StructLib {
     }
 
     private static Varargs size(Varargs a) {
-        Format fmt = new Format(a.checkjstring(1));
+        Format fmt = new Format(ArgumentErrors.string(a, 1, "size").tojstring());
         int total = 0;
         while (fmt.more()) {
             char c = fmt.f.charAt(fmt.i++);
