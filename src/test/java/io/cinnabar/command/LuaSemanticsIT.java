@@ -73,6 +73,20 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void keysNoTableHoldsAndErrorsThatAreNotText(Jedis j) {
+        assertFailures(j,
+                "local t = {} t[nil] = 1", "user_script:1: table index is nil",
+                "local t = {} t[0/0] = 1", "user_script:1: table index is NaN",
+                "local t = {} rawset(t, nil, 1)", "table index is nil",
+                "error(false)", "false");
+        assertEquals(Arrays.asList(0L, null), run(j, "local ok, e = pcall(error, false) return {ok and 1 or 0, e}"));
+        // Bytes past ASCII keep their case, as C's toupper in the "C" locale leaves them.
+        assertEquals(List.of("FFABC", "C8abc"), run(j,
+                "local function hex(s) return (s:gsub('[\\128-\\255]', function(c) return string.format('%X', c:byte()) end)) end"
+                        + " return {hex(('\\255abc'):upper()), hex(('\\200ABC'):lower())}"));
+    }
+
+    @Test
     void textEndingInHexPrefixIsNoNumber(Jedis j) {
         assertEquals(List.of(16L, 7L, 25L), run(j, "return {math.floor('0x10'), math.max('3', ' 7 ', 5), math.floor(' 2.5e1 ')}"));
         assertFailures(j,

@@ -22,8 +22,11 @@ final class CmsgpackLib {
         LuaTable t = new LuaTable();
         t.rawset("pack", fn(CmsgpackLib::pack));
         t.rawset("unpack", fn(a -> unpack(a, 0, 0)));
-        t.rawset("unpack_one", fn(a -> unpack(a, 1, a.optint(2, 0))));
-        t.rawset("unpack_limit", fn(a -> unpack(a, a.optint(2, 0), a.optint(3, 0))));
+        t.rawset("unpack_one", fn(a -> unpack(a, 1, optInteger(a, 2, "unpack_one"))));
+        t.rawset("unpack_limit", fn(a -> {
+            long limit = (long) ArgumentErrors.number(a, 2, "unpack_limit");
+            return unpack(a, limit, optInteger(a, 3, "unpack_limit"));
+        }));
         t.rawset("_NAME", "cmsgpack");
         t.rawset("_VERSION", "lua-cmsgpack 0.4.0");
         return t;
@@ -133,16 +136,25 @@ final class CmsgpackLib {
         for (int i = bytes - 1; i >= 0; i--) out.write((int) (v >>> (8 * i)) & 0xff);
     }
 
-    /** unpack(s): every object; limit > 0 stops after that many and returns the next offset first. */
-    private static Varargs unpack(Varargs a, int limit, int offset) {
+    /** luaL_optinteger with 0 for nil. */
+    private static long optInteger(Varargs a, int i, String function) {
+        return a.isnil(i) ? 0 : (long) ArgumentErrors.number(a, i, function);
+    }
+
+    /**
+     * mp_unpack_full: every object from offset when both limit and offset are 0, else at most
+     * limit objects, returned after the offset of what follows them (-1 at the end).
+     */
+    private static Varargs unpack(Varargs a, long limit, long offset) {
         byte[] b = LuaToReply.bytes(a.checkstring(1));
-        if (offset < 0 || (offset > b.length && b.length > 0)) throw new LuaError("Start offset " + offset + " greater than input length " + b.length + ".");
-        Reader r = new Reader(b, offset);
+        boolean all = limit == 0 && offset == 0;
+        // lua-cmsgpack's message gives the input's length where it says "limit".
+        if (offset < 0 || limit < 0) throw new LuaError("Invalid request to unpack with offset of " + (int) offset + " and limit of " + b.length + ".");
+        if (offset > b.length) throw new LuaError("Start offset " + (int) offset + " greater than input length " + b.length + ".");
+        Reader r = new Reader(b, (int) offset);
         List<LuaValue> values = new ArrayList<>();
-        while (r.pos < b.length && (limit <= 0 || values.size() < limit)) values.add(r.value());
-        if (limit > 0) {
-            values.add(0, LuaValue.valueOf(r.pos >= b.length ? -1 : r.pos));
-        }
+        while (r.pos < b.length && (all || values.size() < limit)) values.add(r.value());
+        if (!all) values.add(0, LuaValue.valueOf(r.pos >= b.length ? -1 : r.pos));
         return LuaValue.varargsOf(values.toArray(new LuaValue[0]));
     }
 

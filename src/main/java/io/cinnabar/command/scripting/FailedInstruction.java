@@ -40,7 +40,8 @@ final class FailedInstruction {
                 return "attempt to index upvalue '" + p.upvalues[up].name.tojstring() + "' (a " + t.typename() + " value)";
             }
             case Lua.OP_SETTABLE -> {
-                return indexable(stack[a]) ? null : typeError(p, pc, a, stack[a], "index");
+                if (!indexable(stack[a])) return typeError(p, pc, a, stack[a], "index");
+                return badKey(rk(p, stack, b));
             }
             case Lua.OP_CALL, Lua.OP_TAILCALL -> {
                 return callable(stack[a]) ? null : typeError(p, pc, a, stack[a], "call");
@@ -88,6 +89,13 @@ final class FailedInstruction {
             return "attempt to compare two " + tx + " values";
         }
         return "attempt to compare " + tx + " with " + ty;
+    }
+
+    /** Lua 5.1's error for a key no table can hold, or null. */
+    static String badKey(LuaValue key) {
+        if (key.isnil()) return "table index is nil";
+        if (key.type() == LuaValue.TNUMBER && Double.isNaN(key.todouble())) return "table index is NaN";
+        return null;
     }
 
     private static boolean indexable(LuaValue v) {

@@ -76,15 +76,30 @@ final class Lua51 {
         stringArguments((LuaTable) g.get("string"));
         LuaValue rawset = g.get("rawset");
         g.rawset("rawset", fn(a -> {
+            String badKey = a.arg1().istable() ? FailedInstruction.badKey(a.arg(2)) : null;
+            // Raised by the table itself in Lua 5.1, with no position.
+            if (badKey != null) throw new PositionlessError(LuaValue.valueOf(badKey));
             Lua51Tables.beforeSet(a.arg1(), a.arg(2), a.arg(3));
             return rawset.invoke(a);
         }));
+        // Lua 5.1's ctype in the "C" locale changes ASCII letters only; luaj's Java case mapping changes other bytes too.
+        ((LuaTable) g.get("string")).rawset("upper", fn(a -> asciiCase(ArgumentErrors.string(a, 1, "upper"), true)));
+        ((LuaTable) g.get("string")).rawset("lower", fn(a -> asciiCase(ArgumentErrors.string(a, 1, "lower"), false)));
         LuaValue setmetatable = g.get("setmetatable");
         // luaj rehashes a table whose metatable makes it weak.
         g.rawset("setmetatable", fn(a -> {
             if (a.arg(2).istable() && !a.arg(2).rawget("__mode").isnil()) Lua51Tables.beforeRehash(a.arg1());
             return setmetatable.invoke(a);
         }));
+    }
+
+    private static LuaValue asciiCase(LuaString s, boolean upper) {
+        byte[] b = LuaToReply.bytes(s);
+        for (int i = 0; i < b.length; i++) {
+            if (upper && b[i] >= 'a' && b[i] <= 'z') b[i] -= 32;
+            else if (!upper && b[i] >= 'A' && b[i] <= 'Z') b[i] += 32;
+        }
+        return LuaValue.valueOf(b);
     }
 
     /** A number luaj would write differently from Lua 5.1 (luaj's integers print the same). */
@@ -104,7 +119,7 @@ final class Lua51 {
      */
     private static void stringArguments(LuaTable string) {
         Object[][] positions = {
-            {"byte", 1}, {"len", 1}, {"lower", 1}, {"upper", 1}, {"rep", 1}, {"reverse", 1}, {"sub", 1},
+            {"byte", 1}, {"len", 1}, {"rep", 1}, {"reverse", 1}, {"sub", 1},
         };
         for (Object[] p : positions) {
             LuaValue f = string.get((String) p[0]);

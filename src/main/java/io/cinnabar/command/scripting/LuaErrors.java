@@ -65,7 +65,8 @@ final class LuaErrors {
         if (e instanceof PositionlessError p) return p.raw;
         LuaValue v = e.getMessageObject();
         if (v == null || v.isnil()) return LuaValue.NIL;
-        if (v.istable()) return v;
+        // Only text gets a position: error(false) is caught as false.
+        if (v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) return v;
         return LuaValue.valueOf(lua51Message(e));
     }
 
@@ -142,7 +143,7 @@ final class LuaErrors {
     private static String lua51Wording(String message, String lua51) {
         // A Java exception inside luaj's VM (its reader of numbers in text fails on "0x") on an
         // instruction Lua 5.1 fails too.
-        if (message.startsWith("vm error: ") && lua51 != null) return lua51;
+        if ((message.startsWith("vm error: ") || message.startsWith("table index ")) && lua51 != null) return lua51;
         if (!message.startsWith("attempt to ")) return message;
         if (lua51 != null) return lua51;
         Matcher m = LUAJ_ATTEMPT.matcher(message);
@@ -155,13 +156,18 @@ final class LuaErrors {
         int nl = s.lastIndexOf('\n');
         if (nl < 0) return s;
         String tail = s.substring(nl + 1);
-        return tail.isEmpty() || tail.startsWith("attempt to ") ? s.substring(0, nl) : s;
+        return tail.isEmpty() || isFailure(tail) ? s.substring(0, nl) : s;
     }
 
     /** Lua 5.1's text for the failed instruction, carried after the message, or null. */
     private static String failure(String s) {
         int nl = s.lastIndexOf('\n');
-        return nl >= 0 && s.startsWith("attempt to ", nl + 1) ? s.substring(nl + 1) : null;
+        return nl >= 0 && isFailure(s.substring(nl + 1)) ? s.substring(nl + 1) : null;
+    }
+
+    /** FailedInstruction's texts: what an operation attempted, or a key no table takes. */
+    private static boolean isFailure(String text) {
+        return text.startsWith("attempt to ") || text.startsWith("table index is ");
     }
 
     /** The error reply for a script that failed, as Redis's luaCallFunction writes it. */
@@ -174,6 +180,8 @@ final class LuaErrors {
         } else if (v != null && v.istable()) {
             LuaValue field = v.rawget("err");
             err = field.isstring() ? field.tojstring() : "ERR " + v.tojstring();
+        } else if (v != null && v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) {
+            err = "ERR " + v.tojstring();
         } else {
             err = "ERR " + (v == null ? "nil" : lua51Message(e));
         }
