@@ -222,8 +222,8 @@ sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pe
         # from 3.25.0 most start Docker containers through Testcontainers. Builds with Java 17.
         # The subset: the test classes of the core objects (buckets, maps and map caches, sets, lists,
         # sorted sets, locks, atomics, topics, streams, queues, semaphores, rate limiters, latches,
-        # scripts, functions, keys, geo, bitsets, HyperLogLog): ~1,100 tests, ~25 min per server on
-        # 2 cores. Left out: the other classes (reactive/Rx duplicates of the same commands, executors,
+        # scripts, functions, keys, geo, bitsets, HyperLogLog): ~1,000 tests, ~45 min per server on
+        # 2 busy cores. Left out: the other classes (reactive/Rx duplicates of the same commands, executors,
         # live objects, Spring, JCache, transactions) and, in the subset, the tests that start clusters,
         # sentinels or replicas (*Cluster*, *Sentinel*, *Slaves*, *Failover*, and three whose names do
         # not say so).
