@@ -11,20 +11,27 @@
 #   scripts/client-suites.sh hiredis <checkout>    # e.g. github.com/redis/hiredis at v1.2.0 (C, make)
 #   scripts/client-suites.sh go-redis [version]   # github.com/redis/go-redis/v9, default v9.7.0 (Go module proxy)
 #   scripts/client-suites.sh redis-rs [2|3]        # redis-rs 0.27.6 from crates.io (Rust, cargo; RESP2 or RESP3)
+#   scripts/client-suites.sh redisson <checkout>   # github.com/redisson/redisson at redisson-3.24.3 (Maven)
 #
 # The suites connect to fixed ports (redis-py, Jedis, ioredis, go-redis and hiredis 6379, Lettuce 6479), so those must be free.
-# redis-rs's tests start a redis-server of their own from PATH for each test (random ports); the script
-# puts first in PATH either real Redis or a redis-server that starts Cinnabar.
+# redis-rs's tests start a redis-server of their own from PATH for each test (random ports), Redisson's
+# one for each test class (a random port, plus a few fixed ones); the script puts first in PATH either
+# real Redis or a redis-server that starts Cinnabar.
 # Work files go to target/client-suites/. Exits 1 when a test fails on Cinnabar only.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 jar="$repo/target/cinnabar.jar"
-suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis [protocol|checkout|version]}"
+suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis|redisson [protocol|checkout|version]}"
 work="$repo/target/client-suites/$suite"
 mkdir -p "$work"
 [[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
 command -v redis-server >/dev/null || { echo "needs redis-server (apt-get install redis-server redis-tools)" >&2; exit 2; }
+
+# Maven suites (Jedis, Lettuce, Redisson): Surefire lists each failing test as "Class.method:line ..."
+# (reruns as "Run 1: ...").
+surefire_failures() { { grep -E '^\[ERROR\]   (Run 1: )?[A-Za-z0-9_]+\.[A-Za-z0-9_]+' "$1" || true; } | sed -E 's/^\[ERROR\]   (Run 1: )?//; s/[: ].*//' | sort -u; }
+surefire_ran() { grep -qE '^\[(INFO|WARNING|ERROR)\] Tests run: [0-9]+, Failures' "$1"; }
 
 # What each suite's own CI gives its main server (from their Makefiles and docker-compose files).
 # own_servers: the suite starts its servers itself (as redis-server from PATH), none is started here.
@@ -75,9 +82,8 @@ case $suite in
                     >"$1" 2>&1) || true
             }
         fi
-        # Surefire lists each failing test as "Class.method:line ..." (reruns as "Run 1: ...").
-        failures() { { grep -E '^\[ERROR\]   (Run 1: )?[A-Za-z0-9_]+\.[A-Za-z0-9_]+' "$1" || true; } | sed -E 's/^\[ERROR\]   (Run 1: )?//; s/[: ].*//' | sort -u; }
-        ran() { grep -qE '^\[(INFO|WARNING|ERROR)\] Tests run: [0-9]+, Failures' "$1"; }
+        failures() { surefire_failures "$1"; }
+        ran() { surefire_ran "$1"; }
         ;;
     ioredis)
         # Its unit and functional tests (the cluster and scenario ones need its docker services).
@@ -210,7 +216,38 @@ sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pe
         }
         ran() { grep -q 'PASSED' "$1"; }
         ;;
-    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis)" >&2; exit 2 ;;
+    redisson)
+        # The redisson module's tests at 3.24.3, the last release whose tests start their servers through
+        # their RedisRunner (`$redisBinary --port N --dir D --save ""`, a random free port per test class);
+        # from 3.25.0 most start Docker containers through Testcontainers. Builds with Java 17.
+        # The subset: the test classes of the core objects (buckets, maps and map caches, sets, lists,
+        # sorted sets, locks, atomics, topics, streams, queues, semaphores, rate limiters, latches,
+        # scripts, functions, keys, geo, bitsets, HyperLogLog): ~1,000 tests, ~45 min per server on
+        # 2 busy cores. Left out: the other classes (reactive/Rx duplicates of the same commands, executors,
+        # live objects, Spring, JCache, transactions) and, in the subset, the tests that start clusters,
+        # sentinels or replicas (*Cluster*, *Sentinel*, *Slaves*, *Failover*, and three whose names do
+        # not say so).
+        own_servers=1
+        src="$(cd "${2:?give the path of a redisson checkout}" && pwd)"
+        # Patched in the checkout (idempotent): a few tests start extra servers on RedisRunner's default
+        # port 6379 (and sentinels on 26379), which other suites here use, so 6391/26391 instead; one
+        # test JVM instead of four (its pom's forkCount), which overloaded 2 cores into timeouts.
+        grep -rlE '\b2?6379\b' "$src/redisson/src/test/java" | xargs -r sed -i 's/\b6379\b/6391/g; s/\b26379\b/26391/g'
+        sed -i 's#<forkCount>4</forkCount>#<forkCount>1</forkCount>#' "$src/redisson/pom.xml"
+        classes=(Bucket Buckets Map Set List ScoredSortedSet Lock FairLock ReadWriteLock AtomicLong AtomicDouble
+                 Topic TopicPattern Stream BlockingQueue MapCache SetCache RateLimiter Semaphore
+                 PermitExpirableSemaphore CountDownLatch Deque Queue BlockingDeque Keys Script Batch HyperLogLog
+                 Geo BitSet LexSortedSet DelayedQueue RingBuffer Function ReliableTopic SortedSet)
+        tests="$(printf 'Redisson%sTest,' "${classes[@]}")!*Test#*Cluster*,!*Test#*Sentinel*,!*Test#*Slaves*,!*Test#*Failover*"
+        tests+=",!RedissonKeysTest#testKeysByPattern,!RedissonBatchTest#testConnectionLeak,!RedissonSortedSetTest#testNameMapper"
+        run_suite() {
+            (cd "$src" && mvn -B -pl redisson -Punit-test test -Dlicense.skip=true -DtrimStackTrace=true \
+                -DredisBinary=redis-server "-Dtest=$tests" -Dsurefire.failIfNoSpecifiedTests=false >"$1" 2>&1) || true
+        }
+        failures() { surefire_failures "$1"; }
+        ran() { surefire_ran "$1"; }
+        ;;
+    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson)" >&2; exit 2 ;;
 esac
 
 server_pid=""

@@ -156,9 +156,14 @@ public final class Client {
         execRewrites.add(argv);
     }
     public List<byte[][]> execRewrites() { return execRewrites == null ? List.of() : execRewrites; }
+    /** CLIENT REPLY ON|OFF; ON ends a skip, but not a SKIP queued in a transaction for the command after its EXEC. */
     public void replyOff(boolean off) {
         replyOff = off;
-        if (!off) replySkip = replySkipNext = false;
+        if (!off) replySkip = false;
+    }
+    /** RESET: replies on, no skip pending. */
+    public void repliesOn() {
+        replyOff = replySkip = replySkipNext = false;
     }
     public void replySkipNext() { if (!replyOff) replySkipNext = true; }
     public io.cinnabar.keyspace.WatchState watch() { return watch; }

@@ -54,6 +54,11 @@ public final class Dispatcher {
     private Client batchClient;
     /** Pushes to the running client while its replies are switched off, written after the command. */
     private List<byte[]> keptPushes;
+    /**
+     * Where the replies EXEC has already kept or dropped end (0 outside EXEC): Redis decides at
+     * each write, so a CLIENT REPLY OFF queued in the transaction silences only what follows it.
+     */
+    private int settledReplies;
     /** Runs commands that may run long (scripts) so that others get BUSY past busy-reply-threshold. */
     private final LongCommandRunner longRuns;
     /** Non-null while a long command runs past the threshold: what to resume when it ends. */
@@ -316,8 +321,10 @@ public final class Dispatcher {
 
     /** CLIENT REPLY OFF|SKIP: the command ran, then what it replied is dropped. */
     private void afterCommand(Client client, int mark, boolean skipThis) {
+        int keep = client.silenced ? mark : Math.max(mark, settledReplies);
+        settledReplies = 0;
         // CLIENT REPLY ON clears a pending skip and must itself be answered; a dropped reply is lost.
-        if (client.replyOff || (skipThis && client.replySkip) || client.silenced) writer.truncate(mark);
+        if (client.replyOff || (skipThis && client.replySkip) || client.silenced) writer.truncate(keep);
         if (keptPushes != null) {
             for (byte[] p : keptPushes) writer.raw(p);
             keptPushes = null;
@@ -525,6 +532,20 @@ public final class Dispatcher {
      */
     public void run(Client client, CommandSpec spec, byte[][] args) {
         run(client, spec, args, writer, true);
+    }
+
+    /** Where the running command's reply has got to, for {@link #settleReplies}. */
+    public int replyMark() {
+        return writer.size();
+    }
+
+    /**
+     * EXEC: what was written since mark goes out unless CLIENT REPLY is OFF (or skipping) now, as
+     * Redis checks at every write; afterCommand leaves it as settled here.
+     */
+    public void settleReplies(Client client, int mark) {
+        if (client.replyOff || client.replySkip) writer.truncate(mark);
+        settledReplies = writer.size();
     }
 
     /**

@@ -45,6 +45,31 @@ class TransactionCommandsIT {
         assertEquals("v", r.get(2));
     }
 
+    /**
+     * Read from Redis 7.0.15, which checks CLIENT REPLY at each write: OFF queued in a transaction
+     * silences only the replies after it (Redisson's skipResult batches read EXEC's header and the
+     * replies before it), ON there answers from then on, and a queued SKIP still skips the command
+     * after EXEC.
+     */
+    @Test
+    void clientReplyQueuedInATransactionActsWhereItRuns(CinnabarServer server) throws Exception {
+        try (RespSocket c = new RespSocket(server.port())) {
+            for (String[] command : new String[][] {{"MULTI"}, {"SET", "a", "1"}, {"CLIENT", "REPLY", "OFF"},
+                    {"SET", "b", "2"}, {"EXEC"}, {"GET", "b"}, {"CLIENT", "REPLY", "ON"}, {"PING", "1"},
+                    {"CLIENT", "REPLY", "OFF"}, {"MULTI"}, {"SET", "c", "3"}, {"CLIENT", "REPLY", "ON"}, {"PING", "x"},
+                    {"EXEC"}, {"PING", "2"},
+                    {"MULTI"}, {"CLIENT", "REPLY", "SKIP"}, {"CLIENT", "REPLY", "ON"}, {"EXEC"}, {"PING", "skipped"},
+                    {"PING", "3"}}) {
+                c.send(command);
+            }
+            List<String> lines = new java.util.ArrayList<>();
+            for (int i = 0; i < 21; i++) lines.add(c.line());
+            assertEquals(List.of("+OK", "+QUEUED", "+QUEUED", "+QUEUED", "*3", "+OK", "+OK", "$1", "1",
+                    "+OK", "$1", "x", "$1", "2",
+                    "+OK", "+QUEUED", "+QUEUED", "*2", "+OK", "$1", "3"), lines);
+        }
+    }
+
     /** Read from Redis 7.0.15: a value stored from a queued argument is referenced by EXEC's queue too. */
     @Test
     void objectRefcountCountsTheQueuedArgumentsUntilExecEnds(Jedis jedis) {

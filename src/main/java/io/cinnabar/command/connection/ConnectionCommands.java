@@ -166,7 +166,7 @@ public final class ConnectionCommands implements CommandFamily {
         c.server().connectionReset(client);
         client.multi(null);
         if (client.watch() != null) client.watch().unwatchAll();
-        client.replyOff(false);
+        client.repliesOn();
         client.clearClusterFlags();
         client.db(0);
         client.name(null);

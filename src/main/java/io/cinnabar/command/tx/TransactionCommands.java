@@ -71,20 +71,26 @@ public final class TransactionCommands implements CommandFamily {
         }
         List<byte[][]> queued = tx.queued();
         List<CommandSpec> specs = tx.specs();
-        c.reply().array(queued.size());
         var dispatcher = c.dispatcher();
+        // A CLIENT REPLY queued here switches replies on or off from that command on (Redisson's
+        // skipResult batches queue OFF last and expect the array's header and the replies before it).
+        int mark = dispatcher.replyMark();
+        c.reply().array(queued.size());
+        dispatcher.settleReplies(client, mark);
         var acl = c.server().acl();
         client.executing(queued);
         try {
             for (int i = 0; i < queued.size(); i++) {
+                mark = dispatcher.replyMark();
                 // Rules may have changed since the command was queued (Redis checks again here).
                 String denied = acl.execRefusal(client, specs.get(i), queued.get(i));
                 if (denied != null) {
                     c.reply().error(denied);
                     c.server().stats().errorReply(denied);
-                    continue;
+                } else {
+                    dispatcher.run(client, specs.get(i), queued.get(i));
                 }
-                dispatcher.run(client, specs.get(i), queued.get(i));
+                dispatcher.settleReplies(client, mark);
             }
         } finally {
             client.executing(null);
