@@ -1356,15 +1356,10 @@ def sort_ties(cmd, source_type):
 
 
 ALREADY_EXISTS = re.compile(r"(Library|Function) \S+ already exists")
-COMPILE_NEAR = re.compile(r" near '.*'$", re.S)
 
 
 def normalise(cmd, reply, source_type=None):
     name = cmd[0].upper()
-    if isinstance(reply, Error) and "Error compiling " in reply:
-        # Lua 5.1's parser ends a syntax error with the token it stopped at ("near '<eof>'"),
-        # luaj's does not say (a known difference, see lua-diff.py): the rest is compared.
-        return COMPILE_NEAR.sub("", reply)
     if name in STREAM_COMMANDS:
         reply = stream_times(reply)
         if name == "XINFO" and isinstance(reply, list) and b"radix-tree-nodes" in reply:
