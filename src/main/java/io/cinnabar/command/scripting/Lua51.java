@@ -8,15 +8,16 @@ import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
 
-
 import static io.cinnabar.command.scripting.RedisApi.fn;
 
 /**
  * What scripts written for Redis's Lua 5.1 expect and luaj (Lua 5.2) does differently or lacks:
- * unpack, loadstring, table.getn, math.mod, gcinfo, 5.1-style error positions in pcall,
- * Redis's own pcall, which turns an error table into its message, and numbers written as
- * "%.14g" where they become strings (tostring, the string library, table.concat; '..' is
- * bridged in {@link ScriptHook}).
+ * unpack, loadstring, table.getn, math.mod, gcinfo, collectgarbage's options, 5.1-style error
+ * positions in pcall, Redis's own pcall, which turns an error table into its message, rawset's
+ * "table index is nil", case mapping of ASCII letters only, numbers in text read as strtod reads
+ * them (the math library), and numbers written as "%.14g" where they become strings (tostring,
+ * the string library, table.concat; '..' is bridged in {@link ScriptHook}). The pattern
+ * functions are {@link LuaPatterns}', compile errors {@link SyntaxErrors}'.
  */
 final class Lua51 {
     private Lua51() {}
