@@ -87,6 +87,21 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void coroutinesAreLua51s(Jedis j) {
+        assertEquals(List.of(2L, 20L, "dead", "thread", 1L), run(j,
+                "local co = coroutine.create(function(x) local y = coroutine.yield(x + 1) return y * 2 end)"
+                        + " local _, a = coroutine.resume(co, 1) local _, b = coroutine.resume(co, 10)"
+                        + " local _, inside = coroutine.resume(coroutine.create(function() return type(coroutine.running()) end))"
+                        + " return {a, b, coroutine.status(co), inside, select('#', coroutine.running())}"));
+        assertEquals(Arrays.asList(0L, "attempt to yield across metamethod/C-call boundary"),
+                run(j, "local ok, e = pcall(coroutine.yield, 1) return {ok and 1 or 0, e}"));
+        assertFailures(j,
+                "return coroutine.create(string.len)", "user_script:1: bad argument #1 to 'create' (Lua function expected)",
+                "return coroutine.wrap(1)", "user_script:1: bad argument #1 to 'wrap' (Lua function expected)",
+                "return coroutine.status(1)", "user_script:1: bad argument #1 to 'status' (coroutine expected)");
+    }
+
+    @Test
     void textEndingInHexPrefixIsNoNumber(Jedis j) {
         assertEquals(List.of(16L, 7L, 25L), run(j, "return {math.floor('0x10'), math.max('3', ' 7 ', 5), math.floor(' 2.5e1 ')}"));
         assertFailures(j,

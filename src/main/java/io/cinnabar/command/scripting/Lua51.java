@@ -40,9 +40,31 @@ final class Lua51 {
         LuaValue resume = coroutine.get("resume");
         // luaj hands back the error of a failed coroutine as its own text ("@user_script:1 boom\n").
         coroutine.rawset("resume", fn(a -> {
+            coroutineArgument(a, "resume");
             Varargs r = resume.invoke(a);
             return r.arg1().toboolean() || r.arg(2).type() != LuaValue.TSTRING
                     ? r : LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf(LuaErrors.lua51Message(r.arg(2).tojstring())));
+        }));
+        // Lua 5.1's checks and answers where Lua 5.2's differ: coroutines of Lua functions only, no
+        // thread for the main one, and no yielding from it.
+        for (String name : new String[] {"create", "wrap"}) {
+            LuaValue f = coroutine.get(name);
+            coroutine.rawset(name, fn(a -> {
+                if (!(a.arg1() instanceof org.luaj.vm2.LuaClosure)) throw new LuaError("bad argument #1 to '" + name + "' (Lua function expected)");
+                return f.invoke(a);
+            }));
+        }
+        LuaValue status = coroutine.get("status");
+        coroutine.rawset("status", fn(a -> {
+            coroutineArgument(a, "status");
+            return status.invoke(a);
+        }));
+        LuaValue running = coroutine.get("running");
+        coroutine.rawset("running", fn(a -> g.running.isMainThread() ? LuaValue.NIL : running.invoke(a).arg1()));
+        LuaValue yield = coroutine.get("yield");
+        coroutine.rawset("yield", fn(a -> {
+            if (g.running.isMainThread()) throw new PositionlessError(LuaValue.valueOf("attempt to yield across metamethod/C-call boundary"));
+            return yield.invoke(a);
         }));
         ((LuaTable) g.get("string")).rawset("format", fn(StringFormat::format));
         g.rawset("loadstring", fn(a -> loadstring(g, a)));
@@ -92,6 +114,10 @@ final class Lua51 {
             if (a.arg(2).istable() && !a.arg(2).rawget("__mode").isnil()) Lua51Tables.beforeRehash(a.arg1());
             return setmetatable.invoke(a);
         }));
+    }
+
+    private static void coroutineArgument(Varargs a, String function) {
+        if (!a.arg1().isthread()) throw new LuaError("bad argument #1 to '" + function + "' (coroutine expected)");
     }
 
     private static LuaValue asciiCase(LuaString s, boolean upper) {
