@@ -89,7 +89,7 @@ final class Lua51Tables {
     }
 
     /** The size of t's array part now. */
-    static int arraySize(LuaTable t) {
+    private static int arraySize(LuaTable t) {
         return ((LuaValue[]) ARRAY.get(t)).length;
     }
 
