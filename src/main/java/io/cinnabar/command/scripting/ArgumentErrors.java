@@ -75,6 +75,11 @@ final class ArgumentErrors {
         return n.todouble();
     }
 
+    /** luaL_optinteger: otherwise for nil or nothing, else number cut to an integer. */
+    static long optInteger(Varargs a, int i, String function, long otherwise) {
+        return a.isnil(i) ? otherwise : (long) number(a, i, function);
+    }
+
     /** number for a value read without looking at the argument count: a missing one is nil (struct.pack's). */
     static double number(LuaValue v, int i, String function) {
         LuaValue n = CNumber.tonumber(v);

@@ -88,11 +88,8 @@ final class CjsonLib {
 
     /** lua-cjson's json_integer_option: a new value in [min, max] unless nil; the value in force. */
     private static LuaValue integerOption(Varargs a, int i, String function, int min, int max, java.util.function.IntConsumer set, int current) {
-        LuaValue v = a.arg(i);
-        if (v.isnil()) return LuaValue.valueOf(current);
-        LuaValue n = CNumber.tonumber(v);
-        if (n.isnil()) throw new LuaError("bad argument #" + i + " to '" + function + "' (number expected, got " + typeName(v) + ")");
-        int value = (int) (long) n.todouble();
+        if (a.isnil(i)) return LuaValue.valueOf(current);
+        int value = (int) (long) ArgumentErrors.number(a, i, function);
         // lua-cjson names argument 1 whichever is out of range.
         if (value < min || value > max) {
             throw new LuaError("bad argument #1 to '" + function + "' (expected integer between " + min + " and " + max + ")");
@@ -111,18 +108,12 @@ final class CjsonLib {
         if (v.isboolean()) {
             value = v.toboolean() ? 1 : 0;
         } else if (!v.isnil()) {
-            if (!v.isstring()) throw new LuaError("bad argument #" + i + " to '" + function + "' (string expected, got " + typeName(v) + ")");
-            String name = Lua51.text(v).tojstring();
+            String name = ArgumentErrors.string(a, i, function).tojstring();
             value = java.util.Arrays.asList(options).indexOf(name);
             if (value < 0) throw new LuaError("bad argument #" + i + " to '" + function + "' (invalid option '" + name + "')");
         }
         set.accept(value);
         return value <= 1 ? LuaValue.valueOf(value == 1) : LuaValue.valueOf(options[value]);
-    }
-
-    /** Lua 5.1's name for a missing argument is "no value". */
-    private static String typeName(LuaValue v) {
-        return v == LuaValue.NONE ? "no value" : v.typename();
     }
 
     private static void encode(LuaValue v, StringBuilder out, int depth, Settings cfg) {

@@ -22,10 +22,10 @@ final class CmsgpackLib {
         LuaTable t = new LuaTable();
         t.rawset("pack", fn(CmsgpackLib::pack));
         t.rawset("unpack", fn(a -> unpack(a, 0, 0)));
-        t.rawset("unpack_one", fn(a -> unpack(a, 1, optInteger(a, 2, "unpack_one"))));
+        t.rawset("unpack_one", fn(a -> unpack(a, 1, ArgumentErrors.optInteger(a, 2, "unpack_one", 0))));
         t.rawset("unpack_limit", fn(a -> {
             long limit = (long) ArgumentErrors.number(a, 2, "unpack_limit");
-            return unpack(a, limit, optInteger(a, 3, "unpack_limit"));
+            return unpack(a, limit, ArgumentErrors.optInteger(a, 3, "unpack_limit", 0));
         }));
         t.rawset("_NAME", "cmsgpack");
         t.rawset("_VERSION", "lua-cmsgpack 0.4.0");
@@ -134,11 +134,6 @@ final class CmsgpackLib {
 
     private static void be(ByteArrayOutputStream out, long v, int bytes) {
         for (int i = bytes - 1; i >= 0; i--) out.write((int) (v >>> (8 * i)) & 0xff);
-    }
-
-    /** luaL_optinteger with 0 for nil. */
-    private static long optInteger(Varargs a, int i, String function) {
-        return a.isnil(i) ? 0 : (long) ArgumentErrors.number(a, i, function);
     }
 
     /**

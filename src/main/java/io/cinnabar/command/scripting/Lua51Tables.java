@@ -132,14 +132,16 @@ final class Lua51Tables {
         if ((n & (n - 1)) == 0) return;
         if (key.isinttype() && key.toint() >= 1 && key.toint() <= n) return;
         if ((int) HASH_ENTRIES.get(t) < ((Object[]) HASH.get(t)).length || !t.rawget(key).isnil()) return;
-        growArrayTo(t, Integer.highestOneBit(n) << 1);
+        growToPowerOfTwo(t, n);
     }
 
     /** A table whose array part luaj's weak-table rehash will count: sized as luaj sizes it. */
     static void beforeRehash(LuaValue target) {
-        if (!(target instanceof LuaTable t)) return;
-        LuaValue[] array = (LuaValue[]) ARRAY.get(t);
-        int n = array.length;
+        if (target instanceof LuaTable t) growToPowerOfTwo(t, arraySize(t));
+    }
+
+    /** An array part of n entries, n not a power of two, grown to the next one (luaj's rehash counts on that). */
+    private static void growToPowerOfTwo(LuaTable t, int n) {
         if ((n & (n - 1)) != 0) growArrayTo(t, Integer.highestOneBit(n) << 1);
     }
 

@@ -1,12 +1,11 @@
 package io.cinnabar.command.scripting;
 
+import org.luaj.vm2.Buffer;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
-
-import org.luaj.vm2.Buffer;
 
 import static io.cinnabar.command.scripting.RedisApi.fn;
 
@@ -56,8 +55,8 @@ final class LuaPatterns {
 
     private static Varargs find(Varargs a, boolean find) {
         String name = find ? "find" : "match";
-        LuaString s = string(a, 1, name), p = string(a, 2, name);
-        long init = relative(optInteger(a, 3, name, 1), s.m_length) - 1;
+        LuaString s = ArgumentErrors.string(a, 1, name), p = ArgumentErrors.string(a, 2, name);
+        long init = relative(ArgumentErrors.optInteger(a, 3, name, 1), s.m_length) - 1;
         if (init < 0) init = 0;
         else if (init > s.m_length) init = s.m_length;
         if (find && (a.arg(4).toboolean() || !hasSpecials(p))) {
@@ -86,7 +85,7 @@ final class LuaPatterns {
     }
 
     private static Varargs gmatch(Varargs a) {
-        LuaString s = string(a, 1, "gmatch"), p = string(a, 2, "gmatch");
+        LuaString s = ArgumentErrors.string(a, 1, "gmatch"), p = ArgumentErrors.string(a, 2, "gmatch");
         int[] position = {0};
         return fn(ignored -> {
             LuaPatterns ms = new LuaPatterns(s, p);
@@ -104,9 +103,9 @@ final class LuaPatterns {
     }
 
     private static Varargs gsub(Varargs a) {
-        LuaString s = string(a, 1, "gsub"), p = string(a, 2, "gsub");
+        LuaString s = ArgumentErrors.string(a, 1, "gsub"), p = ArgumentErrors.string(a, 2, "gsub");
         LuaValue replacement = a.arg(3);
-        long max = optInteger(a, 4, "gsub", s.m_length + 1L);
+        long max = ArgumentErrors.optInteger(a, 4, "gsub", s.m_length + 1L);
         int type = replacement.type();
         if (type != LuaValue.TNUMBER && type != LuaValue.TSTRING && type != LuaValue.TFUNCTION && type != LuaValue.TTABLE) {
             throw new LuaError("bad argument #3 to 'gsub' (string/function/table expected)");
@@ -428,22 +427,7 @@ final class LuaPatterns {
         return source.substring(captureStart[i], captureStart[i] + length);
     }
 
-    // ---- arguments ----
-
-    private static LuaString string(Varargs a, int i, String function) {
-        LuaValue v = a.arg(i);
-        if (v.type() == LuaValue.TSTRING || v.type() == LuaValue.TNUMBER) return Lua51.text(v);
-        throw new LuaError("bad argument #" + i + " to '" + function + "' (string expected, got " + (i > a.narg() ? "no value" : v.typename()) + ")");
-    }
-
-    /** luaL_optinteger: the default for nil or nothing, else a number (or numeric text) cut to an integer. */
-    private static long optInteger(Varargs a, int i, String function, long otherwise) {
-        LuaValue v = a.arg(i);
-        if (v.isnil()) return otherwise;
-        LuaValue n = CNumber.tonumber(v);
-        if (n.isnil()) throw new LuaError("bad argument #" + i + " to '" + function + "' (number expected, got " + v.typename() + ")");
-        return (long) n.todouble();
-    }
+    // ---- positions and plain search ----
 
     /** posrelat: a negative position counts from the end; before the start is 0. */
     private static long relative(long position, int length) {

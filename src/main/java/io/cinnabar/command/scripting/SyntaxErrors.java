@@ -78,6 +78,7 @@ final class SyntaxErrors {
 
     /** luaj's parser's own messages that Lua 5.1 words differently. */
     private static final Pattern UNEXPECTED = Pattern.compile("^unexpected symbol -?\\d+ \\(.*\\)$", Pattern.DOTALL);
+    private static final Pattern LUAJ_POSITION = Pattern.compile(":\\d+: ");
     private static final Pattern LOOSE_BREAK = Pattern.compile("^no visible label 'break' for <goto> at line (\\d+)$");
 
     /** The error Lua 5.1 gives for code that luaj failed to compile, or null if luaj's parser does not fail again. */
@@ -140,7 +141,7 @@ final class SyntaxErrors {
     /** luaj's message without its "chunk:line: " (which is luaj's chunk naming, not Lua 5.1's). */
     private static String message(String luaj) {
         String m = String.valueOf(luaj);
-        Matcher at = Pattern.compile(":\\d+: ").matcher(m);
+        Matcher at = LUAJ_POSITION.matcher(m);
         return at.find() ? m.substring(at.end()) : m;
     }
 
