@@ -14,6 +14,8 @@ import java.util.List;
  */
 public final class Monitors {
     private final List<Client> clients = new ArrayList<>();
+    /** Lines kept back while a script runs that may yet start again elsewhere ({@link #hold}); else null. */
+    private List<byte[]> held;
 
     /** MONITOR: false when the client already monitors (Redis then replies nothing). */
     public boolean add(Client c) {
@@ -47,6 +49,32 @@ public final class Monitors {
     void feed(Client source, int db, byte[][] argv, RespWriter ownReplies) {
         if (clients.isEmpty()) return;
         byte[] line = MonitorLine.format(Instant.now(), db, source.monitorSource(), argv);
+        if (held != null) {
+            held.add(line);
+            return;
+        }
+        pushToAll(source, line, ownReplies);
+    }
+
+    /**
+     * Lines fed from now on wait for {@link #release}: a script run on the keyspace thread may stop
+     * to run again from its start on the helper thread (Dispatcher#runLong), and monitors must see
+     * its run once. Nothing reaches them meanwhile anyway: the thread that would send it is busy.
+     * (A monitor runs no script, so no line held is one for a monitor's own replies.)
+     */
+    void hold() {
+        if (!clients.isEmpty()) held = new ArrayList<>();
+    }
+
+    /** Shows the lines held since {@link #hold}, or drops them (the run they came from did not count). */
+    void release(boolean show) {
+        List<byte[]> lines = held;
+        held = null;
+        if (!show || lines == null) return;
+        for (byte[] line : lines) pushToAll(null, line, null);
+    }
+
+    private void pushToAll(Client source, byte[] line, RespWriter ownReplies) {
         for (int i = 0, n = clients.size(); i < n; i++) {
             Client m = clients.get(i);
             // CLIENT REPLY OFF silences a monitor too: Redis adds nothing to its output then.

@@ -351,6 +351,81 @@ class ScriptingCommandsIT {
         }
     }
 
+    /**
+     * A script whose earlier runs were quick starts on the event loop itself; one that then runs
+     * long having only read moves to the helper thread past the 10 ms inline budget, so that the
+     * server still answers BUSY and SCRIPT KILL (FUNCTION KILL) reaches it.
+     */
+    @Test
+    void aQuickScriptThatThenRunsForeverStillMakesTheServerBusyAndCanBeKilled() throws Exception {
+        try (CinnabarServer server = CinnabarServer.builder().port(0).option("busy-reply-threshold", "50").build().start();
+             Jedis j = new Jedis(server.host(), server.port());
+             Jedis looping = new Jedis(server.host(), server.port())) {
+            String script = "if ARGV[1] == 'forever' then while true do end end return ARGV[1]";
+            cmd(j, "FUNCTION", "LOAD", "#!lua name=lib\nredis.register_function('maybe_forever', function(keys, args) "
+                    + "if args[1] == 'forever' then while true do end end return args[1] end)");
+            for (String kind : List.of("SCRIPT", "FUNCTION")) {
+                java.util.function.Function<String, Object> call = arg -> kind.equals("SCRIPT")
+                        ? eval(looping, script, "0", arg) : cmd(looping, "FCALL", "maybe_forever", "0", arg);
+                for (int i = 0; i < 3; i++) assertEquals("quick", call.apply("quick"));
+                CompletableFuture<String> looped = CompletableFuture.supplyAsync(() -> error(() -> call.apply("forever")));
+                awaitBusy(j);
+                assertEquals("OK", cmd(j, kind, "KILL"));
+                assertTrue(looped.get(10, TimeUnit.SECONDS).startsWith("ERR Script killed by user with SCRIPT KILL..."));
+                assertEquals("quick", call.apply("quick"));
+            }
+        }
+    }
+
+    /** Lua that spins for ARGV[1] ms of the server's clock (TIME) after doing what comes before it. */
+    private static final String SPIN = " local function now() local t = redis.call('time') return t[1] * 1000000 + t[2] end"
+            + " local stop = now() + ARGV[1] * 1000 while now() < stop do end";
+
+    /** Past its inline budget, a script that has written cannot start again elsewhere: it finishes where it is. */
+    @Test
+    void aScriptThatWroteBeforeItsInlineBudgetRanOutWritesOnce(Jedis j) {
+        String script = "redis.call('incr', KEYS[1])" + SPIN + " return redis.call('get', KEYS[1])";
+        assertEquals("1", eval(j, script, "1", "runs", "0"));
+        assertEquals("2", eval(j, script, "1", "runs", "0"));
+        assertEquals("3", eval(j, script, "1", "runs", "30"));
+        assertEquals("3", j.get("runs"));
+    }
+
+    /** Nor can one that published: subscribers get each message once. */
+    @Test
+    void aScriptThatPublishedBeforeItsInlineBudgetRanOutPublishesOnce(Jedis j, CinnabarServer server) throws Exception {
+        try (RespSocket subscriber = new RespSocket(server.port())) {
+            subscriber.call("SUBSCRIBE", "news");
+            String script = "redis.call('publish', 'news', ARGV[2])" + SPIN + " return 'sent'";
+            for (String[] run : List.of(new String[] {"0", "first"}, new String[] {"0", "second"}, new String[] {"30", "third"})) {
+                assertEquals("sent", eval(j, script, "0", run[0], run[1]));
+            }
+            subscriber.send("PING");
+            List<Object> seen = new java.util.ArrayList<>();
+            for (Object reply; !List.of("pong", "").equals(reply = subscriber.read()); ) seen.add(reply);
+            assertEquals(List.of(List.of("message", "news", "first"), List.of("message", "news", "second"),
+                    List.of("message", "news", "third")), seen);
+        }
+    }
+
+    /** One that only read starts again on the helper thread, and MONITOR shows the run that counted, once. */
+    @Test
+    void aReadOnlyScriptMovedPastItsInlineBudgetShowsOnceInMonitor(Jedis j, CinnabarServer server) throws Exception {
+        try (RespSocket monitor = new RespSocket(server.port())) {
+            assertEquals("+OK", monitor.send("MONITOR").line());
+            String script = "redis.call('get', KEYS[1])" + SPIN + " return ARGV[1]";
+            for (String ms : List.of("0", "0", "30")) assertEquals(ms, eval(j, script, "1", "watched", ms));
+            j.echo("end");
+            int evals = 0, gets = 0;
+            for (String line = monitor.line(); !line.endsWith("\"ECHO\" \"end\""); line = monitor.line()) {
+                if (line.contains("\"EVAL\"")) evals++;
+                if (line.contains(" lua] \"get\" \"watched\"")) gets++;
+            }
+            assertEquals(3, evals);
+            assertEquals(3, gets);
+        }
+    }
+
     private static void awaitBusy(Jedis j) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 10_000;
         while (System.currentTimeMillis() < deadline) {

@@ -27,7 +27,8 @@ import static io.cinnabar.command.scripting.RedisApi.fn;
  */
 final class FunctionLibraries {
     /** chunk: the library's compiled code, where a failed call's callee is looked up (CalledNames). */
-    record Function(String name, String description, ScriptFlags flags, LuaValue callback, String library, Prototype chunk) { }
+    record Function(String name, String description, ScriptFlags flags, LuaValue callback, String library, Prototype chunk,
+                    RunPlace place) { }
 
     record Library(String name, byte[] code, Map<String, Function> functions) { }
 
@@ -343,7 +344,7 @@ final class FunctionLibraries {
         }
         if (!validName(name)) throw loadError(invalidName().getMessage().substring(4));
         if (registering.containsKey(name)) throw loadError("Function already exists in the library");
-        registering.put(name, new Function(name, description, flags, callback, registeringLibrary, registeringChunk));
+        registering.put(name, new Function(name, description, flags, callback, registeringLibrary, registeringChunk, new RunPlace()));
         return LuaValue.NONE;
     }
 

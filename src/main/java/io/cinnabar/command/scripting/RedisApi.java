@@ -34,7 +34,7 @@ final class RedisApi {
         t.rawset("sha1hex", fn(this::sha1hex));
         t.rawset("error_reply", fn(RedisApi::errorReply));
         t.rawset("status_reply", fn(RedisApi::statusReply));
-        t.rawset("log", fn(RedisApi::log));
+        t.rawset("log", fn(this::log));
         t.rawset("setresp", fn(this::setResp));
         t.rawset("set_repl", fn(this::setRepl));
         t.rawset("replicate_commands", fn(a -> LuaValue.TRUE));
@@ -98,6 +98,7 @@ final class RedisApi {
             return fail(LuaErrors.errorTable(e.getMessage(), true), raise);
         }
         if (spec.isWrite()) run.wrote = true;
+        else if (spec.hasFlag(io.cinnabar.command.CommandFlag.MAY_REPLICATE)) run.sideEffects = true;
         LuaReplyBuilder reply = new LuaReplyBuilder(run.resp);
         dispatcher.runNested(run.scriptClient, spec, argv, reply, run.propagate);
         LuaValue result = reply.result();
@@ -148,7 +149,10 @@ final class RedisApi {
         return t;
     }
 
-    private static Varargs log(Varargs a) {
+    private Varargs log(Varargs a) {
+        ScriptRun run = engine.current();
+        // A line in the log cannot be taken back: the run may not start again on the helper thread.
+        if (run != null) run.sideEffects = true;
         int argc = a.narg();
         if (argc < 2) throw error("redis.log() requires two arguments or more.");
         if (!a.arg1().isnumber()) throw error("First argument must be a number (log level).");

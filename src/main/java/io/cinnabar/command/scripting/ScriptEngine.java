@@ -103,6 +103,7 @@ public final class ScriptEngine {
         g.debuglib = new ScriptHook(g, () -> {
             ScriptRun run = current;
             if (run != null && run.killed) return "Script killed by user with SCRIPT KILL...";
+            if (run != null && run.inlineDeadline != 0) run.checkInlineDeadline();
             // Checked every 64k instructions: a clock read per instruction would cost more than the code.
             if (loadDeadlineNanos != 0 && (++instructions & 0xFFFF) == 0 && System.nanoTime() - loadDeadlineNanos > 0) {
                 return "FUNCTION LOAD timeout";
@@ -193,7 +194,7 @@ public final class ScriptEngine {
         } catch (LuaError e) {
             throw new CommandError("ERR Error compiling script (new function): " + LuaErrors.lua51Message(String.valueOf(e.getMessage())));
         }
-        Script s = new Script(sha, body, flags, fn);
+        Script s = new Script(sha, body, flags, fn, new RunPlace());
         scripts.put(sha, s);
         return s;
     }
@@ -204,7 +205,7 @@ public final class ScriptEngine {
         globals.setUnlocked("ARGV", array(args));
         ScriptRun run = new ScriptRun(script.sha(), true, caller, scriptClient, readOnly);
         prepare(run, script.flags());
-        run(run, script.function(), LuaValue.NONE, out);
+        run(run, script.function(), LuaValue.NONE, out, script.place());
     }
 
     /** Runs a function with KEYS and ARGV as its two arguments (FCALL). */
@@ -213,8 +214,7 @@ public final class ScriptEngine {
         prepare(run, f.flags());
         run.command = command;
         run.chunk = f.chunk();
-        run(run, f.callback(),
-                LuaValue.varargsOf(array(keys), array(args)), out);
+        run(run, f.callback(), LuaValue.varargsOf(array(keys), array(args)), out, f.place());
     }
 
     /** Redis's scriptPrepareForRun: what the declared flags allow, or the refusal of a no-cluster script. */
@@ -226,10 +226,19 @@ public final class ScriptEngine {
         run.allowCrossSlot = flags.compat() || flags.allowCrossSlot();
     }
 
-    private void run(ScriptRun run, LuaValue fn, org.luaj.vm2.Varargs fnArgs, Reply out) {
+    /**
+     * Runs fn as run. On the keyspace thread under the Dispatcher's inline deadline, one whose last
+     * run was not quick moves to the helper thread before it starts (RunElsewhere), and one that
+     * passes the deadline having only read moves then.
+     */
+    private void run(ScriptRun run, LuaValue fn, org.luaj.vm2.Varargs fnArgs, Reply out, RunPlace place) {
+        long deadline = dispatcher.inlineDeadline();
+        if (deadline != 0 && !place.startsHere()) throw io.cinnabar.command.RunElsewhere.INSTANCE;
+        run.inlineDeadline = deadline;
         scriptClient.db(run.caller.db());
         dispatcher.server().busyError(run.eval ? BUSY_EVAL : BUSY_FUNCTION);
         current = run;
+        long start = System.nanoTime();
         LuaValue result;
         try {
             result = fn.invoke(fnArgs).arg1();
@@ -240,6 +249,7 @@ public final class ScriptEngine {
             throw new CommandError("ERR Error running script " + run.name + ", stack overflow");
         } finally {
             current = null;
+            place.ran(System.nanoTime() - start, dispatcher.inlineBudgetNanos(), run.moving);
         }
         LuaValue err = result.istable() ? result.rawget("err") : LuaValue.NIL;
         // An error reply goes through the Dispatcher, which counts it in errorstats as Redis does

@@ -4,7 +4,8 @@ import io.cinnabar.command.Client;
 
 /**
  * One script invocation's state (Redis's scriptRunCtx). The flags SCRIPT KILL reads and sets
- * are volatile: it runs on the keyspace thread while the script runs on the script thread.
+ * are volatile: it runs on the keyspace thread while the script runs on the script thread (and a
+ * coroutine's code runs on a thread of its own in luaj).
  */
 final class ScriptRun {
     /** The script's SHA1 (EVAL) or the function's name (FCALL), as errors name it. */
@@ -24,11 +25,35 @@ final class ScriptRun {
     byte[][] command;
     final long startMs = System.currentTimeMillis();
     volatile boolean wrote;
+    /** It did what others may see besides writing (PUBLISH, redis.log): it cannot run again from the start either. */
+    volatile boolean sideEffects;
+    /** On the keyspace thread: the System.nanoTime() past which it moves to the helper if it has only read; else 0. */
+    long inlineDeadline;
+    /** It passed the inline deadline having only read: every instruction from now on throws RunElsewhere. */
+    volatile boolean moving;
+    private int steps;
     /** The script's allow-oom flag: its writes go on past maxmemory. */
     boolean allowOom;
     /** Cluster mode: its calls may use keys of several slots of this node (no shebang, or allow-cross-slot-keys). */
     boolean allowCrossSlot;
     volatile boolean killed;
+
+    /**
+     * The instruction hook, while inlineDeadline is set: past it (read every 1,024 instructions), a
+     * run that has only read stops here to run again on the helper thread; one that has written
+     * or published finishes where it is. Every instruction throws once moving, so that neither
+     * pcall nor a coroutine's resume (luaj catches everything on a coroutine's thread) keeps it.
+     */
+    void checkInlineDeadline() {
+        if (moving) throw io.cinnabar.command.RunElsewhere.INSTANCE;
+        if ((++steps & 0x3FF) != 0 || System.nanoTime() - inlineDeadline < 0) return;
+        if (wrote || sideEffects) {
+            inlineDeadline = 0;
+            return;
+        }
+        moving = true;
+        throw io.cinnabar.command.RunElsewhere.INSTANCE;
+    }
 
     ScriptRun(String name, boolean eval, Client caller, Client scriptClient, boolean readOnly) {
         this.name = name;
