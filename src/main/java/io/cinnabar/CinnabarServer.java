@@ -110,6 +110,10 @@ public final class CinnabarServer implements AutoCloseable {
             throw new io.cinnabar.command.acl.AclStartupException(aclError);
         }
         context.onShutdown(this::close);
+        context.onStopListening(() -> {
+            NettyServer n = network;
+            if (n != null) n.stopListening();
+        });
         context.keyspace().loading(true);
         if (config.getBool(ConfigOptions.CLUSTER_ENABLED)) {
             if (clusterState == null) {

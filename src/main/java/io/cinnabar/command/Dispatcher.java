@@ -103,6 +103,7 @@ public final class Dispatcher {
         server.events(new KeyspaceEvents(server.config(), server.pubSub()));
         KeyspaceHooks.install(server);
         server.pause().onResume(this::resumePostponed);
+        server.inExec(() -> !mayBlock());
         server.onConnectionReset(c -> {
             server.pubSub().forgetClient(c);
             tracking.disable(c);

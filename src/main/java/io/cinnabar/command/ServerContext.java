@@ -53,6 +53,8 @@ public final class ServerContext {
     private final MasterLink masterLink;
     private volatile int port;
     private Runnable shutdownHook = () -> { };
+    private Runnable stopListening = () -> { };
+    private java.util.function.BooleanSupplier inExec = () -> false;
     private volatile Runnable longRunAbort = () -> { };
     private volatile String busyError = BusyReplies.BUSY;
     private boolean activeExpireEnabled = true;
@@ -96,6 +98,18 @@ public final class ServerContext {
             @Override
             public long commandsRun() {
                 return stats().totalCommandsProcessed;
+            }
+
+            @Override
+            public void backgroundSaveStarted(long micros) {
+                stats().backgroundSavesStarted++;
+                stats().lastBackgroundSaveStartMicros = micros;
+                latencyMonitor.addSampleIfNeeded("fork", micros / 1000);
+            }
+
+            @Override
+            public boolean inTransaction() {
+                return inExec.getAsBoolean();
             }
 
             @Override
@@ -343,6 +357,16 @@ public final class ServerContext {
         shutdownHook = hook;
     }
 
+    /** Tells whether the running command is part of EXEC (the Dispatcher knows). */
+    public void inExec(java.util.function.BooleanSupplier supplier) {
+        inExec = supplier;
+    }
+
+    /** What closes the listening sockets, at once, when a shutdown goes ahead (the rest of it runs off this thread). */
+    public void onStopListening(Runnable hook) {
+        stopListening = hook;
+    }
+
     /**
      * Redis's prepareForShutdown: persistence first (final AOF fsync, final RDB unless nosave);
      * if that succeeds (or force) the embedding server is asked to stop, off this thread, and
@@ -354,6 +378,8 @@ public final class ServerContext {
         String error = persistence.prepareShutdown(save, nosave, force);
         if (error != null) return error;
         shutdownStarted = true;
+        // As Redis exits before the SHUTDOWN client's connection closes: nobody connects after that.
+        stopListening.run();
         Thread t = new Thread(shutdownHook, "cinnabar-shutdown");
         t.setDaemon(false);
         t.start();

@@ -29,6 +29,13 @@ public final class ServerStats {
     public final InstantaneousMetric outputPerSecond = new InstantaneousMetric();
     private long lastSampleMs;
     public long unexpectedErrorReplies;
+    /**
+     * INFO total_forks and latest_fork_usec: background saves (BGSAVE, AOF rewrites) started, and
+     * how long the last one held the keyspace thread while taking its point-in-time view, where
+     * Redis's fork() would have held it. Tools and Redis's tests watch total_forks to see one start.
+     */
+    public long backgroundSavesStarted;
+    public long lastBackgroundSaveStartMicros;
     /** INFO errorstats: error code (the message's first word) to count, sorted as Redis's rax. */
     private final Map<String, long[]> errorCodes = new TreeMap<>();
 
@@ -75,6 +82,8 @@ public final class ServerStats {
         inputPerSecond.reset(nowMs);
         outputPerSecond.reset(nowMs);
         unexpectedErrorReplies = 0;
+        backgroundSavesStarted = 0;
+        lastBackgroundSaveStartMicros = 0;
         errorCodes.clear();
     }
 }

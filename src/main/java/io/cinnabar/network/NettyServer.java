@@ -374,16 +374,21 @@ public final class NettyServer implements AutoCloseable {
         return secure.port;
     }
 
+    /** Closes the listening sockets (TCP, TLS, unix); the connected clients stay. */
+    public synchronized void stopListening() {
+        plain.stop();
+        secure.stop();
+        if (unixListener != null) unixListener.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        unixListener = null;
+    }
+
     /**
      * Closes the listeners and stops the event loops. Every wait is bounded: a loop that died
      * (e.g. the jar was replaced under a running server) must not hang SIGTERM forever.
      */
     @Override
     public synchronized void close() {
-        plain.stop();
-        secure.stop();
-        if (unixListener != null) unixListener.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-        unixListener = null;
+        stopListening();
         if (unixSocket != null) {
             // Without Redis's "Removing the unix socket file." line: close() also runs when start-up
             // fails, where the reason must stay the log's last line (the test suite reads it there).

@@ -392,7 +392,11 @@ public final class AppendOnly {
 
     // ---- CONFIG SET appendonly ----
 
-    /** appendonly yes at run time: writes collect in a temporary file until the first rewrite makes a base. */
+    /**
+     * appendonly yes at run time: writes collect in a temporary file until the first rewrite makes
+     * a base. The rewrite starts now, as Redis's startAppendOnly starts it, unless a BGSAVE holds the
+     * snapshot or this runs inside EXEC: then it is scheduled, with Redis's log lines.
+     */
     public void enable(boolean bgsaveRunning) {
         if (on || waitingForRewrite) return;
         if (files == null) files = newFiles(layout(), loadManifestQuietly());
@@ -403,8 +407,19 @@ public final class AppendOnly {
         waitingForRewrite = true;
         on = true;
         feed.enabled(true);
+        boolean inExec = owner.inTransaction();
+        if (bgsaveRunning) {
+            log.warn("AOF was enabled but there is already another background operation. "
+                    + "An AOF background was scheduled to start when possible.");
+        } else if (inExec) {
+            log.warn("AOF was enabled during a transaction. An AOF background was scheduled to start when possible.");
+        } else if (rewrite != null) {
+            log.warn("AOF was enabled but there is already an AOF rewriting in background. "
+                    + "Stopping background AOF and starting a rewrite now.");
+        }
+        // A rewrite started while the AOF was off makes no base for it: it gives way to one that does.
         if (rewrite != null) killRewrite();
-        bgrewrite(bgsaveRunning);
+        bgrewrite(bgsaveRunning || inExec);
     }
 
     /** appendonly no: the feed stops, the file is flushed, fsynced and closed. */

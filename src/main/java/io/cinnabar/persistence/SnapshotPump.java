@@ -66,8 +66,10 @@ final class SnapshotPump implements KeyspaceSnapshot.Sink {
 
     /** Takes the point-in-time view now and feeds the job from it in slices. Keyspace thread. */
     void startInBackground() {
+        long start = System.nanoTime();
         snapshot = keyspace.beginSnapshot(this);
         job.start();
+        owner.backgroundSaveStarted((System.nanoTime() - start) / 1000);
         slice();
     }
 

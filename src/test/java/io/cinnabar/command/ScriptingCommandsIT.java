@@ -313,14 +313,18 @@ class ScriptingCommandsIT {
             awaitBusy(j);
             assertTrue(error(() -> cmd(j, "SCRIPT", "KILL")).startsWith("UNKILLABLE Sorry the script already executed write commands"));
             assertFalse(wrote.isDone());
-            new Thread(() -> {
+            CompletableFuture<Void> shutdown = CompletableFuture.runAsync(() -> {
                 try (Jedis killer = new Jedis(server.host(), server.port())) {
                     killer.sendCommand(() -> "SHUTDOWN".getBytes(StandardCharsets.US_ASCII), "NOSAVE");
                 } catch (RuntimeException expected) {
                     // the connection closes instead of replying
                 }
-            }).start();
+            });
             assertTrue(wrote.get(10, TimeUnit.SECONDS).startsWith("ERR Script killed by user with SCRIPT KILL..."));
+            shutdown.get(10, TimeUnit.SECONDS);
+            // As Redis exits before that connection closes, nobody connects once it has.
+            org.junit.jupiter.api.Assertions.assertThrows(java.net.ConnectException.class,
+                    () -> new java.net.Socket(server.host(), server.port()).close());
         }
     }
 

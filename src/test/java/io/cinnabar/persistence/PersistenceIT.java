@@ -374,6 +374,50 @@ class PersistenceIT {
         }
     }
 
+    private static long forks(Jedis j) {
+        for (String line : j.info("stats").split("\r\n")) {
+            if (line.startsWith("total_forks:")) return Long.parseLong(line.substring("total_forks:".length()));
+        }
+        throw new AssertionError("no total_forks in INFO stats");
+    }
+
+    /**
+     * Inside EXEC, Redis schedules a rewrite instead of forking (BGREWRITEAOF, CONFIG SET appendonly
+     * yes) and its cron starts it; INFO counts each background save that starts as a fork, which
+     * tools and Redis's own tests watch for.
+     */
+    @Test
+    void rewritesAskedForInATransactionStartFromTheCronAndCountAsForks() throws Exception {
+        try (CinnabarServer s = start(); Jedis j = client(s)) {
+            long forks = forks(j);
+            debug(j, "PAUSE-CRON", "1");
+            redis.clients.jedis.Transaction t = j.multi();
+            t.set("k", "v");
+            t.sendCommand(redis.clients.jedis.Protocol.Command.BGREWRITEAOF, new String[0]);
+            List<Object> replies = t.exec();
+            assertEquals("Background append only file rewriting scheduled", new String((byte[]) replies.get(1), StandardCharsets.UTF_8));
+            assertEquals("1", info(j, "aof_rewrite_scheduled"));
+            assertEquals(forks, forks(j));
+            debug(j, "PAUSE-CRON", "0");
+            awaitInfo(j, "aof_rewrites", "1");
+            assertEquals(forks + 1, forks(j));
+
+            debug(j, "PAUSE-CRON", "1");
+            t = j.multi();
+            t.sendCommand(redis.clients.jedis.Protocol.Command.CONFIG, "SET", "appendonly", "yes");
+            t.exec();
+            assertEquals("1", info(j, "aof_rewrite_scheduled"));
+            debug(j, "PAUSE-CRON", "0");
+            awaitInfo(j, "aof_rewrites", "2");
+            assertEquals("1", info(j, "aof_enabled"));
+            assertEquals(forks + 2, forks(j));
+
+            j.bgsave();
+            awaitInfo(j, "rdb_bgsave_in_progress", "0");
+            assertEquals(forks + 3, forks(j));
+        }
+    }
+
     private static final String LIBRARY = "#!lua name=lib\nredis.register_function('incr2', function(keys) "
             + "return redis.call('incrby', keys[1], 2) end)\n-- padded past 20 bytes so that rdbcompression applies";
 

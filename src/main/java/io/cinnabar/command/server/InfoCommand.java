@@ -304,8 +304,8 @@ public final class InfoCommand implements CommandFamily {
         s.field("pubsub_channels", server.pubSub().channelCount());
         s.field("pubsub_patterns", server.pubSub().patternCount());
         s.field("pubsubshard_channels", server.pubSub().shardChannelCount());
-        s.field("latest_fork_usec", 0);
-        s.field("total_forks", 0);
+        s.field("latest_fork_usec", st.lastBackgroundSaveStartMicros);
+        s.field("total_forks", st.backgroundSavesStarted);
         s.field("migrate_cached_sockets", io.cinnabar.command.keys.MigrateSockets.count(server));
         s.field("slave_expires_tracked_keys", 0);
         s.field("active_defrag_hits", 0);

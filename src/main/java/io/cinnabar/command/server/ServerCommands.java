@@ -143,12 +143,17 @@ public final class ServerCommands implements CommandFamily {
         }
         if (c.dispatcher().busy()) {
             // A script owns the keyspace past busy-reply-threshold: NOSAVE stops it, then the server.
+            // The answer waits for that: the listeners close before this connection does.
             if (!nosave) throw new CommandError(c.server().busyError());
             var server = c.server();
+            var client = c.client();
             boolean forced = force;
             server.abortLongRun();
-            server.thread().execute(() -> server.shutdown(false, true, forced));
-            c.client().closeAfterReply();
+            server.thread().execute(() -> {
+                String error = server.shutdown(false, true, forced);
+                if (error == null) client.channel().send(new byte[0], true);
+                else client.channel().send(("-ERR " + error + "\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8), false);
+            });
             return;
         }
         String error = c.server().shutdown(save, nosave, force);
