@@ -74,8 +74,17 @@ public final class KeyspaceThread implements Executor {
     private volatile Runnable endOfTurn;
     private boolean endOfTurnQueued;
 
+    /**
+     * The Java stack of every thread commands run on (this one, the event loop it may borrow, the
+     * script helper): a script nests Lua calls as deep as Lua 5.1 lets it (20,000), and luaj
+     * nests Java frames for each, about 800 bytes compiled and more while still interpreted; a
+     * thread's default 1 MB overflowed at 1,500. Reserved address space: only what a deep script
+     * touches becomes memory.
+     */
+    public static final long STACK_BYTES = 256L << 20;
+
     public KeyspaceThread(String name) {
-        thread = new Thread(this::loop, name);
+        thread = new Thread(null, this::loop, name, STACK_BYTES);
         thread.setDaemon(false);
     }
 

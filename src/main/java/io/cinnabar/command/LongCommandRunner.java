@@ -34,7 +34,7 @@ final class LongCommandRunner {
     /** The helper thread starts with the first script, so servers that run none never have it. */
     private void startHelper() {
         if (helper != null) return;
-        helper = new Thread(this::loop, "cinnabar-script");
+        helper = new Thread(null, this::loop, "cinnabar-script", KeyspaceThread.STACK_BYTES);
         helper.setDaemon(true);
         helper.start();
     }

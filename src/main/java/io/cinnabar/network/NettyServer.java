@@ -1,6 +1,7 @@
 package io.cinnabar.network;
 
 import io.cinnabar.command.Dispatcher;
+import io.cinnabar.command.KeyspaceThread;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
@@ -81,8 +82,13 @@ public final class NettyServer implements AutoCloseable {
         IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("cinnabar-accept", false), factory);
-        workers = new MultiThreadIoEventLoopGroup(config.getInt(ConfigOptions.IO_THREADS),
-                new DefaultThreadFactory("cinnabar-io", false), factory);
+        workers = new MultiThreadIoEventLoopGroup(config.getInt(ConfigOptions.IO_THREADS), new DefaultThreadFactory("cinnabar-io", false) {
+            /** With one io thread, commands (and scripts) run on it: the keyspace thread's stack. */
+            @Override
+            protected Thread newThread(Runnable r, String name) {
+                return new io.netty.util.concurrent.FastThreadLocalThread(threadGroup, r, name, KeyspaceThread.STACK_BYTES);
+            }
+        }, factory);
         if (config.getInt(ConfigOptions.IO_THREADS) == 1) {
             // One io thread: commands run on it too (no hand-offs; measured faster on 2 cores).
             EventLoop loop = workers.next();

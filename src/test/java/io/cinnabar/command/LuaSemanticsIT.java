@@ -101,6 +101,27 @@ class LuaSemanticsIT {
                 "return coroutine.status(1)", "user_script:1: bad argument #1 to 'status' (coroutine expected)");
     }
 
+    /**
+     * Lua 5.1's limits on nesting (LUAI_MAXCALLS, LUAI_MAXCCALLS) with its errors, the first
+     * raised at the caller's position; luaj nests Java frames per call instead, and overflowed
+     * the thread's stack at 1,500 calls.
+     */
+    @Test
+    void callsNestAsDeepAsInLua51(Jedis j) {
+        String recursion = "local function f(n) if n == 0 then return 0 end return 1 + f(n - 1) end ";
+        assertEquals(15000L, cmd(j, "EVAL", recursion + "return f(tonumber(ARGV[1]))", "0", "15000"));
+        assertEquals(15000L, cmd(j, "EVAL", recursion + "return f(tonumber(ARGV[1]))", "0", "15000"), "again, where it ran quick");
+        assertFailures(j, recursion + "return f(30000)", "user_script:1: stack overflow");
+        assertEquals(Arrays.asList(null, "user_script:1: stack overflow"), run(j, recursion + "return {pcall(f, 30000)}"));
+        // Lua functions called through C: by pcall, and as a metamethod.
+        String throughPcall = "local function f(n) if n == 0 then return 0 end local ok, v = pcall(f, n - 1) return v end ";
+        assertEquals(0L, run(j, throughPcall + "return f(198)"));
+        assertEquals("C stack overflow", run(j, throughPcall + "return f(199)"));
+        String throughIndex = "local t = setmetatable({}, {__index = function(t, k) if k == 0 then return 0 end return t[k - 1] end}) ";
+        assertEquals(0L, run(j, throughIndex + "return t[197]"));
+        assertFailures(j, throughIndex + "return t[198]", "user_script:1: C stack overflow");
+    }
+
     @Test
     void textEndingInHexPrefixIsNoNumber(Jedis j) {
         assertEquals(List.of(16L, 7L, 25L), run(j, "return {math.floor('0x10'), math.max('3', ' 7 ', 5), math.floor(' 2.5e1 ')}"));

@@ -1,6 +1,7 @@
 package io.cinnabar.command.scripting;
 
 import org.luaj.vm2.Globals;
+import org.luaj.vm2.LuaError;
 import org.luaj.vm2.Lua;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaFunction;
@@ -44,9 +45,40 @@ final class ScriptHook extends DebugLib {
         this.stopReason = stopReason;
     }
 
-    @Override public void onCall(LuaFunction f) { frames().push(null, null); }
-    @Override public void onCall(LuaClosure c, Varargs varargs, LuaValue[] stack) { frames().push(c, stack); }
+    /** Lua 5.1's LUAI_MAXCALLS: the calls, Lua or C, one coroutine may have nested. */
+    static final int MAX_CALLS = 20000;
+    /**
+     * Lua 5.1's LUAI_MAXCCALLS: nested calls made through C (luaD_call), counting the script
+     * itself: a Lua function called by a C function (pcall, table.sort's comparator, gsub's
+     * replacement), as a metamethod, or as a generic for's iterator.
+     */
+    static final int MAX_C_CALLS = 200;
+
+    @Override public void onCall(LuaFunction f) { frames().push(null, null, false); }
     @Override public void onReturn() { frames().pop(); }
+
+    /**
+     * A Lua function starts: Lua 5.1's limits on nesting apply here, with its errors, raised in
+     * the caller (luaj calls this before the callee's frame exists), which gives them the
+     * caller's position as luaG_runerror does ("user_script:1: stack overflow"); a C caller
+     * (pcall) adds none. The Java stack of the threads scripts run on is sized for these limits.
+     */
+    @Override
+    public void onCall(LuaClosure c, Varargs varargs, LuaValue[] stack) {
+        Frames f = frames();
+        int caller = f.depth - 1;
+        // Lua-to-Lua calls of CALL and TAILCALL reenter Lua 5.1's VM; every other way goes through C.
+        boolean throughC = caller < 0 || f.closures[caller] == null || !calling(f.closures[caller], f.pcs[caller]);
+        if (f.depth + 1 > MAX_CALLS) throw new LuaError("stack overflow");
+        if (throughC && f.cCalls + 1 >= MAX_C_CALLS) throw new LuaError("C stack overflow");
+        f.push(c, stack, throughC);
+    }
+
+    private static boolean calling(LuaClosure c, int pc) {
+        if (pc < 0 || pc >= c.p.code.length) return false;
+        int op = Lua.GET_OPCODE(c.p.code[pc]);
+        return op == Lua.OP_CALL || op == Lua.OP_TAILCALL;
+    }
 
     @Override
     public void onInstruction(int pc, Varargs v, int top) {
@@ -132,12 +164,11 @@ final class ScriptHook extends DebugLib {
     Varargs called(Supplier<Varargs> body) {
         Frames f = frames();
         int depth = f.depth;
-        f.push(null, null);
+        f.push(null, null, false);
         try {
             return body.get();
         } finally {
-            f.depth = depth + 1;
-            f.pop();
+            f.unwindTo(depth);
         }
     }
 
@@ -175,6 +206,10 @@ final class ScriptHook extends DebugLib {
         int[] afterReg = new int[16];
         LuaTable[] afterTable = new LuaTable[16];
         int[] afterSize = new int[16];
+        /** Per function: whether it was called through C ({@link #onCall(LuaClosure, Varargs, LuaValue[])}). */
+        boolean[] throughC = new boolean[16];
+        /** Functions on this stack called through C: Lua 5.1's nCcalls. */
+        int cCalls;
 
         void expect(int at, int op, int reg, LuaTable t, int size) {
             after[at] = op;
@@ -184,8 +219,9 @@ final class ScriptHook extends DebugLib {
         }
         int depth;
 
-        void push(LuaClosure c, LuaValue[] stack) {
+        void push(LuaClosure c, LuaValue[] stack, boolean viaC) {
             if (depth == closures.length) {
+                throughC = java.util.Arrays.copyOf(throughC, depth * 2);
                 closures = java.util.Arrays.copyOf(closures, depth * 2);
                 stacks = java.util.Arrays.copyOf(stacks, depth * 2);
                 pcs = java.util.Arrays.copyOf(pcs, depth * 2);
@@ -196,12 +232,24 @@ final class ScriptHook extends DebugLib {
             }
             pcs[depth] = -1;
             after[depth] = -1;
+            throughC[depth] = viaC;
+            if (viaC) cCalls++;
             closures[depth] = c;
             stacks[depth++] = stack;
         }
 
+        /** Back to target frames, whatever an error left above them. */
+        void unwindTo(int target) {
+            while (depth > target) pop();
+            if (depth == target) return;
+            depth = target;
+            cCalls = 0;
+            for (int i = 0; i < depth; i++) if (throughC[i]) cCalls++;
+        }
+
         void pop() {
             if (depth == 0) return;
+            if (throughC[depth - 1]) cCalls--;
             afterTable[depth - 1] = null;
             closures[--depth] = null;
             stacks[depth] = null;
