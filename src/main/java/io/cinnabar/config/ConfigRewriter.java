@@ -33,6 +33,15 @@ public final class ConfigRewriter {
      * when users is empty (the users live in an ACL file then).
      */
     public static void rewrite(Config config, String file, List<String> users) throws IOException {
+        rewrite(config, file, users, false);
+    }
+
+    /**
+     * As {@link #rewrite(Config, String, List)}; with all, every option gets a line, at its
+     * default or not (Redis's DEBUG CONFIG-REWRITE-FORCE-ALL: what the file then says must load
+     * back to the same configuration).
+     */
+    public static void rewrite(Config config, String file, List<String> users, boolean all) throws IOException {
         int nextUser = 0;
         Path path = Path.of(file);
         List<String> in = Files.exists(path) ? Files.readAllLines(path, StandardCharsets.UTF_8) : List.of();
@@ -65,12 +74,13 @@ public final class ConfigRewriter {
         boolean headerWritten = false;
         for (ConfigOption o : ConfigOptions.all()) {
             if (written.contains(o)) continue;
-            if (config.print(o).equals(defaults.print(o))) continue;
+            String line = o.name + " " + quoteValue(config.print(o), o.multiArg);
+            if (config.print(o).equals(defaults.print(o)) && !(all && loadsBack(o, line))) continue;
             if (!headerWritten) {
                 out.add(GENERATED);
                 headerWritten = true;
             }
-            out.add(o.name + " " + quoteValue(config.print(o), o.multiArg));
+            out.add(line);
         }
         for (; nextUser < users.size(); nextUser++) {
             if (!headerWritten) {
@@ -85,6 +95,23 @@ public final class ConfigRewriter {
             ch.force(true);
         }
         Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Whether a config file may say line: an option whose default has no spelling in a file
+     * (replicaof's "no master", which Redis leaves out for a master) gets no line of its own.
+     */
+    private static boolean loadsBack(ConfigOption o, String line) {
+        byte[][] words = ArgSplitter.split(line.getBytes(StandardCharsets.UTF_8));
+        if (words == null) return false;
+        String[] args = new String[words.length - 1];
+        for (int i = 1; i < words.length; i++) args[i - 1] = new String(words[i], StandardCharsets.UTF_8);
+        try {
+            new Config().set(o, args);
+            return true;
+        } catch (ConfigException refused) {
+            return false;
+        }
     }
 
     private static String quoteValue(String value, boolean multiArg) {

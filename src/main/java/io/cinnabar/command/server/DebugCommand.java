@@ -17,6 +17,9 @@ final class DebugCommand {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DebugCommand.class);
 
     private static final String[] HELP = {
+        "CONFIG-REWRITE-FORCE-ALL",
+        "    Like CONFIG REWRITE but writes all configuration options, including",
+        "    keywords not listed in original configuration file or default values.",
         "DIGEST",
         "    Output a hex signature representing the current DB content.",
         "DIGEST-VALUE <key> [<key> ...]",
@@ -85,6 +88,16 @@ final class DebugCommand {
                 Thread.sleep((long) (seconds * 1000));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+            c.reply().ok();
+        } else if (c.argIs(1, "CONFIG-REWRITE-FORCE-ALL") && c.argCount() == 2) {
+            String file = c.config().configFile();
+            try {
+                if (file == null) throw new java.io.FileNotFoundException();
+                io.cinnabar.config.ConfigRewriter.rewrite(c.config(), file, c.server().acl().configLines(), true);
+            } catch (java.io.IOException e) {
+                throw new CommandError("ERR CONFIG-REWRITE-FORCE-ALL failed: "
+                        + (file == null ? "No such file or directory" : io.cinnabar.persistence.aof.IoErrors.strerror(e)));
             }
             c.reply().ok();
         } else if (c.argIs(1, "PAUSE-CRON") && c.argCount() == 3) {

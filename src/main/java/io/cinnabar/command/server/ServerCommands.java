@@ -151,8 +151,13 @@ public final class ServerCommands implements CommandFamily {
             server.abortLongRun();
             server.thread().execute(() -> {
                 String error = server.shutdown(false, true, forced);
-                if (error == null) client.channel().send(new byte[0], true);
-                else client.channel().send(("-ERR " + error + "\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8), false);
+                if (error == null) {
+                    client.channel().send(new byte[0], true);
+                    return;
+                }
+                io.cinnabar.protocol.RespWriter reply = new io.cinnabar.protocol.RespWriter(64);
+                reply.error("ERR " + error);
+                client.channel().send(reply, false);
             });
             return;
         }
