@@ -15,8 +15,12 @@ class HeapReturnTest {
     }
 
     @Test
-    void aBusyHeapIsLeftToTheCollector() {
-        assertFalse(HeapReturn.worthACycle(400 * MB, 600 * MB, 113 * MB));
+    void aBusyHeapGetsACycleOnceItsGarbageOutgrowsWhatLives() {
+        // 200 MB allocated in the last second: busy. The collector's own trigger would wait for 600 MB.
+        assertTrue(HeapReturn.worthACycle(400 * MB, 600 * MB, 113 * MB));
+        assertFalse(HeapReturn.worthACycle(150 * MB, 170 * MB, 113 * MB), "57 MB of garbage: under the 64 MB floor");
+        assertFalse(HeapReturn.worthACycle(3500 * MB, 4000 * MB, 2048 * MB), "1952 MB: under the 2 GB that lives");
+        assertTrue(HeapReturn.worthACycle(3700 * MB, 4200 * MB, 2048 * MB));
     }
 
     @Test
