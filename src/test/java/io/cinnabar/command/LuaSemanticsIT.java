@@ -87,6 +87,29 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void badKeysAreRefusedBeforeNewindexAndReadonlyTablesBeforeThat(Jedis j) {
+        assertFailures(j,
+                "local t = setmetatable({}, {__newindex = function() end}) t[nil] = 1", "user_script:1: table index is nil",
+                "local t = setmetatable({}, {__newindex = function() end}) t[0/0] = nil", "user_script:1: table index is NaN",
+                "local k string[k] = 1", "user_script:1: Attempt to modify a readonly table",
+                "local k _G[k] = 1", "user_script:1: Attempt to modify a readonly table",
+                "rawset(string, nil, 1)", "Attempt to modify a readonly table");
+        assertEquals("y", run(j, "local t = setmetatable({}, {__newindex = function(t, k) rawset(t, 'x', k) end}) t.y = 1 return t.x"));
+    }
+
+    @Test
+    void readonlyTablesRefuseLibraryFunctionsWithoutAPosition(Jedis j) {
+        // Raised inside C functions, where luaG_runerror adds no position; the VM's stores add one.
+        assertFailures(j,
+                "rawset(string, 'x', 1)", "Attempt to modify a readonly table",
+                "table.insert(string, 1)", "Attempt to modify a readonly table",
+                "setmetatable(_G, nil)", "Attempt to modify a readonly table",
+                "string.x = 1", "user_script:1: Attempt to modify a readonly table",
+                "local t = {3, 1, 2} table.sort(t, function(a, b) string.q = 1 end)", "user_script:1: Attempt to modify a readonly table");
+        assertEquals("Attempt to modify a readonly table", run(j, "local ok, e = pcall(rawset, string, 'x', 1) return e"));
+    }
+
+    @Test
     void coroutinesAreLua51s(Jedis j) {
         assertEquals(List.of(2L, 20L, "dead", "thread", 1L), run(j,
                 "local co = coroutine.create(function(x) local y = coroutine.yield(x + 1) return y * 2 end)"

@@ -99,11 +99,13 @@ final class Lua51 {
         stringArguments((LuaTable) g.get("string"));
         LuaValue rawset = g.get("rawset");
         g.rawset("rawset", fn(a -> {
-            String badKey = a.arg1().istable() ? FailedInstruction.badKey(a.arg(2)) : null;
-            // Raised by the table itself in Lua 5.1, with no position.
-            if (badKey != null) throw new PositionlessError(LuaValue.valueOf(badKey));
-            Lua51Tables.beforeSet(a.arg1(), a.arg(2), a.arg(3));
-            return rawset.invoke(a);
+            return ReadOnlyTable.raisedInC(() -> {
+                String badKey = a.arg1().istable() && !ReadOnlyTable.refuses(a.arg1()) ? FailedInstruction.badKey(a.arg(2)) : null;
+                // Raised by the table itself in Lua 5.1, with no position.
+                if (badKey != null) throw new PositionlessError(LuaValue.valueOf(badKey));
+                Lua51Tables.beforeSet(a.arg1(), a.arg(2), a.arg(3));
+                return rawset.invoke(a);
+            });
         }));
         // Lua 5.1's ctype in the "C" locale changes ASCII letters only; luaj's Java case mapping changes other bytes too.
         ((LuaTable) g.get("string")).rawset("upper", fn(a -> asciiCase(ArgumentErrors.string(a, 1, "upper"), true)));
@@ -111,8 +113,10 @@ final class Lua51 {
         LuaValue setmetatable = g.get("setmetatable");
         // luaj rehashes a table whose metatable makes it weak.
         g.rawset("setmetatable", fn(a -> {
-            if (a.arg(2).istable() && !a.arg(2).rawget("__mode").isnil()) Lua51Tables.beforeRehash(a.arg1());
-            return setmetatable.invoke(a);
+            return ReadOnlyTable.raisedInC(() -> {
+                if (a.arg(2).istable() && !a.arg(2).rawget("__mode").isnil()) Lua51Tables.beforeRehash(a.arg1());
+                return setmetatable.invoke(a);
+            });
         }));
     }
 

@@ -126,7 +126,13 @@ final class Lua51Tables {
      * the array part first grows to one here, and luaj's rehash then sizes it from right counts.
      */
     static void beforeSet(LuaValue target, LuaValue key, LuaValue value) {
-        if (!(target instanceof LuaTable t) || value.isnil()) return;
+        if (!(target instanceof LuaTable t)) return;
+        // Redis's readonly tables refuse any store first, whatever the key; Lua 5.1 then refuses
+        // the key before it looks for __newindex, which luaj calls with it.
+        if (ReadOnlyTable.refuses(t)) throw new ReadOnlyTable.Refused();
+        String badKey = t.getmetatable() == null ? null : FailedInstruction.badKey(key);
+        if (badKey != null) throw new LuaError(badKey);
+        if (value.isnil()) return;
         LuaValue[] array = (LuaValue[]) ARRAY.get(t);
         int n = array.length;
         if ((n & (n - 1)) == 0) return;
@@ -147,9 +153,9 @@ final class Lua51Tables {
 
     static void install(LuaTable table, LuaTable globals) {
         table.rawset("getn", fn(a -> LuaValue.valueOf(length(a.checktable(1)))));
-        table.rawset("insert", fn(Lua51Tables::insert));
-        table.rawset("remove", fn(Lua51Tables::remove));
-        table.rawset("sort", fn(Lua51Tables::sort));
+        table.rawset("insert", fn(a -> ReadOnlyTable.raisedInC(() -> insert(a))));
+        table.rawset("remove", fn(a -> ReadOnlyTable.raisedInC(() -> remove(a))));
+        table.rawset("sort", fn(a -> ReadOnlyTable.raisedInC(() -> sort(a))));
         table.rawset("concat", fn(Lua51Tables::concat));
         globals.rawset("unpack", fn(Lua51Tables::unpack));
         // Lua 5.1's own, where luaj has Lua 5.2's table.pack and table.unpack.

@@ -83,6 +83,11 @@ final class LuaErrors {
         }
     }
 
+    /** Whether luaj has given the error a position: it has passed through a Lua function. */
+    static boolean leftALuaFunction(LuaError e) {
+        return fileline(e) != null;
+    }
+
     private static final java.lang.invoke.VarHandle FILELINE;
 
     static {

@@ -3,6 +3,9 @@ package io.cinnabar.command.scripting;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+
+import java.util.function.Supplier;
 
 /**
  * A Lua table scripts cannot change once locked, as Redis's patched Lua marks the globals and
@@ -16,8 +19,35 @@ class ReadOnlyTable extends LuaTable {
         locked = true;
     }
 
+    /** Whether a store into t is refused as Redis refuses it, before anything else is checked. */
+    static boolean refuses(LuaValue t) {
+        return t instanceof ReadOnlyTable r && r.locked || t instanceof SandboxGlobals g && g.locked();
+    }
+
     static void refuse(boolean locked) {
-        if (locked) throw new LuaError(MESSAGE);
+        if (locked) throw new Refused();
+    }
+
+    /** The refusal, told apart from other errors so that a library function can raise it as C does. */
+    static final class Refused extends LuaError {
+        Refused() {
+            super(MESSAGE);
+        }
+    }
+
+    /**
+     * A library function that changes tables (rawset, setmetatable, table.insert/remove/sort):
+     * Lua 5.1 raises the refusal inside it, in C, where luaG_runerror adds no position
+     * ("Attempt to modify a readonly table", not "user_script:1: Attempt ..."). A refusal that
+     * already left a Lua function (table.sort's comparator) keeps that function's position.
+     */
+    static Varargs raisedInC(Supplier<Varargs> call) {
+        try {
+            return call.get();
+        } catch (Refused e) {
+            if (LuaErrors.leftALuaFunction(e)) throw e;
+            throw new PositionlessError(LuaValue.valueOf(MESSAGE));
+        }
     }
 
     @Override public void rawset(int key, LuaValue value) { refuse(locked); super.rawset(key, value); }

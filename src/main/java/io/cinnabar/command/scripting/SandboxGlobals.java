@@ -14,6 +14,10 @@ final class SandboxGlobals extends Globals {
         locked = true;
     }
 
+    boolean locked() {
+        return locked;
+    }
+
     /** Sets a global bypassing the lock (KEYS, ARGV). */
     void setUnlocked(String name, LuaValue value) {
         boolean was = locked;
