@@ -52,10 +52,9 @@ final class ConfFileReader {
         byte[][] split = ArgSplitter.split(line.getBytes(StandardCharsets.UTF_8));
         if (split == null) return "Unbalanced quotes in configuration line";
         if (split.length == 0) return null;
-        List<String> words = new ArrayList<>();
-        for (byte[] w : split) words.add(new String(w, StandardCharsets.UTF_8));
-        String name = words.get(0).toLowerCase(Locale.ROOT);
-        String[] args = words.subList(1, words.size()).toArray(new String[0]);
+        String[] words = words(split);
+        String name = words[0].toLowerCase(Locale.ROOT);
+        String[] args = Arrays.copyOfRange(words, 1, words.length);
         ConfigOption o = Config.option(name);
         if (o != null) return set(o, args);
         if (DEPRECATED.contains(name) && args.length == 1) return null;
@@ -64,9 +63,10 @@ final class ConfFileReader {
 
     private String set(ConfigOption o, String[] args) {
         if (!o.multiArg && args.length != 1) return "wrong number of arguments";
+        // A multi-word option given as one argument ("--save '900 1'") is split as a line is
+        // (sdssplitargs: runs of spaces, quotes), where CONFIG SET splits at each single space.
+        if (o.multiArg && args.length == 1 && !args[0].isEmpty()) args = words(ArgSplitter.split(args[0].getBytes(StandardCharsets.UTF_8)));
         if (o.multiArg && args.length == 0) args = new String[] {""};
-        // A multi-word option given as one argument ("--save '900 1'") is split like a line.
-        if (o.multiArg && args.length == 1 && !args[0].isEmpty()) args = Config.ArgSplitterWords.of(args[0]);
         if (o == ConfigOptions.SAVE) args = savePoints(args);
         try {
             config.set(o, args);
@@ -74,6 +74,14 @@ final class ConfFileReader {
             return e.getMessage();
         }
         return null;
+    }
+
+    /** Split words as text; none for text with unbalanced quotes, as sdssplitargs's NULL is taken. */
+    private static String[] words(byte[][] split) {
+        if (split == null) return new String[0];
+        String[] words = new String[split.length];
+        for (int i = 0; i < split.length; i++) words[i] = new String(split[i], StandardCharsets.UTF_8);
+        return words;
     }
 
     private String[] savePoints(String[] args) {

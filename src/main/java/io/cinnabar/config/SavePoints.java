@@ -1,5 +1,7 @@
 package io.cinnabar.config;
 
+import java.util.OptionalLong;
+
 /** The "save" option: pairs of seconds and changes, or "" for no snapshots. */
 final class SavePoints {
     private SavePoints() {}
@@ -9,14 +11,12 @@ final class SavePoints {
         if (words.length == 1 && words[0].contains(" ")) words = words[0].trim().split("\\s+");
         if (words.length % 2 != 0) throw new ConfigException("Invalid save parameters");
         StringBuilder sb = new StringBuilder();
-        for (String w : words) {
-            try {
-                if (Long.parseLong(w) < 0) throw new ConfigException("Invalid save parameters");
-            } catch (NumberFormatException e) {
-                throw new ConfigException("Invalid save parameters");
-            }
+        for (int i = 0; i < words.length; i++) {
+            // As strtoll reads them: seconds at least 1, changes at least 0 ("" reads as 0).
+            OptionalLong v = Strtoll.parse(words[i], 10);
+            if (v.isEmpty() || v.getAsLong() < (i % 2 == 0 ? 1 : 0)) throw new ConfigException("Invalid save parameters");
             if (sb.length() > 0) sb.append(' ');
-            sb.append(Long.parseLong(w));
+            sb.append(v.getAsLong());
         }
         return sb.toString();
     }

@@ -48,6 +48,19 @@ class RedisConfCompatibilityTest {
     }
 
     @Test
+    void aMultiWordOptionGivenAsOneArgumentIsSplitAsALine(@TempDir Path dir) throws Exception {
+        Path conf = write(dir, "port 7000");
+        // sdssplitargs, as for a line: runs of spaces and quotes, where CONFIG SET splits at each space.
+        assertEquals("3600 1", ConfigLoader.fromArgs(new String[] {conf.toString(), "--save", "3600  1 "})
+                .getString(ConfigOptions.SAVE));
+        assertEquals("", ConfigLoader.fromArgs(new String[] {conf.toString(), "--save", " "})
+                .getString(ConfigOptions.SAVE));
+        assertReason(dir, "save \"0 200\"", "Invalid save parameters");
+        assertReason(dir, "save 0 200", "Invalid save parameters");
+        assertEquals("5 1", load(dir, "save \" 5 +1\"").getString(ConfigOptions.SAVE));
+    }
+
+    @Test
     void directivesThatAreNotOptions(@TempDir Path dir) throws Exception {
         Config c = load(dir, "list-max-ziplist-entries 512", "lua-replicate-commands yes",
                 "rename-command CONFIG \"\"", "user alice on >pw ~* +@all", "loadmodule /x/mod.so a b",
