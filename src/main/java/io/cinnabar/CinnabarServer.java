@@ -166,6 +166,7 @@ public final class CinnabarServer implements AutoCloseable {
         java.util.function.Supplier<String> reconfigureTls = () -> tlsWanted() && network.configureTls() != null
                 ? "Unable to update TLS configuration. Check server logs." : null;
         for (io.cinnabar.config.ConfigOption o : NettyServer.TLS_CONTEXT_OPTIONS) config.onApply(o, reconfigureTls);
+        OomScoreAdj.follow(config);
         return this;
     }
 

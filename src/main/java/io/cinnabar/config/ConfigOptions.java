@@ -198,8 +198,8 @@ public final class ConfigOptions {
         for (String cpulist : new String[] {"server_cpulist", "bio_cpulist", "aof_rewrite_cpulist", "bgsave_cpulist"}) {
             add(string(cpulist, "").immutable().inert());
         }
-        add(enumerationWithSynonyms("oom-score-adj", "no", "no", "yes", "relative=yes", "absolute").inert());
-        add(text("oom-score-adj-values", OomScoreAdjValues::parse, "0 200 800").multiArg().inert());
+        add(enumerationWithSynonyms("oom-score-adj", "no", "no", "yes", "relative=yes", "absolute"));
+        add(text("oom-score-adj-values", OomScoreAdjValues::parse, "0 200 800").multiArg());
         add(bool("activerehashing", true).inert());
         add(bool("io-threads-do-reads", false).immutable().inert());
         // network and security

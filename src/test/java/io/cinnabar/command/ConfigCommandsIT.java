@@ -27,6 +27,39 @@ class ConfigCommandsIT {
     }
 
     @Test
+    void oomScoreAdjSetsTheProcessScoreForItsClass(Jedis jedis) throws Exception {
+        // The embedded server's process is this JVM.
+        java.nio.file.Path file = java.nio.file.Path.of("/proc/self/oom_score_adj");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isWritable(file));
+        java.util.function.IntSupplier score = () -> {
+            try {
+                return Integer.parseInt(java.nio.file.Files.readString(file).trim());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        int base = score.getAsInt();
+        try {
+            assertEquals("OK", jedis.configSet("oom-score-adj-values", "10 20 30", "oom-score-adj", "yes"));
+            assertEquals(base + 10, score.getAsInt());
+            assertEquals("OK", jedis.replicaof("localhost", 1));
+            assertEquals(base + 20, score.getAsInt());
+            assertEquals("OK", jedis.replicaofNoOne());
+            assertEquals(base + 10, score.getAsInt());
+            assertEquals("OK", jedis.configSet("oom-score-adj", "absolute"));
+            assertEquals(10, score.getAsInt());
+            assertEquals("OK", jedis.configSet("oom-score-adj", "no"));
+            assertEquals(base, score.getAsInt());
+            // Off, a change of the values leaves the file alone.
+            assertEquals("OK", jedis.configSet("oom-score-adj-values", "5 5 5"));
+            assertEquals(base, score.getAsInt());
+        } finally {
+            jedis.configSet("oom-score-adj", "no", "oom-score-adj-values", "0 200 800");
+            jedis.replicaofNoOne();
+        }
+    }
+
+    @Test
     void setSeveralPairsAtomically(Jedis jedis) {
         assertEquals("OK", jedis.configSet("hz", "20", "maxmemory", "10mb"));
         assertEquals("20", jedis.configGet("hz").get("hz"));
