@@ -1,6 +1,7 @@
 package io.cinnabar;
 
 import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.log.CrashReport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -20,10 +21,19 @@ import java.nio.file.Path;
 final class ShutdownSignals {
     private static final Logger log = LoggerFactory.getLogger(ShutdownSignals.class);
 
+    private static final io.cinnabar.config.ConfigOption CRASH_LOG_ENABLED = io.cinnabar.config.Config.option("crash-log-enabled");
+
     private ShutdownSignals() {}
 
     static void install(CinnabarServer server, long pid) {
         Signal.handle(new Signal("TERM"), s -> received(server, s.getNumber(), pid));
+        // Redis's sigsegvHandler for the one fatal signal the JVM leaves to applications (it
+        // keeps SIGSEGV, SIGBUS, SIGFPE and SIGILL for itself).
+        CrashReport.endProcessOnCrash();
+        Signal.handle(new Signal("ABRT"), s -> {
+            if (server.config().getBool(CRASH_LOG_ENABLED)) CrashReport.signal(CrashReport.SIGABRT, 0, null);
+            else CrashReport.die(CrashReport.SIGABRT);
+        });
         if (Signal.handle(new Signal("INT"), s -> received(server, s.getNumber(), pid)) == SignalHandler.SIG_IGN) {
             // Inherited from a background job of a non-interactive shell; the JVM keeps it ignored.
             log.warn("SIGINT was ignored when this process started and stays ignored: use SIGTERM or SHUTDOWN to stop it");

@@ -3,6 +3,7 @@ package io.cinnabar;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 import java.io.IOException;
@@ -289,6 +290,50 @@ class StartupIT {
             assertEquals("$1", in.readLine());
             assertEquals("3", in.readLine());
         }
+    }
+
+    @Test
+    void aCrashLogsRedisBugReportAndEndsTheProcessAsTheSignalWould(@TempDir Path dir) throws Exception {
+        int port = freePort();
+        Path log = dir.resolve("stdout");
+        Process p = launch(log, "--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1",
+                "--enable-debug-command", "yes");
+        try (Jedis j = awaitPong(port)) {
+            j.set("k", "v");
+            assertThrows(JedisConnectionException.class, () -> j.sendCommand(() -> "DEBUG".getBytes(StandardCharsets.US_ASCII), "SEGFAULT"));
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the server still runs after DEBUG SEGFAULT");
+            assertEquals(128 + 11, p.exitValue());
+            String text = Files.readString(log);
+            for (String line : List.of("=== REDIS BUG REPORT START: Cut & paste starting from here ===",
+                    "# Redis 7.0.15 crashed by signal: 11, si_code: 2", "------ STACK TRACE ------",
+                    "------ INFO OUTPUT ------", "db0:keys=1,expires=0", "=== REDIS BUG REPORT END.")) {
+                assertTrue(text.contains(line), line + " not in " + text);
+            }
+        } finally {
+            p.destroyForcibly();
+        }
+        Path abortLog = dir.resolve("abort");
+        Process aborted = launch(abortLog, "--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1");
+        try (Jedis j = awaitPong(port)) {
+            new ProcessBuilder("kill", "-ABRT", Long.toString(aborted.pid())).start().waitFor();
+            assertTrue(aborted.waitFor(20, TimeUnit.SECONDS), "the server still runs after SIGABRT");
+            assertEquals(128 + 6, aborted.exitValue());
+            assertTrue(Files.readString(abortLog).contains("# Redis 7.0.15 crashed by signal: 6, si_code: 0"));
+        } finally {
+            aborted.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aCrashOfAnEmbeddedServerStopsItAndLeavesTheJvm() {
+        CinnabarServer server = CinnabarServer.builder().port(0).option("enable-debug-command", "yes").build().start();
+        try (Jedis j = new Jedis("127.0.0.1", server.port())) {
+            assertThrows(JedisConnectionException.class, () -> j.sendCommand(() -> "DEBUG".getBytes(StandardCharsets.US_ASCII), "PANIC"));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (server.isRunning() && System.nanoTime() < deadline) Thread.onSpinWait();
+        assertTrue(!server.isRunning(), "the embedded server still runs after DEBUG PANIC");
+        server.close();
     }
 
     private static Process launch(String... args) throws IOException {

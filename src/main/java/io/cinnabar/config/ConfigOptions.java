@@ -188,7 +188,7 @@ public final class ConfigOptions {
         add(string("syslog-ident", "redis").immutable().inert());
         add(enumeration("syslog-facility", "local0", "user", "local0", "local1", "local2", "local3", "local4",
                 "local5", "local6", "local7").immutable().inert());
-        add(bool("crash-log-enabled", true).inert());
+        add(bool("crash-log-enabled", true));
         add(bool("crash-memcheck-enabled", true).inert());
         add(bool("use-exit-on-panic", false).hidden().inert());
         add(integer("watchdog-period", 0, INT_MAX, 0).hidden().inert());

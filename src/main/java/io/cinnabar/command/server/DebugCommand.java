@@ -5,6 +5,7 @@ import io.cinnabar.command.HelpReply;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.keyspace.Entry;
 import io.cinnabar.keyspace.TypedValue;
+import io.cinnabar.log.CrashReport;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.util.Numbers;
 
@@ -17,6 +18,8 @@ final class DebugCommand {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DebugCommand.class);
 
     private static final String[] HELP = {
+        "ASSERT",
+        "    Crash by assertion failed.",
         "CONFIG-REWRITE-FORCE-ALL",
         "    Like CONFIG REWRITE but writes all configuration options, including",
         "    keywords not listed in original configuration file or default values.",
@@ -37,6 +40,8 @@ final class DebugCommand {
         "    Enable or disable the reply buffer resize cron job",
         "OBJECT <key>",
         "    Show low level info about the `key` and associated value.",
+        "PANIC",
+        "    Crash the server simulating a panic.",
         "POPULATE <count> [<prefix>] [<size>]",
         "    Create <count> string keys named key:<num>. If <prefix> is specified then",
         "    it is used instead of the 'key' prefix. These are not propagated to",
@@ -62,6 +67,8 @@ final class DebugCommand {
         "    Server will sleep before flushing the AOF, this is used for testing.",
         "LOG <message>",
         "    Write <message> to the server log.",
+        "SEGFAULT",
+        "    Crash the server with sigsegv.",
         "SLEEP <seconds>",
         "    Stop the server for <seconds>. Decimals allowed."
     };
@@ -156,6 +163,8 @@ final class DebugCommand {
             c.preventPropagation();
             c.server().dataSets().loadAof();
             c.reply().ok();
+        } else if (c.argIs(1, "SEGFAULT") || c.argIs(1, "PANIC") || c.argIs(1, "ASSERT")) {
+            crash(c);
         } else if (c.argIs(1, "HELP") && c.argCount() == 2) {
             HelpReply.reply(c, HELP);
         } else {
@@ -163,6 +172,30 @@ final class DebugCommand {
                     + c.argString(1) + "'. Try DEBUG HELP.");
         }
     }
+
+    /**
+     * DEBUG SEGFAULT | PANIC | ASSERT: the crash Redis's debug.c causes, with its report (the
+     * INFO in it read here, on the keyspace thread). crash-log-enabled no leaves out the details,
+     * and for SEGFAULT the report too, as Redis's unhandled SIGSEGV does. The process ends (see
+     * CrashReport); an embedded server stops without saving instead.
+     */
+    private static void crash(Call c) {
+        boolean details = c.config().getBool(CRASH_LOG_ENABLED);
+        String info = details ? new InfoCommand().generate(c.server(), java.util.Set.of(), true) : null;
+        if (c.argIs(1, "SEGFAULT")) {
+            if (details) CrashReport.signal(CrashReport.SIGSEGV, SEGV_ACCERR, info);
+            else CrashReport.die(CrashReport.SIGSEGV);
+        } else if (c.argIs(1, "PANIC")) {
+            CrashReport.panic("DEBUG PANIC called at Unix time " + c.mstime() / 1000, "debug.c:506", details, info);
+        } else {
+            CrashReport.assertion("1 == 2", "debug.c:526", details, info);
+        }
+        c.server().shutdown(false, true, true);
+    }
+
+    private static final io.cinnabar.config.ConfigOption CRASH_LOG_ENABLED = io.cinnabar.config.Config.option("crash-log-enabled");
+    /** The si_code of Redis's DEBUG SEGFAULT: a write to a read-only page. */
+    private static final int SEGV_ACCERR = 2;
 
     /**
      * DEBUG POPULATE count [prefix] [size]: keys prefix:0.. (default "key") holding "value:N", cut
