@@ -1445,7 +1445,8 @@ def start(kind, port, tmp):
     if kind == "redis":
         return subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--appendonly", "no",
                                  "--dir", tmp], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    jar = os.path.join(REPO, "target", "cinnabar.jar")
+    # CINNABAR_JAR: a copy of the jar, so that a rebuild during a long run does not change it.
+    jar = os.environ.get("CINNABAR_JAR") or os.path.join(REPO, "target", "cinnabar.jar")
     return subprocess.Popen(["java", "-jar", jar, "--port", str(port), "--save", "", "--appendonly", "no",
                              "--dir", tmp], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
