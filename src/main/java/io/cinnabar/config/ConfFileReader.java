@@ -67,6 +67,11 @@ final class ConfFileReader {
         // (sdssplitargs: runs of spaces, quotes), where CONFIG SET splits at each single space.
         if (o.multiArg && args.length == 1 && !args[0].isEmpty()) args = words(ArgSplitter.split(args[0].getBytes(StandardCharsets.UTF_8)));
         if (o.multiArg && args.length == 0) args = new String[] {""};
+        // A lone empty argument reaches Redis's setter as one empty word, where CONFIG SET's ""
+        // splits into none: save takes it as "no save points", the buffer limits count it.
+        if (o == ConfigOptions.CLIENT_OUTPUT_BUFFER_LIMIT && args.length == 1 && args[0].isEmpty()) {
+            return "Wrong number of arguments in buffer limit configuration.";
+        }
         if (o == ConfigOptions.SAVE) args = savePoints(args);
         try {
             config.set(o, args);

@@ -58,6 +58,7 @@ class RedisConfCompatibilityTest {
         assertReason(dir, "save \"0 200\"", "Invalid save parameters");
         assertReason(dir, "save 0 200", "Invalid save parameters");
         assertEquals("5 1", load(dir, "save \" 5 +1\"").getString(ConfigOptions.SAVE));
+        assertReason(dir, "client-output-buffer-limit \"\"", "Wrong number of arguments in buffer limit configuration.");
     }
 
     @Test
