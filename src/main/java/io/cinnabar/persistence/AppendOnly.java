@@ -247,14 +247,15 @@ public final class AppendOnly {
     // ---- each round ----
 
     /**
-     * The turn's feed bytes, ending at feed offset end, are written now when {@link Writer#writeInline}
-     * may; else they go to the persistence thread, which writes every round waiting for it in one
-     * write call.
+     * The turn's feed bytes are written now, from the feed's own buffer, when {@link Writer#writeInline}
+     * may; else they are copied out and go to the persistence thread, which writes every round
+     * waiting for it in one write call.
      */
-    void hand(byte[] bytes, long end) {
+    void hand(WriteFeed feed) {
+        long end = feed.offset();
         handedEnd = end;
-        if (writer.writeInline(bytes, end)) return;
-        handed.add(new Chunk(bytes, end));
+        if (feed.drainInPlace((bytes, off, len) -> writer.writeInline(bytes, off, len, end))) return;
+        handed.add(new Chunk(feed.takePending(), end));
         thread.wake();
     }
 
@@ -319,7 +320,7 @@ public final class AppendOnly {
         rewriteScheduled = false;
         if (files == null) files = newFiles(layout(), loadManifestQuietly());
         // The point in time: what the feed holds so far belongs to the files before it.
-        if (feed.hasPending()) hand(feed.takePending(), feed.offset());
+        if (feed.hasPending()) hand(feed);
         feed.forceSelect();
         boolean rdbBase = config.getBool(ConfigOptions.AOF_USE_RDB_PREAMBLE);
         SnapshotFormat format = rdbBase ? formats.rdbBase() : formats.commandsBase();
@@ -429,7 +430,7 @@ public final class AppendOnly {
         rewriteScheduled = false;
         on = false;
         waitingForRewrite = false;
-        if (feed.hasPending()) hand(feed.takePending(), feed.offset());
+        if (feed.hasPending()) hand(feed);
         feed.enabled(false);
         AofFiles f = files;
         afterHandedRounds(() -> {
@@ -470,7 +471,7 @@ public final class AppendOnly {
      */
     String syncForShutdown() {
         if (!on || files == null) return null;
-        if (feed.hasPending()) hand(feed.takePending(), feed.offset());
+        if (feed.hasPending()) hand(feed);
         AofFiles f = files;
         java.util.concurrent.CompletableFuture<String> done = new java.util.concurrent.CompletableFuture<>();
         afterHandedRounds(() -> {
@@ -502,7 +503,7 @@ public final class AppendOnly {
     void close() {
         killRewrite();
         if (files == null) return;
-        if (feed.hasPending()) hand(feed.takePending(), feed.offset());
+        if (feed.hasPending()) hand(feed);
         AofFiles f = files;
         afterHandedRounds(() -> {
             try {
@@ -585,7 +586,7 @@ public final class AppendOnly {
          * for a second after a write took over {@link #SLOW_WRITE_NANOS} (a disk busy with a
          * snapshot's write-back must not hold commands up).
          */
-        boolean writeInline(byte[] bytes, long end) {
+        boolean writeInline(byte[] bytes, int off, int len, long end) {
             if (flushSleepMicros > 0 || fileTasksQueued.get() > 0 || !handed.isEmpty()) return false;
             long now = System.nanoTime();
             if (now - inlineAfterNanos < 0 || "always".equals(config.getString(ConfigOptions.APPENDFSYNC))) return false;
@@ -594,7 +595,7 @@ public final class AppendOnly {
                 if (!handed.isEmpty() || files.pendingBytes() > 0) return false;
                 handedUpTo = end;
                 try {
-                    files.append(bytes, -1);
+                    files.append(bytes, off, len, -1);
                 } catch (IOException e) {
                     // The bytes wait in the file writer; the duty retries them in a second.
                     retryAtNanos = now + 1_000_000_000L;

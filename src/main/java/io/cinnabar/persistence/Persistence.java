@@ -88,7 +88,7 @@ public final class Persistence {
 
     /** End of a round of keyspace work: the round's writes go to the persistence thread. */
     public void endOfRound() {
-        if (feed.hasPending()) aof.hand(feed.takePending(), feed.offset());
+        if (feed.hasPending()) aof.hand(feed);
     }
 
     /**

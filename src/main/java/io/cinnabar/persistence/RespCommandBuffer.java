@@ -102,6 +102,17 @@ public final class RespCommandBuffer {
         out.write(buf, 0, len);
     }
 
+    /** Lends the bytes to writer for one call; what it returns. */
+    boolean writeTo(WriteFeed.PendingWriter writer) {
+        return writer.write(buf, 0, len);
+    }
+
+    /** Drops the first n bytes; the rest moves to the front. */
+    void discardFirst(int n) {
+        System.arraycopy(buf, n, buf, 0, len - n);
+        len -= n;
+    }
+
     /** Empties the buffer but keeps its capacity for the next batch. */
     public void clear() {
         len = 0;

@@ -44,8 +44,30 @@ public final class WriteFeed {
     /** The bytes appended since the last call, for the consumers; the feed starts empty again. */
     public byte[] takePending() {
         byte[] out = buf.toByteArray();
-        if (buf.size() > SHRINK_ABOVE) buf = new RespCommandBuffer(16 * 1024); else buf.clear();
+        emptied();
         return out;
+    }
+
+    /** Writes len bytes of an array from off, and says whether it did; the array is lent for the call only. */
+    public interface PendingWriter {
+        boolean write(byte[] bytes, int off, int len);
+    }
+
+    /**
+     * Offers the bytes appended since the last take to writer where they lie, without a copy
+     * (the write of a round's commands on the command thread); true, and the feed starts empty
+     * again, if it wrote them.
+     */
+    public boolean drainInPlace(PendingWriter writer) {
+        int lent = buf.size();
+        if (!buf.writeTo(writer)) return false;
+        // Whatever the write's own callbacks appended meanwhile stays for the next take.
+        if (buf.size() > lent) buf.discardFirst(lent); else emptied();
+        return true;
+    }
+
+    private void emptied() {
+        if (buf.size() > SHRINK_ABOVE) buf = new RespCommandBuffer(16 * 1024); else buf.clear();
     }
 
     /** Appends argv as executed in database db. */

@@ -213,6 +213,11 @@ public final class AofFiles implements Closeable {
      *                           partial write away) stay pending and go first on the next call
      */
     public void append(byte[] bytes, int dbBefore) throws AofWriteException {
+        append(bytes, 0, bytes.length, dbBefore);
+    }
+
+    /** {@link #append(byte[], int)} of len bytes of bytes from off; the array is not kept. */
+    public void append(byte[] bytes, int off, int len, int dbBefore) throws AofWriteException {
         IncrFileWriter w = incr;
         if (w == null) return;
         RespCommandBuffer prefix = null;
@@ -224,7 +229,7 @@ public final class AofFiles implements Closeable {
             }
         }
         if (w.takeFresh() && dbBefore >= 0) prefix = (prefix != null ? prefix : new RespCommandBuffer(32)).select(dbBefore);
-        w.write(prefix != null ? prefix.toByteArray() : null, bytes);
+        w.write(prefix != null ? prefix.toByteArray() : null, bytes, off, len);
     }
 
     /** Retries the bytes a failed write left pending (Redis retries from serverCron every second). */

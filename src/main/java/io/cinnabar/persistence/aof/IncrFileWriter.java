@@ -74,8 +74,16 @@ final class IncrFileWriter {
 
     /** Writes what is pending, then prefix and bytes (either may be null), in one write call. */
     void write(byte[] prefix, byte[] bytes) throws AofWriteException {
+        write(prefix, bytes, 0, bytes != null ? bytes.length : 0);
+    }
+
+    /**
+     * Writes what is pending, then prefix (may be null) and len bytes of bytes from off, in one
+     * write call. The caller's array is not kept: bytes a failed write leaves are copied.
+     */
+    void write(byte[] prefix, byte[] bytes, int off, int len) throws AofWriteException {
         byte[] first = pending;
-        ByteBuffer[] parts = {ByteBuffer.wrap(first), wrap(prefix), wrap(bytes)};
+        ByteBuffer[] parts = {ByteBuffer.wrap(first), wrap(prefix), bytes != null ? ByteBuffer.wrap(bytes, off, len) : wrap(null)};
         long expected = 0;
         for (ByteBuffer b : parts) expected += b.remaining();
         if (expected == 0) return;
@@ -99,7 +107,8 @@ final class IncrFileWriter {
             }
             return;
         }
-        throw writeFailed(concat(first, prefix, bytes), written, expected, error);
+        throw writeFailed(concat(first, prefix, bytes != null ? Arrays.copyOfRange(bytes, off, off + len) : null),
+                written, expected, error);
     }
 
     /**

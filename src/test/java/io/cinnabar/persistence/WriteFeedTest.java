@@ -1,0 +1,51 @@
+package io.cinnabar.persistence;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class WriteFeedTest {
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private static WriteFeed feedWithOneSet() {
+        WriteFeed feed = new WriteFeed();
+        feed.enabled(true);
+        feed.append(0, new byte[][] {b("SET"), b("k"), b("v")});
+        return feed;
+    }
+
+    @Test
+    void aWriterTakesThePendingBytesWhereTheyLie() {
+        WriteFeed feed = feedWithOneSet();
+        List<String> written = new ArrayList<>();
+        assertTrue(feed.drainInPlace((bytes, off, len) -> written.add(new String(bytes, off, len, StandardCharsets.ISO_8859_1))));
+        assertEquals(List.of("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n"), written);
+        assertFalse(feed.hasPending());
+    }
+
+    @Test
+    void aWriterThatDeclinesLeavesThemForTheHandOver() {
+        WriteFeed feed = feedWithOneSet();
+        assertFalse(feed.drainInPlace((bytes, off, len) -> false));
+        assertEquals("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n",
+                new String(feed.takePending(), StandardCharsets.ISO_8859_1));
+    }
+
+    @Test
+    void writesAppendedWhileTheBytesAreLentStayForTheNextTake() {
+        WriteFeed feed = feedWithOneSet();
+        assertTrue(feed.drainInPlace((bytes, off, len) -> {
+            feed.append(0, new byte[][] {b("DEL"), b("k")});
+            return true;
+        }));
+        assertEquals("*2\r\n$3\r\nDEL\r\n$1\r\nk\r\n", new String(feed.takePending(), StandardCharsets.ISO_8859_1));
+    }
+}
