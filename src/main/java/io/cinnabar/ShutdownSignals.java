@@ -21,8 +21,6 @@ import java.nio.file.Path;
 final class ShutdownSignals {
     private static final Logger log = LoggerFactory.getLogger(ShutdownSignals.class);
 
-    private static final io.cinnabar.config.ConfigOption CRASH_LOG_ENABLED = io.cinnabar.config.Config.option("crash-log-enabled");
-
     private ShutdownSignals() {}
 
     static void install(CinnabarServer server, long pid) {
@@ -31,7 +29,7 @@ final class ShutdownSignals {
         // keeps SIGSEGV, SIGBUS, SIGFPE and SIGILL for itself).
         CrashReport.endProcessOnCrash();
         Signal.handle(new Signal("ABRT"), s -> {
-            if (server.config().getBool(CRASH_LOG_ENABLED)) CrashReport.signal(CrashReport.SIGABRT, 0, null);
+            if (server.config().getBool(ConfigOptions.CRASH_LOG_ENABLED)) CrashReport.signal(CrashReport.SIGABRT, 0, null);
             else CrashReport.die(CrashReport.SIGABRT);
         });
         if (Signal.handle(new Signal("INT"), s -> received(server, s.getNumber(), pid)) == SignalHandler.SIG_IGN) {

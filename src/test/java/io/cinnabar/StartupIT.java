@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The server as a process (java -jar style argv) and as an embedded object. */
@@ -330,9 +331,8 @@ class StartupIT {
         try (Jedis j = new Jedis("127.0.0.1", server.port())) {
             assertThrows(JedisConnectionException.class, () -> j.sendCommand(() -> "DEBUG".getBytes(StandardCharsets.US_ASCII), "PANIC"));
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (server.isRunning() && System.nanoTime() < deadline) Thread.onSpinWait();
-        assertTrue(!server.isRunning(), "the embedded server still runs after DEBUG PANIC");
+        assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), server::awaitTermination,
+                "the embedded server still runs after DEBUG PANIC");
         server.close();
     }
 

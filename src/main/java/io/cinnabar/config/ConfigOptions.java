@@ -178,6 +178,9 @@ public final class ConfigOptions {
     public static final ConfigOption BUSY_REPLY_THRESHOLD = add(integer("busy-reply-threshold", 0, LONG_MAX,
             5000).alias("lua-time-limit"));
 
+    /** Whether a crash logs Redis's whole bug report (CrashReport). */
+    public static final ConfigOption CRASH_LOG_ENABLED = add(bool("crash-log-enabled", true));
+
     // ---- accepted for compatibility, without effect in Cinnabar yet (warned about once when given) ----
     static {
         // general
@@ -188,7 +191,6 @@ public final class ConfigOptions {
         add(string("syslog-ident", "redis").immutable().inert());
         add(enumeration("syslog-facility", "local0", "user", "local0", "local1", "local2", "local3", "local4",
                 "local5", "local6", "local7").immutable().inert());
-        add(bool("crash-log-enabled", true));
         add(bool("crash-memcheck-enabled", true).inert());
         add(bool("use-exit-on-panic", false).hidden().inert());
         add(integer("watchdog-period", 0, INT_MAX, 0).hidden().inert());

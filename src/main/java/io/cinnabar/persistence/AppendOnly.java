@@ -59,6 +59,8 @@ public final class AppendOnly {
     private final OwnerThread owner;
     private final Formats formats;
     private final Writer writer = new Writer();
+    /** One instance: a round's hand-over allocates nothing when it writes inline. */
+    private final WriteFeed.PendingWriter writeInline = writer::writeInline;
     private final ConcurrentLinkedQueue<Waiter> waiters = new ConcurrentLinkedQueue<>();
     /** Rounds handed over and not yet written, oldest first. */
     private final ConcurrentLinkedQueue<Chunk> handed = new ConcurrentLinkedQueue<>();
@@ -254,7 +256,7 @@ public final class AppendOnly {
     void hand(WriteFeed feed) {
         long end = feed.offset();
         handedEnd = end;
-        if (feed.drainInPlace((bytes, off, len) -> writer.writeInline(bytes, off, len, end))) return;
+        if (feed.drainInPlace(writeInline)) return;
         handed.add(new Chunk(feed.takePending(), end));
         thread.wake();
     }

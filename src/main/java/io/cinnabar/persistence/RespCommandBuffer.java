@@ -102,9 +102,9 @@ public final class RespCommandBuffer {
         out.write(buf, 0, len);
     }
 
-    /** Lends the bytes to writer for one call; what it returns. */
-    boolean writeTo(WriteFeed.PendingWriter writer) {
-        return writer.write(buf, 0, len);
+    /** Lends the bytes, which end at feed offset end, to writer for one call; what it returns. */
+    boolean writeTo(WriteFeed.PendingWriter writer, long end) {
+        return writer.write(buf, 0, len, end);
     }
 
     /** Drops the first n bytes; the rest moves to the front. */

@@ -48,9 +48,12 @@ public final class WriteFeed {
         return out;
     }
 
-    /** Writes len bytes of an array from off, and says whether it did; the array is lent for the call only. */
+    /**
+     * Writes len bytes of an array from off, which end at feed offset end, and says whether it
+     * did; the array is lent for the call only.
+     */
     public interface PendingWriter {
-        boolean write(byte[] bytes, int off, int len);
+        boolean write(byte[] bytes, int off, int len, long end);
     }
 
     /**
@@ -60,7 +63,7 @@ public final class WriteFeed {
      */
     public boolean drainInPlace(PendingWriter writer) {
         int lent = buf.size();
-        if (!buf.writeTo(writer)) return false;
+        if (!buf.writeTo(writer, offset)) return false;
         // Whatever the write's own callbacks appended meanwhile stays for the next take.
         if (buf.size() > lent) buf.discardFirst(lent); else emptied();
         return true;

@@ -26,7 +26,7 @@ class WriteFeedTest {
     void aWriterTakesThePendingBytesWhereTheyLie() {
         WriteFeed feed = feedWithOneSet();
         List<String> written = new ArrayList<>();
-        assertTrue(feed.drainInPlace((bytes, off, len) -> written.add(new String(bytes, off, len, StandardCharsets.ISO_8859_1))));
+        assertTrue(feed.drainInPlace((bytes, off, len, end) -> written.add(new String(bytes, off, len, StandardCharsets.ISO_8859_1))));
         assertEquals(List.of("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n"), written);
         assertFalse(feed.hasPending());
     }
@@ -34,7 +34,7 @@ class WriteFeedTest {
     @Test
     void aWriterThatDeclinesLeavesThemForTheHandOver() {
         WriteFeed feed = feedWithOneSet();
-        assertFalse(feed.drainInPlace((bytes, off, len) -> false));
+        assertFalse(feed.drainInPlace((bytes, off, len, end) -> false));
         assertEquals("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n",
                 new String(feed.takePending(), StandardCharsets.ISO_8859_1));
     }
@@ -42,7 +42,7 @@ class WriteFeedTest {
     @Test
     void writesAppendedWhileTheBytesAreLentStayForTheNextTake() {
         WriteFeed feed = feedWithOneSet();
-        assertTrue(feed.drainInPlace((bytes, off, len) -> {
+        assertTrue(feed.drainInPlace((bytes, off, len, end) -> {
             feed.append(0, new byte[][] {b("DEL"), b("k")});
             return true;
         }));

@@ -180,7 +180,7 @@ final class DebugCommand {
      * CrashReport); an embedded server stops without saving instead.
      */
     private static void crash(Call c) {
-        boolean details = c.config().getBool(CRASH_LOG_ENABLED);
+        boolean details = c.config().getBool(io.cinnabar.config.ConfigOptions.CRASH_LOG_ENABLED);
         String info = details ? new InfoCommand().generate(c.server(), java.util.Set.of(), true) : null;
         if (c.argIs(1, "SEGFAULT")) {
             if (details) CrashReport.signal(CrashReport.SIGSEGV, SEGV_ACCERR, info);
@@ -193,7 +193,6 @@ final class DebugCommand {
         c.server().shutdown(false, true, true);
     }
 
-    private static final io.cinnabar.config.ConfigOption CRASH_LOG_ENABLED = io.cinnabar.config.Config.option("crash-log-enabled");
     /** The si_code of Redis's DEBUG SEGFAULT: a write to a read-only page. */
     private static final int SEGV_ACCERR = 2;
 
