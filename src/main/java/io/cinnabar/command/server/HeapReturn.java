@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * next periodic cycle (30 s with Shenandoah's compact heuristics), by asking for one concurrent
  * cycle when the server has just dropped many keys (a flush), has gone quiet after a burst of
  * allocation (a bulk load leaves hundreds of MB of request garbage behind, measured: 590 MB of
- * heap in use for 113 MB of live keys), holds more garbage than live data while busy (the
- * collector's own trigger lets it grow to 10% of the maximum heap), or refuses writes for memory
+ * heap in use for 113 MB of live keys), holds more garbage than live data while busy where the
+ * collector cannot be paced to collect it by itself ({@link CollectorPacing}), or refuses writes for memory
  * by what the last cycle counted ({@link io.cinnabar.command.MemoryLimit}: keys deleted since then
  * free room). Only where an explicit collection runs concurrently (ExplicitGCInvokesConcurrent: on
  * by default with Shenandoah): a stop-the-world full collection of a large heap is exactly the
@@ -46,6 +46,7 @@ public final class HeapReturn {
         List<MemoryPoolMXBean> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
                 .filter(p -> p.getType() == MemoryType.HEAP && p.isCollectionUsageThresholdSupported())
                 .toList();
+        CollectorPacing pacing = CollectorPacing.ofThisJvm();
         Thread t = new Thread(() -> {
             // From the start: start-up leaves its own garbage (~20 MB) for the first quiet second.
             long previousUsed = used(heapPools);
@@ -61,7 +62,8 @@ public final class HeapReturn {
                     MemoryUsage afterLastCycle = pool.getCollectionUsage();
                     if (afterLastCycle != null) live += afterLastCycle.getUsed();
                 }
-                if (worthACycle(previousUsed, used, live)) collectSoon();
+                if (pacing != null) pacing.paceFor(live);
+                if (worthACycle(previousUsed, used, live, pacing != null)) collectSoon();
                 previousUsed = used;
             }
         }, "cinnabar-heap-return");
@@ -69,23 +71,17 @@ public final class HeapReturn {
         t.start();
     }
 
-    /** Heap in use a second ago and now, and what the last cycle left: quiet, with much garbage? */
-    static boolean worthACycle(long previousUsed, long used, long live) {
+    /**
+     * Heap in use a second ago and now, and what the last cycle left: quiet, with much garbage? Or
+     * busy, holding more garbage than live data (at least {@link CollectorPacing#BUSY_GARBAGE}), with
+     * a collector that is not paced to collect it by itself?
+     */
+    static boolean worthACycle(long previousUsed, long used, long live, boolean paced) {
         // A drop means a cycle ran meanwhile: the next second tells whether it is quiet.
         boolean quiet = used >= previousUsed && used - previousUsed < QUIET_ALLOCATION_PER_SECOND;
         if (quiet) return used - live > Math.max(MIN_GARBAGE, live / 4);
-        return used - live > Math.max(BUSY_GARBAGE, live);
+        return !paced && used - live > Math.max(CollectorPacing.BUSY_GARBAGE, live);
     }
-
-    /**
-     * Under load, garbage worth a cycle anyway: this much, or as much as the last cycle left live,
-     * if more. Shenandoah's compact heuristics wait for 10% of the maximum heap (600 MB of a 6 GB
-     * default) to be allocated: measured with 1M keys under redis-benchmark -t set,get -c 50 -n
-     * 2000000 -r 1000000 -d 32, the RSS peak went from 803-810 MB to 466-471 MB, CPU per request
-     * 10.3-11.4 us without, 10.8-10.9 us with. Half the live heap gave a 394-398 MB peak but cost
-     * 11.6-11.9 us per request.
-     */
-    private static final long BUSY_GARBAGE = 64L << 20;
 
     private static long used(List<MemoryPoolMXBean> pools) {
         long used = 0;
