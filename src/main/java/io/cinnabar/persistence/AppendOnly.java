@@ -584,14 +584,18 @@ public final class AppendOnly {
          * request, against 8.7 us for the event loop alone writing here. Returns false, and the bytes are handed over, under appendfsync always
          * (the fsync is the persistence thread's), while DEBUG AOF-FLUSH-SLEEP is on, while
          * anything else is queued for the files (rounds, a rewrite's start, a failed write's
-         * bytes) so that nothing overtakes it, while the persistence thread works on the files, and
-         * for a second after a write took over {@link #SLOW_WRITE_NANOS} (a disk busy with a
-         * snapshot's write-back must not hold commands up).
+         * bytes) so that nothing overtakes it, while the persistence thread works on the files,
+         * while an everysec fsync runs, and for a second after a write took over
+         * {@link #SLOW_WRITE_NANOS} (a disk busy with a snapshot's write-back must not hold
+         * commands up). A write behind a running fsync waits for it (measured: 2-10 ms, most slow
+         * writes), so this thread leaves it to the persistence thread and goes on; before, the
+         * second of hand-overs after such a write was most of the hand-overs:
+         * redis-benchmark SET -d 4096 -c 50 ran at 61-63k rps, 69k with this.
          */
         boolean writeInline(byte[] bytes, int off, int len, long end) {
             if (flushSleepMicros > 0 || fileTasksQueued.get() > 0 || !handed.isEmpty()) return false;
             long now = System.nanoTime();
-            if (now - inlineAfterNanos < 0 || "always".equals(config.getString(ConfigOptions.APPENDFSYNC))) return false;
+            if (now - inlineAfterNanos < 0 || fsyncRunning || "always".equals(config.getString(ConfigOptions.APPENDFSYNC))) return false;
             if (!fileLock.tryLock()) return false;
             try {
                 if (!handed.isEmpty() || files.pendingBytes() > 0) return false;
