@@ -38,11 +38,14 @@ public final class HeapReturn {
     }
 
     /**
-     * For a server that owns its process: once a second, a quiet heap holding much garbage gets
-     * a cycle. Not for embedded servers, whose heap belongs to the application around them.
+     * For a server that owns its process: a cycle now, for what start-up left behind (the JIT
+     * warm-up's requests: ~20 MB, which the quiet rule's floor let stay), then once a second, a
+     * quiet heap holding much garbage gets a cycle. Not for embedded servers, whose heap belongs
+     * to the application around them.
      */
     public static void watchQuietPeriods() {
         if (!CONCURRENT || !WATCHING.compareAndSet(false, true)) return;
+        collectSoon();
         List<MemoryPoolMXBean> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
                 .filter(p -> p.getType() == MemoryType.HEAP && p.isCollectionUsageThresholdSupported())
                 .toList();
