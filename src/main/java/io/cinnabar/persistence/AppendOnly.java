@@ -595,7 +595,8 @@ public final class AppendOnly {
         boolean writeInline(byte[] bytes, int off, int len, long end) {
             if (flushSleepMicros > 0 || fileTasksQueued.get() > 0 || !handed.isEmpty()) return false;
             long now = System.nanoTime();
-            if (now - inlineAfterNanos < 0 || fsyncRunning || "always".equals(config.getString(ConfigOptions.APPENDFSYNC))) return false;
+            if (now - inlineAfterNanos < 0 || fsyncRunning) return false;
+            if ("always".equals(config.getString(ConfigOptions.APPENDFSYNC))) return false;
             if (!fileLock.tryLock()) return false;
             try {
                 if (!handed.isEmpty() || files.pendingBytes() > 0) return false;

@@ -91,7 +91,7 @@ final class CollectorPacing {
             hotspot.setVMOption("SoftMaxHeapSize", Long.toString(target));
             softMax = target;
         } catch (RuntimeException refused) {
-            // Below the minimum heap (-Xms): the collector keeps its own pace.
+            // Outside what the flag accepts: the collector keeps its own pace.
         }
     }
 }

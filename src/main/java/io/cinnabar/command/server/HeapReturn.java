@@ -51,7 +51,6 @@ public final class HeapReturn {
                 .toList();
         CollectorPacing pacing = CollectorPacing.ofThisJvm();
         Thread t = new Thread(() -> {
-            // From the start: start-up leaves its own garbage (~20 MB) for the first quiet second.
             long previousUsed = used(heapPools);
             while (true) {
                 try {
