@@ -123,7 +123,12 @@ public final class CommandTable {
 
     private CommandSpec lookupOriginal(byte[] name) {
         CommandSpec found = find(slots, name);
-        while (found == null && !complete) found = registerNext(name);
+        while (found == null) {
+            // Another thread may have registered the name's family, and the rest, since the look
+            // above: complete is written after the slots that hold them.
+            if (complete) return find(slots, name);
+            found = registerNext(name);
+        }
         return found;
     }
 
