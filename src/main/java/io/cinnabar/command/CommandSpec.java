@@ -20,6 +20,8 @@ public final class CommandSpec {
     final String fullName;
     final int arity;
     final Set<CommandFlag> flags;
+    /** The same flags for {@link #hasFlag}, asked several times per call: no unmodifiable wrapper in between. */
+    private final EnumSet<CommandFlag> flagSet;
     /** The enable-* option that allows this PROTECTED command (DEBUG, MODULE LOAD...), else null. */
     final io.cinnabar.config.ConfigOption protectedBy;
     /** Redis's legacy key triple, derived from the key specs (populateCommandLegacyRangeSpec); last as printed. */
@@ -99,6 +101,7 @@ public final class CommandSpec {
         this.keyStep = legacy[2];
         EnumSet<CommandFlag> f = b.flags.clone();
         if (movable) f.add(CommandFlag.MOVABLEKEYS);
+        this.flagSet = f;
         this.flags = Collections.unmodifiableSet(f);
         this.group = group;
         this.summary = b.summary;
@@ -188,7 +191,7 @@ public final class CommandSpec {
     public boolean mayRunLong() { return mayRunLong; }
 
     public boolean hasFlag(CommandFlag f) {
-        return flags.contains(f);
+        return flagSet.contains(f);
     }
 
     CommandHandler handler() {
