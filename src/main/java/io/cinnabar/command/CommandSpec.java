@@ -19,9 +19,8 @@ public final class CommandSpec {
     final String name;
     final String fullName;
     final int arity;
-    final Set<CommandFlag> flags;
-    /** The same flags for {@link #hasFlag}, asked several times per call: no unmodifiable wrapper in between. */
-    private final EnumSet<CommandFlag> flagSet;
+    /** Never changed after construction; {@link #hasFlag}, asked several times per call, reads it without a wrapper. */
+    private final EnumSet<CommandFlag> flags;
     /** The enable-* option that allows this PROTECTED command (DEBUG, MODULE LOAD...), else null. */
     final io.cinnabar.config.ConfigOption protectedBy;
     /** Redis's legacy key triple, derived from the key specs (populateCommandLegacyRangeSpec); last as printed. */
@@ -101,8 +100,7 @@ public final class CommandSpec {
         this.keyStep = legacy[2];
         EnumSet<CommandFlag> f = b.flags.clone();
         if (movable) f.add(CommandFlag.MOVABLEKEYS);
-        this.flagSet = f;
-        this.flags = Collections.unmodifiableSet(f);
+        this.flags = f;
         this.group = group;
         this.summary = b.summary;
         this.since = b.since;
@@ -145,7 +143,7 @@ public final class CommandSpec {
     boolean arityAccepts(byte[][] args) {
         return (arity <= 0 || arity == args.length) && args.length >= -arity;
     }
-    public Set<CommandFlag> flags() { return flags; }
+    public Set<CommandFlag> flags() { return Collections.unmodifiableSet(flags); }
     public int firstKey() { return firstKey; }
     public int lastKey() { return lastKey; }
     public int keyStep() { return keyStep; }
@@ -191,7 +189,7 @@ public final class CommandSpec {
     public boolean mayRunLong() { return mayRunLong; }
 
     public boolean hasFlag(CommandFlag f) {
-        return flagSet.contains(f);
+        return flags.contains(f);
     }
 
     CommandHandler handler() {
