@@ -16,6 +16,10 @@ public final class Database {
     private int volatileCount;
     /** Estimated bytes of the stored keys and values: the sum of {@link Entry#memory()}, kept as they change. */
     long bytes;
+    /** {@link #bytes()} of a database that has never held a key: its table's first bucket array. */
+    static final long NEVER_USED_BYTES = 16 + 4L * ChainedTable.MIN_BUCKETS;
+    /** Whether this database has ever held a key (or swapped contents): {@link Keyspace#dataBytes()} sums only these. */
+    private boolean used;
     /** WATCHed keys; consulted only when non-empty so unwatched writes stay allocation-free. */
     private final WatchedKeys watched = new WatchedKeys();
 
@@ -242,6 +246,7 @@ public final class Database {
             return;
         }
         Entry added = new Entry(key, h, value, keyspace.freshLru());
+        markUsed();
         table.insert(added, tableMayGrow);
         added(added);
         if (!watched.isEmpty()) watched.touched(key, true);
@@ -292,6 +297,7 @@ public final class Database {
         long expireAt = source.expireAt();
         int h = ChainedTable.hash(key);
         Entry added = expireAt < 0 ? new Entry(key, h, value, lru) : new VolatileEntry(key, h, value, lru, expireAt);
+        markUsed();
         table.insert(added, tableMayGrow);
         added(added);
         if (added instanceof VolatileEntry) addVolatile((VolatileEntry) added);
@@ -436,12 +442,21 @@ public final class Database {
 
     /** Swaps contents with other (SWAPDB); ids stay. */
     void swapContents(Database other) {
+        markUsed();
+        other.markUsed();
         if (!watched.isEmpty()) watched.touchedAll(this, other);
         if (!other.watched.isEmpty()) other.watched.touchedAll(other, this);
         ChainedTable<Entry> t = table; table = other.table; other.table = t;
         VolatileEntry[] v = volatiles; volatiles = other.volatiles; other.volatiles = v;
         int c = volatileCount; volatileCount = other.volatileCount; other.volatileCount = c;
         long b = bytes; bytes = other.bytes; other.bytes = b;
+    }
+
+    private void markUsed() {
+        if (!used) {
+            used = true;
+            keyspace.databaseUsed(this);
+        }
     }
 
     /** Shrinks the table when it is mostly empty (Redis does this from its cron). */
