@@ -7,6 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,11 +28,12 @@ import java.util.stream.Stream;
  * before the real server opens its port, a private server on a loopback port, with the real one's
  * io-threads and AOF settings in a temporary directory, serves redis-benchmark's default commands
  * to eight in-process clients (two unpipelined, six 16 deep, each reconnecting every 4096 requests
- * so that accepting and closing connections warm up too, sending rounds encoded beforehand so that
+ * as a benchmark's clients connect anew for each test, sending rounds encoded beforehand so that
  * the two cores go to the server) for N ms, then goes away with its directory; its log lines are
  * silenced. The JIT compiles the request path meanwhile. Encoding beforehand and reconnecting: 23-43k
- * -> 37-50k requests served in the second, and a fresh server's first 200k SETs at -c 50 at 68-69k/s
- * instead of 62-68k/s (84-86k/s later). Measured on
+ * -> 37-60k requests served in the second, and a fresh server's first 200k SETs at -c 50 at 68-69k/s
+ * instead of 62-68k/s (84-86k/s later). Clients that connect per request still find that path
+ * cold: the first ~20k connections cost 2-3 times the CPU of later ones. Measured on
  * 2 cores with AOF everysec: a fresh server's first 100k SETs ran at 55k/s and the next 100k at
  * 71-87k/s; after 1000 ms of warm-up the next 100k ran at 96-102k/s (the first still at ~60k/s:
  * real clients' profiles still make the JIT compile). Embedded servers never do this.
@@ -115,7 +117,7 @@ final class JitWarmUp {
         }
     }
 
-    /** Requests a client sends per connection before it reconnects, so that connecting and closing warm up too. */
+    /** Requests a client sends per connection before it reconnects. */
     private static final int REQUESTS_PER_CONNECTION = 4096;
     /** Distinct pre-encoded rounds per client: building requests is the client's work, not the server's. */
     private static final int ROUNDS = 64;
@@ -126,7 +128,7 @@ final class JitWarmUp {
         byte[][] rounds = new byte[ROUNDS][];
         int next = 0;
         for (int r = 0; r < ROUNDS; r++) {
-            java.io.ByteArrayOutputStream round = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream round = new ByteArrayOutputStream();
             for (int i = 0; i < depth; i++) round.writeBytes(request(next++ % COMMANDS, random.nextInt(10_000)));
             rounds[r] = round.toByteArray();
         }
