@@ -339,7 +339,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         // counts before the next command, as Redis's evicts clients before it sleeps.
         if (adding >= BIG_OUTPUT) buffersGrew();
         long total = adding + pendingOutputBytes();
-        boolean over = total > 0 && outputLimit.exceeded(total, System.currentTimeMillis(), client.subscribed());
+        boolean over = total > 0 && outputLimit.exceeded(total, client.subscribed());
         if (!over && outputLimit.softLimitPending() && !softLimitCheckScheduled) {
             // No more traffic may come to look again: Redis's cron closes such a client too.
             softLimitCheckScheduled = true;

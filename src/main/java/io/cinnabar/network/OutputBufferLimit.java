@@ -22,13 +22,18 @@ final class OutputBufferLimit {
         this.config = config;
     }
 
-    /** True when a client (of class pubsub when subscribed) whose pending output would be {@code bytes} must be closed. */
-    boolean exceeded(long bytes, long nowMs, boolean pubsub) {
+    /**
+     * True when a client (of class pubsub when subscribed) whose pending output would be
+     * {@code bytes} must be closed. The clock is read only past a soft limit: this runs for every
+     * reply written.
+     */
+    boolean exceeded(long bytes, boolean pubsub) {
         refresh();
         long[] l = limits[pubsub ? PUBSUB : NORMAL];
         long hard = l[0], soft = l[1], softSeconds = l[2];
         if (hard > 0 && bytes >= hard) return true;
         if (soft > 0 && bytes >= soft) {
+            long nowMs = System.currentTimeMillis();
             if (softReachedAtMs == 0) {
                 softReachedAtMs = nowMs;
                 return false;
