@@ -17,7 +17,7 @@ public final class Database {
     /** Estimated bytes of the stored keys and values: the sum of {@link Entry#memory()}, kept as they change. */
     long bytes;
     /** {@link #bytes()} of a database that has never held a key: its table's first bucket array. */
-    static final long NEVER_USED_BYTES = 16 + 4L * ChainedTable.MIN_BUCKETS;
+    static final long NEVER_USED_BYTES = tableBytes(ChainedTable.MIN_BUCKETS);
     /** Whether this database has ever held a key (or swapped contents): {@link Keyspace#dataBytes()} sums only these. */
     private boolean used;
     /** WATCHed keys; consulted only when non-empty so unwatched writes stay allocation-free. */
@@ -55,7 +55,11 @@ public final class Database {
 
     /** The table's bucket array (MEMORY STATS' overhead.hashtable.main). */
     public long tableBytes() {
-        return 16 + 4L * table.bucketCount();
+        return tableBytes(table.bucketCount());
+    }
+
+    private static long tableBytes(int buckets) {
+        return 16 + 4L * buckets;
     }
 
     // ---- lookups ----
