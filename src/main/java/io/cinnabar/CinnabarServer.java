@@ -15,6 +15,7 @@ import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.config.ConfigException;
 import io.cinnabar.network.NettyServer;
+import io.cinnabar.network.NettyWarmUp;
 import io.cinnabar.network.TlsConfigurationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,7 +92,8 @@ public final class CinnabarServer implements AutoCloseable {
     public synchronized CinnabarServer listen() {
         if (thread != null) throw new IllegalStateException("already started");
         fitMaxclientsToOpenFiles();
-        NettyServer.warmUp();
+        // Netty's one-time work of the JVM, on a helper thread while this builds what needs no network.
+        NettyWarmUp.startOnce();
         thread = new KeyspaceThread("cinnabar-keyspace");
         context = new ServerContext(config, CommandTable.standard(config.getBool(ConfigOptions.ENABLE_TEST_COMMANDS)), thread);
         for (io.cinnabar.config.StartupDirectives.Rename r : config.directives().renames()) {

@@ -53,14 +53,6 @@ public final class NettyServer implements AutoCloseable {
     private volatile TlsContext tls;
 
     /**
-     * Starts Netty's one-time work of the JVM on a helper thread (see {@link NettyWarmUp}), for the
-     * caller to build what needs no network meanwhile. Logging must be set up already.
-     */
-    public static void warmUp() {
-        NettyWarmUp.startOnce();
-    }
-
-    /**
      * The connections' buffer allocator. Netty 4.2's default (adaptive) allocator creates a
      * DirectByteBuffer slice for every buffer it hands out, one per read and per reply written
      * (~85 bytes of garbage per request, 14% of an unpipelined GET's); the pooled allocator
