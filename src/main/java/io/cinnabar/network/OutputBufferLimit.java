@@ -14,8 +14,8 @@ final class OutputBufferLimit {
     private static final int NORMAL = 0, PUBSUB = 2;
     /**
      * The option value parsed last, shared by every connection: each new connection parsed it
-     * again for its first reply (String.split compiles a regex), 3.5% of the server's CPU when
-     * clients connect per request (redis-benchmark -k 0).
+     * again for its first reply (String.split compiles a regex), 3.5% of the server's CPU
+     * samples when clients connect per request (redis-benchmark -k 0).
      */
     private static volatile Parsed lastParsed = new Parsed(null, new long[CLASSES.length][3]);
 
