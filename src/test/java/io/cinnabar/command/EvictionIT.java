@@ -267,8 +267,16 @@ class EvictionIT {
             long ttlKeys = jedis.keys("ttl*").size();
             assertTrue(ttlKeys < 55 && ttlKeys > 0, policy + " left " + ttlKeys);
             if (policy.equals("volatile-ttl")) {
-                // The soonest to expire go first.
-                assertFalse(jedis.exists("ttl0"));
+                // The soonest to expire go first, as far as sampling finds them: 5 samples per
+                // eviction can miss a given key (ttl0 stayed once in CI; 1-6 of the sooner half
+                // stayed in 40 runs by hand), so the sooner half must have lost more.
+                long soonerLeft = 0, laterLeft = 0;
+                for (int i = 0; i < 100; i++) {
+                    if (jedis.exists("ttl" + i)) {
+                        if (i < 50) soonerLeft++; else laterLeft++;
+                    }
+                }
+                assertTrue(soonerLeft < laterLeft, "volatile-ttl left " + soonerLeft + " of the sooner half, " + laterLeft + " of the later");
                 assertTrue(jedis.exists("ttl99"));
             }
             // With no volatile key left to evict, writes are refused. (A command that finds eviction
