@@ -84,9 +84,8 @@ public final class ConfigOptions {
             LONG_MAX, 512L * 1024 * 1024));
     public static final ConfigOption CLIENT_QUERY_BUFFER_LIMIT = add(memory("client-query-buffer-limit",
             1024 * 1024, LONG_MAX, 1024L * 1024 * 1024));
-    public static final ConfigOption CLIENT_OUTPUT_BUFFER_LIMIT = add(text("client-output-buffer-limit",
-            ClientOutputBufferLimit.PARSER, "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60")
-            .multiArg());
+    public static final ConfigOption CLIENT_OUTPUT_BUFFER_LIMIT = add(custom("client-output-buffer-limit",
+            ClientOutputBufferLimit.PARSER, ClientOutputBufferLimit.PARSER, ClientOutputBufferLimit.DEFAULT).multiArg());
     public static final ConfigOption MAXMEMORY = add(unsignedMemory("maxmemory", 0));
     /** Bytes, or a negative percentage of maxmemory ("10%" is -10). */
     public static final ConfigOption MAXMEMORY_CLIENTS = add(memoryOrPercent("maxmemory-clients", -100, LONG_MAX, 0));

@@ -1,5 +1,6 @@
 package io.cinnabar.network;
 
+import io.cinnabar.config.ClientOutputBufferLimit.Limits;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 
@@ -10,17 +11,7 @@ import io.cinnabar.config.ConfigOptions;
  * soft-seconds. 0 disables a limit (the default for normal clients).
  */
 final class OutputBufferLimit {
-    private static final String[] CLASSES = {"normal", "replica", "pubsub"};
-    private static final int NORMAL = 0, PUBSUB = 2;
-    /**
-     * The option value parsed last, shared by every connection: each new connection parsed it
-     * again for its first reply (String.split compiles a regex), 3.5% of the server's CPU
-     * samples when clients connect per request (redis-benchmark -k 0).
-     */
-    private static volatile Parsed lastParsed = new Parsed(null, new long[CLASSES.length][3]);
-
     private final Config config;
-    private Parsed parsed = lastParsed;
     private long softReachedAtMs;
 
     OutputBufferLimit(Config config) {
@@ -33,9 +24,9 @@ final class OutputBufferLimit {
      * reply written.
      */
     boolean exceeded(long bytes, boolean pubsub) {
-        refresh();
-        long[] l = parsed.limits[pubsub ? PUBSUB : NORMAL];
-        long hard = l[0], soft = l[1], softSeconds = l[2];
+        Limits limits = limits(config);
+        int cls = pubsub ? Limits.PUBSUB : Limits.NORMAL;
+        long hard = limits.hard(cls), soft = limits.soft(cls), softSeconds = limits.softSeconds(cls);
         if (hard > 0 && bytes >= hard) return true;
         if (soft > 0 && bytes >= soft) {
             long nowMs = System.currentTimeMillis();
@@ -49,14 +40,9 @@ final class OutputBufferLimit {
         return false;
     }
 
-    /**
-     * The hard limit of the client's class (0: none), for a command building a reply that only
-     * this limit bounds; reads the option afresh (any thread, seldom).
-     */
+    /** The hard limit of the client's class (0: none), for a command building a reply that only this limit bounds. */
     static long hardLimit(Config config, boolean pubsub) {
-        OutputBufferLimit limit = new OutputBufferLimit(config);
-        limit.refresh();
-        return limit.parsed.limits[pubsub ? PUBSUB : NORMAL][0];
+        return limits(config).hard(pubsub ? Limits.PUBSUB : Limits.NORMAL);
     }
 
     /** True while the output stays past a soft limit whose seconds have not run out yet. */
@@ -64,33 +50,8 @@ final class OutputBufferLimit {
         return softReachedAtMs != 0;
     }
 
-    /** Re-reads the option only when CONFIG SET replaced it (the value is an immutable String). */
-    private void refresh() {
-        String value = config.getString(ConfigOptions.CLIENT_OUTPUT_BUFFER_LIMIT);
-        if (value == parsed.from) return;
-        Parsed shared = lastParsed;
-        if (value != shared.from) {
-            shared = Parsed.of(value);
-            lastParsed = shared;
-        }
-        parsed = shared;
-    }
-
-    /** An option value and its hard, soft, soft-seconds per class, indexed like {@link #CLASSES}; read-only. */
-    private record Parsed(String from, long[][] limits) {
-        static Parsed of(String value) {
-            long[][] limits = new long[CLASSES.length][3];
-            String[] w = value.trim().split("\\s+");
-            for (int i = 0; i + 3 < w.length; i += 4) {
-                String name = w[i].equals("slave") ? "replica" : w[i];
-                for (int k = 0; k < CLASSES.length; k++) {
-                    if (!CLASSES[k].equals(name)) continue;
-                    limits[k][0] = Long.parseLong(w[i + 1]);
-                    limits[k][1] = Long.parseLong(w[i + 2]);
-                    limits[k][2] = Long.parseLong(w[i + 3]);
-                }
-            }
-            return new Parsed(value, limits);
-        }
+    /** The option as the config table keeps it, parsed once per CONFIG SET (not per connection or reply). */
+    private static Limits limits(Config config) {
+        return (Limits) config.get(ConfigOptions.CLIENT_OUTPUT_BUFFER_LIMIT);
     }
 }
