@@ -455,7 +455,8 @@ public final class CinnabarServer implements AutoCloseable {
         if (closed.get()) return;
         // A script running past busy-reply-threshold would hold the keyspace thread's work forever.
         if (context != null) context.abortLongRun();
-        if (dataLoaded && !context.shutdownStarted()) {
+        // Not once an event loop died: with one io thread it ran the keyspace, and so the save.
+        if (dataLoaded && !context.shutdownStarted() && !(network != null && network.loopDied())) {
             CompletableFuture<String> prepared = new CompletableFuture<>();
             thread.execute(() -> prepared.complete(context.persistence().prepareShutdown(false, false, true)));
             try {

@@ -73,14 +73,10 @@ public final class NettyServer implements AutoCloseable {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("cinnabar-accept", false), factory);
-        workers = new MultiThreadIoEventLoopGroup(config.getInt(ConfigOptions.IO_THREADS), new DefaultThreadFactory("cinnabar-io", false) {
-            /** With one io thread, commands (and scripts) run on it: the keyspace thread's stack. */
-            @Override
-            protected Thread newThread(Runnable r, String name) {
-                return new io.netty.util.concurrent.FastThreadLocalThread(threadGroup, r, name, KeyspaceThread.STACK_BYTES);
-            }
-        }, factory);
+        boss = new MultiThreadIoEventLoopGroup(1, new LoopThreads("cinnabar-accept", 0), factory);
+        // With one io thread, commands (and scripts) run on it: the keyspace thread's stack.
+        workers = new MultiThreadIoEventLoopGroup(config.getInt(ConfigOptions.IO_THREADS),
+                new LoopThreads("cinnabar-io", KeyspaceThread.STACK_BYTES), factory);
         if (config.getInt(ConfigOptions.IO_THREADS) == 1) {
             // One io thread: commands run on it too (no hand-offs; measured faster on 2 cores).
             EventLoop loop = workers.next();
@@ -95,6 +91,60 @@ public final class NettyServer implements AutoCloseable {
 
     private final ClientInitializer initializer;
     private final ClientInitializer tlsInitializer;
+    /** Set once close() starts: from then on the event loops end because they were told to. */
+    private volatile boolean closing;
+    private volatile boolean loopDied;
+
+    /**
+     * Event loop threads that report their own end when nobody asked for it. An Error escaping
+     * Netty's loop (out of memory outside any handler, a class that no longer loads) ends the
+     * thread while the process lives on: connections are accepted and never answered, and SIGTERM
+     * waits for a cron that never runs. Redis would crash with a bug report there, and so does
+     * this server, so that a supervisor restarts it.
+     */
+    private final class LoopThreads extends DefaultThreadFactory {
+        private final long stackBytes;
+
+        LoopThreads(String prefix, long stackBytes) {
+            super(prefix, false);
+            this.stackBytes = stackBytes;
+        }
+
+        @Override
+        protected Thread newThread(Runnable r, String name) {
+            return new io.netty.util.concurrent.FastThreadLocalThread(threadGroup, () -> {
+                Throwable cause = null;
+                try {
+                    r.run();
+                } catch (Throwable e) {
+                    cause = e;
+                } finally {
+                    if (!closing) died(name, cause);
+                }
+            }, name, stackBytes);
+        }
+    }
+
+    /**
+     * A server that owns its process ends it with Redis's bug report (exit status 134, as an
+     * abort); an embedded one stops listening, and its close() no longer waits for the dead
+     * loop to save. Not on the dying thread: closing the listeners may need another loop.
+     */
+    private void died(String thread, Throwable cause) {
+        loopDied = true;
+        Thread report = new Thread(() -> {
+            io.cinnabar.log.CrashReport.panic("The event loop thread " + thread + " ended"
+                    + (cause != null ? " by " + cause : ""), "NettyServer", true, null);
+            stopListening();
+        }, "cinnabar-loop-death");
+        report.setDaemon(true);
+        report.start();
+    }
+
+    /** True once an event loop thread ended without close(): its connections are lost. */
+    public boolean loopDied() {
+        return loopDied;
+    }
 
     /**
      * Binds every address of the "bind" option on the configured port, and on tls-port when set
@@ -389,6 +439,7 @@ public final class NettyServer implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
+        closing = true;
         stopListening();
         if (unixSocket != null) {
             // Without Redis's "Removing the unix socket file." line: close() also runs when start-up
