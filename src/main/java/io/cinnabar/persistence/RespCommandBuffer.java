@@ -107,6 +107,19 @@ public final class RespCommandBuffer {
         return writer.write(buf, 0, len, end);
     }
 
+    /** The array holding the bytes, its first {@link #size()}; lent until the buffer changes. */
+    byte[] array() {
+        return buf;
+    }
+
+    /** The array holding the bytes (its first {@link #size()}); the buffer goes on, empty, in next. */
+    byte[] detach(byte[] next) {
+        byte[] out = buf;
+        buf = next;
+        len = 0;
+        return out;
+    }
+
     /** Drops the first n bytes; the rest moves to the front. */
     void discardFirst(int n) {
         System.arraycopy(buf, n, buf, 0, len - n);

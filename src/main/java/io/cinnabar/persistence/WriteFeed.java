@@ -9,8 +9,16 @@ package io.cinnabar.persistence;
  */
 public final class WriteFeed {
     private static final int SHRINK_ABOVE = 1024 * 1024;
+    private static final int INITIAL_CAPACITY = 16 * 1024;
 
-    private RespCommandBuffer buf = new RespCommandBuffer(16 * 1024);
+    private RespCommandBuffer buf = new RespCommandBuffer(INITIAL_CAPACITY);
+    /**
+     * Arrays of taken rounds that their consumer wrote and gave back ({@link #recycle}, from any
+     * thread): the next take hands the feed's own array over and goes on in one of these, where
+     * it would copy the round out. Copying each handed round of SET -d 4096 -c 50 under appendfsync
+     * everysec allocated 268 MB per 200k requests, a third of the values' own 838 MB.
+     */
+    private final java.util.concurrent.ArrayBlockingQueue<byte[]> spares = new java.util.concurrent.ArrayBlockingQueue<>(4);
     /** Bytes ever appended: the position consumers acknowledge (fsynced up to here...). */
     private long offset;
     private int selectedDb = -1;
@@ -41,11 +49,28 @@ public final class WriteFeed {
         return !buf.isEmpty();
     }
 
-    /** The bytes appended since the last call, for the consumers; the feed starts empty again. */
-    public byte[] takePending() {
-        byte[] out = buf.toByteArray();
-        emptied();
-        return out;
+    /** A round's bytes: the first length of bytes. */
+    public record Round(byte[] bytes, int length) { }
+
+    /**
+     * The bytes appended since the last call, for the consumers; the feed starts empty again.
+     * The array may be the feed's own: give it back with {@link #recycle} once written.
+     */
+    public Round takePending() {
+        int n = buf.size();
+        byte[] spare = spares.poll();
+        if (spare == null && n <= SHRINK_ABOVE) {
+            Round copy = new Round(buf.toByteArray(), n);
+            emptied();
+            return copy;
+        }
+        // A round past SHRINK_ABOVE leaves with its array, which emptied() would drop anyway.
+        return new Round(buf.detach(spare != null ? spare : new byte[INITIAL_CAPACITY]), n);
+    }
+
+    /** Takes back the array of a round taken and written; any thread. */
+    public void recycle(byte[] array) {
+        if (array.length >= INITIAL_CAPACITY && array.length <= SHRINK_ABOVE) spares.offer(array);
     }
 
     /**
@@ -70,7 +95,7 @@ public final class WriteFeed {
     }
 
     private void emptied() {
-        if (buf.size() > SHRINK_ABOVE) buf = new RespCommandBuffer(16 * 1024); else buf.clear();
+        if (buf.size() > SHRINK_ABOVE) buf = new RespCommandBuffer(INITIAL_CAPACITY); else buf.clear();
     }
 
     /** Appends argv as executed in database db. */

@@ -15,6 +15,10 @@ class WriteFeedTest {
         return s.getBytes(StandardCharsets.ISO_8859_1);
     }
 
+    private static String text(WriteFeed.Round round) {
+        return new String(round.bytes(), 0, round.length(), StandardCharsets.ISO_8859_1);
+    }
+
     private static WriteFeed feedWithOneSet() {
         WriteFeed feed = new WriteFeed();
         feed.enabled(true);
@@ -36,7 +40,7 @@ class WriteFeedTest {
         WriteFeed feed = feedWithOneSet();
         assertFalse(feed.drainInPlace((bytes, off, len, end) -> false));
         assertEquals("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n",
-                new String(feed.takePending(), StandardCharsets.ISO_8859_1));
+                text(feed.takePending()));
     }
 
     @Test
@@ -46,6 +50,28 @@ class WriteFeedTest {
             feed.append(0, new byte[][] {b("DEL"), b("k")});
             return true;
         }));
-        assertEquals("*2\r\n$3\r\nDEL\r\n$1\r\nk\r\n", new String(feed.takePending(), StandardCharsets.ISO_8859_1));
+        assertEquals("*2\r\n$3\r\nDEL\r\n$1\r\nk\r\n", text(feed.takePending()));
+    }
+
+    @Test
+    void aRecycledArrayLetsTheNextTakeHandOverTheFeedsOwnArray() {
+        WriteFeed feed = feedWithOneSet();
+        WriteFeed.Round copied = feed.takePending();
+        byte[] spare = new byte[64 * 1024];
+        feed.recycle(spare);
+        feed.recycle(new byte[10]); // too small to hold a round's bytes: not kept
+        feed.append(0, new byte[][] {b("DEL"), b("k")});
+        WriteFeed.Round own = feed.takePending();
+        assertEquals("*2\r\n$3\r\nDEL\r\n$1\r\nk\r\n", text(own));
+        assertTrue(own.bytes().length >= 16 * 1024, "the feed's own array, not a copy of the round");
+        // The feed goes on in the spare; with none left, the next round is copied out of it.
+        feed.append(0, new byte[][] {b("DEL"), b("j")});
+        WriteFeed.Round next = feed.takePending();
+        assertEquals("*2\r\n$3\r\nDEL\r\n$1\r\nj\r\n", text(next));
+        assertEquals(next.length(), next.bytes().length);
+        assertEquals(copied.length(), copied.bytes().length);
+        feed.append(0, new byte[][] {b("DEL"), b("i")});
+        feed.recycle(own.bytes());
+        assertTrue(feed.takePending().bytes() == spare, "the spare became the feed's array");
     }
 }
