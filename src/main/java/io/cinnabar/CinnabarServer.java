@@ -53,6 +53,8 @@ public final class CinnabarServer implements AutoCloseable {
     private volatile TestControls testControls;
     /** The clock tests move (builder().clock(...) or clock manual), else null: the system's time. */
     private ManualClock manualClock;
+    /** The temporary directory the builder made for this server (no "dir" given), deleted when it stops. */
+    private java.nio.file.Path ownDir;
     private final Runnable catchUp = this::catchUp;
     /** With cluster-enabled yes: the cluster this node belongs to and its place in it (its own one-node cluster unless joined). */
     private ClusterState clusterState;
@@ -80,8 +82,13 @@ public final class CinnabarServer implements AutoCloseable {
      * reason when the data on disk cannot be loaded; nothing is left running then.
      */
     public CinnabarServer start() {
-        listen();
-        return loadData();
+        try {
+            listen();
+            return loadData();
+        } catch (RuntimeException | Error e) {
+            if (ownDir != null && !isRunning()) deleteQuietly(ownDir);
+            throw e;
+        }
     }
 
     /**
@@ -484,13 +491,27 @@ public final class CinnabarServer implements AutoCloseable {
                 thread.shutdown();
             }
             if (context != null) context.persistence().close();
+            if (ownDir != null) deleteQuietly(ownDir);
         } finally {
             stopped.countDown();
         }
         log.trace("Cinnabar on port {} stopped", port);
     }
 
-    /** Builds a server from config options; every option name conf/cinnabar.conf documents works here. */
+    private static void deleteQuietly(java.nio.file.Path dir) {
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException | RuntimeException e) {
+            // a temporary directory left behind harms nothing
+        }
+    }
+
+    /**
+     * Builds a server from config options; every option name conf/cinnabar.conf documents works here.
+     * Without a "dir" option the server gets a temporary directory of its own, deleted when it
+     * stops: it starts empty whatever dump.rdb the working directory holds, and its SAVE,
+     * BGSAVE or CONFIG SET appendonly yes leave nothing in the working directory.
+     */
     public static final class Builder {
         private final Map<String, String> options = new LinkedHashMap<>();
         private ManualClock clock;
@@ -538,7 +559,18 @@ public final class CinnabarServer implements AutoCloseable {
                             + e.getMessage());
                 }
             }
-            return new CinnabarServer(config, clock);
+            java.nio.file.Path ownDir = null;
+            if (options.keySet().stream().noneMatch("dir"::equalsIgnoreCase)) {
+                try {
+                    ownDir = java.nio.file.Files.createTempDirectory("cinnabar-");
+                    config.set("dir", ownDir.toString());
+                } catch (java.io.IOException | ConfigException e) {
+                    throw new IllegalStateException("Cannot make the server's temporary directory: " + e.getMessage(), e);
+                }
+            }
+            CinnabarServer server = new CinnabarServer(config, clock);
+            server.ownDir = ownDir;
+            return server;
         }
     }
 }

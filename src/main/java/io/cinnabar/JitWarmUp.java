@@ -15,13 +15,9 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Stream;
 
 /**
  * The standalone server's JIT warm-up ({@code -Dcinnabar.warmupMs=N}, set in conf/jvm.options):
@@ -62,22 +58,16 @@ final class JitWarmUp {
     /** The warm-up itself; returns the requests served, or -1 when it could not start. */
     private static long run(Config serverConfig, long millis, long started) {
         CinnabarServer server;
-        Path dir;
         try {
-            dir = Files.createTempDirectory("cinnabar-warm-up");
-        } catch (IOException e) {
-            return -1;
-        }
-        try {
-            // The same persistence as the real server's, so the AOF's write path warms up too.
+            // The same persistence as the real server's, so the AOF's write path warms up too (in
+            // a temporary directory of the warm-up server's own).
             server = CinnabarServer.builder().port(0).bind("127.0.0.1")
-                    .option("save", "").option("dir", dir.toString())
+                    .option("save", "")
                     .option("appendonly", serverConfig.getBool(ConfigOptions.APPENDONLY) ? "yes" : "no")
                     .option("appendfsync", serverConfig.getString(ConfigOptions.APPENDFSYNC))
                     .option("io-threads", String.valueOf(serverConfig.getInt(ConfigOptions.IO_THREADS)))
                     .build().start();
         } catch (RuntimeException e) {
-            deleteQuietly(dir);
             return -1;
         }
         long deadline = started + millis * 1_000_000L;
@@ -100,21 +90,12 @@ final class JitWarmUp {
             }
         }
         server.close();
-        deleteQuietly(dir);
         // Its garbage goes now, before the real server's data arrives: the heap it grew can then be
         // given back (Shenandoah uncommits regions a second after they emptied).
         System.gc();
         long total = 0;
         for (long n : served) total += n;
         return total;
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | RuntimeException e) {
-            // a temporary directory left behind harms nothing
-        }
     }
 
     /** Requests a client sends per connection before it reconnects. */

@@ -208,6 +208,21 @@ class StartupIT {
     }
 
     @Test
+    void anEmbeddedServerWithoutDirWorksInATemporaryDirectoryItDeletesWhenItStops() {
+        Path dir;
+        try (CinnabarServer s = CinnabarServer.builder().port(0).option("appendonly", "yes").build().start();
+             Jedis j = new Jedis("127.0.0.1", s.port())) {
+            dir = Path.of(j.configGet("dir").get("dir"));
+            assertTrue(!dir.equals(Path.of("").toAbsolutePath()), dir.toString());
+            assertTrue(Files.isDirectory(dir.resolve("appendonlydir")));
+            j.set("k", "v");
+            assertEquals("OK", j.save());
+            assertTrue(Files.exists(dir.resolve("dump.rdb")));
+        }
+        assertTrue(!Files.exists(dir), dir + " is still there");
+    }
+
+    @Test
     void aFullHeapRefusesWritesButKeepsAnsweringAndFlushallMakesRoom() throws Exception {
         int port = freePort();
         // The JVM options users start with (Shenandoah), on a heap too small for what is written.
