@@ -1595,8 +1595,10 @@ def main():
                 rn, cn = normalise(cmd, rr, source_type), normalise(cmd, cr, source_type)
             if name == "MULTI" and rr == "OK":
                 queued = []
-            elif name in ("EXEC", "DISCARD") and not (isinstance(rr, Error) and "wrong number of arguments" in rr):
-                queued = None  # even EXECABORT ends the transaction; a wrong arity ends nothing
+            elif name in ("EXEC", "DISCARD") and not (isinstance(rr, Error) and rr.startswith("ERR wrong number of arguments")):
+                # Even EXECABORT ends the transaction, an EXEC of the wrong arity's included (Redis
+                # answers it EXECABORT); a DISCARD of the wrong arity ends nothing.
+                queued = None
             elif queued is not None and rr == "QUEUED":
                 queued.append(cmd)
             # Redis's SORT reads errno without clearing it: after any strtoull or strtod overflow (an
@@ -1649,7 +1651,8 @@ def main():
                     if a.history and mismatches == 1:
                         with open(a.history, "w") as f:
                             for h in history:
-                                f.write(json.dumps(h) + "\n")
+                                # Arguments can be bytes (RESTORE's payloads): kept as latin-1 text.
+                                f.write(json.dumps([x.decode("latin-1") if isinstance(x, bytes) else x for x in h]) + "\n")
                 start_again()
                 history, queued = [], None
         print("seed %d: %d commands, %d mismatches" % (seed, a.n, mismatches))
