@@ -49,8 +49,6 @@ public final class AppendOnly {
 
     private record Waiter(long offset, Executor executor, Runnable delivery) { }
 
-    /** A round handed over: the first length of bytes, ending at feed offset end. */
-    private record Chunk(byte[] bytes, int length, long end) { }
 
     private final Config config;
     private final Keyspace keyspace;
@@ -63,7 +61,7 @@ public final class AppendOnly {
     private final WriteFeed.PendingWriter writeInline = writer::writeInline;
     private final ConcurrentLinkedQueue<Waiter> waiters = new ConcurrentLinkedQueue<>();
     /** Rounds handed over and not yet written, oldest first. */
-    private final ConcurrentLinkedQueue<Chunk> handed = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<WriteFeed.Round> handed = new ConcurrentLinkedQueue<>();
     /**
      * Held by whatever touches the open AOF files or releases waiting replies: the persistence
      * thread's writer duty and file tasks, and a keyspace-thread write, which only tries it.
@@ -254,11 +252,9 @@ public final class AppendOnly {
      * waiting for it in one write call.
      */
     void hand(WriteFeed feed) {
-        long end = feed.offset();
-        handedEnd = end;
+        handedEnd = feed.offset();
         if (feed.drainInPlace(writeInline)) return;
-        WriteFeed.Round round = feed.takePending();
-        handed.add(new Chunk(round.bytes(), round.length(), end));
+        handed.add(feed.takePending());
         thread.wake();
     }
 
@@ -641,22 +637,22 @@ public final class AppendOnly {
          * rounds the keyspace thread finished meanwhile).
          */
         void writeHanded(long upTo) {
-            Chunk first = handed.peek();
-            if (first == null || first.end > upTo) return;
+            WriteFeed.Round first = handed.peek();
+            if (first == null || first.end() > upTo) return;
             handed.poll();
-            byte[] bytes = first.bytes;
-            int length = first.length;
-            long end = first.end;
-            Chunk next = handed.peek();
-            if (next != null && next.end <= upTo) {
+            byte[] bytes = first.bytes();
+            int length = first.length();
+            long end = first.end();
+            WriteFeed.Round next = handed.peek();
+            if (next != null && next.end() <= upTo) {
                 joined.clear();
                 joined.raw(bytes, 0, length);
                 feed.recycle(bytes);
-                while ((next = handed.peek()) != null && next.end <= upTo) {
+                while ((next = handed.peek()) != null && next.end() <= upTo) {
                     handed.poll();
-                    joined.raw(next.bytes, 0, next.length);
-                    feed.recycle(next.bytes);
-                    end = next.end;
+                    joined.raw(next.bytes(), 0, next.length());
+                    feed.recycle(next.bytes());
+                    end = next.end();
                 }
                 bytes = joined.array();
                 length = joined.size();
@@ -674,7 +670,7 @@ public final class AppendOnly {
                 retryAtNanos = System.nanoTime() + 1_000_000_000L;
             } finally {
                 // The files keep no reference to the array (a failed write copies what it left).
-                if (bytes == first.bytes) feed.recycle(bytes);
+                if (bytes == first.bytes()) feed.recycle(bytes);
                 else if (joined.size() > JOINED_KEPT) joined = new RespCommandBuffer(JOINED_KEPT);
             }
         }

@@ -49,8 +49,8 @@ public final class WriteFeed {
         return !buf.isEmpty();
     }
 
-    /** A round's bytes: the first length of bytes. */
-    public record Round(byte[] bytes, int length) { }
+    /** A round's bytes, the first length of bytes, which end at feed offset end. */
+    public record Round(byte[] bytes, int length, long end) { }
 
     /**
      * The bytes appended since the last call, for the consumers; the feed starts empty again.
@@ -60,12 +60,12 @@ public final class WriteFeed {
         int n = buf.size();
         byte[] spare = spares.poll();
         if (spare == null && n <= SHRINK_ABOVE) {
-            Round copy = new Round(buf.toByteArray(), n);
+            Round copy = new Round(buf.toByteArray(), n, offset);
             emptied();
             return copy;
         }
         // A round past SHRINK_ABOVE leaves with its array, which emptied() would drop anyway.
-        return new Round(buf.detach(spare != null ? spare : new byte[INITIAL_CAPACITY]), n);
+        return new Round(buf.detach(spare != null ? spare : new byte[INITIAL_CAPACITY]), n, offset);
     }
 
     /** Takes back the array of a round taken and written; any thread. */

@@ -78,6 +78,23 @@ class PersistenceIT {
     }
 
     @Test
+    void bigRoundsHandedToThePersistenceThreadSurviveAnAofRestart() {
+        // Under appendfsync always every round goes to the persistence thread; rounds of 20 KB and
+        // more come back to the write feed, once written, as the arrays its next rounds fill.
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < 80; i++) values.add(String.valueOf((char) ('a' + i % 26)).repeat(20_000 + 97 * i));
+        try (CinnabarServer s = start("appendonly", "yes", "appendfsync", "always", "save", ""); Jedis j = client(s)) {
+            for (int i = 0; i < 40; i++) assertEquals("OK", j.set("big:" + i, values.get(i)));
+            Pipeline p = j.pipelined();
+            for (int i = 40; i < 80; i++) p.set("big:" + i, values.get(i));
+            p.sync();
+        }
+        try (CinnabarServer s = start("appendonly", "yes", "save", ""); Jedis j = client(s)) {
+            for (int i = 0; i < 80; i++) assertEquals(values.get(i), j.get("big:" + i), "big:" + i);
+        }
+    }
+
+    @Test
     void scriptWritesAndLoadedFunctionsSurviveAnAofRestart() {
         try (CinnabarServer s = start("appendonly", "yes", "save", ""); Jedis j = client(s)) {
             assertEquals(1L, j.eval("redis.call('set', KEYS[1], ARGV[1]); return redis.call('rpush', KEYS[2], ARGV[1])",
