@@ -112,6 +112,11 @@ public interface ClientChannel {
         return 0;
     }
 
+    /** Bytes allocated for input still to arrive (a big bulk's array); any thread. */
+    default long reservedInputBytes() {
+        return 0;
+    }
+
     /** The hard client-output-buffer-limit of the client's class, in bytes; 0: none. */
     default long outputHardLimit() {
         return 0;

@@ -25,8 +25,8 @@ public final class ClientMemory {
 
     /** c's memory; args is the command it is running (null between commands). */
     public static long of(Client c, byte[][] args) {
-        long mem = BASE + c.channel().pendingInputBytes() + c.channel().partialRequestBytes()
-                + c.channel().pendingOutputBytes();
+        long mem = BASE + c.channel().pendingInputBytes() + c.channel().reservedInputBytes()
+                + c.channel().partialRequestBytes() + c.channel().pendingOutputBytes();
         if (args != null) for (byte[] a : args) mem += a.length + 8;
         if (c.multi != null) {
             for (byte[][] queued : c.multi.queued()) {

@@ -172,6 +172,10 @@ public final class Dispatcher {
                 runRequest(client, r);
                 break;
             }
+            if (clientsGrew) {
+                evictClientsIfNeeded();
+                if (client.closing) break; // evicted itself: the command does not run
+            }
             ClientMemory.notePeak(server, client, r.args);
             int mark = writer.size();
             boolean skipThis = client.replySkip;
@@ -908,9 +912,23 @@ public final class Dispatcher {
         return ClientMemory.limit(server.config()) != 0;
     }
 
-    /** maxmemory-clients after a client's buffers grew with no command run (a big read, output queued). Keyspace thread. */
-    public void evictClientsIfNeeded() {
-        if (busy == null) ClientMemory.evictIfNeeded(server, this);
+    /**
+     * A client's buffers grew with no command run (a big read, output queued): maxmemory-clients
+     * is looked at before the next command runs, as Redis's processCommand evicts first, and at
+     * the end of the event loop's turn. Any thread.
+     */
+    public void clientBuffersGrew() {
+        clientsGrew = true;
+        server.thread().execute(evictClients);
+    }
+
+    private volatile boolean clientsGrew;
+    private final Runnable evictClients = this::evictClientsIfNeeded;
+
+    private void evictClientsIfNeeded() {
+        if (busy != null) return;
+        clientsGrew = false;
+        ClientMemory.evictIfNeeded(server, this);
     }
 
     /** The client's socket closed: forget it and whatever it was waiting for. */

@@ -52,8 +52,6 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private long batchBytes;
     private boolean inFlight;
     private final OutputBufferLimit outputLimit;
-    /** The keyspace-thread task a big read or reply queues while maxmemory-clients is set: one per connection. */
-    private final Runnable evictClients;
     /** Keyspace thread: replies handed out to wait for the AOF (delivery()), and the push batch being filled. */
     private long heldCreated;
     private PushBatch openPushes;
@@ -69,7 +67,6 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         this.channel = channel;
         this.client = new Client(id, this, authenticated);
         this.outputLimit = new OutputBufferLimit(dispatcher.server().config());
-        this.evictClients = dispatcher::evictClientsIfNeeded;
     }
 
     Client client() {
@@ -97,6 +94,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     public long partialRequestBytes() {
         RespDecoder d = decoder;
         return d == null ? 0 : d.partialRequestBytes();
+    }
+
+    @Override
+    public long reservedInputBytes() {
+        RespDecoder d = decoder;
+        return d == null ? 0 : d.reservedInputBytes();
     }
 
     @Override
@@ -352,7 +355,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     /** The client's buffers grew a lot: maxmemory-clients and used memory look at it again. */
     private void buffersGrew() {
-        if (dispatcher.clientEvictionOn()) dispatcher.server().thread().execute(evictClients);
+        if (dispatcher.clientEvictionOn()) dispatcher.clientBuffersGrew();
         dispatcher.server().memoryLimit().clientBuffersGrew();
     }
 

@@ -91,6 +91,7 @@ final class ClientInitializer extends ChannelInitializer<Channel> {
                         ClientInfo.line(connection.client(), server.keyspace().mstime()), MonitorLine.repr(initial))),
                 this::countRead);
         connection.readingWith(decoder);
+        ch.config().setRecvByteBufAllocator(new BulkSizedReads(ch.config().getRecvByteBufAllocator(), decoder));
         ch.pipeline().addLast("resp", decoder).addLast("client", connection);
     }
 

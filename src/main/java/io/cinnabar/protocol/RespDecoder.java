@@ -124,10 +124,34 @@ public final class RespDecoder extends ByteToMessageDecoder {
         try {
             decodeAll(in, out);
         } finally {
-            pendingInput = (long) in.readableBytes() + bigArgFilled;
+            long buffered = (long) in.readableBytes() + bigArgFilled;
+            pendingInput = buffered;
             partialRequest = args == null ? 0 : argBytes;
+            bigBulkRemaining = state == State.ARG_DATA && bulkLength >= BIG_ARG ? Math.max(0, bulkLength + 2L - buffered) : 0;
+            reservedInput = bigArg == null ? 0 : bigArg.length - bigArgFilled;
         }
     }
+
+    /**
+     * Bytes set aside for the big bulk being read that have not arrived yet: memory the client
+     * holds, as Redis counts its query buffer's whole allocation (which it sizes to the declared
+     * bulk at once). Any thread, approximate.
+     */
+    public long reservedInputBytes() {
+        return reservedInput;
+    }
+
+    private volatile long reservedInput;
+
+    /**
+     * Bytes still to come of the big bulk being read, its CRLF included; 0 outside one. Redis
+     * sizes its next socket read by it. Decoding thread.
+     */
+    public long bigBulkRemaining() {
+        return bigBulkRemaining;
+    }
+
+    private long bigBulkRemaining;
 
     private void decodeAll(ByteBuf in, List<Object> out) {
         while (true) {

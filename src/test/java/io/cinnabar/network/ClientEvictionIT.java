@@ -67,6 +67,27 @@ class ClientEvictionIT {
     }
 
     @Test
+    void aBigBulkCostsItsWholeLengthOnceItStartsArriving(CinnabarServer server, Jedis control) throws IOException, InterruptedException {
+        // Redis sizes its query buffer to a big bulk's declared length at once and counts all of
+        // it in tot-mem (its test "evict clients in right order" relies on that).
+        try (Socket uploading = connect(server)) {
+            send(uploading, "CLIENT SETNAME uploading\r\n");
+            assertEquals('+', uploading.getInputStream().read());
+            OutputStream out = uploading.getOutputStream();
+            out.write("*2\r\n$3\r\nSET\r\n$500000\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.write(new byte[100_000]);
+            out.flush();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (field(control.clientList(), "uploading", "qbuf") < 100_000 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(100_000, field(control.clientList(), "uploading", "qbuf"));
+            long totMem = field(control.clientList(), "uploading", "tot-mem");
+            assertTrue(totMem >= 500_000 && totMem < 600_000, "tot-mem " + totMem);
+        }
+    }
+
+    @Test
     void aLimitUnder128KbCountsAs128Kb(Jedis jedis) {
         // Found by diff-fuzz --families config, seed 61: CONFIG SET MAXMEMORY-CLIENTS 1 closed the
         // connection that set it; Redis (getClientEvictionLimit) never goes under 128 KB.

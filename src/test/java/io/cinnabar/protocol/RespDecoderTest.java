@@ -130,6 +130,33 @@ class RespDecoderTest {
     }
 
     @Test
+    void aBigBulkArrivingSaysWhatIsStillToComeAndWhatItsArrayHoldsInReserve() {
+        RespDecoder decoder = new RespDecoder(() -> MAX_BULK, () -> authRequired);
+        EmbeddedChannel ch = new EmbeddedChannel(decoder);
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("*2\r\n$3\r\nSET\r\n$100000\r\n")));
+        assertEquals(100_002, decoder.bigBulkRemaining());
+        assertEquals(0, decoder.reservedInputBytes());
+        ch.writeInbound(Unpooled.wrappedBuffer(new byte[30_000]));
+        assertEquals(70_002, decoder.bigBulkRemaining());
+        // Its array is the whole bulk once bytes come (it is under 1 MB): the rest is set aside.
+        assertEquals(70_000, decoder.reservedInputBytes());
+        assertEquals(30_000, decoder.pendingInputBytes());
+        ch.writeInbound(Unpooled.wrappedBuffer(new byte[70_000]));
+        assertEquals(2, decoder.bigBulkRemaining());
+        assertEquals(0, decoder.reservedInputBytes());
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("\r\n*2\r\n$3\r\nGET\r\n$40000\r\n")));
+        assertEquals(1, drain(ch).size());
+        assertEquals(40_002, decoder.bigBulkRemaining());
+        ch.writeInbound(Unpooled.wrappedBuffer(new byte[40_000]));
+        // A small bulk is not read for: it comes with the usual reads.
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("\r\n*1\r\n$4\r\nPI")));
+        assertEquals(1, drain(ch).size());
+        assertEquals(0, decoder.bigBulkRemaining());
+        assertEquals(0, decoder.reservedInputBytes());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
     void pipelinedRequestsInOneBuffer() {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < 1000; i++) sb.append("*2\r\n$4\r\nECHO\r\n$").append(String.valueOf(i).length()).append("\r\n").append(i).append("\r\n");
