@@ -30,7 +30,7 @@ public class CommandBenchmark {
     private static final String VOLATILE_KEY = "key:000124";
 
     /** The command (or cycle of commands, split by '|') under test. */
-    @Param({"SET", "GET", "INCR", "LPUSH|LPOP", "HSET", "HGET", "SADD", "SISMEMBER", "ZADD", "ZSCORE", "EXPIRE", "TTL"})
+    @Param({"SET", "GET", "INCR", "LPUSH|LPOP", "HSET", "HGET", "SADD", "SISMEMBER", "ZADD", "ZSCORE", "EXPIRE", "TTL", "LRANGE"})
     public String command;
 
     private final LastReplyChannel channel = new LastReplyChannel();
@@ -53,6 +53,7 @@ public class CommandBenchmark {
             run("RPUSH", "list", VALUE);
             run("HSET", "hash", "field:" + i, VALUE); // 100 fields: the listpack encoding
         }
+        for (int i = 0; i < 600; i++) run("RPUSH", "mylist", "xxx"); // redis-benchmark's LRANGE_600
         for (int i = 0; i < MEMBERS; i++) {
             run("SADD", "set", "member:" + i); // past 128 members: the hashtable encoding
             run("ZADD", "zset", Integer.toString(i), "member:" + i); // past 128: the skiplist
@@ -87,6 +88,7 @@ public class CommandBenchmark {
             case "ZSCORE": return List.of(request("ZSCORE", "zset", "member:500"));
             case "EXPIRE": return List.of(request("EXPIRE", VOLATILE_KEY, "1000"));
             case "TTL": return List.of(request("TTL", VOLATILE_KEY));
+            case "LRANGE": return List.of(request("LRANGE", "mylist", "0", "599"));
             default: throw new IllegalArgumentException(name);
         }
     }

@@ -24,6 +24,8 @@ public class RespWriterBenchmark {
     private final RespWriter writer = new RespWriter();
     private final byte[] value32 = filled(32, (byte) 'v');
     private final byte[][] ten = new byte[10][];
+    /** redis-benchmark's list: "xxx" over and over, as a list node holds it. */
+    private final byte[] node = filled(600 * 8, (byte) 'x');
 
     @Setup
     public void setUp() {
@@ -87,6 +89,15 @@ public class RespWriterBenchmark {
         writer.truncate(0);
         writer.array(ten.length);
         for (byte[] b : ten) writer.bulk(b);
+        return writer.size();
+    }
+
+    /** redis-benchmark's LRANGE_600: six hundred 3-byte elements, written out of a list node. */
+    @Benchmark
+    public int range600() {
+        writer.truncate(0);
+        writer.array(600);
+        for (int i = 0; i < 600; i++) writer.bulk(node, i * 8 + 1, 3);
         return writer.size();
     }
 }

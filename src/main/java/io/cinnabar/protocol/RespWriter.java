@@ -104,9 +104,27 @@ public final class RespWriter implements Reply {
         // Room for the header, the value and its CRLF at once: a big value then costs one copy
         // instead of a doubling for the value and another for the CRLF after it.
         ensure(length + 24);
-        header((byte) '$', length);
-        put(b, offset, length);
-        crlf();
+        byte[] buf = this.buf;
+        int p = len;
+        buf[p++] = '$';
+        if (length < 10) {
+            // Most elements of a range reply: Redis copies a shared "$n\r\n" for lengths under 32.
+            buf[p++] = (byte) ('0' + length);
+        } else if (length < 100) {
+            buf[p++] = (byte) ('0' + length / 10);
+            buf[p++] = (byte) ('0' + length % 10);
+        } else {
+            len = p;
+            putLong(length);
+            p = len;
+        }
+        buf[p++] = '\r';
+        buf[p++] = '\n';
+        System.arraycopy(b, offset, buf, p, length);
+        p += length;
+        buf[p++] = '\r';
+        buf[p++] = '\n';
+        len = p;
     }
 
     @Override

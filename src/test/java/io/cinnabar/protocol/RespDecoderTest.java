@@ -157,6 +157,28 @@ class RespDecoderTest {
     }
 
     @Test
+    void aBulkOverOneMegabyteGrowsWithWhatArrivesAndComesOutWhole() {
+        RespDecoder decoder = new RespDecoder(() -> MAX_BULK, () -> authRequired);
+        EmbeddedChannel ch = new EmbeddedChannel(decoder);
+        byte[] value = new byte[10_000_000];
+        for (int i = 0; i < value.length; i++) value[i] = (byte) (i * 7);
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("*1\r\n$10000000\r\n")));
+        for (int off = 0; off < value.length; off += 128 * 1024) {
+            int n = Math.min(128 * 1024, value.length - off);
+            ch.writeInbound(Unpooled.copiedBuffer(value, off, n));
+            long arrived = off + n;
+            // Reserved ahead of the bytes: at most four times what came, never past the bulk.
+            long reserved = decoder.reservedInputBytes();
+            assertTrue(arrived + reserved <= Math.max(1 << 20, 4 * arrived), arrived + " + " + reserved);
+            assertTrue(arrived + reserved <= value.length);
+        }
+        ch.writeInbound(Unpooled.wrappedBuffer(bytes("\r\n")));
+        Request r = ch.readInbound();
+        assertArrayEquals(value, r.args[0]);
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
     void pipelinedRequestsInOneBuffer() {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < 1000; i++) sb.append("*2\r\n$4\r\nECHO\r\n$").append(String.valueOf(i).length()).append("\r\n").append(i).append("\r\n");

@@ -45,6 +45,22 @@ class RespWriterTest {
     }
 
     @Test
+    void bulkHeadersOfEveryLengthWidth() {
+        for (int n : new int[] {0, 1, 9, 10, 42, 99, 100, 999, 1000, 65_536, 1_000_000}) {
+            byte[] value = new byte[n];
+            java.util.Arrays.fill(value, (byte) 'v');
+            String expected = "$" + n + "\r\n" + "v".repeat(n) + "\r\n";
+            // Out of a bigger array, as list and hash replies write from their nodes.
+            byte[] inNode = new byte[n + 7];
+            System.arraycopy(value, 0, inNode, 3, n);
+            both(expected + expected, expected + expected, w -> {
+                w.bulk(value);
+                w.bulk(inNode, 3, n);
+            });
+        }
+    }
+
+    @Test
     void errorsCannotContainNewlines() {
         both("-ERR bad  thing\r\n", "-ERR bad  thing\r\n", w -> w.error("ERR bad\r\nthing"));
     }
