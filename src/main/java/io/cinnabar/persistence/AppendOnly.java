@@ -49,7 +49,6 @@ public final class AppendOnly {
 
     private record Waiter(long offset, Executor executor, Runnable delivery) { }
 
-
     private final Config config;
     private final Keyspace keyspace;
     private final WriteFeed feed;

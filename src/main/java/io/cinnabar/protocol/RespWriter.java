@@ -104,20 +104,10 @@ public final class RespWriter implements Reply {
         // Room for the header, the value and its CRLF at once: a big value then costs one copy
         // instead of a doubling for the value and another for the CRLF after it.
         ensure(length + 24);
+        buf[len++] = '$';
+        putLong(length);
         byte[] buf = this.buf;
         int p = len;
-        buf[p++] = '$';
-        if (length < 10) {
-            // Most elements of a range reply: Redis copies a shared "$n\r\n" for lengths under 32.
-            buf[p++] = (byte) ('0' + length);
-        } else if (length < 100) {
-            buf[p++] = (byte) ('0' + length / 10);
-            buf[p++] = (byte) ('0' + length % 10);
-        } else {
-            len = p;
-            putLong(length);
-            p = len;
-        }
         buf[p++] = '\r';
         buf[p++] = '\n';
         System.arraycopy(b, offset, buf, p, length);
@@ -286,6 +276,12 @@ public final class RespWriter implements Reply {
         }
         if (v < 10) {
             buf[len++] = (byte) ('0' + v);
+            return;
+        }
+        if (v < 100) {
+            // Most lengths of a range reply's elements (Redis copies shared headers under 32).
+            buf[len++] = (byte) ('0' + v / 10);
+            buf[len++] = (byte) ('0' + v % 10);
             return;
         }
         int digits = 0;
