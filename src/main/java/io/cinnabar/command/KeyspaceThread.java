@@ -192,16 +192,19 @@ public final class KeyspaceThread implements Executor {
         }
     }
 
+    /** The end-of-turn task queued on a borrowed event loop, allocated once. */
+    private final Runnable queuedEndOfTurn = () -> {
+        endOfTurnQueued = false;
+        run(endOfTurn);
+    };
+
     private void endOfTurnDue() {
         if (iterationEnd == null) {
             run(endOfTurn);
         } else if (!endOfTurnQueued) {
             endOfTurnQueued = true;
             try {
-                iterationEnd.execute(() -> {
-                    endOfTurnQueued = false;
-                    run(endOfTurn);
-                });
+                iterationEnd.execute(queuedEndOfTurn);
             } catch (java.util.concurrent.RejectedExecutionException stopped) {
                 endOfTurnQueued = false;
                 run(endOfTurn);

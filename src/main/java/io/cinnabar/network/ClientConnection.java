@@ -40,6 +40,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private final Channel channel;
     private final Client client;
     private static final int MAX_WAITING_REQUESTS = 4096;
+    /** Above this many requests, a batch's list is dropped once it ran rather than reused. */
+    private static final int KEPT_BATCH = 64;
     private static final long MAX_WAITING_BYTES = 4 * 1024 * 1024;
     /** Unparsed input from which each read asks the keyspace thread to check maxmemory-clients. */
     private static final long BIG_PENDING_INPUT = 32 * 1024;
@@ -49,8 +51,26 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private static final int OUTGOING_SLICE = 256 * 1024;
 
     private List<Request> batch = new ArrayList<>();
+    /**
+     * The batch in flight, and the task running it. Its list collects the next batch once the
+     * replies come back (the keyspace thread is done with it then, or copied what waits): no
+     * list and no task allocated per batch.
+     */
+    private List<Request> running = new ArrayList<>();
+    private final Runnable runBatch = this::runBatch;
     private long batchBytes;
     private boolean inFlight;
+    /**
+     * Commands running on this connection's event loop (io-threads 1): the reply waiting for the
+     * router to deliver it, and the task that does, allocated once.
+     */
+    private ByteBuf replyDue;
+    private boolean closeDue;
+    private final Runnable deliverDue = () -> {
+        ByteBuf replies = replyDue;
+        replyDue = null;
+        deliver(replies, closeDue);
+    };
     private final OutputBufferLimit outputLimit;
     /** Keyspace thread: replies handed out to wait for the AOF (delivery()), and the push batch being filled. */
     private long heldCreated;
@@ -127,13 +147,20 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         }
     }
 
+    /** Keyspace thread. */
+    private void runBatch() {
+        dispatcher.executeBatch(client, running);
+    }
+
     private void dispatch() {
-        List<Request> toRun = batch;
-        batch = new ArrayList<>(Math.min(toRun.size(), 64));
+        List<Request> collected = batch;
+        // A list a long pipeline grew is not kept for the connection's lifetime.
+        batch = running.size() > KEPT_BATCH ? new ArrayList<>() : running;
+        batch.clear();
+        running = collected;
         batchBytes = 0;
         inFlight = true;
-        BatchSubmitter.current().submit(() -> dispatcher.executeBatch(client, toRun), channel.eventLoop(),
-                dispatcher.server().thread());
+        BatchSubmitter.current().submit(runBatch, channel.eventLoop(), dispatcher.server().thread());
     }
 
     @Override
@@ -170,7 +197,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     private void send(ByteBuf encoded, boolean closeAfterReply) {
         openPushes = null; // pushes from now on go after these replies
-        replies.post(channel.eventLoop(), () -> deliver(encoded, closeAfterReply));
+        if (replyDue == null && channel.eventLoop().inEventLoop()) {
+            replyDue = encoded;
+            closeDue = closeAfterReply;
+            replies.post(channel.eventLoop(), deliverDue);
+        } else {
+            replies.post(channel.eventLoop(), () -> deliver(encoded, closeAfterReply));
+        }
     }
 
     @Override
