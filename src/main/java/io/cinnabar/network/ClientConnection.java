@@ -52,9 +52,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     private List<Request> batch = new ArrayList<>();
     /**
-     * The batch in flight, and the task running it. Its list collects the next batch once the
-     * replies come back (the keyspace thread is done with it then, or copied what waits): no
-     * list and no task allocated per batch.
+     * The batch in flight, and the task running it. Its list is emptied when the replies come
+     * back (the keyspace thread is done with it then, or copied what waits), so an idle
+     * connection holds no request's arguments, and collects the next batch after that: no list
+     * and no task allocated per batch.
      */
     private List<Request> running = new ArrayList<>();
     private final Runnable runBatch = this::runBatch;
@@ -154,9 +155,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     private void dispatch() {
         List<Request> collected = batch;
-        // A list a long pipeline grew is not kept for the connection's lifetime.
-        batch = running.size() > KEPT_BATCH ? new ArrayList<>() : running;
-        batch.clear();
+        batch = running;
         running = collected;
         batchBytes = 0;
         inFlight = true;
@@ -342,6 +341,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
             if (closeAfterReply) channel.close();
         }
         inFlight = false;
+        // A list a long pipeline grew is not kept for the connection's lifetime.
+        if (running.size() > KEPT_BATCH) running = new ArrayList<>(); else running.clear();
         if (closeAfterReply) return;
         if (!batch.isEmpty()) dispatch();
         if (!channel.config().isAutoRead()) channel.config().setAutoRead(true);
