@@ -71,6 +71,8 @@ public final class CinnabarServer implements AutoCloseable {
     }
 
     public static Builder builder() {
+        // Netty's one-time work of the JVM, on a helper thread while the builder and listen() make what needs no network.
+        NettyWarmUp.startOnce();
         return new Builder();
     }
 
@@ -99,7 +101,6 @@ public final class CinnabarServer implements AutoCloseable {
     public synchronized CinnabarServer listen() {
         if (thread != null) throw new IllegalStateException("already started");
         fitMaxclientsToOpenFiles();
-        // Netty's one-time work of the JVM, on a helper thread while this builds what needs no network.
         NettyWarmUp.startOnce();
         thread = new KeyspaceThread("cinnabar-keyspace");
         context = new ServerContext(config, CommandTable.standard(config.getBool(ConfigOptions.ENABLE_TEST_COMMANDS)), thread);
@@ -562,7 +563,7 @@ public final class CinnabarServer implements AutoCloseable {
             java.nio.file.Path ownDir = null;
             if (options.keySet().stream().noneMatch("dir"::equalsIgnoreCase)) {
                 try {
-                    ownDir = java.nio.file.Files.createTempDirectory("cinnabar-");
+                    ownDir = TemporaryDirectory.create("cinnabar-");
                     config.set("dir", ownDir.toString());
                 } catch (java.io.IOException | ConfigException e) {
                     throw new IllegalStateException("Cannot make the server's temporary directory: " + e.getMessage(), e);
