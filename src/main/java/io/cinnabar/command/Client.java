@@ -202,4 +202,14 @@ public final class Client {
         closing = true;
         channel.close();
     }
+
+    /**
+     * Its replies passed the output buffer limit: gone for every command from now on and its
+     * socket closed without them, as Redis's freeClientAsync (Redis writes nothing more to a client
+     * it will close).
+     */
+    void closeForOutputLimit() {
+        channel.closeForOutputLimit(); // logs the client as it was
+        closing = true;
+    }
 }

@@ -52,6 +52,11 @@ public interface ClientChannel {
     /** Closes the connection without replying (CLIENT KILL). */
     void close();
 
+    /** Closes the connection without replying because its replies passed the output buffer limit, logging why as Redis does. */
+    default void closeForOutputLimit() {
+        close();
+    }
+
     /** "ip:port" of the peer. */
     String remoteAddress();
 

@@ -166,6 +166,7 @@ public final class Dispatcher {
     /** Runs batch from request i on; stops early (returning) when a long command outlives the threshold. */
     private void continueBatch(Client client, List<Request> batch, int i, long feedMark) {
         batchClient = client;
+        long outputLimit = client.channel().outputHardLimit();
         for (int n = batch.size(); i < n; i++) {
             Request r = batch.get(i);
             if (r.isProtocolError()) {
@@ -187,6 +188,12 @@ public final class Dispatcher {
                 return;
             }
             afterCommand(client, mark, skipThis);
+            if (outputLimit > 0 && writer.size() >= outputLimit) {
+                // Redis checks the limit as replies are added: the client goes before its next
+                // request, and before another client's CLIENT LIST in the same round sees it.
+                client.closeForOutputLimit();
+                break;
+            }
             if (client.closeAfterReply || client.closing || client.silenced) break;
             if (client.waiting()) {
                 for (int k = i + 1; k < n; k++) client.pending().add(batch.get(k));

@@ -394,7 +394,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     }
 
     /** Redis's closeClientOnOutputBufferLimitReached, with its log line. */
-    private void closeForOutputLimit() {
+    @Override
+    public void closeForOutputLimit() {
         String info;
         try {
             info = ClientInfo.line(client, dispatcher.server().keyspace().mstime());

@@ -15,8 +15,9 @@ import static io.cinnabar.network.RawSockets.connect;
 import static io.cinnabar.network.RawSockets.line;
 import static io.cinnabar.network.RawSockets.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
-/** maxclients and timeout, seen from raw sockets. */
+/** maxclients, timeout and the output buffer limit, seen from raw sockets. */
 @CinnabarTest(clock = ClockMode.MANUAL, options = {"hz", "100"})
 class ClientLimitsIT {
     @Test
@@ -53,6 +54,21 @@ class ClientLimitsIT {
             jedis.configSet("maxclients", "10000");
         }
         assertEquals(rejected + 1, rejectedConnections(jedis));
+    }
+
+    @Test
+    void requestsAfterAReplyPastTheOutputLimitDoNotRun(CinnabarServer server, Jedis jedis) throws IOException {
+        jedis.set("big", "x".repeat(60_000));
+        jedis.configSet("client-output-buffer-limit", "normal 100000 0 0");
+        try (Socket client = connect(server)) {
+            // The second reply passes the limit: as in Redis, the client goes at once, without
+            // replies, and the SET after it never runs.
+            send(client, "GET big\r\nGET big\r\nSET after 1\r\nGET big\r\n");
+            assertEquals("", RawSockets.readToEof(client));
+        } finally {
+            jedis.configSet("client-output-buffer-limit", "normal 0 0 0");
+        }
+        assertFalse(jedis.exists("after"));
     }
 
     private static long rejectedConnections(Jedis jedis) {
