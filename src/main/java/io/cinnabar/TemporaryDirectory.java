@@ -12,7 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * A new directory under java.io.tmpdir that only this user can enter, as
  * Files.createTempDirectory makes, without the SecureRandom that names those: the first
- * SecureRandom of a JVM loads the security providers, ~20 ms of a first embedded start. The
+ * SecureRandom of a JVM loads the security providers, ~13 ms of CPU in a first embedded start. The
  * name need not be unguessable: the directory is created, not looked up, so a name taken
  * (or a link planted there) fails the creation and another name is tried.
  */

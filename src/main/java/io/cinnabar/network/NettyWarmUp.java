@@ -54,11 +54,18 @@ public final class NettyWarmUp {
     }
 
     private static void run() {
+        // The server's own start makes the same calls, and reports what fails there.
         try {
             if (Epoll.isAvailable()) new EpollServerSocketChannel().unsafe().closeForcibly();
-            for (String name : CLASSES) Class.forName(name, true, NettyWarmUp.class.getClassLoader());
-        } catch (RuntimeException | LinkageError | ClassNotFoundException e) {
-            // The server's own start makes the same calls, and reports what fails there.
+        } catch (RuntimeException | LinkageError e) {
+            // no listening socket here (out of descriptors): the classes below still help
+        }
+        for (String name : CLASSES) {
+            try {
+                Class.forName(name, true, NettyWarmUp.class.getClassLoader());
+            } catch (LinkageError | ClassNotFoundException | RuntimeException e) {
+                // an epoll class where the native transport does not load: the others still help
+            }
         }
     }
 }
