@@ -52,6 +52,19 @@ public final class Dispatcher {
     private boolean secondaryInUse;
     /** The client whose batch (or resumed commands) is running. */
     private Client batchClient;
+    /**
+     * System.nanoTime() as the last command of the running batch ended, taken for its duration;
+     * the next command of the batch starts from it instead of reading the clock again (a clock
+     * read was 3.5% of a pipelined GET). 0 when the next command is not the batch's next.
+     */
+    private long batchClock;
+    /**
+     * The name of the last command looked up, and its spec: a pipeline mostly repeats one
+     * command (the decoder hands a repeated name out as the same array). Names are never
+     * written into, and renames happen before any command runs.
+     */
+    private byte[] lastName;
+    private CommandSpec lastSpec;
     /** Pushes to the running client while its replies are switched off, written after the command. */
     private List<byte[]> keptPushes;
     /**
@@ -166,6 +179,7 @@ public final class Dispatcher {
     /** Runs batch from request i on; stops early (returning) when a long command outlives the threshold. */
     private void continueBatch(Client client, List<Request> batch, int i, long feedMark) {
         batchClient = client;
+        batchClock = 0;
         long outputLimit = client.channel().outputHardLimit();
         for (int n = batch.size(); i < n; i++) {
             Request r = batch.get(i);
@@ -174,6 +188,7 @@ public final class Dispatcher {
                 break;
             }
             if (clientsGrew) {
+                batchClock = 0;
                 evictClientsIfNeeded();
                 if (client.closing) break; // evicted itself: the command does not run
             }
@@ -184,6 +199,7 @@ public final class Dispatcher {
             CommandSpec longRun = executeOne(client, r.args);
             if (longRun != null && !runLong(client, longRun, r.args)) {
                 busy = new BusyRun(client, batch, i, feedMark, mark, skipThis);
+                batchClock = 0;
                 server.thread().lend();
                 return;
             }
@@ -199,10 +215,14 @@ public final class Dispatcher {
                 for (int k = i + 1; k < n; k++) client.pending().add(batch.get(k));
                 break;
             }
-            if (writer.size() >= PART_REPLY_BYTES && i + 1 < n) sendPart(client, feedMark);
+            if (writer.size() >= PART_REPLY_BYTES && i + 1 < n) {
+                sendPart(client, feedMark);
+                batchClock = 0;
+            }
             blocked.serveReadyKeys();
         }
         batchClient = null;
+        batchClock = 0;
         flush(client, feedMark);
         ClientMemory.evictIfNeeded(server, this);
     }
@@ -372,6 +392,16 @@ public final class Dispatcher {
         afterCommand(client, mark, skipThis);
     }
 
+    private CommandSpec lookup(byte[] name) {
+        if (name == lastName) return lastSpec;
+        CommandSpec spec = commands.lookup(name);
+        if (spec != null) {
+            lastName = name;
+            lastSpec = spec;
+        }
+        return spec;
+    }
+
     private CommandSpec clientContainer() {
         if (clientContainer == null) clientContainer = commands.lookup("client".getBytes(StandardCharsets.US_ASCII));
         return clientContainer;
@@ -408,7 +438,7 @@ public final class Dispatcher {
     private CommandSpec executeOne(Client client, byte[][] args) {
         server.stats().totalCommandsProcessed++;
         requestSpec = null;
-        CommandSpec spec = commands.lookup(args[0]);
+        CommandSpec spec = lookup(args[0]);
         if (spec == null) {
             reject(client, args, null, Refusals.unknownCommand(args));
             return null;
@@ -695,7 +725,13 @@ public final class Dispatcher {
         boolean failed = true;
         boolean outermost = depth == 1;
         // As Redis's call(): the clock is read once per top-level command; EXEC and scripts see one time.
-        long start = System.nanoTime();
+        long start;
+        if (outermost && batchClock != 0) {
+            start = batchClock;
+            batchClock = 0;
+        } else {
+            start = System.nanoTime();
+        }
         if (outermost) {
             keyspace.beginCommand(start);
         }
@@ -746,7 +782,9 @@ public final class Dispatcher {
         boolean retry = blocked.isRetry(client);
         if (!retry && !replaying) feedMonitors(client, spec, shown);
         if (!retry) spec.stats.calls++;
-        long nanos = System.nanoTime() - start;
+        long end = System.nanoTime();
+        if (outermost && batchClient == client) batchClock = end;
+        long nanos = end - start;
         long micros = nanos / 1000;
         spec.stats.micros += micros;
         // As Redis: a command that blocked is logged once it is served, with that run's time.
@@ -908,6 +946,7 @@ public final class Dispatcher {
         } finally {
             depth = savedDepth;
             batchClient = savedBatchClient;
+            batchClock = 0;
             if (ownsSecondary) secondaryInUse = false;
             writer = saved;
             saved.protocol(savedProtocol);

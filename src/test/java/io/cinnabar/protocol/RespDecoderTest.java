@@ -261,6 +261,27 @@ class RespDecoderTest {
     }
 
     @Test
+    void lengthsOfOneToSevenDigitsWholeOrSplit() {
+        StringBuilder in = new StringBuilder();
+        List<List<String>> expected = new ArrayList<>();
+        for (int n : new int[] {1, 12, 123, 1234, 12345, 123456, 1234567}) {
+            String value = "v".repeat(n);
+            in.append("*2\r\n$3\r\nSET\r\n$").append(n).append("\r\n").append(value).append("\r\n");
+            expected.add(List.of("SET", value));
+        }
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.copiedBuffer(bytes(in.toString())));
+        List<List<String>> got = new ArrayList<>();
+        for (Request r : drain(ch)) got.add(strings(r));
+        assertEquals(expected, got);
+        ch.finishAndReleaseAll();
+        // Ten or more arguments (a two-digit count) and headers cut just before or after their CR.
+        assertSplitsDecodeTo("*11\r\n$4\r\nMSET\r\n" + "$1\r\na\r\n$10\r\n0123456789\r\n".repeat(5) + "*1\r\n$4\r\nPING\r\n",
+                List.of(List.of("MSET", "a", "0123456789", "a", "0123456789", "a", "0123456789", "a", "0123456789", "a", "0123456789"),
+                        List.of("PING")));
+    }
+
+    @Test
     void multibulkLengthErrors() {
         assertEquals("Protocol error: invalid multibulk length", protocolError("*3000000000\r\n"));
         assertEquals("Protocol error: invalid multibulk length", protocolError("*abc\r\n"));
@@ -277,6 +298,8 @@ class RespDecoderTest {
         assertEquals("Protocol error: invalid bulk length", protocolError("*3\r\n$3\r\nSET\r\n$1\r\nx\r\n$blabla\r\n"));
         assertEquals("Protocol error: invalid bulk length", protocolError("*1\r\n$629145600\r\n"));
         assertEquals("Protocol error: invalid bulk length", protocolError("*1\r\n$\r\n"));
+        assertEquals("Protocol error: invalid bulk length", protocolError("*1\r\n$01\r\nx\r\n"));
+        assertEquals("Protocol error: invalid bulk length", protocolError("*1\r\n$1x\r\nabc\r\n"));
         assertEquals("Protocol error: too big bulk count string", protocolError("*1\r\n$" + "1".repeat(70_000)));
     }
 
