@@ -1,7 +1,6 @@
 package io.cinnabar.command;
 
 import io.cinnabar.config.Config;
-import io.cinnabar.protocol.Request;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -36,7 +35,7 @@ public class CommandBenchmark {
     private final LastReplyChannel channel = new LastReplyChannel();
     private Dispatcher dispatcher;
     private Client client;
-    private List<List<Request>> cycle;
+    private List<List<byte[][]>> cycle;
     private int next;
 
     @Setup
@@ -61,7 +60,7 @@ public class CommandBenchmark {
 
         cycle = new ArrayList<>();
         for (String name : command.split("\\|")) cycle.addAll(requests(name));
-        for (List<Request> batch : cycle) {
+        for (List<byte[][]> batch : cycle) {
             byte[] reply = execute(batch);
             if (reply.length == 0 || reply[0] == '-') {
                 throw new IllegalStateException(command + " replied " + new String(reply, StandardCharsets.UTF_8));
@@ -70,7 +69,7 @@ public class CommandBenchmark {
     }
 
     /** The requests one case cycles through. */
-    private static List<List<Request>> requests(String name) {
+    private static List<List<byte[][]>> requests(String name) {
         switch (name) {
             case "SET": return List.of(request("SET", "key:000123", VALUE));
             case "GET": return List.of(request("GET", "key:000123"));
@@ -93,10 +92,10 @@ public class CommandBenchmark {
         }
     }
 
-    private static List<Request> request(String... args) {
+    private static List<byte[][]> request(String... args) {
         byte[][] argv = new byte[args.length][];
         for (int i = 0; i < args.length; i++) argv[i] = args[i].getBytes(StandardCharsets.UTF_8);
-        return List.of(Request.of(argv));
+        return List.<byte[][]>of(argv);
     }
 
     private void run(String... args) {
@@ -104,14 +103,14 @@ public class CommandBenchmark {
     }
 
     /** Runs one batch and returns what the client was sent. */
-    private byte[] execute(List<Request> batch) {
+    private byte[] execute(List<byte[][]> batch) {
         dispatcher.executeBatch(client, batch);
         return channel.last();
     }
 
     @Benchmark
     public byte[] execute() {
-        List<Request> batch = cycle.get(next);
+        List<byte[][]> batch = cycle.get(next);
         if (++next == cycle.size()) next = 0;
         return execute(batch);
     }

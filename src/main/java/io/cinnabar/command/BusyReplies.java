@@ -25,15 +25,15 @@ final class BusyReplies {
     }
 
     /** Answers client's batch and sends the replies. */
-    void answer(Client client, List<Request> batch) {
+    void answer(Client client, List<byte[][]> batch) {
         writer.protocol(client.protocol);
-        for (Request r : batch) {
-            if (r.isProtocolError()) {
-                writer.error("ERR " + r.protocolError);
+        for (byte[][] r : batch) {
+            if (Request.isProtocolError(r)) {
+                writer.error("ERR " + Request.errorMessage(r));
                 client.closeAfterReply = true;
                 break;
             }
-            run(client, r.args);
+            run(client, r);
             if (client.closeAfterReply || client.closing) break;
         }
         byte[] out = writer.takeBytes();

@@ -76,7 +76,7 @@ public final class Client {
     /** Non-null while blocked (BLPOP & co.). */
     BlockedState blocked;
     /** Requests that arrived while blocked, run once it is served. */
-    java.util.ArrayDeque<io.cinnabar.protocol.Request> pending;
+    java.util.ArrayDeque<byte[][]> pending;
 
     public Client(long id, ClientChannel channel, boolean authenticated) {
         this(id, channel, authenticated, false);
@@ -108,7 +108,7 @@ public final class Client {
     public void subscribed(boolean s) { subscribed = s; }
     public io.cinnabar.command.tracking.ClientTracking tracking() { return tracking; }
     public void tracking(io.cinnabar.command.tracking.ClientTracking t) { tracking = t; }
-    java.util.ArrayDeque<io.cinnabar.protocol.Request> pending() {
+    java.util.ArrayDeque<byte[][]> pending() {
         if (pending == null) pending = new java.util.ArrayDeque<>();
         return pending;
     }

@@ -150,7 +150,7 @@ public final class Dispatcher {
     }
 
     /** Executes one client's batch and sends the replies. Keyspace thread only. */
-    public void executeBatch(Client client, List<Request> batch) {
+    public void executeBatch(Client client, List<byte[][]> batch) {
         if (heldAtStart != null) {
             heldAtStart.add(() -> executeBatch(client, batch));
             return;
@@ -177,13 +177,13 @@ public final class Dispatcher {
     }
 
     /** Runs batch from request i on; stops early (returning) when a long command outlives the threshold. */
-    private void continueBatch(Client client, List<Request> batch, int i, long feedMark) {
+    private void continueBatch(Client client, List<byte[][]> batch, int i, long feedMark) {
         batchClient = client;
         batchClock = 0;
         long outputLimit = client.channel().outputHardLimit();
         for (int n = batch.size(); i < n; i++) {
-            Request r = batch.get(i);
-            if (r.isProtocolError()) {
+            byte[][] r = batch.get(i);
+            if (Request.isProtocolError(r)) {
                 runRequest(client, r);
                 break;
             }
@@ -192,12 +192,12 @@ public final class Dispatcher {
                 evictClientsIfNeeded();
                 if (client.closing) break; // evicted itself: the command does not run
             }
-            ClientMemory.notePeak(server, client, r.args);
+            ClientMemory.notePeak(server, client, r);
             int mark = writer.size();
             boolean skipThis = client.replySkip;
-            if (watch != null) watch.arrived(client, r.args);
-            CommandSpec longRun = executeOne(client, r.args);
-            if (longRun != null && !runLong(client, longRun, r.args)) {
+            if (watch != null) watch.arrived(client, r);
+            CommandSpec longRun = executeOne(client, r);
+            if (longRun != null && !runLong(client, longRun, r)) {
                 busy = new BusyRun(client, batch, i, feedMark, mark, skipThis);
                 batchClock = 0;
                 server.thread().lend();
@@ -321,18 +321,18 @@ public final class Dispatcher {
     private static final int PART_REPLY_BYTES = 1 << 20;
 
     /** Where a batch stopped when its long command outlived the threshold. */
-    private record BusyRun(Client client, List<Request> batch, int index, long feedMark, int mark, boolean skipThis) { }
+    private record BusyRun(Client client, List<byte[][]> batch, int index, long feedMark, int mark, boolean skipThis) { }
 
     /** Runs one request; false when the client must not run more (closing, protocol error). */
-    private boolean runRequest(Client client, Request r) {
-        if (r.isProtocolError()) {
-            writer.error("ERR " + r.protocolError);
+    private boolean runRequest(Client client, byte[][] r) {
+        if (Request.isProtocolError(r)) {
+            writer.error("ERR " + Request.errorMessage(r));
             server.stats().errorReply("ERR");
             client.closeAfterReply = true;
             return false;
         }
-        if (watch != null) watch.arrived(client, r.args);
-        execute(client, r.args);
+        if (watch != null) watch.arrived(client, r);
+        execute(client, r);
         return !(client.closeAfterReply || client.closing || client.silenced);
     }
 

@@ -50,14 +50,14 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     /** The largest pooled buffer one outgoing reply buffer takes (see {@link #slices}). */
     private static final int OUTGOING_SLICE = 256 * 1024;
 
-    private List<Request> batch = new ArrayList<>();
+    private List<byte[][]> batch = new ArrayList<>();
     /**
      * The batch in flight, and the task running it. Its list is emptied when the replies come
      * back (the keyspace thread is done with it then, or copied what waits), so an idle
      * connection holds no request's arguments, and collects the next batch after that: no list
      * and no task allocated per batch.
      */
-    private List<Request> running = new ArrayList<>();
+    private List<byte[][]> running = new ArrayList<>();
     private final Runnable runBatch = this::runBatch;
     private long batchBytes;
     private boolean inFlight;
@@ -131,9 +131,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        Request r = (Request) msg;
+        byte[][] r = (byte[][]) msg;
         batch.add(r);
-        if (r.args != null) for (byte[] a : r.args) batchBytes += a.length;
+        if (!Request.isProtocolError(r)) for (byte[] a : r) batchBytes += a.length;
     }
 
     @Override
@@ -154,7 +154,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     }
 
     private void dispatch() {
-        List<Request> collected = batch;
+        List<byte[][]> collected = batch;
         batch = running;
         running = collected;
         batchBytes = 0;

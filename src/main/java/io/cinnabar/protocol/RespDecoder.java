@@ -273,7 +273,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         args[argCount++] = data;
         argBytes += data.length;
         if (argCount == multibulkLength) {
-            out.add(Request.of(args));
+            out.add(args);
             args = null;
             state = State.START;
         } else {
@@ -341,7 +341,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
             fail(in, out, "Protocol error: unbalanced quotes in request");
             return false;
         }
-        if (split.length > 0) out.add(Request.of(split));
+        if (split.length > 0) out.add(split);
         return true;
     }
 

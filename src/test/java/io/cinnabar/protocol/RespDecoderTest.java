@@ -31,15 +31,15 @@ class RespDecoderTest {
         return s.getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    private static List<String> strings(Request r) {
+    private static List<String> strings(byte[][] r) {
         List<String> out = new ArrayList<>();
-        for (byte[] a : r.args) out.add(new String(a, StandardCharsets.ISO_8859_1));
+        for (byte[] a : r) out.add(new String(a, StandardCharsets.ISO_8859_1));
         return out;
     }
 
-    private static List<Request> drain(EmbeddedChannel ch) {
-        List<Request> out = new ArrayList<>();
-        Request r;
+    private static List<byte[][]> drain(EmbeddedChannel ch) {
+        List<byte[][]> out = new ArrayList<>();
+        byte[][] r;
         while ((r = ch.readInbound()) != null) out.add(r);
         return out;
     }
@@ -55,7 +55,7 @@ class RespDecoderTest {
                 ch.writeInbound(Unpooled.copiedBuffer(all, cut1, cut2 - cut1));
                 ch.writeInbound(Unpooled.copiedBuffer(all, cut2, all.length - cut2));
                 List<List<String>> got = new ArrayList<>();
-                for (Request r : drain(ch)) got.add(strings(r));
+                for (byte[][] r : drain(ch)) got.add(strings(r));
                 assertEquals(expected, got, "split at " + cut1 + "/" + cut2);
                 ch.finishAndReleaseAll();
             }
@@ -65,14 +65,14 @@ class RespDecoderTest {
     private String protocolError(String input) {
         EmbeddedChannel ch = channel();
         ch.writeInbound(Unpooled.wrappedBuffer(bytes(input)));
-        List<Request> got = drain(ch);
-        Request last = got.get(got.size() - 1);
-        assertTrue(last.isProtocolError(), "expected a protocol error, got " + got.size() + " requests");
+        List<byte[][]> got = drain(ch);
+        byte[][] last = got.get(got.size() - 1);
+        assertTrue(Request.isProtocolError(last), "expected a protocol error, got " + got.size() + " requests");
         // Everything after the error is discarded.
         ch.writeInbound(Unpooled.wrappedBuffer(bytes("PING\r\n*1\r\n$4\r\nPING\r\n")));
         assertTrue(drain(ch).isEmpty());
         ch.finishAndReleaseAll();
-        return last.protocolError;
+        return Request.errorMessage(last);
     }
 
     @Test
@@ -87,11 +87,11 @@ class RespDecoderTest {
         ch.writeInbound(Unpooled.wrappedBuffer(bytes(
                 "*2\r\n$3\r\nGET\r\n$1\r\na\r\n*2\r\n$3\r\nGET\r\n$1\r\nb\r\n*2\r\n$3\r\nGEX\r\n$3\r\nGET\r\n"
                         + "*2\r\n$3\r\nget\r\n$1\r\nc\r\n")));
-        List<Request> requests = drain(ch);
+        List<byte[][]> requests = drain(ch);
         assertEquals(List.of(List.of("GET", "a"), List.of("GET", "b"), List.of("GEX", "GET"), List.of("get", "c")),
                 requests.stream().map(RespDecoderTest::strings).toList());
-        assertSame(requests.get(0).args[0], requests.get(1).args[0]);
-        assertNotSame(requests.get(2).args[0], requests.get(2).args[1]);
+        assertSame(requests.get(0)[0], requests.get(1)[0]);
+        assertNotSame(requests.get(2)[0], requests.get(2)[1]);
     }
 
     @Test
@@ -123,8 +123,8 @@ class RespDecoderTest {
         ch.writeInbound(Unpooled.wrappedBuffer(bytes("\r")));
         assertNull(ch.readInbound());
         ch.writeInbound(Unpooled.wrappedBuffer(bytes("\n*1\r\n$4\r\nPING\r\n")));
-        Request set = ch.readInbound();
-        assertArrayEquals(value, set.args[2]);
+        byte[][] set = ch.readInbound();
+        assertArrayEquals(value, set[2]);
         assertEquals(List.of("PING"), strings(ch.readInbound()));
         ch.finishAndReleaseAll();
     }
@@ -173,8 +173,8 @@ class RespDecoderTest {
             assertTrue(arrived + reserved <= value.length);
         }
         ch.writeInbound(Unpooled.wrappedBuffer(bytes("\r\n")));
-        Request r = ch.readInbound();
-        assertArrayEquals(value, r.args[0]);
+        byte[][] r = ch.readInbound();
+        assertArrayEquals(value, r[0]);
         ch.finishAndReleaseAll();
     }
 
@@ -184,7 +184,7 @@ class RespDecoderTest {
         for (int i = 0; i < 1000; i++) sb.append("*2\r\n$4\r\nECHO\r\n$").append(String.valueOf(i).length()).append("\r\n").append(i).append("\r\n");
         EmbeddedChannel ch = channel();
         ch.writeInbound(Unpooled.wrappedBuffer(bytes(sb.toString())));
-        List<Request> got = drain(ch);
+        List<byte[][]> got = drain(ch);
         assertEquals(1000, got.size());
         for (int i = 0; i < 1000; i++) assertEquals(List.of("ECHO", Integer.toString(i)), strings(got.get(i)));
         ch.finishAndReleaseAll();
@@ -198,8 +198,8 @@ class RespDecoderTest {
         in.writeBytes(bytes("*2\r\n$4\r\nECHO\r\n$256\r\n")).writeBytes(arg).writeBytes(bytes("\r\n"));
         EmbeddedChannel ch = channel();
         ch.writeInbound(in);
-        Request r = ch.readInbound();
-        assertArrayEquals(arg, r.args[1]);
+        byte[][] r = ch.readInbound();
+        assertArrayEquals(arg, r[1]);
         ch.finishAndReleaseAll();
     }
 
@@ -207,7 +207,7 @@ class RespDecoderTest {
     void emptyAndNegativeMultibulksAreSkipped() {
         EmbeddedChannel ch = channel();
         ch.writeInbound(Unpooled.wrappedBuffer(bytes("*0\r\n*-1\r\n*-10\r\n\r\n\n   \r\n*1\r\n$4\r\nPING\r\n")));
-        List<Request> got = drain(ch);
+        List<byte[][]> got = drain(ch);
         assertEquals(1, got.size());
         assertEquals(List.of("PING"), strings(got.get(0)));
         ch.finishAndReleaseAll();
@@ -252,11 +252,11 @@ class RespDecoderTest {
     void requestsBeforeAnErrorAreKept() {
         EmbeddedChannel ch = channel();
         ch.writeInbound(Unpooled.wrappedBuffer(bytes("PING\r\n*1\r\n$4\r\nPING\r\n*1\r\nfoo\r\nPING\r\n")));
-        List<Request> got = drain(ch);
+        List<byte[][]> got = drain(ch);
         assertEquals(3, got.size());
         assertEquals(List.of("PING"), strings(got.get(0)));
         assertEquals(List.of("PING"), strings(got.get(1)));
-        assertEquals("Protocol error: expected '$', got 'f'", got.get(2).protocolError);
+        assertEquals("Protocol error: expected '$', got 'f'", Request.errorMessage(got.get(2)));
         ch.finishAndReleaseAll();
     }
 
@@ -272,7 +272,7 @@ class RespDecoderTest {
         EmbeddedChannel ch = channel();
         ch.writeInbound(Unpooled.copiedBuffer(bytes(in.toString())));
         List<List<String>> got = new ArrayList<>();
-        for (Request r : drain(ch)) got.add(strings(r));
+        for (byte[][] r : drain(ch)) got.add(strings(r));
         assertEquals(expected, got);
         ch.finishAndReleaseAll();
         // Ten or more arguments (a two-digit count) and headers cut just before or after their CR.
@@ -324,8 +324,8 @@ class RespDecoderTest {
         EmbeddedChannel ch = channel();
         // 64 KB up to the newline, the '\r' included: the most that can be pending without a newline.
         ch.writeInbound(Unpooled.wrappedBuffer(bytes("ECHO " + "x".repeat(RespDecoder.INLINE_MAX_SIZE - 6) + "\r\n")));
-        Request r = ch.readInbound();
-        assertEquals(RespDecoder.INLINE_MAX_SIZE - 6, r.args[1].length);
+        byte[][] r = ch.readInbound();
+        assertEquals(RespDecoder.INLINE_MAX_SIZE - 6, r[1].length);
         ch.finishAndReleaseAll();
     }
 
@@ -338,9 +338,9 @@ class RespDecoderTest {
         ch.writeInbound(Unpooled.wrappedBuffer(bytes("*2\r\n$4\r\nAUTH\r\n$16384\r\n")));
         ch.writeInbound(Unpooled.wrappedBuffer(new byte[16384]));
         ch.writeInbound(Unpooled.wrappedBuffer(bytes("\r\n")));
-        Request r = ch.readInbound();
-        assertFalse(r.isProtocolError());
-        assertEquals(16384, r.args[1].length);
+        byte[][] r = ch.readInbound();
+        assertFalse(Request.isProtocolError(r));
+        assertEquals(16384, r[1].length);
         ch.finishAndReleaseAll();
         authRequired = false;
         ch = channel();
