@@ -76,7 +76,8 @@ public final class NettyServer implements AutoCloseable {
         boss = new MultiThreadIoEventLoopGroup(1, new LoopThreads("cinnabar-accept", 0), factory);
         // With one io thread, commands (and scripts) run on it: the keyspace thread's stack.
         workers = new MultiThreadIoEventLoopGroup(config.getInt(ConfigOptions.IO_THREADS),
-                new LoopThreads("cinnabar-io", KeyspaceThread.STACK_BYTES), factory);
+                new LoopThreads("cinnabar-io", KeyspaceThread.STACK_BYTES),
+                epoll ? EpollIoHandler.newFactory(0, SpinBeforeSleep::new) : factory);
         if (config.getInt(ConfigOptions.IO_THREADS) == 1) {
             // One io thread: commands run on it too (no hand-offs; measured faster on 2 cores).
             EventLoop loop = workers.next();
