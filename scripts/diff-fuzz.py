@@ -410,6 +410,8 @@ SCRIPTS = [
     "return string.format('%d', 7)",
     "return tonumber(ARGV[1]) .. ''",
 ]
+# EVALSHA of these replies with a hash in the order of its table (see normalise()).
+HGETALL_SCRIPT_SHAS = {hashlib.sha1(s.encode()).hexdigest() for s in SCRIPTS if "hgetall" in s}
 
 
 def scripting():
@@ -1372,7 +1374,9 @@ def normalise(cmd, reply, source_type=None):
             reply = [x[:2] + ["<elapsed>"] + x[3:] if isinstance(x, list) and len(x) == 4 else x for x in reply]
     if name in GEO_COMMANDS:
         reply = geo_floats(reply)
-    if name in ("EVAL", "EVAL_RO") and len(cmd) > 1 and "hgetall" in cmd[1] and isinstance(reply, list):
+    if isinstance(reply, list) and len(cmd) > 1 and (
+            (name in ("EVAL", "EVAL_RO") and "hgetall" in cmd[1])
+            or (name in ("EVALSHA", "EVALSHA_RO") and cmd[1].lower() in HGETALL_SCRIPT_SHAS)):
         # A hash past the listpack limits comes back in its hash table's order.
         return sorted(zip(reply[0::2], reply[1::2]))
     if name in SCORE_READS:
