@@ -1589,9 +1589,11 @@ def main():
                     print("    after: " + " ".join(map(repr, h)))
                 return 2
             history.append(cmd)
+            exec_queued = None
             if name == "EXEC" and isinstance(rr, list) and isinstance(cr, list) and queued is not None \
                     and len(queued) == len(rr) == len(cr):
                 # A SCAN inside EXEC cannot be followed to its end (see scan_all): its kind only.
+                exec_queued = queued
                 in_exec = lambda q, x: "<scan>" if q[0].upper() in SCANS and scan_reply(x) else normalise(q, x)
                 rn = [in_exec(q, x) for q, x in zip(queued, rr)]
                 cn = [in_exec(q, x) for q, x in zip(queued, cr)]
@@ -1627,6 +1629,12 @@ def main():
                     start_again()
                     history = []
             rs, cs = shape(rr), shape(cr)
+            if exec_queued is not None:
+                # A SCAN's batch inside EXEC differs in length too: the types of its cursor and batch only.
+                in_exec_shape = lambda q, x: repr([shape(x[0]), type(x[1]).__name__]) \
+                    if q[0].upper() in SCANS and scan_reply(x) else repr(shape(x))
+                rs = (type(rr).__name__, sorted(in_exec_shape(q, x) for q, x in zip(exec_queued, rr)))
+                cs = (type(cr).__name__, sorted(in_exec_shape(q, x) for q, x in zip(exec_queued, cr)))
             if isinstance(rn, str) and rn == type(rr).__name__ and cn == type(cr).__name__:
                 rs, cs = rn, cn  # compared by kind only (see normalise): so are their RESP3 types
             if name in SCANS and queued is None and scan_reply(rr) and scan_reply(cr) and scan_enc not in COMPACT:
