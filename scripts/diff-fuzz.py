@@ -1590,11 +1590,12 @@ def main():
                 return 2
             history.append(cmd)
             exec_queued = None
+            scan_in_exec = lambda q, x: q[0].upper() in SCANS and scan_reply(x)
             if name == "EXEC" and isinstance(rr, list) and isinstance(cr, list) and queued is not None \
                     and len(queued) == len(rr) == len(cr):
                 # A SCAN inside EXEC cannot be followed to its end (see scan_all): its kind only.
                 exec_queued = queued
-                in_exec = lambda q, x: "<scan>" if q[0].upper() in SCANS and scan_reply(x) else normalise(q, x)
+                in_exec = lambda q, x: "<scan>" if scan_in_exec(q, x) else normalise(q, x)
                 rn = [in_exec(q, x) for q, x in zip(queued, rr)]
                 cn = [in_exec(q, x) for q, x in zip(queued, cr)]
             else:
@@ -1632,7 +1633,7 @@ def main():
             if exec_queued is not None:
                 # A SCAN's batch inside EXEC differs in length too: the types of its cursor and batch only.
                 in_exec_shape = lambda q, x: repr([shape(x[0]), type(x[1]).__name__]) \
-                    if q[0].upper() in SCANS and scan_reply(x) else repr(shape(x))
+                    if scan_in_exec(q, x) else repr(shape(x))
                 rs = (type(rr).__name__, sorted(in_exec_shape(q, x) for q, x in zip(exec_queued, rr)))
                 cs = (type(cr).__name__, sorted(in_exec_shape(q, x) for q, x in zip(exec_queued, cr)))
             if isinstance(rn, str) and rn == type(rr).__name__ and cn == type(cr).__name__:

@@ -187,21 +187,12 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     /** Reads "*N\r\n"; false when more bytes are needed or the request failed. */
     private boolean readMultibulkHeader(ByteBuf in, List<Object> out) {
-        int cr = plainHeader(in, '*');
-        boolean ok = true;
-        if (cr < 0) {
-            cr = findCr(in);
-            if (cr < 0) {
-                if (in.readableBytes() > INLINE_MAX_SIZE) fail(in, out, "Protocol error: too big mbulk count string");
-                return false;
-            }
-            if (cr + 2 > in.writerIndex()) return false;
-            int start = in.readerIndex() + 1;
-            ok = parseNumber(in, start, cr - start);
-        }
+        String invalid = "Protocol error: invalid multibulk length";
+        int cr = readHeader(in, out, '*', "Protocol error: too big mbulk count string", invalid);
+        if (cr < 0) return false;
         long n = parsed[0];
-        if (!ok || n > Integer.MAX_VALUE) {
-            fail(in, out, "Protocol error: invalid multibulk length");
+        if (n > Integer.MAX_VALUE) {
+            fail(in, out, invalid);
             return false;
         }
         if (n > UNAUTHENTICATED_MAX_MULTIBULK && authRequired.getAsBoolean()) {
@@ -219,27 +210,13 @@ public final class RespDecoder extends ByteToMessageDecoder {
     }
 
     private boolean readArgHeader(ByteBuf in, List<Object> out) {
-        int cr = plainHeader(in, '$');
-        boolean ok = true;
-        if (cr < 0) {
-            cr = findCr(in);
-            if (cr < 0) {
-                if (in.readableBytes() > INLINE_MAX_SIZE) fail(in, out, "Protocol error: too big bulk count string");
-                return false;
-            }
-            if (cr + 2 > in.writerIndex()) return false;
-            byte first = in.getByte(in.readerIndex());
-            if (first != '$') {
-                fail(in, out, "Protocol error: expected '$', got '" + (char) (first & 0xff) + "'");
-                return false;
-            }
-            int start = in.readerIndex() + 1;
-            ok = parseNumber(in, start, cr - start);
-        }
+        String invalid = "Protocol error: invalid bulk length";
+        int cr = readHeader(in, out, '$', "Protocol error: too big bulk count string", invalid);
+        if (cr < 0) return false;
         long n = parsed[0];
         // A Java array cannot hold more than ~2 GB whatever proto-max-bulk-len says.
-        if (!ok || n < 0 || n > maxBulkLength.getAsLong() || n > Integer.MAX_VALUE - 16) {
-            fail(in, out, "Protocol error: invalid bulk length");
+        if (n < 0 || n > maxBulkLength.getAsLong() || n > Integer.MAX_VALUE - 16) {
+            fail(in, out, invalid);
             return false;
         }
         if (n > UNAUTHENTICATED_MAX_BULK && authRequired.getAsBoolean()) {
@@ -343,6 +320,34 @@ public final class RespDecoder extends ByteToMessageDecoder {
         }
         if (split.length > 0) out.add(split);
         return true;
+    }
+
+    /**
+     * Reads the header at the reader index, marker then a number then CRLF ("*3", "$5"): returns
+     * its CR's index with the number in parsed[0], or -1 while it is incomplete or when it failed
+     * the request (too long a line without a CR: tooBig; another marker, or not a number: invalid).
+     */
+    private int readHeader(ByteBuf in, List<Object> out, char marker, String tooBig, String invalid) {
+        int cr = plainHeader(in, marker);
+        if (cr >= 0) return cr;
+        cr = findCr(in);
+        if (cr < 0) {
+            if (in.readableBytes() > INLINE_MAX_SIZE) fail(in, out, tooBig);
+            return -1;
+        }
+        if (cr + 2 > in.writerIndex()) return -1;
+        byte first = in.getByte(in.readerIndex());
+        if (first != marker) {
+            // Only "$" can be missing: a request reaches "*" because it starts with one.
+            fail(in, out, "Protocol error: expected '" + marker + "', got '" + (char) (first & 0xff) + "'");
+            return -1;
+        }
+        int start = in.readerIndex() + 1;
+        if (!parseNumber(in, start, cr - start)) {
+            fail(in, out, invalid);
+            return -1;
+        }
+        return cr;
     }
 
     /**
