@@ -28,20 +28,31 @@ public class RespDecoderBenchmark {
     private final List<Object> out = new ArrayList<>(PIPELINE);
     private ByteBuf sets;
     private ByteBuf gets;
+    private ByteBuf msets;
 
     @Setup
     public void setUp() {
         StringBuilder set = new StringBuilder();
         StringBuilder get = new StringBuilder();
+        StringBuilder mset = new StringBuilder();
         String value = "v".repeat(32);
         for (int i = 0; i < PIPELINE; i++) {
             String key = String.format("key:%06d", i + 100);
             set.append(command("SET", key, value));
             get.append(command("GET", key));
+            // redis-benchmark's MSET: ten 16-byte keys, each with its 3-byte value.
+            String[] pairs = new String[21];
+            pairs[0] = "MSET";
+            for (int j = 0; j < 10; j++) {
+                pairs[1 + 2 * j] = String.format("key:%012d", i * 10 + j);
+                pairs[2 + 2 * j] = "xxx";
+            }
+            mset.append(command(pairs));
         }
         // Direct, as the buffers Netty reads sockets into.
         sets = direct(set.toString());
         gets = direct(get.toString());
+        msets = direct(mset.toString());
     }
 
     private static String command(String... args) {
@@ -67,6 +78,13 @@ public class RespDecoderBenchmark {
     @OperationsPerInvocation(PIPELINE)
     public List<Object> pipelinedGet() {
         return decodeAll(gets);
+    }
+
+    /** 100 pipelined MSETs of ten pairs (redis-benchmark's MSET test). */
+    @Benchmark
+    @OperationsPerInvocation(PIPELINE)
+    public List<Object> pipelinedMset() {
+        return decodeAll(msets);
     }
 
     private List<Object> decodeAll(ByteBuf in) {

@@ -3,6 +3,7 @@ package io.cinnabar.protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.internal.PlatformDependent;
 import io.cinnabar.util.ArgSplitter;
 import io.cinnabar.util.Numbers;
 
@@ -26,6 +27,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
     public static final int INLINE_MAX_SIZE = 64 * 1024;
     /** Redis's PROTO_MBULK_BIG_ARG: bulks this big are gathered outside the cumulation. */
     static final int BIG_ARG = 32 * 1024;
+    /** Arguments shorter than this are copied out byte by byte ({@link #copyOut}). */
+    private static final int COPY_LOOP_BELOW = 16;
     /**
      * The first array a big bulk is gathered into: up to 1 MB at once (a 1 MB value took four
      * doublings from 64 KB), past that it grows fourfold as the bytes arrive, so a declared
@@ -235,16 +238,16 @@ public final class RespDecoder extends ByteToMessageDecoder {
             data = gatherBigArg(in);
             if (data == null) return false;
         } else {
-            if (in.readableBytes() < bulkLength + 2) return false;
-            if (argCount == 0 && isLastName(in)) {
+            int at = in.readerIndex();
+            if (in.writerIndex() - at < bulkLength + 2) return false;
+            if (argCount == 0 && isLastName(in, at)) {
                 data = lastName;
-                in.skipBytes(bulkLength);
             } else {
                 data = new byte[bulkLength];
-                in.readBytes(data);
+                copyOut(in, at, data);
                 if (argCount == 0) lastName = data;
             }
-            in.skipBytes(2); // Redis does not check that the CRLF is really there
+            in.readerIndex(at + bulkLength + 2); // Redis does not check that the CRLF is really there
         }
         if (argCount == args.length) args = Arrays.copyOf(args, (int) Math.min(multibulkLength, args.length * 2L));
         args[argCount++] = data;
@@ -259,13 +262,34 @@ public final class RespDecoder extends ByteToMessageDecoder {
         return true;
     }
 
-    private boolean isLastName(ByteBuf in) {
+    private boolean isLastName(ByteBuf in, int at) {
         if (bulkLength != lastName.length) return false;
-        int at = in.readerIndex();
+        if (in.hasMemoryAddress()) {
+            long address = in.memoryAddress() + at;
+            for (int i = 0; i < bulkLength; i++) {
+                if (PlatformDependent.getByte(address + i) != lastName[i]) return false;
+            }
+            return true;
+        }
         for (int i = 0; i < bulkLength; i++) {
             if (in.getByte(at + i) != lastName[i]) return false;
         }
         return true;
+    }
+
+    /**
+     * The bytes at {@code at} into data, its length checked readable. Most arguments are short
+     * (MSET's keys and 3-byte values): read one by one from the direct buffer's memory, they skip
+     * ByteBuf.getBytes's checks and the call to the copy stub, which cost more than the bytes.
+     */
+    private static void copyOut(ByteBuf in, int at, byte[] data) {
+        int n = data.length;
+        if (n < COPY_LOOP_BELOW && in.hasMemoryAddress()) {
+            long address = in.memoryAddress() + at;
+            for (int i = 0; i < n; i++) data[i] = PlatformDependent.getByte(address + i);
+        } else {
+            in.getBytes(at, data);
+        }
     }
 
     /** Moves what has arrived of a big bulk out of the cumulation; the bulk once it and its CRLF are complete. */

@@ -44,22 +44,32 @@ class RespDecoderTest {
         return out;
     }
 
-    /** Feeds the input in pieces cut at every possible pair of boundaries and checks each yields the same requests. */
+    /**
+     * Feeds the input in pieces cut at every possible pair of boundaries, in heap buffers and in
+     * direct ones (as Netty reads sockets into), and checks each yields the same requests.
+     */
     private void assertSplitsDecodeTo(String input, List<List<String>> expected) {
         byte[] all = bytes(input);
-        for (int cut1 = 0; cut1 <= all.length; cut1++) {
-            for (int cut2 = cut1; cut2 <= all.length; cut2 += Math.max(1, all.length / 7)) {
-                EmbeddedChannel ch = channel();
-                // Copies: the decoder may compact a buffer it was handed in place.
-                ch.writeInbound(Unpooled.copiedBuffer(all, 0, cut1));
-                ch.writeInbound(Unpooled.copiedBuffer(all, cut1, cut2 - cut1));
-                ch.writeInbound(Unpooled.copiedBuffer(all, cut2, all.length - cut2));
-                List<List<String>> got = new ArrayList<>();
-                for (byte[][] r : drain(ch)) got.add(strings(r));
-                assertEquals(expected, got, "split at " + cut1 + "/" + cut2);
-                ch.finishAndReleaseAll();
+        for (boolean direct : new boolean[] {false, true}) {
+            for (int cut1 = 0; cut1 <= all.length; cut1++) {
+                for (int cut2 = cut1; cut2 <= all.length; cut2 += Math.max(1, all.length / 7)) {
+                    EmbeddedChannel ch = channel();
+                    // Copies: the decoder may compact a buffer it was handed in place.
+                    ch.writeInbound(piece(all, 0, cut1, direct));
+                    ch.writeInbound(piece(all, cut1, cut2 - cut1, direct));
+                    ch.writeInbound(piece(all, cut2, all.length - cut2, direct));
+                    List<List<String>> got = new ArrayList<>();
+                    for (byte[][] r : drain(ch)) got.add(strings(r));
+                    assertEquals(expected, got, (direct ? "direct, " : "heap, ") + "split at " + cut1 + "/" + cut2);
+                    ch.finishAndReleaseAll();
+                }
             }
         }
+    }
+
+    private static ByteBuf piece(byte[] all, int from, int length, boolean direct) {
+        if (!direct) return Unpooled.copiedBuffer(all, from, length);
+        return Unpooled.directBuffer(Math.max(1, length)).writeBytes(all, from, length);
     }
 
     private String protocolError(String input) {
@@ -92,6 +102,15 @@ class RespDecoderTest {
                 requests.stream().map(RespDecoderTest::strings).toList());
         assertSame(requests.get(0)[0], requests.get(1)[0]);
         assertNotSame(requests.get(2)[0], requests.get(2)[1]);
+    }
+
+    @Test
+    void shortAndLongArgumentsAndRepeatedNamesSplitAtEveryBoundary() {
+        // Under 16 bytes an argument is copied byte by byte from a direct buffer; 16 and up in one copy.
+        assertSplitsDecodeTo("*3\r\n$3\r\nSET\r\n$15\r\n123456789abcdef\r\n$0\r\n\r\n"
+                        + "*3\r\n$3\r\nSET\r\n$16\r\n0123456789abcdef\r\n$1\r\nv\r\n*2\r\n$3\r\nSEX\r\n$2\r\nSE\r\n",
+                List.of(List.of("SET", "123456789abcdef", ""), List.of("SET", "0123456789abcdef", "v"),
+                        List.of("SEX", "SE")));
     }
 
     @Test
