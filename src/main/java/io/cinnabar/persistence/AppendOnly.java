@@ -582,16 +582,17 @@ public final class AppendOnly {
          * does, instead of handing them over. Measured on 2 cores beside redis-benchmark (-c 50
          * SET, everysec): each hand-over cost two thread switches, about 17 us per turn of ~6
          * requests: the event loop and the persistence thread spent 10.2 + 2.9 us of CPU per
-         * request, against 8.7 us for the event loop alone writing here. Returns false, and the bytes are handed over, under appendfsync always
-         * (the fsync is the persistence thread's), while DEBUG AOF-FLUSH-SLEEP is on, while
-         * a file task (a rewrite's start) or a failed write's bytes are queued so that nothing
-         * overtakes them, while the persistence thread works on the files,
-         * while an everysec fsync runs, and for a while after a write took over
-         * {@link #SLOW_WRITE_NANOS} (a disk busy with a snapshot's write-back must not hold
-         * commands up; see {@link #handOverAfterSlowWrite}). A write behind a running fsync waits for it (measured: 2-10 ms, most slow
-         * writes), so this thread leaves it to the persistence thread and goes on; before, the
-         * second of hand-overs after such a write was most of the hand-overs:
-         * redis-benchmark SET -d 4096 -c 50 ran at 61-63k rps, 69k with this.
+         * request, against 8.7 us for the event loop alone writing here. Returns false, and the
+         * bytes are handed over, under appendfsync always (the fsync is the persistence
+         * thread's), while DEBUG AOF-FLUSH-SLEEP is on, while a file task (a rewrite's start) or
+         * a failed write's bytes are queued so that nothing overtakes them, while the persistence
+         * thread works on the files, while an everysec fsync runs, and for a while after a write
+         * took over {@link #SLOW_WRITE_NANOS} (a disk busy with a snapshot's write-back must not
+         * hold commands up; see {@link #handOverAfterSlowWrite}). A write behind a running fsync
+         * waits for it (measured: 2-10 ms, most slow writes), so this thread leaves it to the
+         * persistence thread and goes on; before, the second of hand-overs after such a write was
+         * most of the hand-overs: redis-benchmark SET -d 4096 -c 50 ran at 61-63k rps, 69k with
+         * this.
          */
         boolean writeInline(byte[] bytes, int off, int len, long end) {
             if (flushSleepMicros > 0 || fileTasksQueued.get() > 0) return false;

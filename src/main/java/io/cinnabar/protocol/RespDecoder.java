@@ -220,8 +220,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
         if (cr < 0) return false;
         long n = parsed[0];
         // A Java array cannot hold more than ~2 GB whatever proto-max-bulk-len says. Below the
-        // setting's lowest value the setting is not read (reading it per argument was 4% of the
-        // event loop's time under MSET).
+        // setting's lowest value the setting is not read: a call through the config less per
+        // argument.
         if (n < 0 || n > SMALLEST_MAX_BULK && (n > maxBulkLength.getAsLong() || n > Integer.MAX_VALUE - 16)) {
             fail(in, out, invalid);
             return false;
