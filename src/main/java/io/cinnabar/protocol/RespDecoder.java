@@ -268,15 +268,9 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     private boolean isLastName(ByteBuf in, int at) {
         if (bulkLength != lastName.length) return false;
-        if (in.hasMemoryAddress()) {
-            long address = in.memoryAddress() + at;
-            for (int i = 0; i < bulkLength; i++) {
-                if (PlatformDependent.getByte(address + i) != lastName[i]) return false;
-            }
-            return true;
-        }
+        long address = addressOf(in);
         for (int i = 0; i < bulkLength; i++) {
-            if (in.getByte(at + i) != lastName[i]) return false;
+            if (byteAt(in, address, at + i) != lastName[i]) return false;
         }
         return true;
     }
@@ -288,12 +282,22 @@ public final class RespDecoder extends ByteToMessageDecoder {
      */
     private static void copyOut(ByteBuf in, int at, byte[] data) {
         int n = data.length;
-        if (n < COPY_LOOP_BELOW && in.hasMemoryAddress()) {
-            long address = in.memoryAddress() + at;
-            for (int i = 0; i < n; i++) data[i] = PlatformDependent.getByte(address + i);
-        } else {
+        if (n >= COPY_LOOP_BELOW) {
             in.getBytes(at, data);
+            return;
         }
+        long address = addressOf(in);
+        for (int i = 0; i < n; i++) data[i] = byteAt(in, address, at + i);
+    }
+
+    /** A direct buffer's memory address; 0 for a heap one. */
+    private static long addressOf(ByteBuf in) {
+        return in.hasMemoryAddress() ? in.memoryAddress() : 0;
+    }
+
+    /** The byte at index, read from memory when the buffer has an address ({@link #addressOf}). */
+    private static byte byteAt(ByteBuf in, long address, int index) {
+        return address != 0 ? PlatformDependent.getByte(address + index) : in.getByte(index);
     }
 
     /** Moves what has arrived of a big bulk out of the cumulation; the bulk once it and its CRLF are complete. */
