@@ -8,7 +8,7 @@
 # order alternating per round (ABBA), for BENCH_ROUNDS rounds; the tables give the median of the
 # rounds per test: requests per second, p50, p99 and max latency, and Cinnabar/Redis ratios.
 # Cinnabar logs its GC pauses (-Xlog:gc) and the report quotes every pause seen in the run.
-# Then the memory step: fresh servers, RSS empty, after loading ~1M keys of 32-byte values
+# Then the memory step: fresh servers, RSS empty (1 s and 10 s after start), after loading ~1M keys of 32-byte values
 # (redis-benchmark -t set -r 1000000 -n 3000000 -d 32 -P 32), and 10 s after FLUSHALL.
 #
 #   scripts/bench.sh                                   # everything, ~20 minutes on 2 cores
@@ -136,12 +136,15 @@ done
 
 rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 
-# RSS in kB: empty (1 s after start), right after the load, 10 s after it, 10 s after FLUSHALL.
+# RSS in kB: empty 1 s and 10 s after start (a JVM is still compiling at 1 s, and gives the
+# compilers' memory back within seconds), right after the load, 10 s after it, 10 s after FLUSHALL.
 memory_step() { # server port pid -> $work/memory.<server>
     local keys
     sleep 1
-    local empty loaded settled flushed
+    local empty empty_settled loaded settled flushed
     empty="$(rss_kb "$3")"
+    sleep 9
+    empty_settled="$(rss_kb "$3")"
     redis-benchmark -h 127.0.0.1 -p "$2" -t set -r 1000000 -n 3000000 -d 32 -P 32 -q >/dev/null 2>&1
     loaded="$(rss_kb "$3")"
     keys="$(redis-cli -p "$2" dbsize)"
@@ -150,7 +153,7 @@ memory_step() { # server port pid -> $work/memory.<server>
     redis-cli -p "$2" flushall >/dev/null
     sleep 10
     flushed="$(rss_kb "$3")"
-    echo "$empty $loaded $settled $flushed $keys" >"$work/memory.$1"
+    echo "$empty $empty_settled $loaded $settled $flushed $keys" >"$work/memory.$1"
 }
 
 if [[ $memory == yes ]]; then
