@@ -8,8 +8,9 @@
 # order alternating per round (ABBA), for BENCH_ROUNDS rounds; the tables give the median of the
 # rounds per test: requests per second, p50, p99 and max latency, and Cinnabar/Redis ratios.
 # Cinnabar logs its GC pauses (-Xlog:gc) and the report quotes every pause seen in the run.
-# Then the memory step: fresh servers, RSS empty (1 s and 10 s after start), after loading ~1M keys of 32-byte values
-# (redis-benchmark -t set -r 1000000 -n 3000000 -d 32 -P 32), and 10 s after FLUSHALL.
+# Then the memory step: fresh servers, RSS empty (1 s and 10 s after start), after loading ~1M
+# keys of 32-byte values (redis-benchmark -t set -r 1000000 -n 3000000 -d 32 -P 32), and 10 s
+# after FLUSHALL.
 #
 #   scripts/bench.sh                                   # everything, ~20 minutes on 2 cores
 #   BENCH_ROUNDS=1 BENCH_N=50000 BENCH_CASES="p16 d61" BENCH_MODES=off BENCH_MEMORY=no scripts/bench.sh
