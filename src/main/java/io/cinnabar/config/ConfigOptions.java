@@ -80,10 +80,14 @@ public final class ConfigOptions {
     public static final ConfigOption REQUIREPASS = add(text("requirepass", ConfigOption::single, ""));
 
     // ---- limits ----
-    public static final ConfigOption PROTO_MAX_BULK_LEN = add(memory("proto-max-bulk-len", 1024 * 1024,
-            LONG_MAX, 512L * 1024 * 1024));
+    /** proto-max-bulk-len's lowest value (Redis's): the decoder reads it only for longer bulks. */
+    public static final long SMALLEST_PROTO_MAX_BULK_LEN = 1024 * 1024;
+    public static final ConfigOption PROTO_MAX_BULK_LEN = add(memory("proto-max-bulk-len",
+            SMALLEST_PROTO_MAX_BULK_LEN, LONG_MAX, 512L * 1024 * 1024));
+    /** client-query-buffer-limit's lowest (Redis's): the decoder reads it only above this. */
+    public static final long SMALLEST_CLIENT_QUERY_BUFFER_LIMIT = 1024 * 1024;
     public static final ConfigOption CLIENT_QUERY_BUFFER_LIMIT = add(memory("client-query-buffer-limit",
-            1024 * 1024, LONG_MAX, 1024L * 1024 * 1024));
+            SMALLEST_CLIENT_QUERY_BUFFER_LIMIT, LONG_MAX, 1024L * 1024 * 1024));
     public static final ConfigOption CLIENT_OUTPUT_BUFFER_LIMIT = add(custom("client-output-buffer-limit",
             ClientOutputBufferLimit.PARSER, ClientOutputBufferLimit.PARSER, ClientOutputBufferLimit.DEFAULT).multiArg());
     public static final ConfigOption MAXMEMORY = add(unsignedMemory("maxmemory", 0));

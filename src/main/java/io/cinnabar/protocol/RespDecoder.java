@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.internal.PlatformDependent;
+import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.util.ArgSplitter;
 import io.cinnabar.util.Numbers;
 
@@ -38,11 +39,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private static final int BIG_ARG_FIRST = 1 << 20;
     private static final int UNAUTHENTICATED_MAX_MULTIBULK = 10;
     private static final int UNAUTHENTICATED_MAX_BULK = 16384;
-    /** The lowest value proto-max-bulk-len takes (Redis's too). */
-    private static final long SMALLEST_MAX_BULK = 1024 * 1024;
     private static final int INITIAL_ARGS = 1024;
-    /** The smallest client-query-buffer-limit Redis accepts; below it the limit is not even read. */
-    private static final long MIN_QUERY_BUFFER_LIMIT = 1024 * 1024;
 
     private enum State { START, ARG_HEADER, ARG_DATA, FAILED }
 
@@ -187,7 +184,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     private boolean overQueryBufferLimit(ByteBuf in) {
         long buffered = (long) in.readableBytes() + bigArgFilled;
-        return buffered > MIN_QUERY_BUFFER_LIMIT && buffered > queryBufferLimit.getAsLong();
+        return buffered > ConfigOptions.SMALLEST_CLIENT_QUERY_BUFFER_LIMIT
+                && buffered > queryBufferLimit.getAsLong();
     }
 
     /** Reads "*N\r\n"; false when more bytes are needed or the request failed. */
@@ -222,7 +220,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
         // A Java array cannot hold more than ~2 GB whatever proto-max-bulk-len says. Below the
         // setting's lowest value the setting is not read: a call through the config less per
         // argument.
-        if (n < 0 || n > SMALLEST_MAX_BULK && (n > maxBulkLength.getAsLong() || n > Integer.MAX_VALUE - 16)) {
+        if (n < 0 || n > ConfigOptions.SMALLEST_PROTO_MAX_BULK_LEN
+                && (n > maxBulkLength.getAsLong() || n > Integer.MAX_VALUE - 16)) {
             fail(in, out, invalid);
             return false;
         }
