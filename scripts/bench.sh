@@ -154,6 +154,7 @@ memory_step() { # server port pid -> $work/memory.<server>
     redis-cli -p "$2" flushall >/dev/null
     sleep 10
     flushed="$(rss_kb "$3")"
+    # The fields of bench_report.py's MEMORY_FIELDS, in its order.
     echo "$empty $empty_settled $loaded $settled $flushed $keys" >"$work/memory.$1"
 }
 

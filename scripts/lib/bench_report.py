@@ -4,7 +4,7 @@
 Reads, from the work directory bench.sh fills:
   <mode>.<case>.<server>.<round>.csv  redis-benchmark --csv rows (test, rps, avg, min, p50, p95, p99, max)
   gc.<mode>.log, gc.memory.log        Cinnabar's -Xlog:gc output
-  memory.<server>                     "empty empty_settled loaded settled flushed keys" (RSS in kB)
+  memory.<server>                     MEMORY_FIELDS, space-separated (RSS in kB, then the key count)
 Prints the report and writes it (and the chart beside it, same name with .svg).
 """
 import argparse
@@ -144,6 +144,12 @@ def latency_target(targets, results, field, factor, title, case_counts):
                            f"{w['redis'][field]:.3f} ms ({short_test(t)}, {c}, {m})", not over))
 
 
+# The memory step's record per server, in bench.sh's order, with the memory table's row names.
+MEMORY_FIELDS = (("empty", "empty server, 1 s after start"), ("empty_settled", "empty server, 10 s after start"),
+                 ("loaded", "right after loading"), ("settled", "10 s after loading"),
+                 ("flushed", "10 s after FLUSHALL"), ("keys", "keys loaded"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     for opt in ("work", "out", "cases", "modes", "case-args", "redis-version", "java-version", "jvm-options",
@@ -181,7 +187,7 @@ def main():
     for s in SERVERS:
         path = os.path.join(a.work, f"memory.{s}")
         if os.path.exists(path):
-            memory[s] = [int(v) for v in open(path).read().split()]
+            memory[s] = dict(zip((f for f, _ in MEMORY_FIELDS), map(int, open(path).read().split())))
 
     # Issue 8's targets, each with the measured value.
     targets = []
@@ -201,14 +207,15 @@ def main():
     if len(memory) == 2:
         r, c = memory["redis"], memory["cinnabar"]
         targets.append(("RSS with ~1M keys ≤ 1.3x Redis's (10 s after loading)",
-                        f"{c[3] / 1024:.0f} MB vs {r[3] / 1024:.0f} MB ({c[3] / r[3]:.2f}x)", c[3] <= 1.3 * r[3]))
+                        f"{c['settled'] / 1024:.0f} MB vs {r['settled'] / 1024:.0f} MB "
+                        f"({c['settled'] / r['settled']:.2f}x)", c["settled"] <= 1.3 * r["settled"]))
         # Judged 10 s after start, as the loaded and flushed servers are judged 10 s after the change.
         targets.append(("Empty server ≤ 40 MB RSS",
-                        f"{c[1] / 1024:.0f} MB 10 s after start, {c[0] / 1024:.0f} MB at 1 s "
-                        f"(Redis {r[1] / 1024:.0f} MB)", c[1] <= 40 * 1024))
+                        f"{c['empty_settled'] / 1024:.0f} MB 10 s after start, {c['empty'] / 1024:.0f} MB at 1 s "
+                        f"(Redis {r['empty_settled'] / 1024:.0f} MB)", c["empty_settled"] <= 40 * 1024))
         targets.append(("10 s after FLUSHALL, RSS within 1.5x of the empty server's (10 s after start)",
-                        f"{c[4] / 1024:.0f} MB vs {c[1] / 1024:.0f} MB empty ({c[4] / c[1]:.2f}x)",
-                        c[4] <= 1.5 * c[1]))
+                        f"{c['flushed'] / 1024:.0f} MB vs {c['empty_settled'] / 1024:.0f} MB empty "
+                        f"({c['flushed'] / c['empty_settled']:.2f}x)", c["flushed"] <= 1.5 * c["empty_settled"]))
 
     lines = []
     w = lines.append
@@ -286,11 +293,12 @@ def main():
         w("")
         w("| | redis | cinnabar | ratio |")
         w("|---|---|---|---|")
-        for i, name in enumerate(("empty server, 1 s after start", "empty server, 10 s after start",
-                                  "right after loading", "10 s after loading", "10 s after FLUSHALL")):
-            r, c = memory["redis"][i], memory["cinnabar"][i]
-            w(f"| {name} | {r / 1024:.0f} | {c / 1024:.0f} | {c / r:.2f} |")
-        w(f"| keys loaded | {memory['redis'][5]} | {memory['cinnabar'][5]} | |")
+        for field, name in MEMORY_FIELDS:
+            r, c = memory["redis"][field], memory["cinnabar"][field]
+            if field == "keys":
+                w(f"| {name} | {r} | {c} | |")
+            else:
+                w(f"| {name} | {r / 1024:.0f} | {c / 1024:.0f} | {c / r:.2f} |")
         w("")
     w("## Raw requests per second, every round")
     w("")
