@@ -289,9 +289,17 @@ public final class RespDecoder extends ByteToMessageDecoder {
         for (int i = 0; i < n; i++) data[i] = byteAt(in, address, at + i);
     }
 
-    /** A direct buffer's memory address; 0 for a heap one. */
+    /**
+     * Whether memory can be read through sun.misc.Unsafe. Netty turns it off from Java 24 (where
+     * Unsafe's memory access is deprecated for removal) or under -Dio.netty.noUnsafe=true, yet its
+     * direct buffers still report their address: reading it then threw NullPointerException and
+     * every connection closed at its first command (java 25).
+     */
+    private static final boolean UNSAFE_READS = PlatformDependent.hasUnsafe();
+
+    /** A direct buffer's memory address, where it can be read directly; 0 otherwise (a heap buffer, no Unsafe). */
     private static long addressOf(ByteBuf in) {
-        return in.hasMemoryAddress() ? in.memoryAddress() : 0;
+        return UNSAFE_READS && in.hasMemoryAddress() ? in.memoryAddress() : 0;
     }
 
     /** The byte at index, read from memory when the buffer has an address ({@link #addressOf}). */

@@ -4,6 +4,7 @@ import io.cinnabar.CinnabarServer;
 import io.cinnabar.ManualClock;
 import io.cinnabar.junit.ClockMode;
 import io.cinnabar.junit.CinnabarTest;
+import io.cinnabar.util.OwnThread;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -57,7 +58,7 @@ class ManualClockIT {
                                                                 ManualClock clock) throws Exception {
         String[] words = command.split(" ");
         try (Jedis blocked = new Jedis(at)) {
-            CompletableFuture<Object> reply = CompletableFuture.supplyAsync(() ->
+            CompletableFuture<Object> reply = OwnThread.supply(() ->
                     cmd(blocked, words[0], java.util.Arrays.copyOfRange(words, 1, words.length)));
             waitBlocked(jedis, 1);
             clock.advance(Duration.ofMillis(9_999));
@@ -73,7 +74,7 @@ class ManualClockIT {
     void clientPauseEndsWhenTheClockPassesItsEnd(Jedis jedis, HostAndPort at, ManualClock clock) throws Exception {
         cmd(jedis, "CLIENT", "PAUSE", "5000", "WRITE");
         try (Jedis writer = new Jedis(at)) {
-            CompletableFuture<String> set = CompletableFuture.supplyAsync(() -> writer.set("k", "v"));
+            CompletableFuture<String> set = OwnThread.supply(() -> writer.set("k", "v"));
             waitBlocked(jedis, 1);
             clock.advance(Duration.ofMillis(4_999));
             assertEquals(1, blockedClients(jedis));

@@ -2,6 +2,7 @@ package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
 import io.cinnabar.junit.CinnabarTest;
+import io.cinnabar.util.OwnThread;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,7 @@ class RedissonScriptsIT {
         RLock mine = first.getLock("lock");
         mine.lock(30, TimeUnit.SECONDS);
         assertTrue(mine.isHeldByCurrentThread());
-        CompletableFuture<Boolean> other = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Boolean> other = OwnThread.supply(() -> {
             try {
                 return second.getLock("lock").tryLock(0, 30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -87,7 +88,7 @@ class RedissonScriptsIT {
     void unlockHandsTheLockToAWaitingClient(CinnabarServer server) throws Exception {
         RLock mine = first.getLock("handover");
         mine.lock();
-        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Boolean> waiter = OwnThread.supply(() -> {
             RLock theirs = second.getLock("handover");
             theirs.lock();
             boolean held = theirs.isHeldByCurrentThread();

@@ -4,6 +4,7 @@ import io.cinnabar.CinnabarCluster;
 import io.cinnabar.ManualClock;
 import io.cinnabar.junit.CinnabarTest;
 import io.cinnabar.junit.ClockMode;
+import io.cinnabar.util.OwnThread;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.models.role.RedisInstance;
@@ -76,7 +77,7 @@ class ReplicationCommandsIT {
     void waitForAReplicaBlocksUntilItsTimeoutOnTheServerClockThenAnswersZero(Jedis jedis, HostAndPort at, ManualClock clock)
             throws Exception {
         try (Jedis waiter = new Jedis(at)) {
-            CompletableFuture<Object> reply = CompletableFuture.supplyAsync(() -> cmd(waiter, "WAIT", "1", "5000"));
+            CompletableFuture<Object> reply = OwnThread.supply(() -> cmd(waiter, "WAIT", "1", "5000"));
             waitBlocked(jedis, 1);
             clock.advance(Duration.ofMillis(4_999));
             assertEquals(1, blockedClients(jedis), "not yet due");
@@ -89,14 +90,14 @@ class ReplicationCommandsIT {
     void waitWithoutTimeoutBlocksUntilClientUnblock(Jedis jedis, HostAndPort at, ManualClock clock) throws Exception {
         try (Jedis waiter = new Jedis(at)) {
             long id = waiter.clientId();
-            CompletableFuture<Object> reply = CompletableFuture.supplyAsync(() -> cmd(waiter, "WAIT", "2", "0"));
+            CompletableFuture<Object> reply = OwnThread.supply(() -> cmd(waiter, "WAIT", "2", "0"));
             waitBlocked(jedis, 1);
             clock.advance(Duration.ofDays(365));
             assertEquals(1, blockedClients(jedis), "0 is forever");
             assertEquals(1L, jedis.clientUnblock(id));
             assertEquals(0L, reply.get(5, TimeUnit.SECONDS));
 
-            CompletableFuture<String> failed = CompletableFuture.supplyAsync(() -> error(() -> cmd(waiter, "WAIT", "2", "0")));
+            CompletableFuture<String> failed = OwnThread.supply(() -> error(() -> cmd(waiter, "WAIT", "2", "0")));
             waitBlocked(jedis, 1);
             cmd(jedis, "CLIENT", "UNBLOCK", Long.toString(id), "ERROR");
             assertEquals("UNBLOCKED client unblocked via CLIENT UNBLOCK", failed.get(5, TimeUnit.SECONDS));

@@ -2,6 +2,7 @@ package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
 import io.cinnabar.junit.CinnabarTest;
+import io.cinnabar.util.OwnThread;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
@@ -279,7 +280,7 @@ class ScriptingCommandsIT {
         try (CinnabarServer server = CinnabarServer.builder().port(0).option("busy-reply-threshold", "50").build().start();
              Jedis j = new Jedis(server.host(), server.port());
              Jedis looping = new Jedis(server.host(), server.port())) {
-            CompletableFuture<String> looped = CompletableFuture.supplyAsync(() -> error(() -> run(looping, "while true do end")));
+            CompletableFuture<String> looped = OwnThread.supply(() -> error(() -> run(looping, "while true do end")));
             awaitBusy(j);
             assertEquals("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.",
                     error(() -> j.get("x")));
@@ -308,12 +309,12 @@ class ScriptingCommandsIT {
             assertEquals("PONG", j.ping());
             assertEquals("PONG", looping.ping(), "the script's connection goes on");
 
-            CompletableFuture<String> wrote = CompletableFuture.supplyAsync(
+            CompletableFuture<String> wrote = OwnThread.supply(
                     () -> error(() -> run(looping, "redis.call('set', 'w', '1') while true do end")));
             awaitBusy(j);
             assertTrue(error(() -> cmd(j, "SCRIPT", "KILL")).startsWith("UNKILLABLE Sorry the script already executed write commands"));
             assertFalse(wrote.isDone());
-            CompletableFuture<Void> shutdown = CompletableFuture.runAsync(() -> {
+            CompletableFuture<Void> shutdown = OwnThread.run(() -> {
                 try (Jedis killer = new Jedis(server.host(), server.port())) {
                     killer.sendCommand(() -> "SHUTDOWN".getBytes(StandardCharsets.US_ASCII), "NOSAVE");
                 } catch (RuntimeException expected) {
@@ -340,7 +341,7 @@ class ScriptingCommandsIT {
             cmd(j, "FUNCTION", "LOAD", "#!lua name=spinning\nredis.register_function{function_name='spin', "
                     + "callback=function() while true do redis.call('keys', '*') end end, flags={'no-writes'}}");
             for (String kind : List.of("SCRIPT", "FUNCTION")) {
-                CompletableFuture<String> looped = CompletableFuture.supplyAsync(() -> error(() -> {
+                CompletableFuture<String> looped = OwnThread.supply(() -> error(() -> {
                     if (kind.equals("SCRIPT")) run(looping, "while true do redis.call('keys', '*') end");
                     else cmd(looping, "FCALL", "spin", "0");
                 }));
@@ -372,7 +373,7 @@ class ScriptingCommandsIT {
                 java.util.function.Function<String, Object> call = arg -> kind.equals("SCRIPT")
                         ? eval(looping, script, "0", arg) : cmd(looping, "FCALL", "maybe_forever", "0", arg);
                 for (int i = 0; i < 3; i++) assertEquals("quick", call.apply("quick"));
-                CompletableFuture<String> looped = CompletableFuture.supplyAsync(() -> error(() -> call.apply("forever")));
+                CompletableFuture<String> looped = OwnThread.supply(() -> error(() -> call.apply("forever")));
                 awaitBusy(j);
                 assertEquals("OK", cmd(j, kind, "KILL"));
                 assertTrue(looped.get(10, TimeUnit.SECONDS).startsWith("ERR Script killed by user with SCRIPT KILL..."));

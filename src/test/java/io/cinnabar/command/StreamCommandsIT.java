@@ -2,6 +2,7 @@ package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
 import io.cinnabar.junit.CinnabarTest;
+import io.cinnabar.util.OwnThread;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
@@ -219,7 +220,7 @@ class StreamCommandsIT {
     void blockedXreadIsServedByXaddFromAnotherClient(CinnabarServer server, Jedis jedis) throws Exception {
         cmd(jedis, "XADD", "s", "1-0", "a", "1");
         try (Jedis reader = new Jedis("127.0.0.1", server.port())) {
-            CompletableFuture<Object> blocked = CompletableFuture.supplyAsync(() ->
+            CompletableFuture<Object> blocked = OwnThread.supply(() ->
                     cmd(reader, "XREAD", "BLOCK", "0", "STREAMS", "s", "$"));
             awaitBlocked(jedis, 1);
             cmd(jedis, "XADD", "s", "2-0", "b", "2");
@@ -230,7 +231,7 @@ class StreamCommandsIT {
     @Test
     void aBlockedReadIsServedFromTheFirstKeyThatGotData(CinnabarServer server, Jedis jedis) throws Exception {
         try (Jedis reader = new Jedis("127.0.0.1", server.port())) {
-            CompletableFuture<Object> blocked = CompletableFuture.supplyAsync(() ->
+            CompletableFuture<Object> blocked = OwnThread.supply(() ->
                     cmd(reader, "XREAD", "BLOCK", "0", "STREAMS", "a", "b", "$", "$"));
             awaitBlocked(jedis, 1);
             redis.clients.jedis.Transaction t = jedis.multi();
@@ -268,7 +269,7 @@ class StreamCommandsIT {
     void blockedReadsTimeOutOrAreUnblocked(CinnabarServer server, Jedis jedis) throws Exception {
         try (Jedis reader = new Jedis("127.0.0.1", server.port())) {
             long id = reader.clientId();
-            CompletableFuture<Object> blocked = CompletableFuture.supplyAsync(() ->
+            CompletableFuture<Object> blocked = OwnThread.supply(() ->
                     cmd(reader, "XREAD", "BLOCK", "0", "STREAMS", "s", "$"));
             awaitBlocked(jedis, 1);
             assertEquals(1L, jedis.clientUnblock(id));
@@ -282,14 +283,14 @@ class StreamCommandsIT {
     void blockedXreadgroupLearnsItsStreamOrGroupIsGone(CinnabarServer server, Jedis jedis) throws Exception {
         cmd(jedis, "XGROUP", "CREATE", "s", "g", "$", "MKSTREAM");
         try (Jedis reader = new Jedis("127.0.0.1", server.port())) {
-            CompletableFuture<String> gone = CompletableFuture.supplyAsync(() ->
+            CompletableFuture<String> gone = OwnThread.supply(() ->
                     error(reader, "XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "s", ">"));
             awaitBlocked(jedis, 1);
             jedis.del("s");
             assertEquals("UNBLOCKED the stream key no longer exists", gone.get(10, TimeUnit.SECONDS));
 
             cmd(jedis, "XGROUP", "CREATE", "s", "g", "$", "MKSTREAM");
-            CompletableFuture<String> destroyed = CompletableFuture.supplyAsync(() ->
+            CompletableFuture<String> destroyed = OwnThread.supply(() ->
                     error(reader, "XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "s", ">"));
             awaitBlocked(jedis, 1);
             cmd(jedis, "XGROUP", "DESTROY", "s", "g");
@@ -302,10 +303,10 @@ class StreamCommandsIT {
     void blockedClientsAreServedOldestFirst(CinnabarServer server, Jedis jedis) throws Exception {
         cmd(jedis, "XGROUP", "CREATE", "s", "g", "$", "MKSTREAM");
         try (Jedis first = new Jedis("127.0.0.1", server.port()); Jedis second = new Jedis("127.0.0.1", server.port())) {
-            CompletableFuture<Object> a = CompletableFuture.supplyAsync(() ->
+            CompletableFuture<Object> a = OwnThread.supply(() ->
                     cmd(first, "XREADGROUP", "GROUP", "g", "first", "BLOCK", "0", "STREAMS", "s", ">"));
             awaitBlocked(jedis, 1);
-            CompletableFuture<Object> b = CompletableFuture.supplyAsync(() ->
+            CompletableFuture<Object> b = OwnThread.supply(() ->
                     cmd(second, "XREADGROUP", "GROUP", "g", "second", "BLOCK", "0", "STREAMS", "s", ">"));
             awaitBlocked(jedis, 2);
             cmd(jedis, "XADD", "s", "1-0", "a", "1");

@@ -2,6 +2,7 @@ package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
 import io.cinnabar.junit.CinnabarTest;
+import io.cinnabar.util.OwnThread;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.Limit;
@@ -110,8 +111,8 @@ class StreamLettuceIT {
              StatefulRedisConnection<String, String> w2 = connect(protocol)) {
             RedisCommands<String, String> producer = producerConn.sync();
             producer.xgroupCreate(StreamOffset.from("jobs", "$"), "workers", XGroupCreateArgs.Builder.mkstream());
-            CompletableFuture<Integer> a = CompletableFuture.supplyAsync(() -> work(w1.sync(), "w1", processed));
-            CompletableFuture<Integer> b = CompletableFuture.supplyAsync(() -> work(w2.sync(), "w2", processed));
+            CompletableFuture<Integer> a = OwnThread.supply(() -> work(w1.sync(), "w1", processed));
+            CompletableFuture<Integer> b = OwnThread.supply(() -> work(w2.sync(), "w2", processed));
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 20; i++) ids.add(producer.xadd("jobs", Map.of("job", i % 5 == 0 ? "poison" : "n" + i)));
             producer.xadd("jobs", Map.of("stop", "1"));

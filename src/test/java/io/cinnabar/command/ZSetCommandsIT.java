@@ -2,6 +2,7 @@ package io.cinnabar.command;
 
 import io.cinnabar.CinnabarServer;
 import io.cinnabar.junit.CinnabarTest;
+import io.cinnabar.util.OwnThread;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -254,7 +255,7 @@ class ZSetCommandsIT {
     @Test
     void bzpopminIsServedByAnotherClient(CinnabarServer server, Jedis jedis) throws Exception {
         try (Jedis waiter = new Jedis("127.0.0.1", server.port())) {
-            CompletableFuture<Object> popped = CompletableFuture.supplyAsync(() -> cmd(waiter, "BZPOPMIN", "k1", "k2", "0"));
+            CompletableFuture<Object> popped = OwnThread.supply(() -> cmd(waiter, "BZPOPMIN", "k1", "k2", "0"));
             long deadline = System.currentTimeMillis() + 5000;
             while (!String.valueOf(cmd(jedis, "INFO", "clients")).contains("blocked_clients:1")) {
                 assertTrue(System.currentTimeMillis() < deadline, "client never blocked");

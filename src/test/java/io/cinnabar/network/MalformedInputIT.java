@@ -2,6 +2,7 @@ package io.cinnabar.network;
 
 import io.cinnabar.CinnabarServer;
 import io.cinnabar.junit.CinnabarTest;
+import io.cinnabar.util.OwnThread;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -216,7 +217,7 @@ class MalformedInputIT {
             requests.write(bytes("\r\n"));
         }
         try (Socket s = connect(server)) {
-            CompletableFuture<Void> written = CompletableFuture.runAsync(() -> {
+            CompletableFuture<Void> written = OwnThread.run(() -> {
                 try {
                     s.getOutputStream().write(requests.toByteArray());
                     s.getOutputStream().flush();
