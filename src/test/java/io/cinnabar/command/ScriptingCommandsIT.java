@@ -119,6 +119,10 @@ class ScriptingCommandsIT {
         assertEquals(List.of(1L, 2L, 3L), run(j, "return {unpack({1,2,3})}"));
         assertEquals(3L, run(j, "return table.getn({1,2,3})"));
         assertEquals(1L, run(j, "return math.mod(7, 3)"));
+        // Redis's answers: C's exact fmod, and libm's tanh where Java 24+'s Math.tanh ends in ...036.
+        assertEquals("0.21894860001332273", run(j, "return string.format('%.17g', math.fmod(939167.0189486, 1.3))"));
+        assertEquals("-1.5", run(j, "return string.format('%.17g', math.fmod(-5.5, 2))"));
+        assertEquals("0.4937795529336203", run(j, "return string.format('%.17g', math.tanh(0.5410462796616011))"));
         assertEquals(5L, run(j, "return loadstring('return 5')()"));
         assertEquals("Lua 5.1", run(j, "return _VERSION"));
         assertEquals(" 3.14|3|0.1|0.0001|1e+20|\"a\\\"b\"", run(j,

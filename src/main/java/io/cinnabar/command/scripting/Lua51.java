@@ -34,8 +34,18 @@ final class Lua51 {
             ArgumentErrors.string(a, 1, "rep");
             return ArgumentErrors.number(a, 2, "rep") < 1 ? LuaValue.EMPTYSTRING : rep.invoke(a);
         }));
-        math.rawset("mod", math.get("fmod"));
+        // luaj's fmod computes x - y * trunc(x / y), which rounds (fmod(939167.0189486, 1.3) was
+        // 0.2189485999988392); C's fmod, Redis's, is exact, as Java's % is.
+        LuaValue fmod = fn(a -> LuaValue.valueOf(a.checkdouble(1) % a.checkdouble(2)));
+        math.rawset("fmod", fmod);
+        math.rawset("mod", fmod);
         math.rawset("log10", fn(a -> LuaValue.valueOf(Math.log10(a.checkdouble(1)))));
+        // Math's hyperbolic functions may be intrinsics of the JVM that round otherwise than Redis's
+        // libm: Math.tanh is one from Java 24 (tanh(0.5410462796616011) ended in ...036, Redis's in
+        // ...03). StrictMath's are fdlibm's, which Java 17's Math calls and which match it.
+        math.rawset("sinh", fn(a -> LuaValue.valueOf(StrictMath.sinh(a.checkdouble(1)))));
+        math.rawset("cosh", fn(a -> LuaValue.valueOf(StrictMath.cosh(a.checkdouble(1)))));
+        math.rawset("tanh", fn(a -> LuaValue.valueOf(StrictMath.tanh(a.checkdouble(1)))));
         LuaTable coroutine = (LuaTable) g.get("coroutine");
         LuaValue resume = coroutine.get("resume");
         // luaj hands back the error of a failed coroutine as its own text ("@user_script:1 boom\n").
