@@ -1553,6 +1553,10 @@ def main():
                 conn.call(["CLIENT", "SETNAME", ""])
                 conn.call(["CLIENT", "NO-EVICT", "off"])
                 conn.call(["CONFIG", "SET"] + [x for pair in defaults for x in pair])
+
+        # Servers kept from an earlier run (--cinnabar-port, --redis-port) may still hold its
+        # libraries, users and settings on one side only: both start from the same state.
+        start_again()
         queued = None  # the commands queued in the open MULTI, to normalise EXEC's replies
         stale_errno = False
         for i in range(a.n):
