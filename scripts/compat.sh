@@ -396,11 +396,14 @@ pick_port() {
 PORT=${COMPAT_PORT:-$(pick_port)}
 [ $MODE = external ] || PORT=
 
-# A class-data-sharing archive of what a server start loads, made once per jar (next to it) by one
-# run that starts, serves a few commands and shuts down (JDK 17: -XX:ArchiveClassesAtExit).
-# Prints the archive's path, or nothing when it could not be made (servers then start without).
+# A class-data-sharing archive of what a server start loads, made once per jar and JDK (next to the
+# jar; another JDK ignores an archive silently) by one run that starts, serves a few commands and
+# shuts down (JDK 17: -XX:ArchiveClassesAtExit). Prints the archive's path, or nothing when it could
+# not be made (servers then start without).
 cds_archive() {
-    local jsa=${JAR%.jar}.jsa tmp port pid _ log=$LOG_DIR/cds-dump.log
+    local jdk jsa tmp port pid _ log=$LOG_DIR/cds-dump.log
+    jdk=$(readlink -f "$(command -v java)" | md5sum | cut -c1-8)
+    jsa=${JAR%.jar}-$jdk.jsa
     if [ -f "$jsa" ] && [ "$jsa" -nt "$JAR" ]; then echo "$jsa"; return; fi
     tmp=$jsa.tmp.$$ port=$(pick_port)
     # shellcheck disable=SC2086
