@@ -293,7 +293,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
      * Whether memory can be read through sun.misc.Unsafe. Netty turns it off from Java 24 (where
      * Unsafe's memory access is deprecated for removal) or under -Dio.netty.noUnsafe=true, yet its
      * direct buffers still report their address: reading it then threw NullPointerException and
-     * every connection closed at its first command (java 25).
+     * every connection closed at its first command (Java 25).
      */
     private static final boolean UNSAFE_READS = PlatformDependent.hasUnsafe();
 
