@@ -14,7 +14,6 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
-jar="$repo/target/cinnabar.jar"
 n="${AOF_N:-1000000}"
 rounds="${AOF_ROUNDS:-3}"
 policies="${AOF_POLICIES:-everysec always}"
@@ -28,8 +27,7 @@ redis_pid="" cinnabar_pid=""
 source "$repo/scripts/lib/servers.sh"
 trap stop_servers EXIT
 
-command -v redis-server >/dev/null || { echo "needs redis-server (apt-get install redis-server redis-tools)" >&2; exit 2; }
-[[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
+require_redis_and_jar
 
 # One run: a fresh server on a fresh directory, one redis-benchmark, the server stopped.
 # CSV rows (test, rps, avg, min, p50, p95, p99, max) go to $work/<server>.<policy>.<round>.csv.

@@ -24,7 +24,6 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
-jar="$repo/target/cinnabar.jar"
 keys="${SNAP_KEYS:-1000000}"
 requests="${SNAP_REQUESTS:-1000000}"
 aof="${SNAP_AOF:-yes}"
@@ -37,8 +36,7 @@ redis_pid="" cinnabar_pid=""
 source "$repo/scripts/lib/servers.sh"
 trap stop_servers EXIT
 
-command -v redis-server >/dev/null || { echo "needs redis-server (apt-get install redis-server redis-tools)" >&2; exit 2; }
-[[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
+require_redis_and_jar
 monitor="$repo/scripts/lib/snapshot_monitor.py"
 
 python3 - "$keys" >"$work/load.resp" <<'PY'

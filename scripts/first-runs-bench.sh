@@ -16,7 +16,6 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
-jar="$repo/target/cinnabar.jar"
 n="${FIRST_N:-100000}"
 runs="${FIRST_RUNS:-3}"
 rounds="${FIRST_ROUNDS:-3}"
@@ -28,8 +27,7 @@ redis_pid="" cinnabar_pid=""
 source "$repo/scripts/lib/servers.sh"
 trap stop_servers EXIT
 
-command -v redis-server >/dev/null || { echo "needs redis-server (apt-get install redis-server redis-tools)" >&2; exit 2; }
-[[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
+require_redis_and_jar
 ms_per_tick=$((1000 / $(getconf CLK_TCK)))
 
 # CPU ticks of a process's JIT compiler threads ("C1 CompilerThre...", "C2 CompilerThre...").

@@ -20,8 +20,7 @@ redis_pid="" cinnabar_pid=""
 source "$repo/scripts/lib/servers.sh"
 trap stop_servers EXIT
 
-command -v redis-server >/dev/null || { echo "needs redis-server (apt-get install redis-server redis-tools)" >&2; exit 2; }
-[[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
+require_redis_and_jar
 
 
 # RESP command streams, generated once and fed to both servers with redis-cli --pipe.

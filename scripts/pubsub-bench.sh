@@ -15,7 +15,6 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
-jar="$repo/target/cinnabar.jar"
 n="${PUBSUB_N:-200000}"
 rounds="${PUBSUB_ROUNDS:-3}"
 subscribers="${PUBSUB_SUBSCRIBERS:-50}"
@@ -27,8 +26,7 @@ source "$repo/scripts/lib/servers.sh"
 cleanup() { [[ -n $readers_pid ]] && kill "$readers_pid" 2>/dev/null; stop_servers; }
 trap cleanup EXIT
 
-command -v redis-server >/dev/null || { echo "needs redis-server (apt-get install redis-server redis-tools)" >&2; exit 2; }
-[[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
+require_redis_and_jar
 
 cat >"$work/readers.py" <<'PY'
 import selectors, socket, sys

@@ -16,7 +16,6 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
-jar="$repo/target/cinnabar.jar"
 n="${TYPES_N:-200000}"
 rounds="${TYPES_ROUNDS:-3}"
 work="$(mktemp -d)"
@@ -26,8 +25,7 @@ redis_pid="" cinnabar_pid=""
 source "$repo/scripts/lib/servers.sh"
 trap stop_servers EXIT
 
-command -v redis-server >/dev/null || { echo "needs redis-server (apt-get install redis-server redis-tools)" >&2; exit 2; }
-[[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
+require_redis_and_jar
 
 bench() { # port args... -> requests per second, or empty
     redis-benchmark -p "$1" -c 50 -n "$n" -r 1000000 --csv "${@:2}" 2>/dev/null \

@@ -1,5 +1,5 @@
 # Shared by scripts that run real Redis beside Cinnabar (bench.sh, memory-check.sh); sourced.
-# The caller sets $work (a temp dir), $redis_pid and $cinnabar_pid.
+# The caller sets $repo, $work (a temp dir), $redis_pid and $cinnabar_pid.
 
 # Stops whichever servers are running and removes $work; installed as the EXIT trap.
 stop_servers() {
@@ -7,6 +7,12 @@ stop_servers() {
     [[ -n ${cinnabar_pid:-} ]] && kill "$cinnabar_pid" 2>/dev/null || true
     wait 2>/dev/null || true
     rm -rf "$work"
+}
+
+# Exits 2 without redis-server; builds $repo/target/cinnabar.jar when it is missing.
+require_redis_and_jar() {
+    command -v redis-server >/dev/null || { echo "needs redis-server (apt-get install redis-server redis-tools)" >&2; exit 2; }
+    [[ -f $repo/target/cinnabar.jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
 }
 
 free_port() {
