@@ -389,6 +389,51 @@ class PersistenceIT {
         }
     }
 
+    /**
+     * Rounds handed to the persistence thread (here while DEBUG AOF-FLUSH-SLEEP is on) and still
+     * queued when the keyspace thread may write again: its next write writes them first, then its
+     * own, while the persistence thread is held. Handed over behind them instead, that write and
+     * its reply would wait for the persistence thread; written ahead of them, the AOF would hold
+     * the pushes out of order.
+     */
+    @Test
+    void aWriteOfTheKeyspaceThreadWritesTheRoundsQueuedBeforeItFirst() throws Exception {
+        try (CinnabarServer s = start("appendonly", "yes", "appendfsync", "everysec");
+             Jedis j = client(s);
+             java.net.Socket raw = new java.net.Socket("127.0.0.1", s.port())) {
+            j.rpush("list", "0"); // the AOF is written: nothing of the start-up is queued any more
+            try (AutoCloseable hold = s.controls().holdPersistenceThread()) {
+                debug(j, "AOF-FLUSH-SLEEP", "1"); // writes are handed over
+                raw.getOutputStream().write(("*3\r\n$5\r\nRPUSH\r\n$4\r\nlist\r\n$1\r\n1\r\n"
+                        + "*3\r\n$5\r\nRPUSH\r\n$4\r\nlist\r\n$1\r\n2\r\n"
+                        + "*3\r\n$5\r\nRPUSH\r\n$4\r\nlist\r\n$1\r\n3\r\n").getBytes(StandardCharsets.US_ASCII));
+                // Run (reads see them), handed over, and their replies wait for the held thread.
+                while (j.llen("list") < 4) Thread.onSpinWait();
+                debug(j, "AOF-FLUSH-SLEEP", "0");
+                long pushed = io.cinnabar.util.OwnThread.supply(() -> j.rpush("list", "4")).get(30, TimeUnit.SECONDS);
+                assertEquals(5, pushed);
+                raw.setSoTimeout(30_000);
+                byte[] replies = ":2\r\n:3\r\n:4\r\n".getBytes(StandardCharsets.US_ASCII);
+                assertEquals(new String(replies, StandardCharsets.US_ASCII),
+                        new String(raw.getInputStream().readNBytes(replies.length), StandardCharsets.US_ASCII));
+                String aof;
+                try (var files = Files.list(dir.resolve("appendonlydir"))) {
+                    Path incr = files.filter(f -> f.toString().endsWith(".incr.aof")).findFirst().orElseThrow();
+                    aof = Files.readString(incr, StandardCharsets.ISO_8859_1);
+                }
+                int at = -1;
+                for (String value : List.of("0", "1", "2", "3", "4")) {
+                    int next = aof.indexOf("$4\r\nlist\r\n$1\r\n" + value + "\r\n", at + 1);
+                    assertTrue(next > at, "RPUSH list " + value + " not after the ones before it in " + aof);
+                    at = next;
+                }
+            }
+        }
+        try (CinnabarServer s = start("appendonly", "yes"); Jedis j = client(s)) {
+            assertEquals(List.of("0", "1", "2", "3", "4"), j.lrange("list", 0, -1));
+        }
+    }
+
     @Test
     void aRewriteHoldingEverysecFsyncsBackDoesNotSpinThePersistenceThread() throws Exception {
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();

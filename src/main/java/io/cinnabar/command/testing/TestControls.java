@@ -9,6 +9,7 @@ import io.cinnabar.keyspace.DataCopy;
 
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -109,6 +110,35 @@ public final class TestControls {
             }
             return null;
         });
+    }
+
+    /**
+     * Holds the persistence thread between two pieces of its work, until the returned handle is
+     * closed: the writes, fsyncs and snapshots it would do wait, while the keyspace thread goes
+     * on (writing the AOF itself where it may). For tests of what clients see while that thread
+     * falls behind, as it does behind a slow disk.
+     */
+    public AutoCloseable holdPersistenceThread() {
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        server.persistence().thread().execute(() -> {
+            held.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException stopping) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            if (!held.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the persistence thread did not come within 60 s");
+            }
+        } catch (InterruptedException e) {
+            release.countDown();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for the persistence thread", e);
+        }
+        return release::countDown;
     }
 
     /**
