@@ -1390,12 +1390,16 @@ def spec_walk(full, args, out, ctx):
             if arg["type"] == "pure-token":
                 out.append(spec_token(arg["token"]))
             elif arg["type"] == "oneof":
-                spec_walk(full, [dict(pick(arg["arguments"]), optional=False)], out, ctx)
+                # Now and then two branches (NX and XX, EX and PX): the conflicts and their errors.
+                for branch in random.sample(arg["arguments"], 2 if len(arg["arguments"]) > 1 and random.random() < 0.05 else 1):
+                    spec_walk(full, [dict(branch, optional=False)], out, ctx)
             elif arg["type"] == "block":
                 spec_walk(full, arg["arguments"], out, ctx)
             elif arg["name"] in ("command",) and full == "ACL DRYRUN":
                 out.extend(spec_command(nested=True))  # the command and its arguments
                 return
+            elif full == "CONFIG SET" and arg["name"] == "value":
+                out.append(pick(CONFIG_VALUES.get(out[-1], VALUES)))  # a value of the parameter just named
             else:
                 out.append(spec_value(full, arg, ctx.get("group")))
         if arg["name"] == "numkeys":
@@ -1420,17 +1424,32 @@ def spec_command(nested=False):
     spec_walk(full, spec.get("arguments") or [], out, {"group": spec.get("group")})
     if full == "SPOP" and len(out) == 2:
         out.append(SPEC_POOLS_BY_COMMAND[("SPOP", "count")]())  # without a count SPOP removes a random member
-    if not nested and full != "SPOP" and random.random() < 0.08:
-        out = spec_break(out, len(words))
+    if not nested and full != "SPOP" and random.random() < 0.12:
+        out = spec_break(out, len(words), spec)
     return out
 
 
-def spec_break(cmd, head):
-    """The shape broken: an argument dropped, junk inserted, a token repeated, a few arguments more."""
+def spec_tokens(args):
+    """Every token of a grammar, at any depth."""
+    out = []
+    for a in args or []:
+        if "token" in a:
+            out.append(a["token"])
+        out += spec_tokens(a.get("arguments"))
+    return out
+
+
+def spec_break(cmd, head, spec):
+    """The shape broken: an argument dropped, junk or one of the command's own tokens (with or without
+    its value) inserted anywhere, a token repeated, a few arguments more."""
     r = random.random()
-    if r < 0.3 and len(cmd) > head:
+    tokens = spec_tokens(spec.get("arguments"))
+    if r < 0.25 and tokens and cmd[0].upper() not in TIMEOUT_LAST:
+        at = random.randint(head, len(cmd))
+        cmd[at:at] = [spec_token(pick(tokens))] + ([pick(INTS_SMALL + SPEC_KEYS[:2])] if random.random() < 0.5 else [])
+    elif r < 0.45 and len(cmd) > head:
         del cmd[random.randint(head, len(cmd) - 1)]
-    elif r < 0.55:
+    elif r < 0.6:
         cmd.insert(random.randint(head, len(cmd)), pick(SPEC_JUNK))
     elif r < 0.8:
         tokens = [i for i in range(head, len(cmd)) if cmd[i].isalpha() and cmd[i].upper() == cmd[i] and len(cmd[i]) > 1]
