@@ -230,6 +230,26 @@ public final class Call {
         return parsed[0];
     }
 
+    /**
+     * Argument i as an int, as Redis's getIntFromObjectOrReply reads it (SELECT, MOVE, COPY DB): not a
+     * long, "ERR value is not an integer or out of range"; past an int, "ERR value is out of range,
+     * value must between -2147483648 and 2147483647".
+     */
+    public int intArg(int i) {
+        long v = longArg(i);
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw new CommandError("ERR value is out of range, value must between -2147483648 and 2147483647");
+        }
+        return (int) v;
+    }
+
+    /** Argument i as an int, or the given error text for both a non-number and one past an int (getIntFromObjectOrReply with a message). */
+    public int intArg(int i, String error) {
+        long v = longArg(i, error);
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) throw new CommandError(error);
+        return (int) v;
+    }
+
     /** Argument i as a double, or "ERR value is not a valid float". */
     public double doubleArg(int i) {
         double d = Numbers.parseDouble(args[i]);

@@ -106,6 +106,18 @@ public final class Database {
     }
 
     /**
+     * The string at key where it is (byte[] or {@link GrowableString}), null if absent, WRONGTYPE if
+     * another type, for the checks an in-place edit makes before {@link #growable} (Redis checks the
+     * type and the new length before it unshares the string). Changes and counts nothing.
+     */
+    public Object stringBeforeEdit(byte[] key) {
+        Entry e = lookup(key);
+        if (e == null) return null;
+        if (e.value instanceof byte[] || e.value instanceof GrowableString) return e.value;
+        throw WrongTypeException.INSTANCE;
+    }
+
+    /**
      * Lookup for a write command: no hit/miss accounting. The caller may change the value in
      * place, so this counts as a change (dirty, WATCH) when the command succeeds, unless the
      * handler says {@link #unchanged} on a path that changed nothing (Redis's signalModifiedKey

@@ -34,6 +34,24 @@ class ConnectionCommandsIT {
         assertEquals("ERR DB index is out of range", e.getMessage());
     }
 
+    /** SELECT and SWAPDB read their indexes as Redis's getIntFromObjectOrReply: past an int is its own error. */
+    @Test
+    void databaseIndexesPastAnInt(Jedis jedis) {
+        String pastInt = "ERR value is out of range, value must between -2147483648 and 2147483647";
+        assertEquals(pastInt, assertThrows(JedisDataException.class, () -> cmd(jedis, "SELECT", "2147483648")).getMessage());
+        assertEquals(pastInt, assertThrows(JedisDataException.class, () -> cmd(jedis, "SELECT", "-9223372036854775808")).getMessage());
+        assertEquals("ERR DB index is out of range",
+                assertThrows(JedisDataException.class, () -> cmd(jedis, "SELECT", "2147483647")).getMessage());
+        assertEquals("ERR value is not an integer or out of range",
+                assertThrows(JedisDataException.class, () -> cmd(jedis, "SELECT", "9223372036854775808")).getMessage());
+        assertEquals("ERR invalid first DB index",
+                assertThrows(JedisDataException.class, () -> cmd(jedis, "SWAPDB", "2147483648", "0")).getMessage());
+        assertEquals("ERR invalid second DB index",
+                assertThrows(JedisDataException.class, () -> cmd(jedis, "SWAPDB", "0", "-2147483649")).getMessage());
+        assertEquals("ERR DB index is out of range",
+                assertThrows(JedisDataException.class, () -> cmd(jedis, "SWAPDB", "0", "2147483647")).getMessage());
+    }
+
     @Test
     void unknownCommandNamesItsArguments(Jedis jedis) {
         JedisDataException e = assertThrows(JedisDataException.class,

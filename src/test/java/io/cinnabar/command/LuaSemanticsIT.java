@@ -49,7 +49,15 @@ class LuaSemanticsIT {
                 "return 1..2", compiling + "user_script:1: malformed number near '1..2'",
                 "local 1 = 2", compiling + "user_script:1: '<name>' expected near '1'",
                 "return [[abc", compiling + "user_script:1: unfinished long string near '<eof>'",
-                "local x = 1\nbreak\nreturn 2", compiling + "user_script:3: no loop to break near 'return'");
+                "local x = 1\nbreak\nreturn 2", compiling + "user_script:3: no loop to break near 'return'",
+                // A statement that is no call is an assignment to Lua 5.1: after a name or an index it wants '='.
+                "hello world", compiling + "user_script:1: '=' expected near 'world'",
+                "hello", compiling + "user_script:1: '=' expected near '<eof>'",
+                "local x = 1 x.y z", compiling + "user_script:1: '=' expected near 'z'",
+                "t[1] 2", compiling + "user_script:1: '=' expected near '2'",
+                "if x then y end", compiling + "user_script:1: '=' expected near 'end'",
+                "(a) b", compiling + "user_script:1: syntax error near 'b'",
+                "a, (b) = 1", compiling + "user_script:1: syntax error near '='");
         assertEquals(List.of("[string \"x =\"]:1: unexpected symbol near '<eof>'",
                         "[string \"a long chunk name that goes on and on and on and on and on and ...\"]:1: unexpected symbol near '<eof>'",
                         "[string \"a long chunk name that goes on and on and o...\"]:1: x"),

@@ -253,6 +253,27 @@ class StringCommandsIT {
         assertEquals(NOT_INTEGER, error(jedis, "GETRANGE", "k", "a", "1"));
     }
 
+    /**
+     * A SETRANGE or APPEND that fails (wrong type, too long) has not unshared the string yet, as in
+     * Redis: a small integer stays the shared object (OBJECT REFCOUNT) with its "int" encoding.
+     */
+    @Test
+    void failedSetrangeLeavesASharedIntegerShared(Jedis jedis) {
+        jedis.set("n", "1");
+        String tooBig = "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
+        assertEquals(tooBig, error(jedis, "SETRANGE", "n", "536870912", "-1"));
+        assertEquals(2147483647L, cmd(jedis, "OBJECT", "REFCOUNT", "n"));
+        assertEquals("int", jedis.objectEncoding("n"));
+        jedis.rpush("l", "a");
+        assertEquals("WRONGTYPE Operation against a key holding the wrong kind of value",
+                error(jedis, "SETRANGE", "l", "536870912", "x"));
+        assertEquals(tooBig, error(jedis, "SETRANGE", "nokey", "536870912", "x"));
+        assertFalse(jedis.exists("nokey"));
+        assertEquals(5, jedis.setrange("n", 1, "2345"));
+        assertEquals(1L, cmd(jedis, "OBJECT", "REFCOUNT", "n"));
+        assertEquals("raw", jedis.objectEncoding("n"));
+    }
+
     @Test
     void setrange(Jedis jedis) {
         assertEquals(3, jedis.setrange("k", 0, "foo"));

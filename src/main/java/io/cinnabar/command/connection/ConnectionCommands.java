@@ -142,10 +142,10 @@ public final class ConnectionCommands implements CommandFamily {
 
     /** SELECT index */
     private void select(Call c) {
-        long db = c.longArg(1);
+        int db = c.intArg(1);
         if (c.server().cluster() != null && db != 0) throw new CommandError("ERR SELECT is not allowed in cluster mode");
         if (db < 0 || db >= c.keyspace().databaseCount()) throw new CommandError("ERR DB index is out of range");
-        c.client().db((int) db);
+        c.client().db(db);
         c.reply().ok();
     }
 

@@ -264,12 +264,9 @@ public final class KeyCommands implements CommandFamily {
 
     /** The database named by argument i, with Redis's getIntFromObjectOrReply + selectDb errors. */
     private static Database targetDb(Call c, int i) {
-        long id = c.longArg(i);
-        if (id < Integer.MIN_VALUE || id > Integer.MAX_VALUE) {
-            throw new CommandError("ERR value is out of range, value must between -2147483648 and 2147483647");
-        }
+        int id = c.intArg(i);
         if (id < 0 || id >= c.keyspace().databaseCount()) throw new CommandError(DB_OUT_OF_RANGE);
-        return c.keyspace().db((int) id);
+        return c.keyspace().db(id);
     }
 
     // ---- OBJECT ----

@@ -28,11 +28,11 @@ final class SyntaxErrors {
     private SyntaxErrors() {}
 
     /** luaj's token codes: the end, the tokens whose text is what was just read, and break. */
-    private static final int TK_EOS, TK_NUMBER, TK_STRING, TK_BREAK;
+    private static final int TK_EOS, TK_NUMBER, TK_STRING, TK_BREAK, TK_NAME;
     private static final int EOZ = -1;
 
     private static final MethodHandle NEW_COMPILE_STATE, NEW_LEX_STATE, NEW_FUNC_STATE, SET_INPUT, MAIN_FUNC, NEXT, TXT_TOKEN;
-    private static final VarHandle FS, FUNC_STATE_F, T, TOKEN, CURRENT, LINE;
+    private static final VarHandle FS, FUNC_STATE_F, T, LOOKAHEAD, TOKEN, CURRENT, LINE, Z;
 
     static {
         try {
@@ -53,10 +53,13 @@ final class SyntaxErrors {
             TK_NUMBER = (int) lex.findStaticVarHandle(LexState.class, "TK_NUMBER", int.class).get();
             TK_STRING = (int) lex.findStaticVarHandle(LexState.class, "TK_STRING", int.class).get();
             TK_BREAK = (int) lex.findStaticVarHandle(LexState.class, "TK_BREAK", int.class).get();
+            TK_NAME = (int) lex.findStaticVarHandle(LexState.class, "TK_NAME", int.class).get();
             TXT_TOKEN = lex.findVirtual(LexState.class, "txtToken", MethodType.methodType(String.class, int.class));
             FS = lex.findVarHandle(LexState.class, "fs", funcState);
             FUNC_STATE_F = func.findVarHandle(funcState, "f", Prototype.class);
             T = lex.findVarHandle(LexState.class, "t", token);
+            LOOKAHEAD = lex.findVarHandle(LexState.class, "lookahead", token);
+            Z = lex.findVarHandle(LexState.class, "z", InputStream.class);
             TOKEN = MethodHandles.privateLookupIn(token, MethodHandles.lookup()).findVarHandle(token, "token", int.class);
             CURRENT = lex.findVarHandle(LexState.class, "current", int.class);
             LINE = lex.findVarHandle(LexState.class, "linenumber", int.class);
@@ -96,7 +99,7 @@ final class SyntaxErrors {
                 String msg = message(e.getMessage());
                 Matcher loose = LOOSE_BREAK.matcher(msg);
                 if (loose.matches()) return looseBreak(code, name, Integer.parseInt(loose.group(1)));
-                return where(name, ls) + words(msg, ls);
+                return where(name, ls) + words(msg, ls, code, name);
             } catch (NumberFormatException e) {
                 // luaj reads a numeral such as "1..2" with Java's parser, which throws.
                 return where(name, ls) + "malformed number near '" + numeral(near(TK_NUMBER, ls)) + "'";
@@ -134,6 +137,29 @@ final class SyntaxErrors {
         return where(name, ls) + "no loop to break near '" + near(token, ls) + "'";
     }
 
+    /**
+     * A statement that is no call: Lua 5.1 (exprstat) reads it as an assignment, so after a name or an
+     * index ("x y", "a.b c", "t[1] 2") it wants the '=' ("'=' expected near 'y'"); luaj, like Lua 5.2,
+     * calls it a "syntax error". True when luaj stopped so: at a token that is neither '=' nor ',',
+     * just after a name or a ']' (the lexer is run again to the same place to find that token).
+     */
+    private static boolean wantsAssignment(byte[] code, String name, Object ls) throws Throwable {
+        int token = (int) TOKEN.get(T.get(ls));
+        if (token == '=' || token == ',' || (int) TOKEN.get(LOOKAHEAD.get(ls)) != TK_EOS) return false;
+        int stop = code.length - ((InputStream) Z.get(ls)).available();
+        Object again = lexer(code, name, NEW_FUNC_STATE.invoke());
+        InputStream in = (InputStream) Z.get(again);
+        int previous = TK_EOS;
+        while (true) {
+            NEXT.invoke(again);
+            int t = (int) TOKEN.get(T.get(again));
+            int at = code.length - in.available();
+            if (at == stop && t == token) return previous == TK_NAME || previous == ']';
+            if (t == TK_EOS || at > stop) return false;
+            previous = t;
+        }
+    }
+
     private static String where(String name, Object ls) {
         return LuaErrors.chunkId(name, 80) + ":" + (int) LINE.get(ls) + ": ";
     }
@@ -146,9 +172,10 @@ final class SyntaxErrors {
     }
 
     /** The message in Lua 5.1's words and with the token it was near, as luaX_lexerror writes it. */
-    private static String words(String msg, Object ls) throws Throwable {
+    private static String words(String msg, Object ls, byte[] code, String name) throws Throwable {
         int token = (int) TOKEN.get(T.get(ls));
         if (UNEXPECTED.matcher(msg).matches()) msg = "unexpected symbol";
+        if (msg.equals("syntax error") && wantsAssignment(code, name, ls)) msg = "'=' expected";
         msg = msg.replace("'<eos>'", "'<eof>'");
         // The lexer's own errors name the token it was reading, not the parser's current one.
         switch (msg) {

@@ -98,17 +98,17 @@ public final class ServerCommands implements CommandFamily {
     private void swapdb(Call c) {
         if (c.server().cluster() != null) throw new CommandError("ERR SWAPDB is not allowed in cluster mode");
         Keyspace ks = c.keyspace();
-        long a = c.longArg(1, "ERR invalid first DB index");
-        long b = c.longArg(2, "ERR invalid second DB index");
+        int a = c.intArg(1, "ERR invalid first DB index");
+        int b = c.intArg(2, "ERR invalid second DB index");
         if (a < 0 || a >= ks.databaseCount() || b < 0 || b >= ks.databaseCount()) {
             throw new CommandError("ERR DB index is out of range");
         }
         if (a != b) {
-            ks.swap((int) a, (int) b);
+            ks.swap(a, b);
             ks.dirty(1);
             // Clients blocked on keys of either database get served, or told their stream is gone.
-            c.signalDatabase((int) a);
-            c.signalDatabase((int) b);
+            c.signalDatabase(a);
+            c.signalDatabase(b);
         }
         c.reply().ok();
     }

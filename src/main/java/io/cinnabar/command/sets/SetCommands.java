@@ -260,7 +260,8 @@ public final class SetCommands implements CommandFamily {
 
     /** SPOP key count: Redis's three cases (whole set / pop one by one / rebuild the rest). */
     private void spopCount(Call c) {
-        long count = c.longArg(2);
+        // getPositiveLongFromObjectOrReply: one message for a count that is not a number and a negative one.
+        long count = c.longArg(2, "ERR value is out of range, must be positive");
         if (count < 0) throw new CommandError("ERR value is out of range, must be positive");
         Database db = c.db();
         byte[] key = c.arg(1);

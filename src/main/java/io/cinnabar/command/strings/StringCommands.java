@@ -338,6 +338,8 @@ public final class StringCommands implements CommandFamily {
         Database db = c.db();
         byte[] key = c.arg(1);
         byte[] tail = c.arg(2);
+        long old = StringValues.lengthBeforeEdit(db, key);
+        if (old >= 0) StringValues.checkLength(c, old, tail.length);  // before the string is unshared
         GrowableString s = db.growable(key);
         if (s == null) {
             db.set(key, tail);
@@ -345,7 +347,6 @@ public final class StringCommands implements CommandFamily {
             c.reply().integer(tail.length);
             return;
         }
-        StringValues.checkLength(c, s.length(), tail.length);
         // In place, with room to grow: n appends copy the string O(log n) times, as Redis's sds.
         s.append(tail);
         c.notify(KeyspaceEvents.STRING, "append", key);
@@ -396,8 +397,9 @@ public final class StringCommands implements CommandFamily {
             c.reply().integer(old == null ? 0 : old.length);
             return;
         }
-        GrowableString s = db.growable(key);
+        StringValues.lengthBeforeEdit(db, key);  // WRONGTYPE, then the length, then the string unshared
         StringValues.checkLength(c, offset, patch.length);
+        GrowableString s = db.growable(key);
         int end = (int) (offset + patch.length);
         if (s == null) {
             byte[] created = new byte[end];

@@ -38,6 +38,17 @@ public final class StringValues {
         }
     }
 
+    /**
+     * The length of the string at key, -1 if absent, WRONGTYPE if another type, for the checks of a
+     * command that edits it in place (APPEND, SETRANGE): Redis checks the type and the new length
+     * before it unshares the string, so a command that fails leaves a shared integer shared (OBJECT
+     * REFCOUNT) and its encoding alone. Changes nothing: {@link Database#growable} comes after.
+     */
+    public static long lengthBeforeEdit(Database db, byte[] key) {
+        Object s = db.stringBeforeEdit(key);
+        return s == null ? -1 : length(s);
+    }
+
     /** Length of a string from {@link Database#getStringInPlace}. */
     public static int length(Object s) {
         return s instanceof byte[] b ? b.length : ((GrowableString) s).length();
