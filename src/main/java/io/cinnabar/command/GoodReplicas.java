@@ -16,8 +16,12 @@ public final class GoodReplicas {
     private GoodReplicas() {}
 
     public static boolean enough(ServerContext server) {
-        Config config = server.config();
         // A replica does not count replicas of its own, as Redis's checkGoodReplicasStatus.
-        return server.masterLink().host() != null || config.getLong(TO_WRITE) == 0 || config.getLong(MAX_LAG) == 0;
+        return server.masterLink().host() != null || !inForce(server.config());
+    }
+
+    /** Both settings positive: writes need good replicas, and INFO counts them (min_slaves_good_slaves). */
+    public static boolean inForce(Config config) {
+        return config.getLong(TO_WRITE) != 0 && config.getLong(MAX_LAG) != 0;
     }
 }

@@ -43,6 +43,21 @@ class InfoFieldsIT {
         }
     }
 
+    /** Redis prints the good replicas' count only while min-replicas-to-write (and its lag) are in force. */
+    @Test
+    void goodReplicasAreCountedWhileMinReplicasToWriteIsInForce(Jedis jedis) {
+        assertFalse(jedis.info("replication").contains("min_slaves_good_slaves"));
+        jedis.configSet("min-replicas-to-write", "2");
+        try {
+            assertTrue(jedis.info("replication").contains("\r\nconnected_slaves:0\r\nmin_slaves_good_slaves:0\r\n"));
+            jedis.configSet("min-replicas-max-lag", "0");
+            assertFalse(jedis.info("replication").contains("min_slaves_good_slaves"));
+        } finally {
+            jedis.configSet("min-replicas-to-write", "0");
+            jedis.configSet("min-replicas-max-lag", "10");
+        }
+    }
+
     /** Counted as Redis counts them: the request bytes as read, before they run. */
     @Test
     void netInputBytesAreTheBytesClientsSent(Jedis jedis) {

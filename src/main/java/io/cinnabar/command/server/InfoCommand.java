@@ -6,6 +6,7 @@ import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.CommandStats;
 import io.cinnabar.command.CommandTable;
+import io.cinnabar.command.GoodReplicas;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.command.ServerStats;
 import io.cinnabar.persistence.AppendOnly;
@@ -348,6 +349,7 @@ public final class InfoCommand implements CommandFamily {
             s.field("replica_announced", server.config().getBool(io.cinnabar.config.Config.option("replica-announced")) ? 1 : 0);
         }
         s.field("connected_slaves", 0);
+        if (GoodReplicas.inForce(server.config())) s.field("min_slaves_good_slaves", 0);
         s.field("master_failover_state", "no-failover");
         s.field("master_replid", server.replicationId());
         s.field("master_replid2", "0000000000000000000000000000000000000000");
