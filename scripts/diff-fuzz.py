@@ -1769,6 +1769,10 @@ def sort_ties(cmd, source_type):
     by = [u[i + 1] for i in range(len(u) - 1) if u[i] == "BY"]
     if not by:
         return False
+    if source_type is None:
+        # Queued in a transaction: the key's type when EXEC runs it is not known here (TYPE is
+        # asked before a SORT outside one), so it is taken for a set, the least ordered.
+        source_type = "set"
     if "*" not in by[-1]:
         return source_type == "set"
     return "ALPHA" in u and source_type in ("set", "zset")
@@ -2130,6 +2134,8 @@ def main():
                         print("  only redis:    %s\n  only cinnabar: %s" % (sorted(rs - cs)[:10], sorted(cs - rs)[:10]))
                     for h in ctx:
                         print("    after: " + " ".join(map(repr, h)))
+                    for q in exec_queued or []:
+                        print("    queued: " + " ".join(map(repr, q)))
                     if a.history and mismatches == 1:
                         with open(a.history, "w") as f:
                             for h in history:
