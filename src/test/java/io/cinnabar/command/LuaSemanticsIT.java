@@ -177,6 +177,42 @@ class LuaSemanticsIT {
         assertEquals("-9223372036854775808", run(j, "return string.format('%d', 1e20)"));
     }
 
+    /** C's printf, as glibc prints: exact binary values rounded half to even, inf and nan, unsigned casts. */
+    @Test
+    void stringFormatPrintsAsC(Jedis j) {
+        assertEquals(List.of("1.00", "0.12", "2e+00", "0.10000000000000000555", "  inf|-inf    |+inf", "  -nan|NAN",
+                        "18446744073709551615", "0", "8ac7230489e80000", "005|-0005|0x0000ff", "1.00000|1e-05|123457"),
+                run(j, "return {string.format('%.2f', 1.005), string.format('%.2f', 0.125), string.format('%.0e', 2.5),"
+                        + " string.format('%.20f', 0.1), string.format('%05f|%-8f|%+e', 1/0, -1/0, 1/0),"
+                        + " string.format('%6.1f|%E', 0/0, -(0/0)), string.format('%u', -1), string.format('%x', 2^64),"
+                        + " string.format('%x', 1e19), string.format('%.3d|%05d|%#08x', 5, -5, 255),"
+                        + " string.format('%#g|%g|%g', 1, 1e-5, 123456.7)}"));
+        assertFailures(j,
+                "return string.format('%------d', 1)", "user_script:1: invalid format (repeated flags)",
+                "return string.format('%123d', 1)", "user_script:1: invalid format (width or precision too long)",
+                "return string.format('%1.123f', 1)", "user_script:1: invalid format (width or precision too long)",
+                "return string.format('%s', nil)", "user_script:1: bad argument #2 to 'format' (string expected, got nil)",
+                "return string.format('%y', 1)", "user_script:1: invalid option '%y' to 'format'");
+    }
+
+    /** x86-64's NaN of 0/0 has its sign bit set, glibc's asin and log10 answer theirs without. */
+    @Test
+    void nanHasCsSign(Jedis j) {
+        assertEquals(List.of("-nan", "nan", "-nan", "-nan", "nan", "nan", "nan"),
+                run(j, "return {tostring(0/0), tostring(-(0/0)), tostring(1 % 0), tostring(math.floor(0/0)),"
+                        + " tostring(math.abs(0/0)), tostring(math.asin(2)), tostring(math.log10(-1))}"));
+    }
+
+    /** math.min/max as Lua 5.1's loop, frexp/ldexp/modf as C's at the edges (subnormal, inf, NaN). */
+    @Test
+    void mathEdgesAsC(Jedis j) {
+        assertEquals(List.of("1", "-nan", "1", "inf", "0", "-1073", "0", "4.9406564584125e-324", "0", "0"),
+                run(j, "return {tostring(math.min(1, 0/0)), tostring(math.max(0/0, 1)), tostring(math.max(1, 0/0)),"
+                        + " tostring(math.frexp(1/0)), tostring(select(2, math.frexp(0/0))), tostring(select(2, math.frexp(5e-324))),"
+                        + " tostring(math.ldexp(0.5, -1074)), tostring(math.ldexp(1, -1074)), tostring(math.ldexp(1, 2^31)),"
+                        + " tostring(select(2, math.modf(1/0)))}"));
+    }
+
     /** Each script fails with the text that follows it. */
     private static void assertFailures(Jedis j, String... scriptThenError) {
         for (int i = 0; i < scriptThenError.length; i += 2) {

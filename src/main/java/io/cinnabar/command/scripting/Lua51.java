@@ -22,6 +22,46 @@ import static io.cinnabar.command.scripting.RedisApi.fn;
 final class Lua51 {
     private Lua51() {}
 
+    static {
+        // Lua 5.1 divides in C, and on x86-64 0/0 is the NaN with its sign bit set: tostring(0/0)
+        // is "-nan" in Redis, and "nan" once negated. luaj answers 0/0, x % 0 and their kin with
+        // one constant whose sign bit is clear, so each such NaN printed with the other sign.
+        // The constant is given C's bits once, before any script runs.
+        try {
+            java.lang.reflect.Field v = LuaDouble.class.getDeclaredField("v");
+            v.setAccessible(true);
+            v.setDouble(LuaDouble.NAN, Double.longBitsToDouble(0xfff8000000000000L));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(Lua51.class).debug("luaj's NaN keeps its sign: {}", e.toString());
+        }
+    }
+
+    /** A NaN as glibc's log10, asin and acos give it, its sign bit clear; other values as they are. */
+    private static double cNan(double d) {
+        return d != d ? Math.abs(d) : d;
+    }
+
+    /** math.min (direction -1) and math.max (1) as Lua 5.1's loop. */
+    private static LuaValue extreme(Varargs a, String name, int direction) {
+        double best = ArgumentErrors.number(a, 1, name);
+        for (int i = 2; i <= a.narg(); i++) {
+            double d = ArgumentErrors.number(a, i, name);
+            if (direction < 0 ? d < best : d > best) best = d;
+        }
+        return LuaValue.valueOf(best);
+    }
+
+    /**
+     * C's frexp: a fraction in [0.5, 1) and a power of two; zero, infinities and NaN come back
+     * with 0, and subnormal numbers get their true exponent (luaj's reads the exponent bits only).
+     */
+    private static Varargs frexp(double x) {
+        if (x == 0 || Double.isNaN(x) || Double.isInfinite(x)) return LuaValue.varargsOf(LuaValue.valueOf(x), LuaValue.valueOf(0));
+        int exponent = Math.getExponent(x) + 1;
+        if (exponent == Double.MIN_EXPONENT) exponent = Math.getExponent(x * 0x1p54) + 1 - 54;
+        return LuaValue.varargsOf(LuaValue.valueOf(Math.scalb(x, -exponent)), LuaValue.valueOf(exponent));
+    }
+
     static void install(Globals g) {
         LuaTable table = (LuaTable) g.get("table");
         LuaTable math = (LuaTable) g.get("math");
@@ -39,7 +79,23 @@ final class Lua51 {
         LuaValue fmod = fn(a -> LuaValue.valueOf(a.checkdouble(1) % a.checkdouble(2)));
         math.rawset("fmod", fmod);
         math.rawset("mod", fmod);
-        math.rawset("log10", fn(a -> LuaValue.valueOf(Math.log10(a.checkdouble(1)))));
+        // glibc's log10, asin and acos answer a negative number or one past +-1 with a NaN whose sign
+        // bit is clear ("nan"); Java's, as the x86 instruction, with it set.
+        math.rawset("log10", fn(a -> LuaValue.valueOf(cNan(Math.log10(a.checkdouble(1))))));
+        math.rawset("asin", fn(a -> LuaValue.valueOf(cNan(Math.asin(a.checkdouble(1))))));
+        math.rawset("acos", fn(a -> LuaValue.valueOf(cNan(Math.acos(a.checkdouble(1))))));
+        // Lua 5.1 keeps the first argument and replaces it with each smaller (greater) one: a NaN
+        // after the first is never smaller, a NaN first is never replaced. luaj's answer NaN either way.
+        math.rawset("min", fn(a -> extreme(a, "min", -1)));
+        math.rawset("max", fn(a -> extreme(a, "max", 1)));
+        math.rawset("frexp", fn(a -> frexp(a.checkdouble(1))));
+        math.rawset("ldexp", fn(a -> LuaValue.valueOf(Math.scalb(a.checkdouble(1), (int) CFormat.toLong(a.checkdouble(2))))));
+        LuaValue modf = math.get("modf");
+        // C's modf of an infinity: the infinity and a zero (luaj's fraction is inf - inf, a NaN).
+        math.rawset("modf", fn(a -> {
+            double x = a.checkdouble(1);
+            return Double.isInfinite(x) ? LuaValue.varargsOf(LuaValue.valueOf(x), LuaValue.valueOf(Math.copySign(0.0, x))) : modf.invoke(a);
+        }));
         // Math's hyperbolic functions may be intrinsics of the JVM that round otherwise than Redis's
         // libm: Math.tanh is one from Java 24 (tanh(0.5410462796616011) ended in ...036, Redis's in
         // ...03). StrictMath's are fdlibm's, which Java 17's Math calls and which match it.

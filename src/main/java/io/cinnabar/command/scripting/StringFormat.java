@@ -6,15 +6,22 @@ import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
 
 import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * Lua 5.1's string.format, which is C's printf per directive: luaj ignores the precision of %f
- * and %e ("%5.2f" of 3.14159 gives 3.14159) and prints numbers for %s in Java's format.
+ * Lua 5.1's string.format: its scan of each directive (at most five flags, two digits of width
+ * and of precision), then C's printf for the directive, as glibc prints: doubles rounded from
+ * their exact binary value, ties to even ("%.2f" of 1.005 is 1.00, of 0.125 0.12), inf and nan
+ * in C's words, integers cut as x86-64 casts doubles (LLONG_MIN out of range; %o %u %x %X
+ * unsigned). Java's Formatter rounds the shortest decimal half up and prints Infinity and NaN.
  */
 final class StringFormat {
     private StringFormat() {}
+
+    private static final String FLAGS = "-+ #0";
 
     static LuaValue format(Varargs a) {
         LuaString fmt = a.checkstring(1);
@@ -27,38 +34,183 @@ final class StringFormat {
                 out.write(c);
                 continue;
             }
-            if (++i >= n) throw new LuaError("invalid option '%' to 'format'");
-            if (fmt.luaByte(i) == '%') {
+            if (i + 1 < n && fmt.luaByte(i + 1) == '%') {
                 out.write('%');
+                i++;
                 continue;
             }
-            int start = i;
-            while (i < n && "-+ #0".indexOf(fmt.luaByte(i)) >= 0) i++;
-            while (i < n && Character.isDigit(fmt.luaByte(i))) i++;
-            if (i < n && fmt.luaByte(i) == '.') {
-                i++;
-                while (i < n && Character.isDigit(fmt.luaByte(i))) i++;
-            }
-            if (i >= n) throw new LuaError("invalid option '%' to 'format'");
-            String spec = new String(fmt.m_bytes, fmt.m_offset + start, i - start, StandardCharsets.ISO_8859_1);
-            char conv = (char) fmt.luaByte(i);
-            arg++;
-            if (arg > a.narg() && conv != '%') throw new LuaError("bad argument #" + arg + " to 'format' (no value)");
+            if (++arg > a.narg()) throw new LuaError("bad argument #" + arg + " to 'format' (no value)");
+            Directive d = Directive.scan(fmt, i + 1);
+            i = d.end;
             LuaValue v = a.arg(arg);
-            String piece = switch (conv) {
-                case 'd', 'i' -> String.format(Locale.ROOT, "%" + spec + "d", CFormat.toLong(number(v, arg)));
-                case 'u' -> String.format(Locale.ROOT, "%" + spec + "d", CFormat.toLong(number(v, arg)));
-                case 'c' -> String.valueOf((char) (CFormat.toLong(number(v, arg)) & 0xff));
-                case 'x', 'X', 'o' -> String.format(Locale.ROOT, "%" + spec.replace("+", "").replace(" ", "") + conv, CFormat.toLong(number(v, arg)));
-                case 'e', 'E', 'f' -> String.format(Locale.ROOT, "%" + spec + conv, number(v, arg));
-                case 'g', 'G' -> general(spec, number(v, arg), conv == 'G');
-                case 'q' -> quoted(v.checkstring());
-                case 's' -> pad(spec, v.type() == LuaValue.TNUMBER ? CFormat.g(v.todouble(), 14) : v.tojstring());
-                default -> throw new LuaError("invalid option '%" + conv + "' to 'format'");
+            byte[] piece = switch (d.conversion) {
+                case 'd', 'i' -> ascii(d.integer(CFormat.toLong(number(v, arg)), false));
+                case 'o', 'u', 'x', 'X' -> ascii(d.integer(toUnsignedLong(number(v, arg)), true));
+                case 'c' -> d.character(toInt(number(v, arg)));
+                case 'e', 'E', 'f', 'g', 'G' -> ascii(d.floating(number(v, arg)));
+                case 'q' -> quoted(string(v, arg));
+                case 's' -> d.string(string(v, arg));
+                default -> throw new LuaError("invalid option '%" + (d.conversion < 0 ? "" : String.valueOf((char) d.conversion))
+                        + "' to 'format'");
             };
-            out.writeBytes(piece.getBytes(conv == 's' || conv == 'q' || conv == 'c' ? StandardCharsets.ISO_8859_1 : StandardCharsets.US_ASCII));
+            out.writeBytes(piece);
         }
         return LuaValue.valueOf(out.toByteArray());
+    }
+
+    /** One directive after its '%': flags, width, precision (-1 when none) and conversion (-1 at the end). */
+    private record Directive(String flags, int width, int precision, int conversion, int end) {
+        static Directive scan(LuaString fmt, int start) {
+            int n = fmt.length();
+            int p = start;
+            while (p < n && FLAGS.indexOf(fmt.luaByte(p)) >= 0) p++;
+            if (p - start > FLAGS.length()) throw new LuaError("invalid format (repeated flags)");
+            String flags = new String(fmt.m_bytes, fmt.m_offset + start, p - start, StandardCharsets.ISO_8859_1);
+            int width = 0;
+            for (int k = 0; k < 2 && p < n && isDigit(fmt.luaByte(p)); k++, p++) width = width * 10 + fmt.luaByte(p) - '0';
+            int precision = -1;
+            if (p < n && fmt.luaByte(p) == '.') {
+                p++;
+                precision = 0;
+                for (int k = 0; k < 2 && p < n && isDigit(fmt.luaByte(p)); k++, p++) precision = precision * 10 + fmt.luaByte(p) - '0';
+            }
+            if (p < n && isDigit(fmt.luaByte(p))) throw new LuaError("invalid format (width or precision too long)");
+            return new Directive(flags, width, precision, p < n ? fmt.luaByte(p) : -1, p);
+        }
+
+        boolean has(char flag) {
+            return flags.indexOf(flag) >= 0;
+        }
+
+        /** %d %i (signed) and %o %u %x %X (unsigned): digits, precision as the fewest digits, '#' prefixes. */
+        String integer(long v, boolean unsigned) {
+            boolean negative = !unsigned && v < 0;
+            String digits = switch (conversion) {
+                case 'o' -> Long.toOctalString(v);
+                case 'x' -> Long.toHexString(v);
+                case 'X' -> Long.toHexString(v).toUpperCase(Locale.ROOT);
+                case 'u' -> Long.toUnsignedString(v);
+                default -> negative ? Long.toUnsignedString(-v) : Long.toString(v);
+            };
+            if (precision == 0 && v == 0) digits = "";
+            StringBuilder b = new StringBuilder();
+            for (int k = digits.length(); k < precision; k++) b.append('0');
+            b.append(digits);
+            String prefix = negative ? "-" : unsigned ? "" : has('+') ? "+" : has(' ') ? " " : "";
+            if (has('#') && conversion == 'o' && (b.length() == 0 || b.charAt(0) != '0')) b.insert(0, '0');
+            if (has('#') && v != 0 && (conversion == 'x' || conversion == 'X')) prefix = conversion == 'x' ? "0x" : "0X";
+            return pad(prefix, b.toString(), precision < 0);
+        }
+
+        /** %c: the byte, padded; C's printf writes a NUL that Lua's strlen then cuts, with all after it. */
+        byte[] character(int v) {
+            String s = pad("", String.valueOf((char) (v & 0xff)), false);
+            int nul = s.indexOf('\0');
+            return (nul < 0 ? s : s.substring(0, nul)).getBytes(StandardCharsets.ISO_8859_1);
+        }
+
+        /** %e %E %f %g %G. */
+        String floating(double d) {
+            boolean negative = Double.doubleToRawLongBits(d) < 0;
+            boolean upper = conversion == 'E' || conversion == 'G';
+            String sign = negative ? "-" : has('+') ? "+" : has(' ') ? " " : "";
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                // Padded with spaces even under '0', as glibc does.
+                String body = Double.isNaN(d) ? "nan" : "inf";
+                return pad(sign, upper ? body.toUpperCase(Locale.ROOT) : body, false);
+            }
+            int p = precision < 0 ? 6 : precision;
+            BigDecimal exact = new BigDecimal(d).abs();
+            String body = switch (conversion) {
+                case 'f' -> fixed(exact, p, has('#'));
+                case 'e', 'E' -> scientific(exact, p, has('#'), upper);
+                default -> general(exact, p == 0 ? 1 : p, has('#'), upper);
+            };
+            return pad(sign, body, true);
+        }
+
+        /** %s: the whole string when it is 100 bytes or more and no precision is given, as Lua 5.1; else printf's %s, which stops at a NUL. */
+        byte[] string(LuaString s) {
+            byte[] bytes = new byte[s.length()];
+            s.copyInto(0, bytes, 0, bytes.length);
+            if (precision < 0 && bytes.length >= 100) return bytes;
+            int len = 0;
+            while (len < bytes.length && bytes[len] != 0) len++;
+            if (precision >= 0) len = Math.min(len, precision);
+            String text = new String(bytes, 0, len, StandardCharsets.ISO_8859_1);
+            return pad("", text, false).getBytes(StandardCharsets.ISO_8859_1);
+        }
+
+        /** The width: spaces before (after with '-'), or zeros between the sign and the digits with '0'. */
+        private String pad(String sign, String body, boolean zerosAllowed) {
+            int fill = width - sign.length() - body.length();
+            if (fill <= 0) return sign + body;
+            if (has('-')) return sign + body + " ".repeat(fill);
+            if (has('0') && zerosAllowed) return sign + "0".repeat(fill) + body;
+            return " ".repeat(fill) + sign + body;
+        }
+    }
+
+    private static String fixed(BigDecimal exact, int precision, boolean point) {
+        String s = exact.setScale(precision, RoundingMode.HALF_EVEN).toPlainString();
+        return point && precision == 0 ? s + "." : s;
+    }
+
+    private static String scientific(BigDecimal exact, int precision, boolean point, boolean upper) {
+        int exponent = 0;
+        BigDecimal mantissa = exact.setScale(precision, RoundingMode.HALF_EVEN);
+        if (exact.signum() != 0) {
+            exponent = exact.precision() - exact.scale() - 1;
+            mantissa = exact.movePointLeft(exponent).setScale(precision, RoundingMode.HALF_EVEN);
+            if (mantissa.compareTo(BigDecimal.TEN) >= 0) {
+                exponent++;
+                mantissa = exact.movePointLeft(exponent).setScale(precision, RoundingMode.HALF_EVEN);
+            }
+        }
+        String digits = Integer.toString(Math.abs(exponent));
+        return mantissa.toPlainString() + (point && precision == 0 ? "." : "") + (upper ? "E" : "e")
+                + (exponent < 0 ? "-" : "+") + (digits.length() < 2 ? "0" : "") + digits;
+    }
+
+    /** %g: %e when the exponent X of the value rounded to P digits is below -4 or at least P, else %f with P-1-X decimals; trailing zeros dropped unless '#'. */
+    private static String general(BigDecimal exact, int precision, boolean point, boolean upper) {
+        String e = scientific(exact, precision - 1, true, false);
+        int exponent = Integer.parseInt(e.substring(e.indexOf('e') + 1));
+        String s = exponent < -4 || exponent >= precision
+                ? scientific(exact, precision - 1, point, false)
+                : fixed(exact, precision - 1 - exponent, point);
+        if (!point) {
+            int at = s.indexOf('e');
+            String mantissa = at < 0 ? s : s.substring(0, at);
+            if (mantissa.indexOf('.') >= 0) {
+                mantissa = mantissa.replaceAll("0+$", "");
+                if (mantissa.endsWith(".")) mantissa = mantissa.substring(0, mantissa.length() - 1);
+            }
+            s = mantissa + (at < 0 ? "" : s.substring(at));
+        }
+        return upper ? s.toUpperCase(Locale.ROOT) : s;
+    }
+
+    private static boolean isDigit(int c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * C's (unsigned long long) cast of a double as gcc compiles it for x86-64: from 2^63 on, the
+     * signed conversion of d - 2^63 with the top bit put back (2^64 and inf give 0); below, NaN
+     * included, the signed one ({@link CFormat#toLong}).
+     */
+    static long toUnsignedLong(double d) {
+        return d >= 0x1p63 ? CFormat.toLong(d - 0x1p63) ^ Long.MIN_VALUE : CFormat.toLong(d);
+    }
+
+    /** C's (int) cast of a double on x86-64: INT_MIN for NaN and out of range. */
+    private static int toInt(double d) {
+        return d != d || d >= 0x1p31 || d < -0x1p31 ? Integer.MIN_VALUE : (int) d;
     }
 
     private static double number(LuaValue v, int arg) {
@@ -67,52 +219,32 @@ final class StringFormat {
         return n.todouble();
     }
 
-    /** %g: C's shortest of %e and %f with trailing zeros removed (unless '#'). */
-    private static String general(String spec, double d, boolean upper) {
-        int dot = spec.indexOf('.');
-        int precision = dot < 0 ? 6 : (dot + 1 == spec.length() ? 0 : Integer.parseInt(spec.substring(dot + 1)));
-        String body = CFormat.g(d, Math.max(precision, 1));
-        if (upper) body = body.toUpperCase(Locale.ROOT);
-        String flags = dot < 0 ? spec : spec.substring(0, dot);
-        if (d >= 0 && flags.contains("+")) body = "+" + body;
-        else if (d >= 0 && flags.contains(" ")) body = " " + body;
-        return pad(flags.replace("+", "").replace(" ", ""), body);
-    }
-
-    /** Width and '-' of a %s directive; a precision cuts the string. */
-    private static String pad(String spec, String s) {
-        int dot = spec.indexOf('.');
-        if (dot >= 0) {
-            int precision = dot + 1 == spec.length() ? 0 : Integer.parseInt(spec.substring(dot + 1));
-            if (s.length() > precision) s = s.substring(0, precision);
-            spec = spec.substring(0, dot);
+    /** luaL_checklstring: a string, or a number written as "%.14g". */
+    private static LuaString string(LuaValue v, int arg) {
+        if (v.type() == LuaValue.TNUMBER) return LuaValue.valueOf(CFormat.g(v.todouble(), 14));
+        if (v.type() != LuaValue.TSTRING) {
+            throw new LuaError("bad argument #" + arg + " to 'format' (string expected, got " + v.typename() + ")");
         }
-        boolean left = spec.contains("-");
-        boolean zero = spec.contains("0") && !left && spec.replace("-", "").startsWith("0");
-        String digits = spec.replaceAll("[-+ #]", "");
-        if (zero) digits = digits.substring(1);
-        int width = digits.isEmpty() ? 0 : Integer.parseInt(digits);
-        StringBuilder b = new StringBuilder(s);
-        while (b.length() < width) {
-            if (left) b.append(' '); else b.insert(0, zero ? '0' : ' ');
-        }
-        return b.toString();
+        return v.checkstring();
     }
 
     /** %q: a string Lua can read back. */
-    private static String quoted(LuaString s) {
-        StringBuilder b = new StringBuilder("\"");
+    private static byte[] quoted(LuaString s) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.write('"');
         for (int i = 0; i < s.length(); i++) {
             int c = s.luaByte(i);
             switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\\n");
-                case '\r' -> b.append("\\r");
-                case 0 -> b.append("\\000");
-                default -> b.append((char) c);
+                case '"', '\\', '\n' -> {
+                    b.write('\\');
+                    b.write(c);
+                }
+                case '\r' -> b.writeBytes(ascii("\\r"));
+                case 0 -> b.writeBytes(ascii("\\000"));
+                default -> b.write(c);
             }
         }
-        return b.append('"').toString();
+        b.write('"');
+        return b.toByteArray();
     }
 }
