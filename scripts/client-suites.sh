@@ -13,9 +13,12 @@
 #   scripts/client-suites.sh redis-rs [2|3]        # redis-rs 0.27.6 from crates.io (Rust, cargo; RESP2 or RESP3)
 #   scripts/client-suites.sh redisson <checkout>   # github.com/redisson/redisson at redisson-3.24.3 (Maven)
 #   scripts/client-suites.sh spring-data-redis <checkout>  # e.g. github.com/spring-projects/spring-data-redis at 3.5.13
+#   scripts/client-suites.sh rueidis [version]     # github.com/redis/rueidis, default v1.0.79 (Go module proxy)
+#   scripts/client-suites.sh redis-plus-plus <checkout>  # e.g. github.com/sewenew/redis-plus-plus at 1.3.15 (C++, cmake,
+#                                                  # Debian's libhiredis-dev 0.14.1)
 #
-# The suites connect to fixed ports (redis-py, Jedis, ioredis, go-redis, hiredis and Spring Data Redis 6379,
-# Lettuce 6479), so those must be free.
+# The suites connect to fixed ports (redis-py, Jedis, ioredis, go-redis, hiredis, Spring Data Redis, rueidis and
+# redis-plus-plus 6379, Lettuce 6479), so those must be free.
 # redis-rs's tests start a redis-server of their own from PATH for each test (random ports), Redisson's
 # one for each test class (a random port, plus a few fixed ones); the script puts first in PATH either
 # real Redis or a redis-server that starts Cinnabar.
@@ -24,7 +27,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 jar="$repo/target/cinnabar.jar"
-suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis|redisson|spring-data-redis [protocol|checkout|version]}"
+suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis|redisson|spring-data-redis|rueidis|redis-plus-plus [protocol|checkout|version]}"
 work="$repo/target/client-suites/$suite"
 mkdir -p "$work"
 [[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
@@ -269,7 +272,73 @@ sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pe
         failures() { surefire_failures "$1"; }
         ran() { surefire_ran "$1"; }
         ;;
-    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson, spring-data-redis)" >&2; exit 2 ;;
+    rueidis)
+        # The root package's tests and rueidislock's (RESP3, client-side caching with CLIENT TRACKING
+        # OPTIN/OPTOUT/NOLOOP, invalidation pushes; most of the root package's tests talk to mock
+        # connections). Left out: the integration tests against its docker-compose's other servers
+        # (cluster on 7001-7006, sentinels, Redis 5, KeyDB, Dragonfly, Kvrocks). Its compose file gives
+        # the 6379 server no configuration. ~6 min per server. TestSingleClientMultiplex fails on
+        # either server on 2 cores (it expects the multiplexing a larger machine gets); TestBackgroundPing
+        # and TestConnLifetime time pings and reconnections and failed once on real Redis on 2 busy cores.
+        port=6379
+        conf=()
+        version="${2:-v1.0.79}"; [[ $version == v* ]] || version="v$version"
+        command -v go >/dev/null || { echo "needs go (https://go.dev/dl/)" >&2; exit 2; }
+        src="$work/rueidis-$version"
+        if [[ ! -d $src ]]; then
+            # The module cache is read-only; the test binaries are built from a writable copy.
+            dir="$(cd "$work" && go mod download -json "github.com/redis/rueidis@$version" \
+                | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
+            cp -r "$dir" "$src.tmp" && chmod -R u+w "$src.tmp" && mv "$src.tmp" "$src"
+        fi
+        [[ -x $src/rueidis.test ]] || (cd "$src" && GOFLAGS=-mod=mod go test -c -o rueidis.test .)
+        [[ -x $src/rueidislock.test ]] || (cd "$src" && GOFLAGS=-mod=mod go test -c -o rueidislock.test ./rueidislock)
+        run_suite() {
+            echo "### rueidis" >"$1"
+            (cd "$src" && timeout -k 10 1500 ./rueidis.test -test.v -test.timeout 20m \
+                -test.skip '^(TestSentinel.*Integration.*|TestClusterClientIntegration.*|TestSingleClient5Integration|TestCluster5ClientIntegration|TestSentinel5ClientIntegration|TestKeyDB.*|TestDragonfly.*|TestKvrocks.*)$' \
+                >>"$1" 2>&1) || true
+            echo "### rueidislock" >>"$1"
+            (cd "$src/rueidislock" && timeout -k 10 900 ../rueidislock.test -test.v -test.timeout 12m >>"$1" 2>&1) || true
+        }
+        # One line per failed test or subtest: "package :: Test/Subtest" (go test -v's "--- FAIL: NAME"),
+        # and the test a timeout panicked in.
+        failures() {
+            awk '/^### / { p = $2; next }
+                 /^ *--- FAIL: / { print p " :: " $3 }
+                 /^panic: test timed out/ { timedout = 1 }
+                 timedout && /^\t+[^ \t]+ \([0-9]/ { sub(/^\t+/, ""); print p " :: " $1 " (timed out)" }' "$1" | sort -u
+        }
+        ran() { grep -q -- '--- PASS: ' "$1"; }
+        ;;
+    redis-plus-plus)
+        # test_redis++ against one server: its Redis tests (sanity, connection, redlock, each command
+        # family, scripts, pub/sub, pipelines and transactions, threads (-m), streams) over RESP2, ~1.5 min.
+        # Its cluster tests need a cluster (-n/-c), not given. With Debian's hiredis 0.14 neither RESP3
+        # (-3: hiredis 0.14 reads no RESP3 reply) nor AsyncRedis (it needs hiredis 1.0's
+        # redisAsyncConnectWithOptions). The binary stops at its first failing test, so one failure
+        # hides those after it.
+        port=6379
+        conf=()
+        src="$(cd "${2:?give the path of a redis-plus-plus checkout}" && pwd)"
+        command -v cmake >/dev/null || { echo "needs cmake and g++" >&2; exit 2; }
+        [[ -f /usr/include/hiredis/hiredis.h ]] || { echo "needs hiredis (apt-get install libhiredis-dev)" >&2; exit 2; }
+        if [[ ! -x $work/build/test/test_redis++ ]]; then
+            mkdir -p "$work/build"
+            (cd "$work/build" && cmake -DCMAKE_BUILD_TYPE=Release -DREDIS_PLUS_PLUS_BUILD_STATIC=OFF "$src" >cmake.log 2>&1 \
+                && make -j2 test_redis++ >make.log 2>&1) || { echo "redis-plus-plus did not build (see $work/build)" >&2; exit 2; }
+        fi
+        run_suite() {
+            (cd "$work/build" && timeout -k 10 900 ./test/test_redis++ -h 127.0.0.1 -p "$port" -m >"$1" 2>&1) || true
+        }
+        # The group it stopped in (the one after the last "Pass ... tests") and its message.
+        failures() {
+            awk '/^Pass .* tests$/ { last = $0 } /^Test failed: / { print "after \"" (last == "" ? "start" : last) "\" :: " $0 }' "$1"
+            grep -q '^Pass all tests' "$1" || grep -q '^Test failed: ' "$1" || echo "(ended without a verdict)"
+        }
+        ran() { grep -qE '^(Pass .* tests|Test failed: )' "$1"; }
+        ;;
+    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson, spring-data-redis, rueidis, redis-plus-plus)" >&2; exit 2 ;;
 esac
 
 server_pid=""

@@ -49,8 +49,8 @@ public final class CommandSpec {
     public final boolean keysAreChannels;
     /** Runs for a RESP2 client in subscriber mode (Redis allows only these there). */
     public final boolean allowedWhileSubscribed;
-    /** Never propagated as itself: what it runs propagates (EXEC). */
-    final boolean propagatesInnerCommands;
+    /** Never propagated as itself: what it runs propagates, and tracks or invalidates keys (EXEC, scripts). */
+    public final boolean propagatesInnerCommands;
     /** Refused with MISCONF like a write while the disk fails, so monitors notice (PING). */
     final boolean refusedOnDiskError;
     /** May run for long (scripts): run where other clients can still get BUSY replies. */

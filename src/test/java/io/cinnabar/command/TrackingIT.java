@@ -55,6 +55,25 @@ class TrackingIT {
     }
 
     @Test
+    void scriptThatWritesThenReadsItsKeyLeavesItTrackedWithoutTellingItsCaller(Jedis jedis, CinnabarServer server) throws Exception {
+        // rueidislock's acquire script: the SET ran before the GET tracked the key, and EVAL itself
+        // invalidates nothing (it told the caller at once, and the lock looked lost).
+        try (RespSocket c = new RespSocket(server.port())) {
+            c.call("HELLO", "3");
+            c.call("CLIENT", "TRACKING", "ON", "OPTOUT");
+            assertEquals("OK", c.call("EVAL", "local r = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', 60000); "
+                    + "redis.call('GET', KEYS[1]); return r", "1", "lock", "v"));
+            assertEquals("PONG", c.call("PING"));
+            jedis.set("lock", "other");
+            assertEquals(invalidate(List.of("lock")), c.read());
+            // A script's write of a key its caller tracks still tells it, after the reply.
+            c.call("GET", "lock");
+            assertEquals(1L, c.call("EVAL", "return redis.call('DEL', KEYS[1])", "1", "lock"));
+            assertEquals(invalidate(List.of("lock")), c.read());
+        }
+    }
+
+    @Test
     void resp2ClientsRedirectToASubscriberOfTheInvalidateChannel(Jedis jedis, CinnabarServer server) throws Exception {
         try (RespSocket sub = new RespSocket(server.port()); RespSocket c = new RespSocket(server.port())) {
             long subId = (Long) sub.call("CLIENT", "ID");

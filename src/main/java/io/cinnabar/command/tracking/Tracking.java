@@ -146,9 +146,11 @@ public final class Tracking {
      * After any command ran: a read remembers its keys for the reader, a write that changed data
      * invalidates its keys. A read inside a script remembers the script's declared keys for its
      * caller, the top-level command (Redis's script_caller); the script commands themselves
-     * remember nothing.
+     * remember nothing, and invalidate nothing themselves either: the writes they ran invalidated
+     * their own keys when they ran (an EVAL that SETs then GETs KEYS[1] leaves it tracked, untold).
      */
     public void afterCommand(Client client, CommandSpec spec, byte[][] argv, boolean failed, boolean changed, Call top) {
+        if (spec.propagatesInnerCommands) return;
         if (spec.hasFlag(CommandFlag.READONLY)) {
             // A read that changed its key (PFCOUNT refreshing the HLL's cached cardinality) tells
             // the others first, as its signalModifiedKey does in Redis.
