@@ -1226,6 +1226,7 @@ SPEC_EXCLUDED = {
 SPEC_RARE = {"FLUSHALL": 0.03, "FLUSHDB": 0.05, "FUNCTION FLUSH": 0.2, "SCRIPT FLUSH": 0.3, "SWAPDB": 0.3,
              "CONFIG RESETSTAT": 0.2, "LATENCY RESET": 0.3, "SLOWLOG RESET": 0.3, "ACL LOG": 0.5}
 SPEC_TABLE = []  # (words, spec, weight), filled by load_spec()
+SPEC_REFUSED = []  # (words, spec) of SPEC_EXCLUDED, for the contexts that refuse them (spec_refused)
 
 INTS_SMALL = ["0", "1", "2", "3", "-1", "-2", "5", "10"]
 INTS_EDGE = ["100", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "abc", "", " 1", "1.5",
@@ -1346,6 +1347,7 @@ def load_spec(path):
                 words = [spec["container"], name] if "container" in spec else [name]
                 full = " ".join(words)
                 if words[0] in SPEC_EXCLUDED or full in SPEC_EXCLUDED:
+                    SPEC_REFUSED.append((words, spec))
                     continue
                 if "ONLY_SENTINEL" in spec.get("command_flags", []) and len(words) > 1:
                     continue  # SENTINEL alone is enough: Redis does not know it outside sentinel mode
@@ -1638,6 +1640,23 @@ def ctx_inner(cmd):
 CTX_SHAS = {hashlib.sha1(s.encode()).hexdigest(): s for s in CTX_SCRIPTS}
 
 
+class InMulti(list):
+    """A command sent only inside MULTI (where Redis refuses it): when the MULTI before it failed (the
+    main loop gives commands a wrong arity now and then), PING goes in its place."""
+
+
+def spec_refused(flag):
+    """A command of SPEC_EXCLUDED that Redis refuses in a context before running it: flagged NO_MULTI
+    (inside MULTI: "Command not allowed inside a transaction") or NOSCRIPT (from Lua: "This Redis
+    command is not allowed from script"). MONITOR too inside MULTI, where EXEC answers its refusal.
+    Arguments walked from the grammar, so that the arity check before the refusal passes."""
+    words, spec = pick([(w, sp) for w, sp in SPEC_REFUSED if flag in sp.get("command_flags", [])
+                        or flag == "NO_MULTI" and w == ["MONITOR"]])
+    out = list(words)
+    spec_walk(" ".join(words), spec.get("arguments") or [], out, {"group": spec.get("group")})
+    return out
+
+
 def spec_one():
     """One spec-generated command, or the first of a data-building run (the rest go to CTX_QUEUE)."""
     if random.random() < 0.2:
@@ -1667,7 +1686,11 @@ def spec_multi_family():
     seq.append(["MULTI"])
     for _ in range(random.randint(1, 6)):
         r = random.random()
-        if r < 0.15:
+        if r < 0.04:
+            seq.append(InMulti(spec_refused("NO_MULTI")))
+        elif r < 0.06:
+            seq.append(pick([["NOPE"], ["nope", "k0"], ["GET"], ["CLIENT", "NOPE"], ["CONFIG"]]))  # queue-time errors
+        elif r < 0.15:
             seq.extend(spec_build())
         elif r < 0.25:
             inner = spec_command(nested=True)
@@ -1689,7 +1712,7 @@ def spec_script_family():
         # Data built outside (a top-level MULTI of spec_command's would queue the scripts instead).
         CTX_QUEUE.extend(spec_build())
         return CTX_QUEUE.pop(0)
-    return ctx_script(spec_command())
+    return ctx_script(spec_refused("NOSCRIPT") if random.random() < 0.05 else spec_command())
 
 
 FAMILIES = {
@@ -2194,6 +2217,7 @@ def main():
             while cmd[0].upper() in skip:
                 cmd = pick(families)()
             name = cmd[0].upper()
+            in_multi_only = isinstance(cmd, InMulti)
             # Now and then a wrong number of arguments or a stray one: the arity and syntax errors.
             # (SPOP keeps its count: which members a count-less SPOP removes is random.)
             if random.random() < 0.04 and len(cmd) > (3 if name == "SPOP" else 1):
@@ -2204,6 +2228,8 @@ def main():
             # several replies in EXEC's array for one command: at most one channel there.
             if name in MULTI_REPLY and queued is not None:
                 cmd = cmd[:2] if len(cmd) > 1 else ["PING"]
+            if in_multi_only and queued is None:
+                cmd = ["PING"]
             # SORT's ties depend on the source's type (see sort_ties): read it before the command runs
             # (also of a SORT run from Lua). Not inside MULTI, where TYPE would be queued too.
             base = ctx_inner(cmd) or cmd
