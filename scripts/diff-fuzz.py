@@ -1547,6 +1547,14 @@ CTX_BODIES = {
     "call3": "redis.setresp(3) return redis.call(unpack(ARGV))",
     # An error table turned into a Lua value and back: the error reply as a plain table field.
     "pcallerr": "local r = redis.pcall(unpack(ARGV)) if type(r) == 'table' and r.err then return {r.err} end return r",
+    # Arguments that look like numbers passed as Lua numbers: redis.call turns them back into strings
+    # itself (Lua's "%.17g": 1e3 -> 1000, 2^63-1 -> 9.2233720368547758e+18, inf, nan, 0x10 -> 16).
+    # Zeros stay strings: Redis's Lua keeps tonumber("-0")'s sign ("-0"), Cinnabar's (luaj, whose
+    # integral numbers are ints) cannot; a known difference, listed, not generated here.
+    "num": "local a = {} for i, v in ipairs(ARGV) do local n = tonumber(v) "
+           "if n and n ~= 0 then a[i] = n else a[i] = v end end return redis.pcall(unpack(a))",
+    # A last argument that is no string nor number: Redis's refusal of it.
+    "badarg": "local a = {unpack(ARGV)} a[#a + 1] = (#a % 2 == 0) return redis.pcall(unpack(a))",
 }
 CTX_SHEBANGS = ["", "", "", "#!lua\n", "#!lua flags=no-writes\n", "#!lua flags=allow-oom\n", "#!lua flags=no-cluster\n"]
 CTX_LIBRARY = "\n".join(["#!lua name=ctxlib"] + [
