@@ -48,6 +48,25 @@ never dir or min-replicas-to-write; ACL SETUSER/DELUSER only of u1/u2 and AUTH o
 or default (see acl); RESTORE gets Redis's own DUMP payloads. OBJECT FREQ is kept: its error
 without an LFU policy is deterministic, its counter is compared by kind.
 
+spec-multi and spec-script run the same spec-generated commands in other contexts (both need the
+command descriptions as spec does). spec-multi: MULTI, 1-6 commands, EXEC (now and then DISCARD);
+a third of the time after a WATCH of one or two keys, then 0-2 commands before MULTI that write a
+watched key or not (the same client's write makes EXEC fail all the same). Each command must be
+QUEUED or refused as Redis refuses it at queue time (wrong arity, unknown command: EXECABORT),
+so the queue also gets now and then an unknown command, a container without its subcommand, and
+a command of SPEC_EXCLUDED flagged NO_MULTI (SAVE, SHUTDOWN, SYNC, PSYNC) or MONITOR (refused
+inside, never sent outside: see InMulti); MULTI and WATCH inside MULTI come from the grammar
+itself. A tenth of the queued commands run from Lua as below. EXEC's replies are normalised
+command by command. spec-script: a command run from Lua (ctx_script), its words as ARGV and the
+words that are key names as KEYS (numkeys counting them; a fifth of the time none declared):
+EVAL/EVAL_RO of a wrapper (redis.pcall, redis.call whose error is raised, redis.setresp(3) first,
+the error table's text returned as a value, numbers passed as Lua numbers, a boolean argument),
+with no shebang, "#!lua" or "#!lua flags=no-writes/allow-oom/no-cluster"; now and then EVALSHA
+after SCRIPT LOAD, or FCALL/FCALL_RO of ctxlib's functions (the same bodies, one with no-writes)
+after FUNCTION LOAD REPLACE; a twentieth of the time a NOSCRIPT command of SPEC_EXCLUDED ("This
+Redis command is not allowed from script"). Replies are normalised by the command run (ctx_inner),
+and maps and sets that went through Lua's tables are compared in a fixed order (see lua_tables).
+
 Both servers start empty (FLUSHALL first) and get the same commands over one connection each,
 on a small key space so that commands meet existing keys of every type. Replies are compared
 exactly, except for commands whose reply Redis itself leaves unordered or random (SMEMBERS,
@@ -2266,8 +2285,10 @@ def main():
                     and len(queued) == len(rr) == len(cr):
                 # A SCAN inside EXEC cannot be followed to its end (see scan_all): its kind only.
                 exec_queued = queued
+                # SORT's source type cannot be read inside MULTI (TYPE would be queued): taken as a set,
+                # whose ties sort_ties leaves to Redis in the most cases.
                 in_exec = lambda q, x: "<scan>" if scan_in_exec(q, x) else "<allocator's text>" if shape_free(q, x) \
-                    else normalise(q, x)
+                    else normalise(q, x, "set")
                 rn = [in_exec(q, x) for q, x in zip(queued, rr)]
                 cn = [in_exec(q, x) for q, x in zip(queued, cr)]
                 for j, (q, x, y) in enumerate(zip(queued, rr, cr)):
