@@ -48,6 +48,25 @@ never dir or min-replicas-to-write; ACL SETUSER/DELUSER only of u1/u2 and AUTH o
 or default (see acl); RESTORE gets Redis's own DUMP payloads. OBJECT FREQ is kept: its error
 without an LFU policy is deterministic, its counter is compared by kind.
 
+spec-multi and spec-script run the same spec-generated commands in other contexts (both need the
+command descriptions as spec does). spec-multi: MULTI, 1-6 commands, EXEC (now and then DISCARD);
+a third of the time after a WATCH of one or two keys, then 0-2 commands before MULTI that write a
+watched key or not (the same client's write makes EXEC fail all the same). Each command must be
+QUEUED or refused as Redis refuses it at queue time (wrong arity, unknown command: EXECABORT),
+so the queue also gets now and then an unknown command, a container without its subcommand, and
+a command of SPEC_EXCLUDED flagged NO_MULTI (SAVE, SHUTDOWN, SYNC, PSYNC) or MONITOR (refused
+inside, never sent outside: see InMulti); MULTI and WATCH inside MULTI come from the grammar
+itself. A tenth of the queued commands run from Lua as below. EXEC's replies are normalised
+command by command. spec-script: a command run from Lua (ctx_script), its words as ARGV and the
+words that are key names as KEYS (numkeys counting them; a fifth of the time none declared):
+EVAL/EVAL_RO of a wrapper (redis.pcall, redis.call whose error is raised, redis.setresp(3) first,
+the error table's text returned as a value, numbers passed as Lua numbers, a boolean argument),
+with no shebang, "#!lua" or "#!lua flags=no-writes/allow-oom/no-cluster"; now and then EVALSHA
+after SCRIPT LOAD, or FCALL/FCALL_RO of ctxlib's functions (the same bodies, one with no-writes)
+after FUNCTION LOAD REPLACE; a twentieth of the time a NOSCRIPT command of SPEC_EXCLUDED ("This
+Redis command is not allowed from script"). Replies are normalised by the command run (ctx_inner),
+and maps and sets that went through Lua's tables are compared in a fixed order (see lua_tables).
+
 Both servers start empty (FLUSHALL first) and get the same commands over one connection each,
 on a small key space so that commands meet existing keys of every type. Replies are compared
 exactly, except for commands whose reply Redis itself leaves unordered or random (SMEMBERS,
@@ -1226,6 +1245,7 @@ SPEC_EXCLUDED = {
 SPEC_RARE = {"FLUSHALL": 0.03, "FLUSHDB": 0.05, "FUNCTION FLUSH": 0.2, "SCRIPT FLUSH": 0.3, "SWAPDB": 0.3,
              "CONFIG RESETSTAT": 0.2, "LATENCY RESET": 0.3, "SLOWLOG RESET": 0.3, "ACL LOG": 0.5}
 SPEC_TABLE = []  # (words, spec, weight), filled by load_spec()
+SPEC_REFUSED = []  # (words, spec) of SPEC_EXCLUDED, for the contexts that refuse them (spec_refused)
 
 INTS_SMALL = ["0", "1", "2", "3", "-1", "-2", "5", "10"]
 INTS_EDGE = ["100", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "abc", "", " 1", "1.5",
@@ -1346,6 +1366,7 @@ def load_spec(path):
                 words = [spec["container"], name] if "container" in spec else [name]
                 full = " ".join(words)
                 if words[0] in SPEC_EXCLUDED or full in SPEC_EXCLUDED:
+                    SPEC_REFUSED.append((words, spec))
                     continue
                 if "ONLY_SENTINEL" in spec.get("command_flags", []) and len(words) > 1:
                     continue  # SENTINEL alone is enough: Redis does not know it outside sentinel mode
@@ -1531,6 +1552,203 @@ def spec_family():
     return spec_command()
 
 
+# The contexts of spec-multi and spec-script (see the module docstring): the same spec-generated
+# commands, inside MULTI/EXEC and inside Lua, so that the queueing rules, EXEC's replies, the
+# Lua<->RESP conversions and the script restrictions are compared too.
+CTX_QUEUE = []
+# The body every wrapped command runs: the command's words are ARGV (keys declared as KEYS besides, so
+# that both servers see the same numkeys; Redis 7.0 outside cluster mode does not check that a script
+# only touches declared keys). Variants: redis.call (its error raised), RESP3 inside the script.
+CTX_BODIES = {
+    "pcall": "return redis.pcall(unpack(ARGV))",
+    "call": "return redis.call(unpack(ARGV))",
+    "pcall3": "redis.setresp(3) return redis.pcall(unpack(ARGV))",
+    "call3": "redis.setresp(3) return redis.call(unpack(ARGV))",
+    # An error table turned into a Lua value and back: the error reply as a plain table field.
+    "pcallerr": "local r = redis.pcall(unpack(ARGV)) if type(r) == 'table' and r.err then return {r.err} end return r",
+    # Arguments that look like numbers passed as Lua numbers: redis.call turns them back into strings
+    # itself (Lua's "%.17g": 1e3 -> 1000, 2^63-1 -> 9.2233720368547758e+18, inf, nan, 0x10 -> 16).
+    # Zeros stay strings: Redis's Lua keeps tonumber("-0")'s sign ("-0"), Cinnabar's (luaj, whose
+    # integral numbers are ints) cannot; a known difference, listed, not generated here.
+    "num": "local a = {} for i, v in ipairs(ARGV) do local n = tonumber(v) "
+           "if n and n ~= 0 then a[i] = n else a[i] = v end end return redis.pcall(unpack(a))",
+    # A last argument that is no string nor number: Redis's refusal of it.
+    "badarg": "local a = {unpack(ARGV)} a[#a + 1] = (#a % 2 == 0) return redis.pcall(unpack(a))",
+}
+CTX_SHEBANGS = ["", "", "", "#!lua\n", "#!lua flags=no-writes\n", "#!lua flags=allow-oom\n", "#!lua flags=no-cluster\n"]
+CTX_LIBRARY = "\n".join(["#!lua name=ctxlib"] + [
+    "redis.register_function('ctx_%s', function(KEYS, ARGV) %s end)" % (n, b) for n, b in CTX_BODIES.items()] + [
+    "redis.register_function{function_name='ctx_ro', callback=function(KEYS, ARGV) %s end, flags={'no-writes'}}"
+    % CTX_BODIES["pcall"],
+    "redis.register_function{function_name='ctx_ro3', callback=function(KEYS, ARGV) %s end, flags={'no-writes'}}"
+    % CTX_BODIES["pcall3"]])
+CTX_FUNCTIONS = ["ctx_" + n for n in CTX_BODIES] + ["ctx_ro", "ctx_ro3"]
+CTX_SCRIPTS = {shebang + body for shebang in set(CTX_SHEBANGS) for body in CTX_BODIES.values()}
+
+
+def ctx_keys(inner):
+    """The words of a spec-generated command that are key names (SPEC_KEYS, LEX_KEYS), for KEYS."""
+    return [w for w in inner[1:] if isinstance(w, str) and (w in SPEC_KEYS or w in LEX_KEYS)]
+
+
+def ctx_script(inner):
+    """A spec-generated command run from Lua: EVAL/EVAL_RO of a wrapper (with or without a shebang),
+    now and then EVALSHA of it, or FCALL/FCALL_RO of ctxlib's functions (loaded just before)."""
+    keys = ctx_keys(inner)
+    if random.random() < 0.2:
+        keys = []  # undeclared
+    r = random.random()
+    if r < 0.25:
+        fn = pick(CTX_FUNCTIONS)
+        CTX_QUEUE.append([pick(["FCALL", "FCALL", "FCALL_RO"]), fn, str(len(keys))] + keys + inner)
+        return ["FUNCTION", "LOAD", "REPLACE", CTX_LIBRARY]
+    script = pick(CTX_SHEBANGS) + CTX_BODIES[pick(list(CTX_BODIES))]
+    name = pick(["EVAL", "EVAL", "EVAL", "EVAL_RO"])
+    if random.random() < 0.1:
+        # EVALSHA of a script both servers know (SCRIPT FLUSH can make both answer NOSCRIPT).
+        CTX_QUEUE.append([name.replace("EVAL", "EVALSHA"), hashlib.sha1(script.encode()).hexdigest(), str(len(keys))] + keys + inner)
+        return ["SCRIPT", "LOAD", script]
+    return [name, script, str(len(keys))] + keys + inner
+
+
+def lua_tables(reply):
+    """A RESP3 reply that went through Lua (redis.setresp(3)) with its maps and sets in a fixed order.
+
+    NOT Redis's nondeterminism but a known Cinnabar difference, left for later (a large feature): a
+    map or set comes to Lua as a table ({map=...}, {set=...}) and goes back to the client in the
+    order lua_next walks that table, which in Redis's Lua 5.1 follows the layout of its hash part
+    (luaS_hash of each key, the node array's size, the collision chains). Cinnabar's Lua (luaj)
+    walks its own hash layout. Both hold the same pairs. In RESP3 only maps and sets are sorted; in
+    RESP2 (where a map arrives as a flat array) every array at any depth is."""
+    if isinstance(reply, Map):
+        pairs = [(lua_tables(reply[i]), lua_tables(reply[i + 1])) for i in range(0, len(reply) - 1, 2)]
+        return Map(x for pair in sorted(pairs, key=repr) for x in pair)
+    if isinstance(reply, RSet):
+        return RSet(sorted((lua_tables(x) for x in reply), key=repr))
+    if isinstance(reply, list):
+        items = [lua_tables(x) for x in reply]
+        return type(reply)(items if RESP3 else sorted(items, key=repr))
+    return reply
+
+
+RESP3 = False  # set by main() for --resp3
+
+
+def shape_free(cmd, reply):
+    """True when cmd (or the command it runs from Lua) is in SHAPE_FREE and reply is not an error."""
+    cmd = ctx_inner(cmd) or cmd
+    return len(cmd) > 1 and (str(cmd[0]).upper(), str(cmd[1]).upper()) in SHAPE_FREE and not isinstance(reply, Error)
+
+
+def random_spop(cmd, reply):
+    """True when cmd (or the command it runs from Lua) is an SPOP with a count whose reply has that many
+    members: which ones is random."""
+    cmd = ctx_inner(cmd) or cmd
+    return str(cmd[0]).upper() == "SPOP" and len(cmd) == 3 and isinstance(cmd[2], str) and cmd[2].isdigit() \
+        and isinstance(reply, list) and len(reply) == int(cmd[2]) > 0
+
+
+def ctx_inner(cmd):
+    """The spec-generated command a ctx_script() command runs, or None."""
+    if len(cmd) < 3 or not isinstance(cmd[0], str):
+        return None
+    name = cmd[0].upper()
+    if name in ("EVAL", "EVAL_RO") and cmd[1] in CTX_SCRIPTS or name in ("FCALL", "FCALL_RO") and cmd[1] in CTX_FUNCTIONS \
+            or name in ("EVALSHA", "EVALSHA_RO") and cmd[1] in CTX_SHAS:
+        try:
+            n = int(cmd[2])
+        except ValueError:
+            return None
+        inner = cmd[3 + n:]
+        return inner if 0 <= n and inner else None
+    return None
+
+
+CTX_SHAS = {hashlib.sha1(s.encode()).hexdigest(): s for s in CTX_SCRIPTS}
+
+
+class InMulti(list):
+    """A command sent only inside MULTI (where Redis refuses it): when the MULTI before it failed (the
+    main loop gives commands a wrong arity now and then), PING goes in its place."""
+
+
+def spec_refused(flag):
+    """A command of SPEC_EXCLUDED that Redis refuses in a context before running it: flagged NO_MULTI
+    (inside MULTI: "Command not allowed inside a transaction") or NOSCRIPT (from Lua: "This Redis
+    command is not allowed from script"). MONITOR too inside MULTI, where EXEC answers its refusal.
+    Arguments walked from the grammar, so that the arity check before the refusal passes."""
+    words, spec = pick([(w, sp) for w, sp in SPEC_REFUSED if flag in sp.get("command_flags", [])
+                        or flag == "NO_MULTI" and w == ["MONITOR"]])
+    out = list(words)
+    spec_walk(" ".join(words), spec.get("arguments") or [], out, {"group": spec.get("group")})
+    return out
+
+
+def spec_one():
+    """One spec-generated command, or the first of a data-building run (the rest go to CTX_QUEUE)."""
+    if random.random() < 0.2:
+        cmds = spec_build()
+        CTX_QUEUE.extend(cmds[1:])
+        return cmds[0]
+    return spec_command()
+
+
+def spec_multi_family():
+    """MULTI, 1-6 spec-generated commands (now and then one run from Lua), EXEC or DISCARD; a third of
+    the time after a WATCH of a key that the commands before MULTI touch or not."""
+    if CTX_QUEUE:
+        return CTX_QUEUE.pop(0)
+    if random.random() < 0.25:
+        return spec_one()  # between transactions: data, and commands outside any MULTI
+    seq = []
+    if random.random() < 0.35:
+        watched = [pick(SPEC_KEYS) for _ in range(random.randint(1, 2))]
+        between = []
+        for _ in range(random.randint(0, 2)):
+            if random.random() < 0.4:
+                # A write of a watched key (by this very client: EXEC then fails all the same).
+                between.extend([c[:1] + [watched[0]] + c[2:] if c[0] != "XGROUP" else c for c in spec_build()])
+            else:
+                # Mostly a key it names: whether a command that fails, or changes nothing (SADD of a
+                # member there, DEL of no key, EXPIRE of a missing key...), touches the WATCH.
+                between.append(spec_command())
+                named = ctx_keys(between[-1])
+                if named and random.random() < 0.7:
+                    watched[0] = pick(named)
+        seq.append(["WATCH"] + watched)
+        seq.extend(between)
+    seq.append(["MULTI"])
+    for _ in range(random.randint(1, 6)):
+        r = random.random()
+        if r < 0.04:
+            seq.append(InMulti(spec_refused("NO_MULTI")))
+        elif r < 0.06:
+            seq.append(pick([["NOPE"], ["nope", "k0"], ["GET"], ["CLIENT", "NOPE"], ["CONFIG"]]))  # queue-time errors
+        elif r < 0.15:
+            seq.extend(spec_build())
+        elif r < 0.25:
+            inner = spec_command(nested=True)
+            seq.append(ctx_script(inner))
+            seq.extend(CTX_QUEUE)
+            del CTX_QUEUE[:]
+        else:
+            seq.append(spec_command())
+    seq.append(["EXEC"] if random.random() < 0.9 else ["DISCARD"])
+    CTX_QUEUE.extend(seq[1:])
+    return seq[0]
+
+
+def spec_script_family():
+    """A spec-generated command run from Lua (ctx_script), now and then data built outside."""
+    if CTX_QUEUE:
+        return CTX_QUEUE.pop(0)
+    if random.random() < 0.2:
+        # Data built outside (a top-level MULTI of spec_command's would queue the scripts instead).
+        CTX_QUEUE.extend(spec_build())
+        return CTX_QUEUE.pop(0)
+    return ctx_script(spec_refused("NOSCRIPT") if random.random() < 0.05 else spec_command())
+
+
 FAMILIES = {
     "string": strings, "keys": keys_family, "list": lists, "hash": hashes, "set": sets,
     "zset": zsets, "scripting": scripting, "tx": transactions, "misc": misc,
@@ -1538,6 +1756,7 @@ FAMILIES = {
     "string2": strings_extra, "coll2": collections_extra, "encoding": encodings, "keys2": keys_extra,
     "blocking": blocking, "scripts2": scripts_extra, "function": functions, "scan": scans,
     "config": configs, "server": servers_family, "acl": acls, "subscribe": subscriptions, "spec": spec_family,
+    "spec-multi": spec_multi_family, "spec-script": spec_script_family,
 }
 
 # Replies Redis leaves unordered: compared as sorted lists.
@@ -1769,10 +1988,6 @@ def sort_ties(cmd, source_type):
     by = [u[i + 1] for i in range(len(u) - 1) if u[i] == "BY"]
     if not by:
         return False
-    if source_type is None:
-        # Queued in a transaction: the key's type when EXEC runs it is not known here (TYPE is
-        # asked before a SORT outside one), so it is taken for a set, the least ordered.
-        source_type = "set"
     if "*" not in by[-1]:
         return source_type == "set"
     return "ALPHA" in u and source_type in ("set", "zset")
@@ -1781,7 +1996,41 @@ def sort_ties(cmd, source_type):
 ALREADY_EXISTS = re.compile(r"(Library|Function) \S+ already exists")
 
 
+LEX_RANGES = {"ZRANGEBYLEX": 1, "ZREVRANGEBYLEX": 1, "ZLEXCOUNT": 1, "ZREMRANGEBYLEX": 1, "ZRANGE": 1, "ZRANGESTORE": 2}
+
+
+def lex_of_mixed_scores(cmd, reply):
+    """True when cmd (or the command it runs from Lua) is a lex range over a key that may hold members
+    of different scores (any key but LEX_KEYS, which only ever get score 0), and reply is no error.
+    Redis leaves the result undefined then, and in a skiplist it is random: zslFirstInLexRange and
+    zslLastInLexRange descend the skiplist's levels, drawn by zslRandomLevel, comparing members that
+    are not in lex order (the same ZREMRANGEBYLEX of two members of scores 2 and 3e15, run on fresh
+    keys, removes 0 or 2 of them from one run to the next). Compared by kind only; a write (see
+    LEX_WRITES) that then differs makes both sides start again."""
+    cmd = ctx_inner(cmd) or cmd
+    name = str(cmd[0]).upper()
+    if name not in LEX_RANGES or isinstance(reply, Error) or len(cmd) <= LEX_RANGES[name]:
+        return False
+    if name in ("ZRANGE", "ZRANGESTORE") and "BYLEX" not in up(cmd):
+        return False
+    return cmd[LEX_RANGES[name]] not in LEX_KEYS
+
+
+LEX_WRITES = {"ZREMRANGEBYLEX", "ZRANGESTORE"}
+
+
 def normalise(cmd, reply, source_type=None):
+    if lex_of_mixed_scores(cmd, reply):
+        return "<lex range of mixed scores>"
+    inner = ctx_inner(cmd)
+    if inner is not None:
+        # A spec-generated command run from Lua (spec-script): its reply, converted to Lua and back,
+        # is left unordered or random by Redis as much as the command's own.
+        if isinstance(inner[0], str) and inner[0].upper() in SCANS and scan_reply(reply):
+            return "<scan>"  # a batch of a hash table seeded at random (see scan_all), not followed from here
+        if "setresp(3)" in CTX_SHAS.get(cmd[1], cmd[1]) or cmd[1] in ("ctx_pcall3", "ctx_call3", "ctx_ro3"):
+            reply = lua_tables(reply)
+        return normalise(inner, reply, source_type)
     name = cmd[0].upper()
     if name in STREAM_COMMANDS:
         reply = stream_times(reply)
@@ -1953,7 +2202,7 @@ def main():
     # Not subscribe unless asked: in RESP2's subscribed mode every other family's command fails.
     # spec only when Redis's command descriptions are there (asked for by name, it insists on them).
     ap.add_argument("--families", default=",".join(f for f in FAMILIES if f != "subscribe"
-                                                    and (f != "spec" or os.path.isdir(SPEC_DIR_DEFAULT))))
+                                                    and (not f.startswith("spec") or os.path.isdir(SPEC_DIR_DEFAULT))))
     ap.add_argument("--redis-port", type=int)
     ap.add_argument("--cinnabar-port", type=int)
     ap.add_argument("--context", type=int, default=8)
@@ -1964,10 +2213,12 @@ def main():
                     help="Redis's src/commands (one JSON per command) for the spec family (env REDIS_COMMANDS_DIR)")
     ap.add_argument("--resp3", action="store_true", help="both connections speak RESP3 (HELLO 3); reply types are compared too")
     a = ap.parse_args()
+    global RESP3
+    RESP3 = a.resp3
     seed = a.seed if a.seed is not None else int(time.time())
     random.seed(seed)
     families = [FAMILIES[f] for f in a.families.split(",")]
-    if spec_family in families and not load_spec(a.spec_dir):
+    if {spec_family, spec_multi_family, spec_script_family} & set(families) and not load_spec(a.spec_dir):
         print("spec: no command descriptions at %s (Redis's src/commands: --spec-dir or REDIS_COMMANDS_DIR)" % a.spec_dir,
               file=sys.stderr)
         return 2
@@ -2029,6 +2280,7 @@ def main():
             while cmd[0].upper() in skip:
                 cmd = pick(families)()
             name = cmd[0].upper()
+            in_multi_only = isinstance(cmd, InMulti)
             # Now and then a wrong number of arguments or a stray one: the arity and syntax errors.
             # (SPOP keeps its count: which members a count-less SPOP removes is random.)
             if random.random() < 0.04 and len(cmd) > (3 if name == "SPOP" else 1):
@@ -2039,9 +2291,13 @@ def main():
             # several replies in EXEC's array for one command: at most one channel there.
             if name in MULTI_REPLY and queued is not None:
                 cmd = cmd[:2] if len(cmd) > 1 else ["PING"]
-                        # SORT's ties depend on the source's type (see sort_ties): read it before the command runs.
-            # (Not inside MULTI, where TYPE would be queued too.)
-            source_type = r.call(["TYPE", cmd[1]]) if name in ("SORT", "SORT_RO") and len(cmd) > 1 and queued is None else None
+            if in_multi_only and queued is None:
+                cmd = ["PING"]
+            # SORT's ties depend on the source's type (see sort_ties): read it before the command runs
+            # (also of a SORT run from Lua). Not inside MULTI, where TYPE would be queued too.
+            base = ctx_inner(cmd) or cmd
+            source_type = r.call(["TYPE", base[1]]) if str(base[0]).upper() in ("SORT", "SORT_RO") and len(base) > 1 \
+                and queued is None else None
             # HSCAN/SSCAN/ZSCAN of a compact encoding answer everything at once, in the encoding's
             # order: compared exactly. Of a hash table: see scan_all. Read it before the command runs.
             scan_enc = r.call(["OBJECT", "ENCODING", cmd[1]]) if name in SCANS and name != "SCAN" and len(cmd) > 2 \
@@ -2059,14 +2315,22 @@ def main():
                 return 2
             history.append(cmd)
             exec_queued = None
-            scan_in_exec = lambda q, x: q[0].upper() in SCANS and scan_reply(x)
+            scan_in_exec = lambda q, x: str((ctx_inner(q) or q)[0]).upper() in SCANS and scan_reply(x)
+            spop_again = False
             if name == "EXEC" and isinstance(rr, list) and isinstance(cr, list) and queued is not None \
                     and len(queued) == len(rr) == len(cr):
                 # A SCAN inside EXEC cannot be followed to its end (see scan_all): its kind only.
                 exec_queued = queued
-                in_exec = lambda q, x: "<scan>" if scan_in_exec(q, x) else normalise(q, x)
+                # SORT's source type cannot be read inside MULTI (TYPE would be queued): taken as a set,
+                # whose ties sort_ties leaves to Redis in the most cases.
+                in_exec = lambda q, x: "<scan>" if scan_in_exec(q, x) else "<allocator's text>" if shape_free(q, x) \
+                    else normalise(q, x, "set")
                 rn = [in_exec(q, x) for q, x in zip(queued, rr)]
                 cn = [in_exec(q, x) for q, x in zip(queued, cr)]
+                for j, (q, x, y) in enumerate(zip(queued, rr, cr)):
+                    if random_spop(q, x) and random_spop(q, y):
+                        # See SPOP below: compared by count, then both sides start again.
+                        rn[j], cn[j], spop_again = len(x), len(set(map(bytes, y))), True
             else:
                 rn, cn = normalise(cmd, rr, source_type), normalise(cmd, cr, source_type)
             if name == "MULTI" and rr == "OK":
@@ -2092,23 +2356,34 @@ def main():
             # SPOP with a count short of the set's size removes random members (sets of the
             # encoding family are large enough): compared by count, then both sides start again
             # from the same (empty) state.
-            if name == "SPOP" and len(cmd) == 3 and cmd[2].isdigit() and isinstance(rr, list) \
-                    and isinstance(cr, list) and len(rr) == int(cmd[2]) > 0 and queued is None:
+            # (Run from Lua too; inside EXEC, see above.)
+            if random_spop(cmd, rr) and random_spop(cmd, cr) and queued is None:
                 rn, cn = len(rr), len(set(map(bytes, cr)))
-                if rn == cn:
-                    start_again()
-                    history = []
+                spop_again = True
+            if spop_again and rn == cn:
+                start_again()
+                history = []
             rs, cs = shape(rr), shape(cr)
             if exec_queued is not None:
                 # A SCAN's batch inside EXEC differs in length too: the types of its cursor and batch only.
-                in_exec_shape = lambda q, x: repr([shape(x[0]), type(x[1]).__name__]) \
-                    if scan_in_exec(q, x) else repr(shape(x))
+                # Replies compared by kind only (see normalise), an allocator's text: so are their types.
+                def in_exec_shape(q, x):
+                    if scan_in_exec(q, x):
+                        return repr([shape(x[0]), type(x[1]).__name__])
+                    if shape_free(q, x):
+                        return "<allocator's text>"
+                    if lex_of_mixed_scores(q, x):
+                        return type(x).__name__
+                    n = normalise(q, x)
+                    return n if isinstance(n, str) and n == type(x).__name__ else repr(shape(x))
                 rs = (type(rr).__name__, sorted(in_exec_shape(q, x) for q, x in zip(exec_queued, rr)))
                 cs = (type(cr).__name__, sorted(in_exec_shape(q, x) for q, x in zip(exec_queued, cr)))
             if isinstance(rn, str) and rn == type(rr).__name__ and cn == type(cr).__name__:
                 rs, cs = rn, cn  # compared by kind only (see normalise): so are their RESP3 types
             if rn == cn == "<graph or no samples>":
                 rs, cs = rn, cn  # an error on one side, a graph on the other (see normalise)
+            if rn == cn == "<scan>" or (spop_again and exec_queued is None):
+                rs, cs = rn, cn  # a SCAN batch run from Lua, an SPOP's random members: their lengths differ
             if name in SCANS and queued is None and scan_reply(rr) and scan_reply(cr) and scan_enc not in COMPACT:
                 at = SCANS[name][0]
                 if len(cmd) > at and cmd[at] == "0":
@@ -2118,8 +2393,18 @@ def main():
                     rn = cn = "<partial scan>"
                 # The batches differ in length: only the types of the cursor and the batch are compared.
                 rs, cs = [shape(rr[0]), type(rr[1]).__name__], [shape(cr[0]), type(cr[1]).__name__]
-            if len(cmd) > 1 and (name, str(cmd[1]).upper()) in SHAPE_FREE and not isinstance(rr, Error) and not isinstance(cr, Error):
+            if shape_free(cmd, rr) and shape_free(cmd, cr):
                 rn = cn = rs = cs = "<allocator's text>"
+            # A lex range of mixed scores (see lex_of_mixed_scores): its shape differs with its length, and
+            # a write that removed or stored other members leaves the two sides apart.
+            lex_pairs = list(zip(exec_queued, rr, cr)) if exec_queued is not None else [(cmd, rr, cr)]
+            if any(lex_of_mixed_scores(q, x) and lex_of_mixed_scores(q, y) and x != y for q, x, y in lex_pairs):
+                if exec_queued is None:
+                    rs = cs = "<lex range of mixed scores>"
+                if any(str((ctx_inner(q) or q)[0]).upper() in LEX_WRITES for q, x, y in lex_pairs
+                       if lex_of_mixed_scores(q, x) and x != y) and rn == cn and queued is None:
+                    start_again()
+                    history = []
             if rn != cn or (a.resp3 and rs != cs):
                 mismatches += 1
                 if mismatches <= a.max_report:
@@ -2128,14 +2413,15 @@ def main():
                     print("#%d %s\n  redis:    %r\n  cinnabar: %r" % (i, " ".join(map(repr, cmd)), rr, cr))
                     if a.resp3 and rs != cs:
                         print("  types:    %r\n  vs:       %r" % (rs, cs))
+                    for j, q in enumerate(exec_queued or []):
+                        differs = rn[j] != cn[j] if isinstance(rn, list) and isinstance(cn, list) and j < min(len(rn), len(cn)) else False
+                        print("    queued: " + " ".join(map(repr, q)) + ("   <- %r / %r" % (rn[j], cn[j]) if differs else ""))
                     if isinstance(rn, list) and isinstance(cn, list) and max(len(rn), len(cn)) > 20:
                         # Long replies (CONFIG GET *, full scans): what only one side has.
                         rs, cs = set(map(repr, rn)), set(map(repr, cn))
                         print("  only redis:    %s\n  only cinnabar: %s" % (sorted(rs - cs)[:10], sorted(cs - rs)[:10]))
                     for h in ctx:
                         print("    after: " + " ".join(map(repr, h)))
-                    for q in exec_queued or []:
-                        print("    queued: " + " ".join(map(repr, q)))
                     if a.history and mismatches == 1:
                         with open(a.history, "w") as f:
                             for h in history:

@@ -278,6 +278,25 @@ public final class Database {
         table.find(key).lru |= Entry.RAW;
     }
 
+    /**
+     * Stores another form of the value at key (which exists), its TTL and flags kept: one change, but
+     * WATCH is not touched, as Redis's dbOverwrite without signalModifiedKey (PFDEBUG's conversion of
+     * a sparse HyperLogLog to dense).
+     */
+    public void reencode(byte[] key, Object value) {
+        Entry e = table.find(key);
+        beforeChange(e);
+        boolean counted = (e.lru & Entry.MEASURING) == 0;
+        if (counted && deferMeasuring()) {
+            keyspace.memoryTally().measuring(this, e);
+            counted = false;
+        }
+        if (counted) bytes -= e.memory();
+        e.value = value;
+        if (counted) bytes += e.memory();
+        keyspace.dirty(1);
+    }
+
     /** The string at key (which exists) is "raw" from now on, unchanged otherwise (SETBIT of an unchanged bit). */
     public void markRaw(byte[] key) {
         table.find(key).lru |= Entry.RAW;

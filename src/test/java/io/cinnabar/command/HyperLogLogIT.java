@@ -101,6 +101,20 @@ class HyperLogLogIT {
         assertEquals(16384, ((List<?>) cmd(jedis, "PFDEBUG", "GETREG", "s")).size());
     }
 
+    /** Redis's PFDEBUG converts a sparse value to dense without signalling a change: a WATCH of it holds. */
+    @Test
+    void pfdebugConversionLeavesWatchAlone(Jedis jedis) {
+        jedis.pfadd("s", "a", "b");
+        jedis.pfadd("t", "a", "b");
+        jedis.watch("s", "t");
+        assertEquals(16384, ((List<?>) cmd(jedis, "PFDEBUG", "GETREG", "s")).size());
+        assertEquals(1L, cmd(jedis, "PFDEBUG", "TODENSE", "t"));
+        assertEquals("dense", cmd(jedis, "PFDEBUG", "ENCODING", "s"));
+        var multi = jedis.multi();
+        multi.pfcount("s", "t");
+        assertEquals(List.of(2L), multi.exec());
+    }
+
     @Test
     void pfmergeAndUnionCount(Jedis jedis) {
         jedis.pfadd("a{t}", "a", "b", "c");

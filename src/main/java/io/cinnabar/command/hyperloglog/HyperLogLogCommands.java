@@ -178,10 +178,13 @@ public final class HyperLogLogCommands implements CommandFamily {
         }
     }
 
-    /** Stores the dense form of a sparse HLL (a change: propagated, as Redis forces it). */
+    /**
+     * Stores the dense form of a sparse HLL: a change (propagated, as Redis forces it), but not a
+     * modification of the key: a WATCH of it holds, as Redis's pfdebugCommand signals nothing.
+     */
     private static void toDense(Call c, byte[] key, Hll hll) {
         if (!hll.toDense()) throw new CommandError(CORRUPT);
-        c.db().setRawKeepTtl(key, hll.bytes());
+        c.db().reencode(key, hll.bytes());
     }
 
     /** PFSELFTEST: Redis's self test of the register packing and of the estimator's error, sparse against dense. */
