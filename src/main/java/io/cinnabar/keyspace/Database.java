@@ -247,16 +247,8 @@ public final class Database {
             if (e instanceof VolatileEntry && !keepTtl) {
                 replace(e, new Entry(e.key, h, value, access | keyspace.snapshotMark()));
             } else {
-                beforeChange(e);
-                boolean counted = (e.lru & Entry.MEASURING) == 0;
-                if (counted && deferMeasuring()) {
-                    keyspace.memoryTally().measuring(this, e);
-                    counted = false;
-                }
-                if (counted) bytes -= e.memory();
-                e.value = value;
+                replaceValue(e, value);
                 e.lru = access | keyspace.snapshotMark() | (e.lru & Entry.MEASURING);
-                if (counted) bytes += e.memory();
             }
             if (!watched.isEmpty()) watched.touched(key, true);
             return;
@@ -284,7 +276,12 @@ public final class Database {
      * a sparse HyperLogLog to dense).
      */
     public void reencode(byte[] key, Object value) {
-        Entry e = table.find(key);
+        replaceValue(table.find(key), value);
+        keyspace.dirty(1);
+    }
+
+    /** Puts value in the entry in place, the data set's byte count (or the entry's pending measurement) kept right. */
+    private void replaceValue(Entry e, Object value) {
         beforeChange(e);
         boolean counted = (e.lru & Entry.MEASURING) == 0;
         if (counted && deferMeasuring()) {
@@ -294,7 +291,6 @@ public final class Database {
         if (counted) bytes -= e.memory();
         e.value = value;
         if (counted) bytes += e.memory();
-        keyspace.dirty(1);
     }
 
     /** The string at key (which exists) is "raw" from now on, unchanged otherwise (SETBIT of an unchanged bit). */
