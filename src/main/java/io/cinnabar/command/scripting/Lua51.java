@@ -159,7 +159,12 @@ final class Lua51 {
         g.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
         g.rawset("error", fn(a -> error(a, hook)));
         LuaValue tostring = g.get("tostring");
-        g.rawset("tostring", fn(a -> a.arg1().type() == LuaValue.TNUMBER ? text(a.arg1()) : tostring.invoke(a)));
+        // Lua 5.1 writes every function, Lua's or C's, as its address; luaj as its name or source.
+        g.rawset("tostring", fn(a -> switch (a.arg1().type()) {
+            case LuaValue.TNUMBER -> text(a.arg1());
+            case LuaValue.TFUNCTION -> LuaValue.valueOf(String.format("function: 0x%08x", System.identityHashCode(a.arg1())));
+            default -> tostring.invoke(a);
+        }));
         LuaPatterns.install((LuaTable) g.get("string"));
         numberArguments(math);
         stringArguments((LuaTable) g.get("string"));
