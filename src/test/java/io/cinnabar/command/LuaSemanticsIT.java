@@ -388,4 +388,14 @@ class LuaSemanticsIT {
         assertEquals("userdata: (nil)", texts.get(3));
         assertFailures(j, "return math.floor()", "user_script:1: bad argument #1 to 'floor' (number expected, got no value)");
     }
+
+    @Test
+    void arithmeticReadsStringsAsStrtodDoes(Jedis j) {
+        assertEquals(List.of("-7", "-nan", "16", "inf", "15", "8", "\t7\n", "3"),
+                run(j, "local s = '\\t7\\n' local x = '\\t2' x = x + 1 return {tostring(-'\\t7\\n'), tostring('\\t7\\n' % '-0'),"
+                        + " tostring('0x1p4' + 0), tostring('inf' * 1), tostring(' 0x10 ' - 1), tostring(2 ^ ' 3\\n'), s, tostring(x)}"));
+        // A metamethod still gets the string; text strtod does not read still fails.
+        assertEquals("tablestring", run(j, "local t = setmetatable({}, {__add = function(a, b) return type(a) .. type(b) end}) return t + '\\t7\\n'"));
+        assertFailures(j, "local s = 'x' return s + 1", "user_script:1: attempt to perform arithmetic on local 's' (a string value)");
+    }
 }
