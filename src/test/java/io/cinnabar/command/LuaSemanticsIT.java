@@ -398,4 +398,17 @@ class LuaSemanticsIT {
         assertEquals("tablestring", run(j, "local t = setmetatable({}, {__add = function(a, b) return type(a) .. type(b) end}) return t + '\\t7\\n'"));
         assertFailures(j, "local s = 'x' return s + 1", "user_script:1: attempt to perform arithmetic on local 's' (a string value)");
     }
+
+    @Test
+    void coroutinesHandBackTheirErrorsAsRaised(Jedis j) {
+        assertEquals(Arrays.asList(null, "user_script:1: user_script:1: wrapped"),
+                run(j, "return {pcall(function() local g = coroutine.wrap(function() error('wrapped') end) return g() end)}"));
+        assertEquals(Arrays.asList(null, "user_script:1: wrapped"), run(j, "return {pcall(coroutine.wrap(function() error('wrapped') end))}"));
+        assertEquals(Arrays.asList(null, "boom"), run(j, "return {pcall(coroutine.wrap(function() error({err = 'boom'}) end))}"));
+        assertEquals(List.of("false", "table", "dead"), run(j, "local co = coroutine.create(function() error({1}) end)"
+                + " local ok, e = coroutine.resume(co) return {tostring(ok), type(e), coroutine.status(co)}"));
+        assertEquals("user_script:1: cannot resume dead coroutine", run(j, "local g = coroutine.wrap(function() return 1 end) g()"
+                + " local ok, e = pcall(function() return g() end) return e"));
+        assertFailures(j, "local g = coroutine.wrap(function() error('wrapped') end) return g()", "user_script:1: user_script:1: wrapped");
+    }
 }
