@@ -348,6 +348,9 @@ class LuaSemanticsIT {
                 run(j, "local function b(s) return table.concat({s:byte(1, -1)}, ' ') end"
                         + " return {b(struct.pack('L', 'infinity')), b(struct.pack('L', 0/0)), b(struct.pack('L', 2^63)), b(struct.pack('f', 0/0))}"));
         assertEquals(List.of(-1L, 0L), run(j, "return {struct.unpack('', 'x', -1), struct.size('z')}"));
+        // cmsgpack keeps a NaN's sign bit too.
+        assertEquals(List.of("-nan", "nan", 203L, 255L, 248L), run(j, "return {tostring(cmsgpack.unpack(cmsgpack.pack((-8)^(1/3)))),"
+                + " tostring(cmsgpack.unpack(cmsgpack.pack(-(0/0)))), cmsgpack.pack(0/0):byte(1, 3)}"));
         assertFailures(j,
                 "return struct.pack('i17', 'x')", "user_script:1: bad argument #2 to 'pack' (number expected, got string)",
                 "return struct.pack('i0', 'a')", "user_script:1: bad argument #2 to 'pack' (number expected, got string)",
