@@ -379,6 +379,7 @@ class LuaSemanticsIT {
                 "return cjson.decode('{\"a\":1]')", "user_script:1: Expected comma or object end but found T_ARR_END at character 7",
                 "return cjson.decode('{\"ab')", "user_script:1: Expected object key string but found unexpected end of string at character 5",
                 "return cjson.decode('1 x')", "user_script:1: Expected the end but found invalid token at character 3",
+                "return cjson.decode('[\"\\\\x\"]')", "user_script:1: Expected value but found invalid escape code at character 3",
                 "return cjson.decode('1\\0x')", "user_script:1: JSON parser does not support UTF-16 or UTF-32",
                 "return cjson.decode('1', 2)", "user_script:1: bad argument #1 to 'decode' (expected 1 argument)");
     }

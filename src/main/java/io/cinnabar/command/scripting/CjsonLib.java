@@ -412,7 +412,12 @@ final class CjsonLib {
                         }
                         out.writeBytes(new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8));
                     }
-                    default -> out.write(e);
+                    case '"', '\\', '/' -> out.write(e);
+                    default -> {
+                        // lua-cjson's escape2char knows no other escape; the error is at the backslash.
+                        i -= 2;
+                        throw new TokenError("invalid escape code");
+                    }
                 }
             }
         }
