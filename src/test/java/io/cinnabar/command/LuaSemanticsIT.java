@@ -336,4 +336,83 @@ class LuaSemanticsIT {
         assertEquals(Arrays.asList(null, "user_script:1: invalid order function for sorting"),
                 run(j, "return {pcall(function() table.sort({3, 2, 1, 4, 5}, function(a, b) return true end) end)}"));
     }
+
+    @Test
+    void structTakesIntegersUpTo32BytesAndCastsAsCDoes(Jedis j) {
+        // Past the eighth byte an integer is zeros (lua_struct shifts a 64-bit one); unsigned options take C's cast.
+        assertEquals(List.of(255L, 255L, 255L, 255L, 255L, 255L, 255L, 255L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L),
+                run(j, "return {struct.pack('<i16', -1):byte(1, -1)}"));
+        assertEquals(List.of(16L, 7L, 17L, -1L, 10L), run(j, "local s = struct.pack('>i16', '\\t7\\n')"
+                + " return {#s, s:byte(16), #struct.pack('i17', 1e-5), struct.unpack('<i9', string.rep('\\255', 9))}"));
+        assertEquals(List.of("0 0 0 0 0 0 0 0", "0 0 0 0 0 0 0 128", "0 0 0 0 0 0 0 128", "0 0 192 255"),
+                run(j, "local function b(s) return table.concat({s:byte(1, -1)}, ' ') end"
+                        + " return {b(struct.pack('L', 'infinity')), b(struct.pack('L', 0/0)), b(struct.pack('L', 2^63)), b(struct.pack('f', 0/0))}"));
+        assertEquals(List.of(-1L, 0L), run(j, "return {struct.unpack('', 'x', -1), struct.size('z')}"));
+        // cmsgpack keeps a NaN's sign bit too.
+        assertEquals(List.of("-nan", "nan", 203L, 255L, 248L), run(j, "return {tostring(cmsgpack.unpack(cmsgpack.pack((-8)^(1/3)))),"
+                + " tostring(cmsgpack.unpack(cmsgpack.pack(-(0/0)))), cmsgpack.pack(0/0):byte(1, 3)}"));
+        assertFailures(j,
+                "return struct.pack('i17', 'x')", "user_script:1: bad argument #2 to 'pack' (number expected, got string)",
+                "return struct.pack('i0', 'a')", "user_script:1: bad argument #2 to 'pack' (number expected, got string)",
+                "return struct.pack('i33', 1)", "user_script:1: integral size 33 is larger than limit of 32",
+                "return struct.pack('i99999999999', 1)", "user_script:1: integral size overflow",
+                "return struct.pack('!3i', 1)", "user_script:1: alignment 3 is not a power of 2",
+                "return struct.pack('=', 1)", "user_script:1: bad argument #1 to 'pack' (invalid format option '=')",
+                "return struct.pack('c5', 'ab')", "user_script:1: bad argument #3 to 'pack' (string too short)",
+                "return struct.unpack('>I2', '\\1\\2\\3\\4', -1)", "user_script:1: bad argument #2 to 'unpack' (data string too short)",
+                "return struct.unpack('>', 'ab', 5)", "user_script:1: bad argument #2 to 'unpack' (data string too short)",
+                "return struct.unpack('s', '\\255\\255\\255\\255')", "user_script:1: unfinished string in data",
+                "return struct.size('s')", "user_script:1: bad argument #1 to 'size' (option 's' has no fixed size)",
+                "return struct.size('c0')", "user_script:1: bad argument #1 to 'size' (option 'c0' has no fixed size)");
+    }
+
+    @Test
+    void cjsonDecodeErrorsNameTheToken(Jedis j) {
+        assertFailures(j,
+                "return cjson.decode('[1,,2]')", "user_script:1: Expected value but found T_COMMA at character 4",
+                "return cjson.decode(':')", "user_script:1: Expected value but found T_COLON at character 1",
+                "return cjson.decode('[}')", "user_script:1: Expected value but found T_OBJ_END at character 2",
+                "return cjson.decode('{1:2}')", "user_script:1: Expected object key string but found T_NUMBER at character 2",
+                "return cjson.decode('[1 true]')", "user_script:1: Expected comma or array end but found T_BOOLEAN at character 4",
+                "return cjson.decode('[1 null]')", "user_script:1: Expected comma or array end but found T_NULL at character 4",
+                "return cjson.decode('{\"a\":1 \"b\"]')", "user_script:1: Expected comma or object end but found T_STRING at character 8",
+                "return cjson.decode('{\"a\":1]')", "user_script:1: Expected comma or object end but found T_ARR_END at character 7",
+                "return cjson.decode('{\"ab')", "user_script:1: Expected object key string but found unexpected end of string at character 5",
+                "return cjson.decode('1 x')", "user_script:1: Expected the end but found invalid token at character 3",
+                "return cjson.decode('[\"\\\\x\"]')", "user_script:1: Expected value but found invalid escape code at character 3",
+                "return cjson.decode('1\\0x')", "user_script:1: JSON parser does not support UTF-16 or UTF-32",
+                "return cjson.decode('1', 2)", "user_script:1: bad argument #1 to 'decode' (expected 1 argument)");
+    }
+
+    @Test
+    void functionsPrintAsAddressesAndCjsonNullAsNil(Jedis j) {
+        Object printed = run(j, "return {tostring(loadstring('return 1')), tostring(tostring), tostring(function() end), tostring(cjson.null)}");
+        List<?> texts = (List<?>) printed;
+        for (int i = 0; i < 3; i++) assertEquals(true, texts.get(i).toString().matches("function: 0x[0-9a-f]+"), texts.get(i).toString());
+        assertEquals("userdata: (nil)", texts.get(3));
+        assertFailures(j, "return math.floor()", "user_script:1: bad argument #1 to 'floor' (number expected, got no value)");
+    }
+
+    @Test
+    void arithmeticReadsStringsAsStrtodDoes(Jedis j) {
+        assertEquals(List.of("-7", "-nan", "16", "inf", "15", "8", "\t7\n", "3"),
+                run(j, "local s = '\\t7\\n' local x = '\\t2' x = x + 1 return {tostring(-'\\t7\\n'), tostring('\\t7\\n' % '-0'),"
+                        + " tostring('0x1p4' + 0), tostring('inf' * 1), tostring(' 0x10 ' - 1), tostring(2 ^ ' 3\\n'), s, tostring(x)}"));
+        // A metamethod still gets the string; text strtod does not read still fails.
+        assertEquals("tablestring", run(j, "local t = setmetatable({}, {__add = function(a, b) return type(a) .. type(b) end}) return t + '\\t7\\n'"));
+        assertFailures(j, "local s = 'x' return s + 1", "user_script:1: attempt to perform arithmetic on local 's' (a string value)");
+    }
+
+    @Test
+    void coroutinesHandBackTheirErrorsAsRaised(Jedis j) {
+        assertEquals(Arrays.asList(null, "user_script:1: user_script:1: wrapped"),
+                run(j, "return {pcall(function() local g = coroutine.wrap(function() error('wrapped') end) return g() end)}"));
+        assertEquals(Arrays.asList(null, "user_script:1: wrapped"), run(j, "return {pcall(coroutine.wrap(function() error('wrapped') end))}"));
+        assertEquals(Arrays.asList(null, "boom"), run(j, "return {pcall(coroutine.wrap(function() error({err = 'boom'}) end))}"));
+        assertEquals(List.of("false", "table", "dead"), run(j, "local co = coroutine.create(function() error({1}) end)"
+                + " local ok, e = coroutine.resume(co) return {tostring(ok), type(e), coroutine.status(co)}"));
+        assertEquals("user_script:1: cannot resume dead coroutine", run(j, "local g = coroutine.wrap(function() return 1 end) g()"
+                + " local ok, e = pcall(function() return g() end) return e"));
+        assertFailures(j, "local g = coroutine.wrap(function() error('wrapped') end) return g()", "user_script:1: user_script:1: wrapped");
+    }
 }

@@ -20,6 +20,8 @@ final class ArgumentErrors {
     private ArgumentErrors() {}
 
     private static final Pattern NUMBERED = Pattern.compile("^bad argument #(\\d+): (.*)$", Pattern.DOTALL);
+    private static final Pattern LUAJ_NUMBER = Pattern.compile("^(double|int|integer|long) expected");
+    private static final java.util.Set<String> NUMBER_NAMES = java.util.Set.of("double", "int", "integer", "long");
     private static final Pattern TYPED = Pattern.compile("^bad argument: (\\w+) expected, got (\\w+)$");
 
     /**
@@ -53,11 +55,13 @@ final class ArgumentErrors {
         if (m.matches()) {
             String why = m.group(2);
             if (why.equals("value")) why = "value expected";
+            why = LUAJ_NUMBER.matcher(why).replaceFirst("number expected");
             return "bad argument #" + m.group(1) + " to '" + name + "' (" + why + ")";
         }
         m = TYPED.matcher(message);
         if (!m.matches()) return null;
-        String expected = m.group(1), got = m.group(2);
+        // luaj's checkdouble, checkint and checklong; Lua 5.1's luaL_checknumber and checkint say "number".
+        String expected = NUMBER_NAMES.contains(m.group(1)) ? "number" : m.group(1), got = m.group(2);
         // luaj dropped the position: the first argument that is of the type it got and fails the check.
         int n = Math.max(a.narg(), 1) + 1;
         for (int i = 1; i <= n; i++) {

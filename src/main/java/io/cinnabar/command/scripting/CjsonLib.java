@@ -17,7 +17,13 @@ final class CjsonLib {
     private CjsonLib() {}
 
     /** cjson.null: what JSON null decodes to and encodes from. */
-    static final LuaValue NULL = new LuaUserdata(new Object());
+    static final LuaValue NULL = new LuaUserdata(new Object() {
+        /** lua-cjson's null is a light userdata holding C's NULL, which "%p" writes "(nil)". */
+        @Override
+        public String toString() {
+            return "userdata: (nil)";
+        }
+    });
     /**
      * The library's settings, which scripts may change (cjson.encode_max_depth(n)...) and which
      * last, as in Redis, until SCRIPT FLUSH makes a new Lua state.
@@ -43,7 +49,13 @@ final class CjsonLib {
             encode(a.arg1(), out, 0, cfg);
             return LuaValue.valueOf(out.toString().getBytes(StandardCharsets.ISO_8859_1));
         }));
-        t.rawset("decode", fn(a -> new Decoder(LuaToReply.bytes(ArgumentErrors.string(a, 1, "decode")), cfg).document()));
+        t.rawset("decode", fn(a -> {
+            if (a.narg() != 1) throw new LuaError("bad argument #1 to 'decode' (expected 1 argument)");
+            byte[] json = LuaToReply.bytes(ArgumentErrors.string(a, 1, "decode"));
+            // lua-cjson's test for text that is not UTF-8: a NUL among the first two bytes.
+            if (json.length >= 2 && (json[0] == 0 || json[1] == 0)) throw new LuaError("JSON parser does not support UTF-16 or UTF-32");
+            return new Decoder(json, cfg).document();
+        }));
         t.rawset("null", NULL);
         t.rawset("encode_keep_buffer", fn(a -> {
             arguments(a, 1, "encode_keep_buffer");
@@ -247,7 +259,8 @@ final class CjsonLib {
         LuaValue document() {
             LuaValue v = value();
             skipSpace();
-            if (i < b.length) throw error("the end", token());
+            // lua-cjson reads a C string: a NUL ends the document.
+            if (i < b.length && b[i] != 0) throw error("the end", token());
             return v;
         }
 
@@ -255,9 +268,41 @@ final class CjsonLib {
             return new LuaError("Expected " + expected + " but found " + found + " at character " + (i + 1));
         }
 
+        /**
+         * lua-cjson's name for the token at i, which the caller did not expect: T_COMMA, T_NUMBER...
+         * or the error reading it ("invalid token"), i then where that error is.
+         */
         private String token() {
-            if (i >= b.length) return "T_END";
-            return "invalid token";
+            if (i >= b.length || b[i] == 0) return "T_END";
+            switch (b[i]) {
+                case '{': return "T_OBJ_BEGIN";
+                case '}': return "T_OBJ_END";
+                case '[': return "T_ARR_BEGIN";
+                case ']': return "T_ARR_END";
+                case ',': return "T_COMMA";
+                case ':': return "T_COLON";
+                default: break;
+            }
+            int start = i;
+            try {
+                LuaValue v = scalar();
+                i = start;
+                if (v == NULL) return "T_NULL";
+                return switch (v.type()) {
+                    case LuaValue.TSTRING -> "T_STRING";
+                    case LuaValue.TNUMBER -> "T_NUMBER";
+                    default -> "T_BOOLEAN";
+                };
+            } catch (TokenError e) {
+                return e.getMessage();
+            }
+        }
+
+        /** A token lua-cjson could not read; its text names it in "but found ...". */
+        private static final class TokenError extends RuntimeException {
+            TokenError(String found) {
+                super(found, null, false, false);
+            }
         }
 
         private void skipSpace() {
@@ -266,13 +311,24 @@ final class CjsonLib {
 
         private LuaValue value() {
             skipSpace();
-            if (i >= b.length) throw error("value", "T_END");
+            if (i >= b.length || b[i] == 0) throw error("value", "T_END");
             byte c = b[i];
             if (c == '{') return object();
             if (c == '[') return array();
+            if (c == '}' || c == ']' || c == ',' || c == ':') throw error("value", token());
+            try {
+                return scalar();
+            } catch (TokenError e) {
+                throw error("value", e.getMessage());
+            }
+        }
+
+        /** A string, number, true, false or null at i, read; a TokenError at anything else. */
+        private LuaValue scalar() {
+            byte c = b[i];
             if (c == '"') return LuaValue.valueOf(str());
             if (c == '-' || (c >= '0' && c <= '9')) {
-                if (!invalidNumbers && invalidNumber()) throw error("value", "invalid number");
+                if (!invalidNumbers && invalidNumber()) throw new TokenError("invalid number");
                 return number();
             }
             if (word("true")) return LuaValue.TRUE;
@@ -280,7 +336,7 @@ final class CjsonLib {
             if (word("null")) return NULL;
             // Infinity, NaN and "+1" as strtod reads them, when decode_invalid_numbers is on.
             if ((c == '+' || c == 'i' || c == 'I' || c == 'n' || c == 'N') && invalidNumbers && invalidNumber()) return number();
-            throw error("value", "invalid token");
+            throw new TokenError("invalid token");
         }
 
         private boolean word(String w) {
@@ -317,7 +373,7 @@ final class CjsonLib {
             while (end < b.length && isNumberChar(b[end])) end++;
             int[] read = new int[1];
             double d = CNumber.strtod(new String(b, i, end - i, StandardCharsets.ISO_8859_1), read);
-            if (read[0] == 0) throw error("value", "invalid number");
+            if (read[0] == 0) throw new TokenError("invalid number");
             i += read[0];
             return LuaValue.valueOf(d);
         }
@@ -330,14 +386,14 @@ final class CjsonLib {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             i++;
             while (true) {
-                if (i >= b.length) throw error("value", "unexpected end of string");
+                if (i >= b.length) throw new TokenError("unexpected end of string");
                 byte c = b[i++];
                 if (c == '"') return out.toByteArray();
                 if (c != '\\') {
                     out.write(c);
                     continue;
                 }
-                if (i >= b.length) throw error("value", "invalid escape code");
+                if (i >= b.length) throw new TokenError("invalid escape code");
                 byte e = b[i++];
                 switch (e) {
                     case 'b' -> out.write('\b');
@@ -346,7 +402,7 @@ final class CjsonLib {
                     case 'r' -> out.write('\r');
                     case 't' -> out.write('\t');
                     case 'u' -> {
-                        if (i + 4 > b.length) throw error("value", "invalid unicode escape code");
+                        if (i + 4 > b.length) throw new TokenError("invalid unicode escape code");
                         int cp = Integer.parseInt(new String(b, i, 4, StandardCharsets.ISO_8859_1), 16);
                         i += 4;
                         if (cp >= 0xD800 && cp < 0xDC00 && i + 6 <= b.length && b[i] == '\\' && b[i + 1] == 'u') {
@@ -356,7 +412,12 @@ final class CjsonLib {
                         }
                         out.writeBytes(new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8));
                     }
-                    default -> out.write(e);
+                    case '"', '\\', '/' -> out.write(e);
+                    default -> {
+                        // lua-cjson's escape2char knows no other escape; the error is at the backslash.
+                        i -= 2;
+                        throw new TokenError("invalid escape code");
+                    }
                 }
             }
         }
@@ -400,7 +461,12 @@ final class CjsonLib {
             while (true) {
                 skipSpace();
                 if (i >= b.length || b[i] != '"') throw error("object key string", token());
-                LuaValue key = LuaValue.valueOf(str());
+                LuaValue key;
+                try {
+                    key = LuaValue.valueOf(str());
+                } catch (TokenError e) {
+                    throw error("object key string", e.getMessage());
+                }
                 skipSpace();
                 if (i >= b.length || b[i] != ':') throw error("colon", token());
                 i++;

@@ -63,10 +63,10 @@ final class CmsgpackLib {
             integer(l, out);
         } else if ((float) d == d) {
             out.write(0xca);
-            be(out, Float.floatToIntBits((float) d), 4);
+            be(out, Float.floatToRawIntBits((float) d), 4);
         } else {
             out.write(0xcb);
-            be(out, Double.doubleToLongBits(d), 8);
+            be(out, Double.doubleToRawLongBits(d), 8);
         }
     }
 

@@ -104,22 +104,36 @@ final class Lua51 {
         math.rawset("tanh", fn(a -> LuaValue.valueOf(StrictMath.tanh(a.checkdouble(1)))));
         LuaTable coroutine = (LuaTable) g.get("coroutine");
         LuaValue resume = coroutine.get("resume");
-        // luaj hands back the error of a failed coroutine as its own text ("@user_script:1 boom\n").
-        coroutine.rawset("resume", fn(a -> {
+        LuaValue create = coroutine.get("create");
+        // luaj keeps only the text of an error that ends a coroutine ("@user_script:1 boom\n"): the
+        // coroutine's body catches it and returns it after a marker, which resume turns back into
+        // Lua 5.1's (false, error) with the error as it was raised, a table or Lua 5.1's text.
+        LuaValue resumeAsLua51 = fn(a -> {
             coroutineArgument(a, "resume");
             Varargs r = resume.invoke(a);
-            return r.arg1().toboolean() || r.arg(2).type() != LuaValue.TSTRING
-                    ? r : LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf(LuaErrors.lua51Message(r.arg(2).tojstring())));
-        }));
+            if (r.arg1().toboolean()) return r.arg(2) == COROUTINE_FAILED ? LuaValue.varargsOf(LuaValue.FALSE, r.arg(3)) : r;
+            return r.arg(2).type() != LuaValue.TSTRING ? r : LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf(LuaErrors.lua51Message(r.arg(2).tojstring())));
+        });
+        coroutine.rawset("resume", resumeAsLua51);
         // Lua 5.1's checks and answers where Lua 5.2's differ: coroutines of Lua functions only, no
         // thread for the main one, and no yielding from it.
-        for (String name : new String[] {"create", "wrap"}) {
-            LuaValue f = coroutine.get(name);
-            coroutine.rawset(name, fn(a -> {
-                if (!(a.arg1() instanceof org.luaj.vm2.LuaClosure)) throw new LuaError("bad argument #1 to '" + name + "' (Lua function expected)");
-                return f.invoke(a);
-            }));
-        }
+        coroutine.rawset("create", fn(a -> {
+            if (!(a.arg1() instanceof org.luaj.vm2.LuaClosure)) throw new LuaError("bad argument #1 to 'create' (Lua function expected)");
+            return create.call(coroutineBody(a.arg1()));
+        }));
+        // Lua 5.1's auxwrap: a failed coroutine's error raised again in the caller, text after the caller's position.
+        coroutine.rawset("wrap", fn(a -> {
+            if (!(a.arg1() instanceof org.luaj.vm2.LuaClosure)) throw new LuaError("bad argument #1 to 'wrap' (Lua function expected)");
+            LuaValue thread = create.call(coroutineBody(a.arg1()));
+            return fn(args -> {
+                Varargs r = resumeAsLua51.invoke(LuaValue.varargsOf(thread, args));
+                if (r.arg1().toboolean()) return r.subargs(2);
+                LuaValue e = r.arg(2);
+                if (e.type() != LuaValue.TSTRING && e.type() != LuaValue.TNUMBER) throw new LuaError(e);
+                String where = ((ScriptHook) g.debuglib).where(1);
+                throw new PositionlessError(where == null ? text(e) : LuaValue.valueOf(where + ": " + text(e).tojstring()));
+            });
+        }));
         LuaValue status = coroutine.get("status");
         coroutine.rawset("status", fn(a -> {
             coroutineArgument(a, "status");
@@ -159,7 +173,12 @@ final class Lua51 {
         g.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
         g.rawset("error", fn(a -> error(a, hook)));
         LuaValue tostring = g.get("tostring");
-        g.rawset("tostring", fn(a -> a.arg1().type() == LuaValue.TNUMBER ? text(a.arg1()) : tostring.invoke(a)));
+        // Lua 5.1 writes every function, Lua's or C's, as its address; luaj as its name or source.
+        g.rawset("tostring", fn(a -> switch (a.arg1().type()) {
+            case LuaValue.TNUMBER -> text(a.arg1());
+            case LuaValue.TFUNCTION -> LuaValue.valueOf(String.format("function: 0x%08x", System.identityHashCode(a.arg1())));
+            default -> tostring.invoke(a);
+        }));
         LuaPatterns.install((LuaTable) g.get("string"));
         numberArguments(math);
         stringArguments((LuaTable) g.get("string"));
@@ -184,6 +203,20 @@ final class Lua51 {
                 return setmetatable.invoke(a);
             });
         }));
+    }
+
+    /** What a coroutine's body returns first when it failed; its error follows. */
+    private static final LuaValue COROUTINE_FAILED = new org.luaj.vm2.LuaUserdata(new Object());
+
+    /** f, its error caught and returned after {@link #COROUTINE_FAILED}. */
+    private static LuaValue coroutineBody(LuaValue f) {
+        return fn(a -> {
+            try {
+                return f.invoke(a);
+            } catch (LuaError e) {
+                return LuaValue.varargsOf(COROUTINE_FAILED, LuaErrors.value(e));
+            }
+        });
     }
 
     private static void coroutineArgument(Varargs a, String function) {

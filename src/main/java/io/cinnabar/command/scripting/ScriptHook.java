@@ -85,6 +85,7 @@ final class ScriptHook extends DebugLib {
         String reason = stopReason.get();
         if (reason != null) throw LuaErrors.raise(LuaErrors.errorTable(reason, false));
         Frames f = frames();
+        f.restoreOperands();
         if (f.depth == 0) return;
         int at = f.depth - 1;
         f.pcs[at] = pc;
@@ -102,6 +103,20 @@ final class ScriptHook extends DebugLib {
             case Lua.OP_NEWTABLE -> f.expect(at, Lua.OP_NEWTABLE, a, null, floatingByte(b));
             case Lua.OP_SETLIST -> {
                 if (c > 0 && stack[a] instanceof LuaTable t) Lua51Tables.growArray(t, (c - 1) * Lua.LFIELDS_PER_FLUSH + (b > 0 ? b : top - a - 1));
+            }
+            case Lua.OP_ADD, Lua.OP_SUB, Lua.OP_MUL, Lua.OP_DIV, Lua.OP_MOD, Lua.OP_POW -> {
+                LuaValue x = rk(running, stack, b), y = rk(running, stack, c);
+                if (!(x.type() == LuaValue.TSTRING || y.type() == LuaValue.TSTRING)) break;
+                LuaValue nx = CNumber.tonumber(x), ny = CNumber.tonumber(y);
+                // Otherwise a metamethod runs (or the error is raised) with the operands as they are.
+                if (nx.isnil() || ny.isnil()) break;
+                arithmeticOperand(f, running, stack, a, b, nx);
+                arithmeticOperand(f, running, stack, a, c, ny);
+            }
+            case Lua.OP_UNM -> {
+                if (stack[b].type() != LuaValue.TSTRING) break;
+                LuaValue n = CNumber.tonumber(stack[b]);
+                if (!n.isnil()) arithmeticOperand(f, running, stack, a, b, n);
             }
             case Lua.OP_SETTABLE -> Lua51Tables.beforeSet(stack[a], rk(running, stack, b), rk(running, stack, c));
             case Lua.OP_SETTABUP -> Lua51Tables.beforeSet(running.upValues[a].getValue(), rk(running, stack, b), rk(running, stack, c));
@@ -127,6 +142,24 @@ final class ScriptHook extends DebugLib {
             default -> { }
         }
         f.afterTable[at] = null;
+    }
+
+    /**
+     * Arithmetic reads a string operand as Lua 5.1's luaO_str2d does (strtod: "\t7\n", "0x1p4",
+     * "inf"), where luaj's reader takes fewer: the operand x (register or constant) holds its
+     * number for this one instruction, and its string again before the next (unless x is the
+     * register the result goes to).
+     */
+    private static void arithmeticOperand(Frames f, LuaClosure running, LuaValue[] stack, int a, int x, LuaValue number) {
+        if (Lua.ISK(x)) {
+            LuaValue[] k = running.p.k;
+            int at = Lua.INDEXK(x);
+            if (k[at].type() != LuaValue.TSTRING) return;
+            f.swap(k, at, number);
+        } else if (stack[x].type() == LuaValue.TSTRING) {
+            if (x == a) stack[x] = number;
+            else f.swap(stack, x, number);
+        }
     }
 
     /** An instruction's RK operand: a constant or a register. */
@@ -210,6 +243,28 @@ final class ScriptHook extends DebugLib {
         boolean[] throughC = new boolean[16];
         /** Functions on this stack called through C: Lua 5.1's nCcalls. */
         int cCalls;
+
+        /** Operands of the last arithmetic instruction that hold a number in place of their string. */
+        private final LuaValue[][] swappedIn = new LuaValue[2][];
+        private final int[] swappedAt = new int[2];
+        private final LuaValue[] swappedOut = new LuaValue[2];
+        private int swapped;
+
+        void swap(LuaValue[] values, int at, LuaValue number) {
+            swappedIn[swapped] = values;
+            swappedAt[swapped] = at;
+            swappedOut[swapped++] = values[at];
+            values[at] = number;
+        }
+
+        void restoreOperands() {
+            while (swapped > 0) {
+                swapped--;
+                swappedIn[swapped][swappedAt[swapped]] = swappedOut[swapped];
+                swappedIn[swapped] = null;
+                swappedOut[swapped] = null;
+            }
+        }
 
         void expect(int at, int op, int reg, LuaTable t, int size) {
             after[at] = op;

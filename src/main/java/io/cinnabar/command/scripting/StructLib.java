@@ -29,26 +29,38 @@ final class StructLib {
     /** Walks a format string; little-endian by default as on the machines Redis runs on. */
     private static final class Format {
         final String f;
+        final String function;
         int i;
         boolean little = true;
         int align = 1;
 
-        Format(String f) {
+        Format(String f, String function) {
             this.f = f;
+            this.function = function;
         }
 
         boolean more() {
             return i < f.length();
         }
 
+        /** lua_struct's getnum: the digits at i, dflt when there are none. */
         int number(int dflt) {
-            if (i >= f.length() || !Character.isDigit(f.charAt(i))) return dflt;
+            if (i >= f.length() || !digit(f.charAt(i))) return dflt;
             int n = 0;
-            while (i < f.length() && Character.isDigit(f.charAt(i))) n = n * 10 + (f.charAt(i++) - '0');
+            do {
+                int d = f.charAt(i) - '0';
+                if (n > Integer.MAX_VALUE / 10 || n * 10 > Integer.MAX_VALUE - d) throw new LuaError("integral size overflow");
+                n = n * 10 + d;
+                i++;
+            } while (i < f.length() && digit(f.charAt(i)));
             return n;
         }
 
-        /** Size of option c (reading its count), -1 for options without a fixed size. */
+        private static boolean digit(char c) {
+            return c >= '0' && c <= '9';
+        }
+
+        /** Size of option c (reading its count); 0 for s, the control characters and unknown options. */
         int size(char c) {
             switch (c) {
                 case 'b', 'B', 'x': return 1;
@@ -57,7 +69,7 @@ final class StructLib {
                 case 'f': return 4;
                 case 'i', 'I': {
                     int n = number(4);
-                    if (n < 1 || n > 8) throw new LuaError("integral size " + n + " is larger than limit of 8");
+                    if (n > MAX_INT_SIZE) throw new LuaError("integral size " + n + " is larger than limit of " + MAX_INT_SIZE);
                     return n;
                 }
                 case 'c': return number(1);
@@ -65,130 +77,157 @@ final class StructLib {
             }
         }
 
-        /** Handles the control characters; true if c was one. */
-        boolean control(char c) {
+        /** lua_struct's controloptions: the control characters, an argument error for anything else. */
+        void control(char c) {
             switch (c) {
                 case ' ' -> { }
                 case '<' -> little = true;
                 case '>' -> little = false;
-                case '=' -> little = true;
-                case '!' -> align = number(8);
-                default -> { return false; }
+                case '!' -> {
+                    int a = number(8);
+                    if (a <= 0 || (a & (a - 1)) != 0) throw new LuaError("alignment " + a + " is not a power of 2");
+                    align = a;
+                }
+                default -> throw new LuaError("bad argument #1 to '" + function + "' (invalid format option '" + c + "')");
             }
-            return true;
         }
 
-        int padding(int size, int total) {
-            int a = Math.min(size, align);
-            if (a <= 1 || (a & (a - 1)) != 0) return 0;
-            return (a - (total & (a - 1))) & (a - 1);
+        /** lua_struct's gettoalign, sizes that are not powers of two included. */
+        int padding(char c, int size, long total) {
+            if (size == 0 || c == 'c') return 0;
+            long a = Math.min(size, align);
+            return (int) ((a - (total & (a - 1))) & (a - 1));
         }
     }
 
+    /** lua_struct's MAXINTSIZE: i and I take up to 32 bytes, those past the eighth padding. */
+    private static final int MAX_INT_SIZE = 32;
+
     private static Varargs pack(Varargs a) {
-        Format fmt = new Format(ArgumentErrors.string(a, 1, "pack").tojstring());
+        Format fmt = new Format(ArgumentErrors.string(a, 1, "pack").tojstring(), "pack");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int arg = 2;
         while (fmt.more()) {
             char c = fmt.f.charAt(fmt.i++);
-            if (fmt.control(c)) continue;
             int size = fmt.size(c);
-            int pad = (c == 'c' || c == 's' || c == 'x') ? 0 : fmt.padding(size, out.size());
+            int pad = fmt.padding(c, size, out.size());
             for (int k = 0; k < pad; k++) out.write(0);
             switch (c) {
                 case 'x' -> out.write(0);
-                case 'b', 'B', 'h', 'H', 'l', 'L', 'T', 'i', 'I' -> {
-                    long v = (long) ArgumentErrors.number(a.arg(arg), arg++, "pack");
-                    write(out, v, size, fmt.little);
-                }
-                case 'f' -> write(out, Float.floatToIntBits((float) ArgumentErrors.number(a.arg(arg), arg++, "pack")), 4, fmt.little);
-                case 'd' -> write(out, Double.doubleToLongBits(ArgumentErrors.number(a.arg(arg), arg++, "pack")), 8, fmt.little);
+                case 'b', 'B', 'h', 'H', 'l', 'L', 'T', 'i', 'I' -> write(out, cInteger(ArgumentErrors.number(a.arg(arg), arg++, "pack")), size, fmt.little);
+                case 'f' -> write(out, Float.floatToRawIntBits((float) ArgumentErrors.number(a.arg(arg), arg++, "pack")), 4, fmt.little);
+                case 'd' -> write(out, Double.doubleToRawLongBits(ArgumentErrors.number(a.arg(arg), arg++, "pack")), 8, fmt.little);
                 case 'c', 's' -> {
                     byte[] s = LuaToReply.bytes(ArgumentErrors.string(a.arg(arg), arg++, "pack"));
-                    int n = c == 's' ? s.length : (size == 0 ? s.length : size);
-                    if (s.length < n && c == 'c') throw new LuaError("bad argument #" + (arg - 1) + " to 'pack' (string too short)");
-                    out.write(s, 0, Math.min(n, s.length));
+                    int n = size == 0 ? s.length : size;
+                    // lua_struct names the argument after the string's (its counter has moved on).
+                    if (s.length < n) throw new LuaError("bad argument #" + arg + " to 'pack' (string too short)");
+                    out.write(s, 0, n);
                     if (c == 's') out.write(0);
                 }
-                default -> throw new LuaError("invalid format option '" + c + "'");
+                default -> fmt.control(c);
             }
         }
         return LuaValue.valueOf(out.toByteArray());
     }
 
+    /**
+     * lua_struct's putinteger on x86-64: a negative number through C's (long long) cast, any other
+     * through the (unsigned long long) one, where 2^64 and past, infinity and NaN come out as gcc's
+     * conversion leaves them.
+     */
+    private static long cInteger(double n) {
+        if (n < 0) return (long) n;
+        if (!(n >= 0x1p63)) return Double.isNaN(n) ? Long.MIN_VALUE : (long) n;
+        double high = n - 0x1p63;
+        return (high < 0x1p63 ? (long) high : Long.MIN_VALUE) ^ Long.MIN_VALUE;
+    }
+
+    /** The value's bytes, the bytes past its eighth zero (lua_struct shifts a 64-bit integer). */
     private static void write(ByteArrayOutputStream out, long v, int size, boolean little) {
         for (int k = 0; k < size; k++) {
             int shift = little ? k : size - 1 - k;
-            out.write(shift < 8 ? (int) (v >>> (8 * shift)) & 0xff : (v < 0 ? 0xff : 0));
+            out.write(shift < 8 ? (int) (v >>> (8 * shift)) & 0xff : 0);
         }
     }
 
+    /** lua_struct's getinteger: the last eight bytes read count; the sign as x86's shift masks its count. */
     private static long read(byte[] b, int pos, int size, boolean little, boolean signed) {
         long v = 0;
         for (int k = 0; k < size; k++) {
             int idx = little ? pos + size - 1 - k : pos + k;
             v = (v << 8) | (b[idx] & 0xff);
         }
-        if (signed && size < 8) {
-            int bits = 64 - 8 * size;
-            v = (v << bits) >> bits;
+        if (signed) {
+            long mask = -1L << ((size * 8 - 1) & 63);
+            if ((v & mask) != 0) v |= mask;
         }
         return v;
     }
 
+    /** C's conversion of an unsigned 64-bit integer to double. */
+    private static double unsigned(long v) {
+        return v >= 0 ? (double) v : (double) ((v >>> 1) | (v & 1)) * 2.0;
+    }
+
     private static Varargs unpack(Varargs a) {
-        Format fmt = new Format(ArgumentErrors.string(a, 1, "unpack").tojstring());
+        Format fmt = new Format(ArgumentErrors.string(a, 1, "unpack").tojstring(), "unpack");
         byte[] b = LuaToReply.bytes(ArgumentErrors.string(a, 2, "unpack"));
-        int pos = a.optint(3, 1) - 1;
-        if (pos < 0) throw new LuaError("bad argument #3 to 'unpack' (offset must be 1 or greater)");
+        long ld = b.length;
+        // lua_struct keeps the offset in a size_t: a negative one is a huge one, past the data.
+        long pos = ArgumentErrors.optInteger(a, 3, "unpack", 1);
+        if (pos == 0) throw new LuaError("bad argument #3 to 'unpack' (offset must be 1 or greater)");
+        pos--;
         List<LuaValue> out = new ArrayList<>();
         while (fmt.more()) {
             char c = fmt.f.charAt(fmt.i++);
-            if (fmt.control(c)) continue;
-            int size = fmt.size(c);
-            pos += (c == 'c' || c == 's' || c == 'x') ? 0 : fmt.padding(size, pos);
-            if (c != 's' && pos + size > b.length) throw new LuaError("bad argument #2 to 'unpack' (data string too short)");
+            long size = fmt.size(c);
+            pos += fmt.padding(c, (int) size, pos);
+            if (size > ld || pos < 0 || pos > ld - size) throw new LuaError("bad argument #2 to 'unpack' (data string too short)");
+            int p = (int) pos;
             switch (c) {
-                case 'x' -> pos++;
-                case 'b', 'h', 'l', 'i' -> out.add(LuaValue.valueOf((double) read(b, pos, size, fmt.little, true)));
-                case 'B', 'H', 'L', 'T', 'I' -> out.add(LuaValue.valueOf((double) read(b, pos, size, fmt.little, false)));
-                case 'f' -> out.add(LuaValue.valueOf(Float.intBitsToFloat((int) read(b, pos, 4, fmt.little, false))));
-                case 'd' -> out.add(LuaValue.valueOf(Double.longBitsToDouble(read(b, pos, 8, fmt.little, false))));
+                case 'b', 'h', 'l', 'i' -> out.add(LuaValue.valueOf((double) read(b, p, (int) size, fmt.little, true)));
+                case 'B', 'H', 'L', 'T', 'I' -> out.add(LuaValue.valueOf(unsigned(read(b, p, (int) size, fmt.little, false))));
+                case 'x' -> { }
+                case 'f' -> out.add(LuaValue.valueOf(Float.intBitsToFloat((int) read(b, p, 4, fmt.little, false))));
+                case 'd' -> out.add(LuaValue.valueOf(Double.longBitsToDouble(read(b, p, 8, fmt.little, false))));
                 case 'c' -> {
-                    int n = size;
-                    if (n == 0) {
-                        if (out.isEmpty()) throw new LuaError("format 'c0' needs a previous size");
-                        n = (int) out.remove(out.size() - 1).todouble();
-                        if (pos + n > b.length) throw new LuaError("bad argument #2 to 'unpack' (data string too short)");
+                    if (size == 0) {
+                        LuaValue last = out.isEmpty() ? LuaValue.NIL : CNumber.tonumber(out.get(out.size() - 1));
+                        if (last.isnil()) throw new LuaError("format 'c0' needs a previous size");
+                        out.remove(out.size() - 1);
+                        size = (long) last.todouble();
+                        if (size < 0 || size > ld || pos > ld - size) throw new LuaError("bad argument #2 to 'unpack' (data string too short)");
                     }
-                    out.add(LuaValue.valueOf(java.util.Arrays.copyOfRange(b, pos, pos + n)));
-                    size = n;
+                    out.add(LuaValue.valueOf(java.util.Arrays.copyOfRange(b, p, p + (int) size)));
                 }
                 case 's' -> {
-                    int end = pos;
+                    int end = p;
                     while (end < b.length && b[end] != 0) end++;
-                    if (end >= b.length) throw new LuaError("bad argument #2 to 'unpack' (unfinished string in data)");
-                    out.add(LuaValue.valueOf(java.util.Arrays.copyOfRange(b, pos, end)));
-                    size = end - pos + 1;
+                    if (end >= b.length) throw new LuaError("unfinished string in data");
+                    out.add(LuaValue.valueOf(java.util.Arrays.copyOfRange(b, p, end)));
+                    size = end - p + 1;
                 }
-                default -> throw new LuaError("invalid format option '" + c + "'");
+                default -> fmt.control(c);
             }
-            if (c != 'x') pos += size;
+            pos += size;
         }
         out.add(LuaValue.valueOf(pos + 1));
         return LuaValue.varargsOf(out.toArray(new LuaValue[0]));
     }
 
     private static Varargs size(Varargs a) {
-        Format fmt = new Format(ArgumentErrors.string(a, 1, "size").tojstring());
-        int total = 0;
+        Format fmt = new Format(ArgumentErrors.string(a, 1, "size").tojstring(), "size");
+        long total = 0;
         while (fmt.more()) {
             char c = fmt.f.charAt(fmt.i++);
-            if (fmt.control(c)) continue;
-            if (c == 's') throw new LuaError("bad argument #1 to 'size' (options 's' has no fixed size)");
             int size = fmt.size(c);
-            if (c == 'c' && size == 0) throw new LuaError("bad argument #1 to 'size' (options 'c0' has no fixed size)");
-            total += fmt.padding(size, total) + size;
+            total += fmt.padding(c, size, total);
+            if (c == 's') throw new LuaError("bad argument #1 to 'size' (option 's' has no fixed size)");
+            if (c == 'c' && size == 0) throw new LuaError("bad argument #1 to 'size' (option 'c0' has no fixed size)");
+            // lua_struct's size skips letters and digits it does not know.
+            if (!(c < 128 && Character.isLetterOrDigit(c))) fmt.control(c);
+            total += size;
         }
         return LuaValue.valueOf(total);
     }
