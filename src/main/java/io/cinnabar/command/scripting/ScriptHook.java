@@ -82,10 +82,12 @@ final class ScriptHook extends DebugLib {
 
     @Override
     public void onInstruction(int pc, Varargs v, int top) {
+        Frames f = frames();
+        // Before a kill can end the script here: a constant swapped for its number stays in the
+        // cached function otherwise.
+        f.restoreOperands();
         String reason = stopReason.get();
         if (reason != null) throw LuaErrors.raise(LuaErrors.errorTable(reason, false));
-        Frames f = frames();
-        f.restoreOperands();
         if (f.depth == 0) return;
         int at = f.depth - 1;
         f.pcs[at] = pc;
