@@ -434,6 +434,26 @@ class PersistenceIT {
         }
     }
 
+    /** PFDEBUG TODENSE stores the dense form in place (Database.reencode): the AOF and the RDB keep it. */
+    @Test
+    void aHyperLogLogMadeDenseByPfdebugStaysDenseAcrossRestarts() {
+        Object dense;
+        try (CinnabarServer s = start("appendonly", "yes"); Jedis j = client(s)) {
+            j.pfadd("h", "a", "b", "c");
+            assertEquals(1L, j.sendCommand(() -> "PFDEBUG".getBytes(StandardCharsets.US_ASCII), "TODENSE", "h"));
+            dense = j.sendCommand(() -> "PFDEBUG".getBytes(StandardCharsets.US_ASCII), "GETREG", "h");
+        }
+        for (String appendonly : List.of("yes", "no")) {
+            try (CinnabarServer s = start("appendonly", appendonly); Jedis j = client(s)) {
+                assertEquals("dense", new String((byte[]) j.sendCommand(() -> "PFDEBUG".getBytes(StandardCharsets.US_ASCII),
+                        "ENCODING", "h"), StandardCharsets.US_ASCII), "appendonly " + appendonly);
+                assertEquals(dense, j.sendCommand(() -> "PFDEBUG".getBytes(StandardCharsets.US_ASCII), "GETREG", "h"));
+                assertEquals(3L, j.pfcount("h"));
+                if (appendonly.equals("yes")) j.save(); // the next start reads the RDB
+            }
+        }
+    }
+
     @Test
     void aRewriteHoldingEverysecFsyncsBackDoesNotSpinThePersistenceThread() throws Exception {
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
