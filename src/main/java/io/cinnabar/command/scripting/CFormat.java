@@ -17,6 +17,16 @@ final class CFormat {
         return d != d || d >= 0x1p63 || d < -0x1p63 ? Long.MIN_VALUE : (long) d;
     }
 
+    /**
+     * C's (unsigned long long) cast of a double as gcc compiles it for x86-64: from 2^63 on, the
+     * signed conversion of d - 2^63 with the top bit put back (2^64 and inf give 0); below, NaN
+     * included, the signed one ({@link #toLong}). string.format's %o %u %x %X and struct.pack's
+     * integers go through it.
+     */
+    static long toUnsignedLong(double d) {
+        return d >= 0x1p63 ? toLong(d - 0x1p63) ^ Long.MIN_VALUE : toLong(d);
+    }
+
     static String g(double d, int precision) {
         if (Double.isNaN(d)) return d != d && Double.doubleToRawLongBits(d) < 0 ? "-nan" : "nan";
         if (Double.isInfinite(d)) return d > 0 ? "inf" : "-inf";

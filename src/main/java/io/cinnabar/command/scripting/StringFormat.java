@@ -45,7 +45,7 @@ final class StringFormat {
             LuaValue v = a.arg(arg);
             byte[] piece = switch (d.conversion) {
                 case 'd', 'i' -> ascii(d.integer(CFormat.toLong(number(v, arg)), false));
-                case 'o', 'u', 'x', 'X' -> ascii(d.integer(toUnsignedLong(number(v, arg)), true));
+                case 'o', 'u', 'x', 'X' -> ascii(d.integer(CFormat.toUnsignedLong(number(v, arg)), true));
                 case 'c' -> d.character(toInt(number(v, arg)));
                 case 'e', 'E', 'f', 'g', 'G' -> ascii(d.floating(number(v, arg)));
                 case 'q' -> quoted(string(v, arg));
@@ -197,15 +197,6 @@ final class StringFormat {
 
     private static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
-    }
-
-    /**
-     * C's (unsigned long long) cast of a double as gcc compiles it for x86-64: from 2^63 on, the
-     * signed conversion of d - 2^63 with the top bit put back (2^64 and inf give 0); below, NaN
-     * included, the signed one ({@link CFormat#toLong}).
-     */
-    static long toUnsignedLong(double d) {
-        return d >= 0x1p63 ? CFormat.toLong(d - 0x1p63) ^ Long.MIN_VALUE : CFormat.toLong(d);
     }
 
     /** C's (int) cast of a double on x86-64: INT_MIN for NaN and out of range. */

@@ -114,7 +114,8 @@ final class StructLib {
             for (int k = 0; k < pad; k++) out.write(0);
             switch (c) {
                 case 'x' -> out.write(0);
-                case 'b', 'B', 'h', 'H', 'l', 'L', 'T', 'i', 'I' -> write(out, cInteger(ArgumentErrors.number(a.arg(arg), arg++, "pack")), size, fmt.little);
+                // lua_struct's putinteger: the unsigned cast, the signed one's bits for a negative number.
+                case 'b', 'B', 'h', 'H', 'l', 'L', 'T', 'i', 'I' -> write(out, CFormat.toUnsignedLong(ArgumentErrors.number(a.arg(arg), arg++, "pack")), size, fmt.little);
                 case 'f' -> write(out, Float.floatToRawIntBits((float) ArgumentErrors.number(a.arg(arg), arg++, "pack")), 4, fmt.little);
                 case 'd' -> write(out, Double.doubleToRawLongBits(ArgumentErrors.number(a.arg(arg), arg++, "pack")), 8, fmt.little);
                 case 'c', 's' -> {
@@ -129,18 +130,6 @@ final class StructLib {
             }
         }
         return LuaValue.valueOf(out.toByteArray());
-    }
-
-    /**
-     * lua_struct's putinteger on x86-64: a negative number through C's (long long) cast, any other
-     * through the (unsigned long long) one, where 2^64 and past, infinity and NaN come out as gcc's
-     * conversion leaves them.
-     */
-    private static long cInteger(double n) {
-        if (n < 0) return (long) n;
-        if (!(n >= 0x1p63)) return Double.isNaN(n) ? Long.MIN_VALUE : (long) n;
-        double high = n - 0x1p63;
-        return (high < 0x1p63 ? (long) high : Long.MIN_VALUE) ^ Long.MIN_VALUE;
     }
 
     /** The value's bytes, the bytes past its eighth zero (lua_struct shifts a 64-bit integer). */
