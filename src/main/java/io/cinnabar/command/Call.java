@@ -5,6 +5,7 @@ import io.cinnabar.keyspace.Database;
 import io.cinnabar.keyspace.Keyspace;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.util.Numbers;
+import io.cinnabar.util.BinaryText;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -196,7 +197,7 @@ public final class Call {
     }
 
     public String argString(int i) {
-        return new String(args[i], StandardCharsets.UTF_8);
+        return BinaryText.decode(args[i]);
     }
 
     /** The argument upper-cased as ASCII, for matching options like "NX". */

@@ -1,6 +1,7 @@
 package io.cinnabar.command;
 
-import java.nio.charset.StandardCharsets;
+import io.cinnabar.util.BinaryText;
+
 import java.util.List;
 
 /**
@@ -126,7 +127,7 @@ public final class Client {
     public void aclUser(io.cinnabar.command.acl.AclUser u) { aclUser = u; }
     public byte[] name() { return name; }
     public void name(byte[] n) { name = n; }
-    public String nameString() { return name == null ? "" : new String(name, StandardCharsets.UTF_8); }
+    public String nameString() { return name == null ? "" : BinaryText.decode(name); }
     public long createdAtMs() { return createdAtMs; }
     public long lastInteractionMs() { return lastInteractionMs; }
     public String lastCommand() { return lastCommand; }

@@ -1,5 +1,7 @@
 package io.cinnabar.command;
 
+import io.cinnabar.util.BinaryText;
+
 /**
  * A command failed with a Redis error reply; the message is the whole error line, code first
  * ("ERR syntax error", "WRONGTYPE ..."). Thrown by helpers so error paths stay one line.
@@ -32,9 +34,9 @@ public final class CommandError extends RuntimeException {
 
     /** Redis's addReplySubcommandSyntaxError: a known subcommand with arguments it does not take. */
     public static CommandError subcommandSyntax(byte[][] args) {
-        String sub = new String(args[1], java.nio.charset.StandardCharsets.UTF_8);
+        String sub = BinaryText.decode(args[1]);
         if (sub.length() > 128) sub = sub.substring(0, 128);
-        String cmd = new String(args[0], java.nio.charset.StandardCharsets.UTF_8).toUpperCase(java.util.Locale.ROOT);
+        String cmd = BinaryText.decode(args[0]).toUpperCase(java.util.Locale.ROOT);
         return new CommandError("ERR unknown subcommand or wrong number of arguments for '" + sub + "'. Try " + cmd + " HELP.");
     }
 

@@ -1,5 +1,7 @@
 package io.cinnabar.command;
 
+import io.cinnabar.util.BinaryText;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -158,7 +160,7 @@ public final class CommandTable {
     }
 
     private CommandSpec lookupRenamed(Map<String, CommandSpec> renamed, byte[] name) {
-        String key = new String(name, StandardCharsets.UTF_8).toLowerCase(java.util.Locale.ROOT);
+        String key = BinaryText.decode(name).toLowerCase(java.util.Locale.ROOT);
         if (renamed.containsKey(key)) return renamed.get(key);
         return lookupOriginal(name);
     }

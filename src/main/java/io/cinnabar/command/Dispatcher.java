@@ -13,6 +13,7 @@ import io.cinnabar.command.testing.CommandWatch;
 import io.cinnabar.command.testing.Verdict;
 import io.cinnabar.command.tracking.Tracking;
 import io.cinnabar.command.tracking.TrackingCommands;
+import io.cinnabar.util.BinaryText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -908,7 +909,7 @@ public final class Dispatcher {
             if (writer.size() == mark || out[mark] != '-') return null;
             int end = mark + 1;
             while (end < writer.size() && out[end] != '\r') end++;
-            return new String(out, mark + 1, end - mark - 1, StandardCharsets.UTF_8);
+            return BinaryText.decode(out, mark + 1, end - mark - 1);
         } finally {
             replaying = false;
             writer.truncate(mark);

@@ -1,6 +1,7 @@
 package io.cinnabar.command;
 
-import java.nio.charset.StandardCharsets;
+import io.cinnabar.util.BinaryText;
+
 import java.util.Locale;
 
 /** Redis's addReplyHelp: the "<CMD> <subcommand> ..." header, the command's lines, then HELP. */
@@ -8,7 +9,7 @@ public final class HelpReply {
     private HelpReply() {}
 
     public static void reply(Call c, String... lines) {
-        String command = new String(c.arg(0), StandardCharsets.UTF_8).toUpperCase(Locale.ROOT);
+        String command = BinaryText.decode(c.arg(0)).toUpperCase(Locale.ROOT);
         c.reply().array(lines.length + 3);
         c.reply().simple(command + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
         for (String l : lines) c.reply().simple(l);

@@ -1,8 +1,8 @@
 package io.cinnabar.command;
 
 import io.cinnabar.config.ConfigOption;
+import io.cinnabar.util.BinaryText;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /** The texts of processCommand's first refusals, as Redis words them: unknown command, arity, auth. */
@@ -25,7 +25,7 @@ final class Refusals {
             list.write(' ');
         }
         return "ERR unknown command '" + clip(args[0]) + "', with args beginning with: "
-                + new String(list.toByteArray(), StandardCharsets.UTF_8);
+                + BinaryText.decode(list.toByteArray());
     }
 
     static String unknownSubcommand(CommandSpec container, byte[] name) {
@@ -57,7 +57,7 @@ final class Refusals {
 
     /** "%.128s" of b: up to its first NUL byte, at most 128 bytes. */
     private static String clip(byte[] b) {
-        return new String(b, 0, Math.min(cStringLength(b), 128), StandardCharsets.UTF_8);
+        return BinaryText.decode(b, 0, Math.min(cStringLength(b), 128));
     }
 
     private static int cStringLength(byte[] b) {

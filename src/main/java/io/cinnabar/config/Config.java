@@ -1,6 +1,8 @@
 package io.cinnabar.config;
 
 
+import io.cinnabar.util.BinaryText;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -155,7 +157,7 @@ public final class Config {
         List<ConfigOption> options = new ArrayList<>();
         List<String[]> given = new ArrayList<>();
         for (int i = 0; i + 1 < args.size(); i += 2) {
-            String name = new String(args.get(i), StandardCharsets.UTF_8);
+            String name = BinaryText.decode(args.get(i));
             ConfigOption o = option(name);
             if (o == null) {
                 return "ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'";

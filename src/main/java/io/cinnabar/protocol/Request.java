@@ -1,6 +1,6 @@
 package io.cinnabar.protocol;
 
-import java.nio.charset.StandardCharsets;
+import io.cinnabar.util.BinaryText;
 
 /**
  * What the decoder hands on for each command: its arguments as a {@code byte[][]}, name first,
@@ -14,7 +14,7 @@ public final class Request {
 
     /** The request a protocol error stands for: a null name, then the message. */
     public static byte[][] protocolError(String message) {
-        return new byte[][] {null, message.getBytes(StandardCharsets.UTF_8)};
+        return new byte[][] {null, BinaryText.encode(message)};
     }
 
     public static boolean isProtocolError(byte[][] request) {
@@ -23,6 +23,6 @@ public final class Request {
 
     /** The message of a {@link #protocolError}. */
     public static String errorMessage(byte[][] request) {
-        return new String(request[1], StandardCharsets.UTF_8);
+        return BinaryText.decode(request[1]);
     }
 }

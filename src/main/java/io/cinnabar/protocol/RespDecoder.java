@@ -6,6 +6,7 @@ import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.internal.PlatformDependent;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.util.ArgSplitter;
+import io.cinnabar.util.BinaryText;
 import io.cinnabar.util.Numbers;
 
 import java.util.Arrays;
@@ -370,6 +371,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
         int cr = plainHeader(in, marker);
         if (cr >= 0) return cr;
         cr = findCr(in);
+        // As for an inline line: Redis's strchr stops at a NUL byte before the CR, and it waits.
+        if (cr >= 0 && in.indexOf(in.readerIndex(), cr, (byte) 0) >= 0) cr = -1;
         if (cr < 0) {
             if (in.readableBytes() > INLINE_MAX_SIZE) fail(in, out, tooBig);
             return -1;
@@ -378,7 +381,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         byte first = in.getByte(in.readerIndex());
         if (first != marker) {
             // Only "$" can be missing: a request reaches "*" because it starts with one.
-            fail(in, out, "Protocol error: expected '" + marker + "', got '" + (char) (first & 0xff) + "'");
+            fail(in, out, "Protocol error: expected '" + marker + "', got '" + BinaryText.ofByte(first) + "'");
             return -1;
         }
         int start = in.readerIndex() + 1;

@@ -1,9 +1,10 @@
 package io.cinnabar.protocol;
 
+import io.cinnabar.util.BinaryText;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -73,7 +74,7 @@ public final class RespWriter implements Reply {
     @Override
     public void simple(String s) {
         put((byte) '+');
-        putAscii(s);
+        putText(s);
         crlf();
     }
 
@@ -89,7 +90,7 @@ public final class RespWriter implements Reply {
         put((byte) '-');
         // An error line cannot hold a newline; Redis replaces them with spaces.
         int start = len;
-        putUtf8(message);
+        putText(message);
         for (int i = start; i < len; i++) {
             if (buf[i] == '\r' || buf[i] == '\n') buf[i] = ' ';
         }
@@ -143,7 +144,7 @@ public final class RespWriter implements Reply {
 
     @Override
     public void bulk(String s) {
-        bulk(s.getBytes(StandardCharsets.UTF_8));
+        bulk(BinaryText.encode(s));
     }
 
     @Override
@@ -282,9 +283,17 @@ public final class RespWriter implements Reply {
         for (int i = 0; i < n; i++) buf[len++] = (byte) s.charAt(i);
     }
 
-    private void putUtf8(String s) {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        put(b, 0, b.length);
+    /** A String that may carry a client's bytes (see BinaryText), written as those bytes. */
+    private void putText(String s) {
+        int n = s.length();
+        for (int i = 0; i < n; i++) {
+            if (s.charAt(i) >= 0x80) {
+                byte[] b = BinaryText.encode(s);
+                put(b, 0, b.length);
+                return;
+            }
+        }
+        putAscii(s);
     }
 
     /** Writes the decimal digits of v without allocating. Caller ensured 20 bytes of room. */

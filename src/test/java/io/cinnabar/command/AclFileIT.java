@@ -5,8 +5,10 @@ import io.cinnabar.command.acl.AclStartupException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.exceptions.JedisDataException;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -44,6 +46,27 @@ class AclFileIT {
                     + "users.acl:2 should start with user keyword followed by the username. "
                     + "WARNING: ACL errors detected, no change to the previously active ACL rules was performed", e.getMessage());
             assertEquals(List.of("carol", "default"), jedis.aclUsers());
+        }
+    }
+
+    @Test
+    void rulesWithBytesThatAreNotUtf8SurviveSaveAndLoad(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("users.acl");
+        Files.write(file, new byte[0]);
+        byte[] pattern = {'~', 'k', (byte) 0xFF, '*'};
+        try (CinnabarServer server = CinnabarServer.builder().port(0).option("dir", dir.toString())
+                .option("aclfile", "users.acl").build().start();
+             Jedis jedis = new Jedis("127.0.0.1", server.port())) {
+            jedis.sendCommand(Protocol.Command.ACL, "SETUSER".getBytes(), "u".getBytes(), "on".getBytes(),
+                    "nopass".getBytes(), "+get".getBytes(), pattern);
+            assertEquals("OK", jedis.aclSave());
+            String saved = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+            assertTrue(saved.contains("user u on nopass ~k\u00ff* resetchannels -@all +get"), saved);
+            assertEquals("OK", jedis.aclLoad());
+            // Read back as anything but its own bytes, the 0xFF once came back as '?', a wildcard.
+            assertEquals("OK", new String((byte[]) jedis.sendCommand(Protocol.Command.ACL, "DRYRUN".getBytes(),
+                    "u".getBytes(), "GET".getBytes(), new byte[] {'k', (byte) 0xFF, '1'})));
+            assertEquals("This user has no permissions to access the 'kx' key", jedis.aclDryRun("u", "GET", "kx"));
         }
     }
 

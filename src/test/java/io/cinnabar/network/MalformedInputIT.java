@@ -134,6 +134,22 @@ class MalformedInputIT {
     }
 
     @Test
+    void theUnexpectedByteIsQuotedAsItCame(CinnabarServer server) throws IOException {
+        assertErrorThenEof(server, bytes("*2\r\n$4\r\nECHO\r\n\u009e5\r\nhello\r\n"),
+                "-ERR Protocol error: expected '$', got '\u009e'\r\n");
+    }
+
+    @Test
+    void aNulBeforeTheHeadersCrHidesItAsRedisStrchrDoes(CinnabarServer server) throws IOException {
+        // Nothing comes back, not even the PING's reply, until the line passes the inline limit.
+        byte[] padding = new byte[70_000];
+        Arrays.fill(padding, (byte) 'x');
+        assertErrorThenEof(server, concat(bytes("*\0*-1\r\nPING\r\n"), padding),
+                "-ERR Protocol error: too big mbulk count string\r\n");
+        assertErrorThenEof(server, concat(bytes("*1\r\n$4\0\r\n"), padding), "-ERR Protocol error: too big bulk count string\r\n");
+    }
+
+    @Test
     void binaryGarbageWithoutNewline(CinnabarServer server) throws IOException {
         byte[] garbage = new byte[200_000];
         for (int i = 0; i < garbage.length; i++) garbage[i] = (byte) ((i * 7919) % 251 + 1);

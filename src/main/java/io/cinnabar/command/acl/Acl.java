@@ -7,6 +7,7 @@ import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.KeyRefs;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.util.BinaryText;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -141,7 +142,7 @@ public final class Acl {
     /** Redis's ACLSetUser: one rule on u (its cached description is dropped by the caller's rulesChanged). */
     void applyRule(AclUser u, byte[] opBytes) {
         if (opBytes.length == 0) return;
-        String op = new String(opBytes, StandardCharsets.UTF_8);
+        String op = BinaryText.decode(opBytes);
         char first = op.charAt(0);
         if (op.equalsIgnoreCase("on")) {
             u.flags = (u.flags | AclUser.ENABLED) & ~AclUser.DISABLED;
@@ -192,7 +193,7 @@ public final class Acl {
         StringBuilder open = null;
         String openedBy = null;
         for (byte[] a : args) {
-            String op = new String(a, StandardCharsets.UTF_8);
+            String op = BinaryText.decode(a);
             if (open == null && op.startsWith("(") && !op.endsWith(")")) {
                 open = new StringBuilder(op);
                 openedBy = op;
@@ -230,7 +231,7 @@ public final class Acl {
             try {
                 applyRule(temp, op);
             } catch (AclRuleException e) {
-                return "ERR Error in ACL SETUSER modifier '" + new String(op, StandardCharsets.UTF_8) + "': " + e.getMessage();
+                return "ERR Error in ACL SETUSER modifier '" + BinaryText.decode(op) + "': " + e.getMessage();
             }
         }
         temp.rulesChanged();
@@ -297,7 +298,7 @@ public final class Acl {
      * is logged (object: the command's name as sent).
      */
     public boolean authenticate(Client c, byte[] userName, byte[] password, byte[] commandName) {
-        String name = new String(userName, StandardCharsets.UTF_8);
+        String name = BinaryText.decode(userName);
         AclUser u = users.get(name);
         if (u != null && u.passwordMatches(password)) {
             c.authenticated(true);
@@ -305,7 +306,7 @@ public final class Acl {
             return true;
         }
         log.add(c, null, AclSelector.DENIED_AUTH, c.transaction() != null ? AclLog.MULTI : AclLog.TOPLEVEL, name,
-                new String(commandName, StandardCharsets.UTF_8));
+                BinaryText.decode(commandName));
         return false;
     }
 
@@ -386,7 +387,7 @@ public final class Acl {
     }
 
     private static String logObject(int r, CommandSpec spec, byte[][] argv, int pos) {
-        return r == AclSelector.DENIED_CMD ? spec.fullName() : new String(argv[pos], StandardCharsets.UTF_8);
+        return r == AclSelector.DENIED_CMD ? spec.fullName() : BinaryText.decode(argv[pos]);
     }
 
     /**
@@ -411,7 +412,7 @@ public final class Acl {
     }
 
     static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
+        return BinaryText.encode(s);
     }
 
     /** Category names with their bits, for ACL CAT. */

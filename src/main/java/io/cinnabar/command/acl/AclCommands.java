@@ -9,8 +9,8 @@ import io.cinnabar.command.HelpReply;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.util.Numbers;
+import io.cinnabar.util.BinaryText;
 
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -240,9 +240,9 @@ public final class AclCommands implements CommandFamily {
             case Acl.OK -> c.reply().ok();
             case AclSelector.DENIED_CMD -> c.reply().bulk("This user has no permissions to run the '" + spec.fullName() + "' command");
             case AclSelector.DENIED_KEY -> c.reply().bulk("This user has no permissions to access the '"
-                    + new String(argv[pos[0]], StandardCharsets.UTF_8) + "' key");
+                    + BinaryText.decode(argv[pos[0]]) + "' key");
             default -> c.reply().bulk("This user has no permissions to access the '"
-                    + new String(argv[pos[0]], StandardCharsets.UTF_8) + "' channel");
+                    + BinaryText.decode(argv[pos[0]]) + "' channel");
         }
     }
 

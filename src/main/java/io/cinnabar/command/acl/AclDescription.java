@@ -2,6 +2,7 @@ package io.cinnabar.command.acl;
 
 import io.cinnabar.command.AclCategories;
 import io.cinnabar.command.CommandSpec;
+import io.cinnabar.util.BinaryText;
 
 import java.util.BitSet;
 import java.util.List;
@@ -79,7 +80,7 @@ final class AclDescription {
             out.append("&* ");
         } else {
             out.append("resetchannels ");
-            for (byte[] c : s.channels) out.append('&').append(new String(c, java.nio.charset.StandardCharsets.UTF_8)).append(' ');
+            for (byte[] c : s.channels) out.append('&').append(BinaryText.decode(c)).append(' ');
         }
         return out.append(commandRules(s, acl)).toString();
     }
@@ -117,7 +118,7 @@ final class AclDescription {
         StringBuilder out = new StringBuilder();
         for (byte[] c : s.channels) {
             if (out.length() > 0) out.append(' ');
-            out.append('&').append(new String(c, java.nio.charset.StandardCharsets.UTF_8));
+            out.append('&').append(BinaryText.decode(c));
         }
         return out.toString();
     }

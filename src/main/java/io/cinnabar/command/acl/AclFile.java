@@ -1,6 +1,7 @@
 package io.cinnabar.command.acl;
 
 import io.cinnabar.command.Client;
+import io.cinnabar.util.BinaryText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +35,7 @@ final class AclFile {
     static String load(Acl acl, String file, Client caller) {
         String text;
         try {
-            text = Files.readString(path(acl, file), StandardCharsets.ISO_8859_1);
+            text = BinaryText.decode(Files.readAllBytes(path(acl, file)));
         } catch (IOException e) {
             String reason = e instanceof NoSuchFileException ? "No such file or directory" : String.valueOf(e.getMessage());
             return "Error loading ACLs, opening file '" + file + "': " + reason;
@@ -64,7 +65,7 @@ final class AclFile {
             AclUser u = acl.newUser(name);
             users.put(name, u);
             List<byte[]> rules = new ArrayList<>();
-            for (String a : Arrays.copyOfRange(argv, 2, argv.length)) rules.add(a.getBytes(StandardCharsets.ISO_8859_1));
+            for (String a : Arrays.copyOfRange(argv, 2, argv.length)) rules.add(BinaryText.encode(a));
             List<byte[]> merged = Acl.mergeSelectors(rules, new String[1]);
             if (merged == null) {
                 errors.append(file).append(':').append(lineNo).append(": Unmatched parenthesis in selector definition.");
@@ -103,7 +104,7 @@ final class AclFile {
         Path target = path(acl, file).toAbsolutePath();
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis());
         try {
-            Files.write(tmp, out.toString().getBytes(StandardCharsets.UTF_8));
+            Files.write(tmp, BinaryText.encode(out.toString()));
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return true;
         } catch (IOException e) {
@@ -136,7 +137,7 @@ final class AclFile {
             seen.add(name);
             if (AclSelector.hasSpaces(name)) return "Spaces not allowed in ACL usernames";
             List<byte[]> rules = new ArrayList<>();
-            for (String a : Arrays.copyOfRange(line, 1, line.length)) rules.add(a.getBytes(StandardCharsets.UTF_8));
+            for (String a : Arrays.copyOfRange(line, 1, line.length)) rules.add(BinaryText.encode(a));
             AclUser u = acl.user(name);
             if (u != null) rules.add(0, Acl.bytes("reset"));
             String err = acl.setUser(name, rules, null);

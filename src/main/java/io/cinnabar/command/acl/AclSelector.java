@@ -6,6 +6,7 @@ import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.KeyFlag;
 import io.cinnabar.command.KeyRefs;
 import io.cinnabar.keyspace.GlobMatcher;
+import io.cinnabar.util.BinaryText;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ final class AclSelector {
         /** "~pat", "%R~pat" or "%W~pat", as Redis's sdsCatPatternString. */
         String describe() {
             String prefix = perms == READ_WRITE ? "~" : perms == READ ? "%R~" : "%W~";
-            return prefix + new String(pattern, StandardCharsets.UTF_8);
+            return prefix + BinaryText.decode(pattern);
         }
     }
 
@@ -108,7 +109,7 @@ final class AclSelector {
             if (has(ALLCHANNELS)) throw AclRuleException.CHANNEL_AFTER_ALL;
             String pattern = op.substring(1);
             if (hasSpaces(pattern)) throw AclRuleException.SYNTAX;
-            byte[] p = pattern.getBytes(StandardCharsets.UTF_8);
+            byte[] p = BinaryText.encode(pattern);
             if (channels.stream().noneMatch(c -> Arrays.equals(c, p))) channels.add(p);
             flags &= ~ALLCHANNELS;
         } else if (op.length() > 1 && (op.charAt(0) == '+' || op.charAt(0) == '-') && op.charAt(1) == '@') {
@@ -146,7 +147,7 @@ final class AclSelector {
         }
         String pattern = op.substring(Math.min(offset, op.length()));
         if (hasSpaces(pattern)) throw AclRuleException.SYNTAX;
-        byte[] p = pattern.getBytes(StandardCharsets.UTF_8);
+        byte[] p = BinaryText.encode(pattern);
         for (KeyPattern k : patterns) {
             if (Arrays.equals(k.pattern, p)) {
                 k.perms |= perms;
@@ -217,7 +218,7 @@ final class AclSelector {
             List<String> allowed = firstArgs == null ? null : firstArgs.get(spec.aclId());
             int idx = spec.parent() != null ? 2 : 1;
             if (allowed == null || argv.length < 2 || idx >= argv.length) return DENIED_CMD;
-            String arg = new String(argv[idx], StandardCharsets.UTF_8);
+            String arg = BinaryText.decode(argv[idx]);
             if (allowed.stream().noneMatch(arg::equalsIgnoreCase)) return DENIED_CMD;
         }
         if (!has(ALLKEYS) && spec.hasKeys()) {

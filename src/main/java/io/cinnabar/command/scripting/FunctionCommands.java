@@ -11,6 +11,7 @@ import io.cinnabar.keyspace.GlobMatcher;
 import io.cinnabar.persistence.rdb.DumpPayload;
 import io.cinnabar.persistence.rdb.RdbFormatException;
 import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.BinaryText;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -73,7 +74,7 @@ public final class FunctionCommands implements CommandFamily {
     private static int functionCallFlags(io.cinnabar.command.ServerContext server, byte[][] argv, int declared) {
         ScriptEngine engine = server.component(ScriptEngine.class, null);
         FunctionLibraries.Function f = engine == null ? null
-                : engine.functions().function(new String(argv[1], java.nio.charset.StandardCharsets.UTF_8));
+                : engine.functions().function(BinaryText.decode(argv[1]));
         return f == null ? declared : ScriptFlags.commandFlags(f.flags(), declared);
     }
 

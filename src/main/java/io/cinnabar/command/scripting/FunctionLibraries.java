@@ -2,6 +2,7 @@ package io.cinnabar.command.scripting;
 
 import io.cinnabar.command.CommandError;
 import io.cinnabar.util.ArgSplitter;
+import io.cinnabar.util.BinaryText;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaTable;
@@ -9,7 +10,6 @@ import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Prototype;
 import org.luaj.vm2.Varargs;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -234,7 +234,7 @@ final class FunctionLibraries {
             chunk.call();
         } catch (LuaError e) {
             LuaValue v = LuaErrors.value(e);
-            String msg = v.istable() && v.rawget("err").isstring() ? v.rawget("err").tojstring() : "ERR " + v.tojstring();
+            String msg = v.istable() && v.rawget("err").isstring() ? LuaToReply.text(v.rawget("err")) : "ERR " + v.tojstring();
             throw new CommandError("ERR Error registering functions: " + msg);
         } finally {
             engine.loadDeadlineNanos = 0;
@@ -272,7 +272,7 @@ final class FunctionLibraries {
     }
 
     private static String text(byte[] b) {
-        return new String(b, StandardCharsets.UTF_8);
+        return BinaryText.decode(b);
     }
 
     private static int indexOf(byte[] b, byte c) {

@@ -1,5 +1,7 @@
 package io.cinnabar.command.scripting;
 
+import io.cinnabar.util.BinaryText;
+
 import org.luaj.vm2.Globals;
 import org.luaj.vm2.LuaDouble;
 import org.luaj.vm2.LuaError;
@@ -131,7 +133,7 @@ final class Lua51 {
                 LuaValue e = r.arg(2);
                 if (e.type() != LuaValue.TSTRING && e.type() != LuaValue.TNUMBER) throw new LuaError(e);
                 String where = ((ScriptHook) g.debuglib).where(1);
-                throw new PositionlessError(where == null ? text(e) : LuaValue.valueOf(where + ": " + text(e).tojstring()));
+                throw new PositionlessError(where == null ? text(e) : prefixed(where, e));
             });
         }));
         LuaValue status = coroutine.get("status");
@@ -308,9 +310,15 @@ final class Lua51 {
         LuaValue message = a.arg1();
         if (message.type() != LuaValue.TSTRING && message.type() != LuaValue.TNUMBER) throw new LuaError(message);
         int level = a.optint(2, 1);
-        if (level == 1) throw new LuaError(text(message).tojstring());
-        String where = level > 1 ? hook.where(level) : null;
-        throw new PositionlessError(where == null ? message : LuaValue.valueOf(where + ": " + text(message).tojstring()));
+        if (level <= 0) throw new PositionlessError(message);
+        // luaL_where then lua_concat: a number becomes its text even where there is no position.
+        String where = hook.where(level);
+        throw new PositionlessError(where == null ? text(message) : prefixed(where, message));
+    }
+
+    /** "where: message", keeping the message's bytes. */
+    private static LuaValue prefixed(String where, LuaValue message) {
+        return LuaValue.valueOf(BinaryText.encode(where + ": " + LuaToReply.text(text(message))));
     }
 
     /** table.maxn(t): the largest positive numeric key, 0 when none. */

@@ -1,5 +1,7 @@
 package io.cinnabar.command.scripting;
 
+import io.cinnabar.util.BinaryText;
+
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
@@ -36,9 +38,9 @@ final class LuaErrors {
             code = "ERR";
             msg = buffer;
         }
-        msg = trimNewlines(msg);
+        msg = trimNewlines(msg, true);
         LuaTable t = new LuaTable();
-        t.rawset("err", LuaValue.valueOf(code + " " + msg));
+        t.rawset("err", LuaValue.valueOf(BinaryText.encode(code + " " + msg)));
         if (ignoreStats) t.rawset("ignore_error_stats_update", LuaValue.TRUE);
         return t;
     }
@@ -48,9 +50,10 @@ final class LuaErrors {
         return error != null && error.istable() && error.rawget("ignore_error_stats_update").toboolean();
     }
 
-    private static String trimNewlines(String s) {
+    /** s without the CRs and LFs at its end, and at its start too when leading. */
+    static String trimNewlines(String s, boolean leading) {
         int start = 0, end = s.length();
-        while (start < end && (s.charAt(start) == '\r' || s.charAt(start) == '\n')) start++;
+        while (leading && start < end && (s.charAt(start) == '\r' || s.charAt(start) == '\n')) start++;
         while (end > start && (s.charAt(end - 1) == '\r' || s.charAt(end - 1) == '\n')) end--;
         return s.substring(start, end);
     }
@@ -181,10 +184,10 @@ final class LuaErrors {
         LuaValue v = e.getMessageObject();
         String err;
         if (e instanceof PositionlessError p) {
-            err = "ERR " + p.raw.tojstring();
+            err = "ERR " + LuaToReply.text(p.raw);
         } else if (v != null && v.istable()) {
             LuaValue field = v.rawget("err");
-            err = field.isstring() ? field.tojstring() : "ERR " + v.tojstring();
+            err = field.isstring() ? LuaToReply.text(field) : "ERR " + v.tojstring();
         } else if (v != null && v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) {
             err = "ERR " + v.tojstring();
         } else {

@@ -1,11 +1,11 @@
 package io.cinnabar.command.scripting;
 
 import io.cinnabar.command.NestedReply;
+import io.cinnabar.util.BinaryText;
 import io.cinnabar.util.DoubleFormat;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 
@@ -113,7 +113,7 @@ final class LuaReplyBuilder implements NestedReply {
     @Override public void integer(long v) { value(LuaValue.valueOf((double) v)); }
     @Override public void bulk(byte[] b) { value(LuaValue.valueOf(b)); }
     @Override public void bulk(byte[] b, int offset, int length) { value(LuaValue.valueOf(Arrays.copyOfRange(b, offset, offset + length))); }
-    @Override public void bulk(String s) { value(LuaValue.valueOf(s.getBytes(StandardCharsets.UTF_8))); }
+    @Override public void bulk(String s) { value(LuaValue.valueOf(BinaryText.encode(s))); }
     @Override public void bulk(long v) { value(LuaValue.valueOf(Long.toString(v))); }
     @Override public void nullBulk() { value(nothing()); }
     @Override public void nullArray() { value(nothing()); }

@@ -1,6 +1,7 @@
 package io.cinnabar.command.scripting;
 
 import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.BinaryText;
 import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
@@ -46,12 +47,12 @@ final class LuaToReply {
     private static void table(LuaValue t, Reply out, int resp, int depth) {
         LuaValue err = t.rawget("err");
         if (err.type() == LuaValue.TSTRING) {
-            out.error(oneLine(err.tojstring()));
+            out.error(oneLine(text(err)));
             return;
         }
         LuaValue ok = t.rawget("ok");
         if (ok.type() == LuaValue.TSTRING) {
-            out.simple(oneLine(ok.tojstring()));
+            out.simple(oneLine(text(ok)));
             return;
         }
         LuaValue d = t.rawget("double");
@@ -61,7 +62,7 @@ final class LuaToReply {
         }
         LuaValue big = t.rawget("big_number");
         if (big.type() == LuaValue.TSTRING) {
-            out.bigNumber(oneLine(big.tojstring()));
+            out.bigNumber(oneLine(text(big)));
             return;
         }
         LuaValue verbatim = t.rawget("verbatim_string");
@@ -109,6 +110,13 @@ final class LuaToReply {
         byte[] b = new byte[s.length()];
         s.copyInto(0, b, 0, b.length);
         return b;
+    }
+
+    /** A Lua string's bytes as a reply's text keeps them (luaj's tojstring decodes them as UTF-8, lossily). */
+    static String text(LuaValue v) {
+        if (v.type() != LuaValue.TSTRING) return v.tojstring();
+        LuaString s = v.checkstring();
+        return BinaryText.decode(s.m_bytes, s.m_offset, s.m_length);
     }
 
     private static String oneLine(String s) {

@@ -136,7 +136,7 @@ final class RedisApi {
         if (a.narg() != 1 || a.arg1().type() != LuaValue.TSTRING) {
             return LuaErrors.errorTable("wrong number or type of arguments", false);
         }
-        String s = a.arg1().tojstring();
+        String s = LuaToReply.text(a.arg1());
         return LuaErrors.errorTable(s.startsWith("-") ? s : "-" + s, false);
     }
 

@@ -253,9 +253,11 @@ public final class ScriptEngine {
         }
         LuaValue err = result.istable() ? result.rawget("err") : LuaValue.NIL;
         // An error reply goes through the Dispatcher, which counts it in errorstats as Redis does
-        // unless the command that gave it was counted already.
+        // unless the command that gave it was counted already. Redis formats it with
+        // addReplyErrorFormat, which drops the newlines at its end and blanks the others.
         if (err.type() == LuaValue.TSTRING) {
-            throw new CommandError(err.tojstring().replace('\r', ' ').replace('\n', ' '), LuaErrors.alreadyCounted(result));
+            String text = LuaErrors.trimNewlines(LuaToReply.text(err), false);
+            throw new CommandError(text.replace('\r', ' ').replace('\n', ' '), LuaErrors.alreadyCounted(result));
         }
         LuaToReply.write(result, out, run.resp);
     }

@@ -2,8 +2,8 @@ package io.cinnabar.command.scripting;
 
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandSpec.CallFlags;
+import io.cinnabar.util.BinaryText;
 
-import java.nio.charset.StandardCharsets;
 
 /**
  * The flags a script declares in its shebang ("#!lua flags=no-writes,allow-oom"), parsed as
@@ -33,7 +33,7 @@ record ScriptFlags(boolean compat, boolean noWrites, boolean allowOom, boolean a
         int end = 0;
         while (end < body.length && body[end] != '\n') end++;
         if (end == body.length) throw new CommandError("ERR Invalid script shebang");
-        String line = new String(body, 0, end, StandardCharsets.UTF_8);
+        String line = BinaryText.decode(body, 0, end);
         String[] parts = line.trim().split("[ \t]+");
         if (parts.length == 0 || parts[0].isEmpty()) throw new CommandError("ERR Invalid engine in script shebang");
         if (!parts[0].equals("#!lua")) throw new CommandError("ERR Unexpected engine in script shebang: " + parts[0]);

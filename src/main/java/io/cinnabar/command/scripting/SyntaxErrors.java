@@ -1,5 +1,7 @@
 package io.cinnabar.command.scripting;
 
+import io.cinnabar.util.BinaryText;
+
 import org.luaj.vm2.Globals;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaString;
@@ -13,6 +15,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -204,6 +207,7 @@ final class SyntaxErrors {
         String text = (String) TXT_TOKEN.invoke(ls, token);
         // luaj's buffer may hold the NUL its number reader ends the text with; C stops there.
         int nul = text.indexOf('\0');
-        return nul < 0 ? text : text.substring(0, nul);
+        // Its chars are the script's bytes, one each.
+        return BinaryText.decode((nul < 0 ? text : text.substring(0, nul)).getBytes(StandardCharsets.ISO_8859_1));
     }
 }

@@ -12,6 +12,7 @@ import io.cinnabar.command.KeyRefs;
 import io.cinnabar.command.KeySpec;
 import io.cinnabar.keyspace.GlobMatcher;
 import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.BinaryText;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -134,7 +135,7 @@ public final class CommandCommands implements CommandFamily {
             }
         }
         List<String> names = new ArrayList<>();
-        String category = value == null ? null : "@" + new String(value, StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+        String category = value == null ? null : "@" + BinaryText.decode(value).toLowerCase(Locale.ROOT);
         for (CommandSpec s : c.server().commands().allWithSubcommands()) {
             if (filter == null
                     || (filter.equals("aclcat") && s.aclCategories().contains(category))

@@ -8,6 +8,7 @@ import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.MasterLink;
 import io.cinnabar.command.keys.DumpCommands;
 import io.cinnabar.util.ArgSplitter;
+import io.cinnabar.util.BinaryText;
 
 import static io.cinnabar.command.CommandFlag.ADMIN;
 import static io.cinnabar.command.CommandFlag.ALLOW_BUSY;
@@ -169,7 +170,7 @@ public final class ReplicationCommands implements CommandFamily {
                 byte[][] filters = ArgSplitter.split(c.arg(j + 1));
                 if (filters == null) throw new CommandError("ERR Missing rdb-filter-only values");
                 for (byte[] f : filters) {
-                    String name = new String(f, java.nio.charset.StandardCharsets.UTF_8);
+                    String name = BinaryText.decode(f);
                     if (!name.equalsIgnoreCase("functions")) throw new CommandError("ERR Unsupported rdb-filter-only option: " + name);
                 }
             } else {

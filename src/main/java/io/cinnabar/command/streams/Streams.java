@@ -7,6 +7,7 @@ import io.cinnabar.keyspace.StreamId;
 import io.cinnabar.keyspace.StreamValue;
 import io.cinnabar.keyspace.WrongTypeException;
 import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.BinaryText;
 
 import java.nio.charset.StandardCharsets;
 
@@ -26,7 +27,7 @@ final class Streams {
     }
 
     static String text(byte[] b) {
-        return new String(b, StandardCharsets.UTF_8);
+        return BinaryText.decode(b);
     }
 
     // ---- lookups ----

@@ -4,8 +4,8 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.Client;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.BinaryText;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -88,7 +88,7 @@ public final class TrackingCommands {
     }
 
     private static String text(byte[] b) {
-        return new String(b, StandardCharsets.UTF_8);
+        return BinaryText.decode(b);
     }
 
     /** CLIENT CACHING YES|NO */
