@@ -17,18 +17,21 @@
 #   scripts/client-suites.sh rueidiscompat [version]  # github.com/redis/rueidis/rueidiscompat, default v1.0.79 (Go module proxy)
 #   scripts/client-suites.sh redis-plus-plus <checkout>  # e.g. github.com/sewenew/redis-plus-plus at 1.3.15 (C++, cmake,
 #                                                  # Debian's libhiredis-dev 0.14.1)
+#   scripts/client-suites.sh node-redis <checkout> [2|3]  # e.g. github.com/redis/node-redis at redis@5.12.1 or
+#                                                  # redis@4.7.1 (@redis/client, Node.js, npm; RESP3 with 5.x)
 #
 # The suites connect to fixed ports (redis-py, Jedis, ioredis, go-redis, hiredis, Spring Data Redis, rueidis,
 # rueidiscompat and redis-plus-plus 6379, Lettuce 6479), so those must be free.
 # redis-rs's tests start a redis-server of their own from PATH for each test (random ports), Redisson's
-# one for each test class (a random port, plus a few fixed ones); the script puts first in PATH either
+# one for each test class (a random port, plus a few fixed ones), node-redis's one for each set of
+# server arguments (the first free ports from 6379 up); the script puts first in PATH either
 # real Redis or a redis-server that starts Cinnabar.
 # Work files go to target/client-suites/. Exits 1 when a test fails on Cinnabar only.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 jar="$repo/target/cinnabar.jar"
-suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis|redisson|spring-data-redis|rueidis|rueidiscompat|redis-plus-plus [protocol|checkout|version]}"
+suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis|redisson|spring-data-redis|rueidis|rueidiscompat|redis-plus-plus|node-redis [protocol|checkout|version]}"
 work="$repo/target/client-suites/$suite"
 mkdir -p "$work"
 [[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
@@ -397,7 +400,134 @@ sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pe
         }
         ran() { grep -qE '^(Pass .* tests|Test failed: )' "$1"; }
         ;;
-    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson, spring-data-redis, rueidis, rueidiscompat, redis-plus-plus)" >&2; exit 2 ;;
+    node-redis)
+        # @redis/client's own mocha specs (packages/client/lib/**/*.spec.ts: each command's arguments and
+        # replies, the client, pool, pub/sub, client-side cache, scripts and functions), told the server
+        # is Redis 7.0 (--redis-version: the specs of newer commands skip themselves). Its test-utils
+        # start a server per set of server arguments in Docker (5.x: `docker run -e PORT=N ... IMAGE
+        # ARGS`; 4.x: `docker build` of an image whose entrypoint is `redis-server ARGS`, then `docker
+        # run`; N: the first free port from 6379 up) and remove it with `docker rm -f ID`; here a
+        # `docker` first in PATH starts redis-server from PATH instead, and the helpers that need Docker's
+        # clusters, sentinels, TLS certificates or fault-injecting proxies (testWithCluster, the cluster
+        # half of each testAll, ...) register their tests as skipped (a failing `before` of a cluster
+        # would skip the client tests beside it). Left out: lib/sentinel/index.spec.ts (its own
+        # sentinels in Docker). Protocol 3 (5.x): the tests' clients speak RESP3 unless a test chose.
+        # Its package-lock.json is out of date for npm 10+ (`npm ci` refuses it), so `npm install`; the
+        # specs load test-utils' and the modules' built dist/, so the monorepo is built once (~1 min).
+        # At redis@5.12.1, 2,086 tests, ~20 s per server: RESP2 1,568 pass, 511 skip (~360 clusters,
+        # sentinels, TLS; the rest newer than 7.0), 7 fail on both (CLIENT INFO's lib-name and
+        # lib-ver, Redis 7.2's, tested from 7.0 on); RESP3 1,547 pass, 28 fail on both (those 7, and
+        # tests that expect RESP2's reply shapes). At redis@4.7.1, 1,266 tests, 1,121 pass, none fail.
+        own_servers=1
+        src="$(cd "${2:?give the path of a node-redis checkout}" && pwd)"
+        protocol="${3:-2}"
+        [[ $protocol == [23] ]] || { echo "node-redis: protocol 2 or 3" >&2; exit 2; }
+        [[ -d $src/node_modules ]] || (cd "$src" && npm install --no-audit --no-fund --ignore-scripts >/dev/null)
+        # 4.x builds what the specs load with build:tests-tools (its `build` is the root package's only).
+        [[ -d $src/packages/test-utils/dist ]] || (cd "$src" && { npm run build:tests-tools || npm run build; } >/dev/null)
+        # The loaders its own `npm test` gives mocha (5.x: tsx; 4.x: ts-node and source maps).
+        read -ra loaders <<<"$(cd "$src/packages/client" && node -p \
+            'require("./package.json").scripts.test.split(/\bmocha\b/)[1].match(/-r [^ ]+/g).join(" ")')"
+        mkdir -p "$work/docker-bin"
+        cat >"$work/docker-bin/docker" <<'SH'
+#!/usr/bin/env bash
+# Stands in for Docker for node-redis's test-utils. 5.x: `docker run ... -e PORT=N ... IMAGE ARGS`
+# starts redis-server (from PATH) on N with ARGS and prints its pid as the container id. 4.x:
+# `docker build DIR -q --build-arg REDIS_ARGUMENTS="--save '' --port N ARGS" ...` prints an image
+# id, a file holding those arguments, and `docker run -d --network host ID` starts the server with
+# them. `docker rm -f ID` stops it. Anything else (volumes for sentinels, exec for TLS
+# certificates) fails as Docker would.
+set -euo pipefail
+start() { # port args...
+    local dir="$NODE_REDIS_SERVERS/$1"; shift
+    mkdir -p "$dir"
+    setsid redis-server --save "" --appendonly no --dir "$dir" "$@" >"$dir/server.log" 2>&1 </dev/null &
+    echo $! >>"$NODE_REDIS_SERVERS/pids"
+    echo $!
+}
+case ${1:-} in
+    build)
+        shift; image="$(mktemp "$NODE_REDIS_SERVERS/image.XXXXXX")"
+        while (($#)); do
+            [[ $1 == --build-arg && $2 == REDIS_ARGUMENTS=* ]] && printf '%s\n' "${2#REDIS_ARGUMENTS=}" >"$image"
+            shift
+        done
+        echo "$image"
+        ;;
+    run)
+        shift; port=""
+        while (($#)); do
+            case $1 in
+                -e) [[ $2 == PORT=* ]] && port=${2#PORT=}; shift 2 ;;
+                --network) shift 2 ;;
+                -v) echo "docker stand-in: no volumes (sentinels)" >&2; exit 1 ;;
+                -*) shift ;;
+                *) image=$1; shift; break ;;   # the server's arguments follow
+            esac
+        done
+        if [[ -n $port ]]; then
+            start "$port" --port "$port" "$@"
+        elif [[ -f $image ]]; then
+            # The entrypoint's unquoted $REDIS_ARGUMENTS, but with '' read as an empty argument.
+            eval "set -- $(<"$image")"
+            port=""; for ((i = 1; i < $#; i++)); do [[ ${!i} == --port ]] && { j=$((i + 1)); port=${!j}; }; done
+            start "${port:?docker stand-in: no --port}" "$@"
+        else
+            echo "docker stand-in: no -e PORT= and no image built here" >&2; exit 1
+        fi
+        ;;
+    rm) kill "${@: -1}" 2>/dev/null || true ;;
+    *) echo "docker stand-in: docker $* is not supported" >&2; exit 1 ;;
+esac
+SH
+        chmod +x "$work/docker-bin/docker"
+        cat >"$work/standalone-only.js" <<'JS'
+// Loaded by mocha before the specs (-r): once @redis/test-utils is loaded, its helpers that need
+// Docker's clusters, sentinels, TLS certificates or proxies register their tests as skipped.
+const Module = require('module');
+const load = Module._load;
+Module._load = function (request) {
+    const exports = load.apply(this, arguments);
+    const TestUtils = request === '@redis/test-utils' && exports.default;
+    if (TestUtils && !TestUtils.standaloneOnly) {
+        for (const name of ['testWithCluster', 'testWithClientSentinel', 'testWithTlsClient',
+                            'testWithProxiedCluster', 'testWithRECluster']) {
+            TestUtils.prototype[name] = function (title) { it(title, function () { this.skip(); }); };
+        }
+        // Protocol 3: the tests' clients speak RESP3 unless a test chose a protocol itself.
+        if (process.env.NODE_REDIS_RESP === '3') {
+            for (const name of ['testWithClient', 'testWithClientPool']) {
+                const test = TestUtils.prototype[name];
+                TestUtils.prototype[name] = function (title, fn, options) {
+                    const clientOptions = { RESP: 3, unstableResp3: true, ...options.clientOptions };
+                    return test.call(this, title, fn, { ...options, clientOptions });
+                };
+            }
+        }
+        TestUtils.standaloneOnly = true;
+    }
+    return exports;
+};
+JS
+        run_suite() {
+            local servers="$(dirname "$1")/servers" pid
+            rm -f "$1.json"; mkdir -p "$servers"
+            (cd "$src/packages/client" && PATH="$work/docker-bin:$PATH" NODE_REDIS_SERVERS="$servers" NODE_REDIS_RESP="$protocol" \
+                TS_NODE_TRANSPILE_ONLY=true timeout -k 10 1800 npx mocha "${loaders[@]}" -r "$work/standalone-only.js" --exit \
+                --reporter json --reporter-option "output=$1.json" --ignore './lib/sentinel/index.spec.ts' \
+                './lib/**/*.spec.ts' --redis-tag=7.0.15 --redis-version=7.0 >"$1" 2>&1) || true
+            # Its root `after` removes the servers; these are the ones a timeout left behind.
+            while read -r pid; do kill "$pid" 2>/dev/null || true; done <"$servers/pids" 2>/dev/null || true
+        }
+        # One line per failed test: its file and full title (mocha's JSON report).
+        failures() {
+            node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+                for (const f of r.failures) console.log((f.file || "").replace(/.*\/packages\/client\//, "") + " :: " + f.fullTitle);' \
+                "$1.json" 2>/dev/null | sort -u
+        }
+        ran() { [[ -s $1.json ]]; }
+        ;;
+    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson, spring-data-redis, rueidis, rueidiscompat, redis-plus-plus, node-redis)" >&2; exit 2 ;;
 esac
 
 server_pid=""
