@@ -17,9 +17,10 @@
 #   scripts/client-suites.sh rueidiscompat [version]  # github.com/redis/rueidis/rueidiscompat, default v1.0.79 (Go module proxy)
 #   scripts/client-suites.sh redis-plus-plus <checkout>  # e.g. github.com/sewenew/redis-plus-plus at 1.3.15 (C++, cmake,
 #                                                  # Debian's libhiredis-dev 0.14.1)
+#   scripts/client-suites.sh phpredis              # Debian's php-redis (5.3.7) and its source package's tests (PHP)
 #
 # The suites connect to fixed ports (redis-py, Jedis, ioredis, go-redis, hiredis, Spring Data Redis, rueidis,
-# rueidiscompat and redis-plus-plus 6379, Lettuce 6479), so those must be free.
+# rueidiscompat, redis-plus-plus and phpredis 6379, Lettuce 6479), so those must be free.
 # redis-rs's tests start a redis-server of their own from PATH for each test (random ports), Redisson's
 # one for each test class (a random port, plus a few fixed ones); the script puts first in PATH either
 # real Redis or a redis-server that starts Cinnabar.
@@ -28,7 +29,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 jar="$repo/target/cinnabar.jar"
-suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis|redisson|spring-data-redis|rueidis|rueidiscompat|redis-plus-plus [protocol|checkout|version]}"
+suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis|redisson|spring-data-redis|rueidis|rueidiscompat|redis-plus-plus|phpredis [protocol|checkout|version]}"
 work="$repo/target/client-suites/$suite"
 mkdir -p "$work"
 [[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
@@ -38,6 +39,20 @@ command -v redis-server >/dev/null || { echo "needs redis-server (apt-get instal
 # (reruns as "Run 1: ...").
 surefire_failures() { { grep -E '^\[ERROR\]   (Run 1: )?[A-Za-z0-9_]+\.[A-Za-z0-9_]+' "$1" || true; } | sed -E 's/^\[ERROR\]   (Run 1: )?//; s/[: ].*//' | sort -u; }
 surefire_ran() { grep -qE '^\[(INFO|WARNING|ERROR)\] Tests run: [0-9]+, Failures' "$1"; }
+
+# Debian's source package of an installed package (phpredis, redis-rb) into $work/debsrc, with a sources
+# list of our own: the machine's may have no deb-src lines.
+debian_source() { # package
+    local d="$work/debsrc" release
+    release="$(. /etc/os-release && echo "$VERSION_CODENAME")"
+    mkdir -p "$d/lists/partial"
+    printf 'deb-src http://deb.debian.org/debian %s main\ndeb-src http://deb.debian.org/debian-security %s-security main\n' \
+        "$release" "$release" >"$d/sources.list"
+    local opts=(-o "Dir::Etc::SourceList=$d/sources.list" -o Dir::Etc::SourceParts=/dev/null -o "Dir::State::Lists=$d/lists")
+    apt-get update -q "${opts[@]}" >"$d/update.log" 2>&1
+    (cd "$d" && apt-get source -q --download-only "${opts[@]}" "$1=$(dpkg-query -W -f '${Version}' "$1")" >"$d/source.log" 2>&1) \
+        || { echo "apt-get source $1 failed (see $d/source.log)" >&2; exit 2; }
+}
 
 # What each suite's own CI gives its main server (from their Makefiles and docker-compose files).
 # own_servers: the suite starts its servers itself (as redis-server from PATH), none is started here.
@@ -397,7 +412,46 @@ sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pe
         }
         ran() { grep -qE '^(Pass .* tests|Test failed: )' "$1"; }
         ;;
-    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson, spring-data-redis, rueidis, rueidiscompat, redis-plus-plus)" >&2; exit 2 ;;
+    phpredis)
+        # phpredis (the PHP C extension, Debian's php-redis) and its tests/TestRedis.php, class Redis, from
+        # Debian's source package of the installed version (its PECL tarball; phpredis's git tag has the same
+        # tests). As its CI runs them: an ACL file whose default user and user phpredis have the password
+        # phpredis (its tests/users.acl, absent from the tarball), --user phpredis --auth phpredis, and a
+        # unix socket at /tmp/redis.sock (the path its testUnixSocket expects). Its session tests start
+        # PHP processes that save sessions to tcp://127.0.0.1:6379. Its RedisArray, RedisCluster and
+        # RedisSentinel classes need 4 more servers, a cluster and sentinels: not run. testHighPorts skips
+        # itself (no servers on 32767-32769).
+        port=6379
+        php -m 2>/dev/null | grep -qx redis || apt-get install -y -q php-cli php-redis >/dev/null \
+            || { echo "needs php-cli and php-redis (apt-get install php-cli php-redis)" >&2; exit 2; }
+        version="$(php -r 'echo phpversion("redis");')"
+        src="$work/redis-$version"
+        if [[ ! -d $src ]]; then
+            debian_source php-redis
+            tar xJf "$work/debsrc"/php-redis_*.orig.tar.xz -C "$work" "redis-$version"
+        fi
+        printf 'user default on >phpredis ~* +@all\nuser phpredis on >phpredis ~* +@all\n' >"$work/users.acl"
+        conf=("aclfile $work/users.acl" "acl-pubsub-default allchannels" "unixsocket /tmp/redis.sock" "unixsocketperm 777")
+        # PHP 8.2 deprecates what these 2022 tests do (dynamic properties, null to strtolower): a handler
+        # run before them silences those notices, which would otherwise come before most verdicts.
+        echo '<?php set_error_handler(fn() => true, E_DEPRECATED);' >"$work/quiet.php"
+        run_suite() {
+            # TEST_PHP_ARGS (as its CI sets it): the session tests' PHP processes load the installed
+            # extension, not one built in the source tree.
+            (cd "$src" && TEST_PHP_ARGS="-e -d auto_prepend_file=$work/quiet.php" timeout -k 10 900 \
+                php -d "auto_prepend_file=$work/quiet.php" tests/TestRedis.php --class Redis --host 127.0.0.1 \
+                --port "$port" --user phpredis --auth phpredis --nocolors >"$1" 2>&1) || true
+        }
+        # "testName   [FAILED]", and the test PHP died in (its name printed without a verdict).
+        # Each test's name is printed, then its warnings if any, then "[PASSED]", "[FAILED]" or "[SKIPPED]".
+        failures() {
+            awk 'match($0, /^test[A-Za-z0-9_]+ /) { cur = substr($0, 1, RLENGTH - 1) }
+                 /\[(PASSED|FAILED|SKIPPED)\]$/ { if ($0 ~ /\[FAILED\]$/) print cur; cur = "" }
+                 END { if (cur != "") print cur " (PHP died in it)" }' "$1" | sort -u
+        }
+        ran() { grep -qE '\[PASSED\]$' "$1"; }
+        ;;
+    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson, spring-data-redis, rueidis, rueidiscompat, redis-plus-plus, phpredis)" >&2; exit 2 ;;
 esac
 
 server_pid=""
