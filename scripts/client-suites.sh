@@ -18,9 +18,11 @@
 #   scripts/client-suites.sh redis-plus-plus <checkout>  # e.g. github.com/sewenew/redis-plus-plus at 1.3.15 (C++, cmake,
 #                                                  # Debian's libhiredis-dev 0.14.1)
 #   scripts/client-suites.sh phpredis              # Debian's php-redis (5.3.7) and its source package's tests (PHP)
+#   scripts/client-suites.sh redis-rb [checkout]   # Debian's ruby-redis (4.8.0) source package's tests, or a checkout's
+#                                                  # (e.g. github.com/redis/redis-rb at v4.8.0) (Ruby, Debian's minitest)
 #
 # The suites connect to fixed ports (redis-py, Jedis, ioredis, go-redis, hiredis, Spring Data Redis, rueidis,
-# rueidiscompat, redis-plus-plus and phpredis 6379, Lettuce 6479), so those must be free.
+# rueidiscompat, redis-plus-plus and phpredis 6379, Lettuce 6479, redis-rb 6381), so those must be free.
 # redis-rs's tests start a redis-server of their own from PATH for each test (random ports), Redisson's
 # one for each test class (a random port, plus a few fixed ones); the script puts first in PATH either
 # real Redis or a redis-server that starts Cinnabar.
@@ -29,7 +31,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 jar="$repo/target/cinnabar.jar"
-suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis|redisson|spring-data-redis|rueidis|rueidiscompat|redis-plus-plus|phpredis [protocol|checkout|version]}"
+suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis|redisson|spring-data-redis|rueidis|rueidiscompat|redis-plus-plus|phpredis|redis-rb [protocol|checkout|version]}"
 work="$repo/target/client-suites/$suite"
 mkdir -p "$work"
 [[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
@@ -451,7 +453,45 @@ sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pe
         }
         ran() { grep -qE '\[PASSED\]$' "$1"; }
         ;;
-    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson, spring-data-redis, rueidis, rueidiscompat, redis-plus-plus, phpredis)" >&2; exit 2 ;;
+    redis-rb)
+        # redis-rb (Ruby, Debian's ruby-redis) and its test/redis and test/distributed tests, as its CI runs
+        # them (`make start` then `rake test:redis test:distributed`): one server on 6381 with its
+        # test/support/conf/redis-7.0.conf and a unix socket, its pure-Ruby driver, TIMEOUT=30 and
+        # LOW_TIMEOUT=0.01, minitest and mocha from Debian (rubygems.org is not needed). The tests come from
+        # Debian's source package of the installed version, or from a checkout given (e.g. github.com/redis/
+        # redis-rb at v4.8.0: the same files as Debian's tarball, which is GitHub's), and run with that tree's
+        # lib/ (4.8.0 is Debian's too). Its sentinel and cluster tests need sentinels, a replica and a
+        # cluster: not run. ~850 tests, ~15 s per server. TestInternals#test_connection_timeout connects to
+        # the unroutable 10.255.255.254 and expects a connect timeout, where this machine's network answers
+        # (an HTTP reply): it fails on both servers.
+        port=6381
+        for p in ruby ruby-minitest ruby-mocha ruby-redis; do
+            dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || apt-get install -y -q "$p" >/dev/null \
+                || { echo "needs $p (apt-get install ruby ruby-minitest ruby-mocha ruby-redis)" >&2; exit 2; }
+        done
+        if [[ -n ${2:-} ]]; then
+            src="$(cd "$2" && pwd)"
+        else
+            version="$(dpkg-query -W -f '${Version}' ruby-redis)"; version="${version%-*}"
+            src="$work/redis-rb-$version"
+            if [[ ! -d $src ]]; then
+                debian_source ruby-redis
+                mkdir -p "$src.tmp" && tar xzf "$work/debsrc/ruby-redis_$version.orig.tar.gz" -C "$src.tmp" --strip-components 1
+                mv "$src.tmp" "$src"
+            fi
+        fi
+        conf=("include $src/test/support/conf/redis-7.0.conf" "unixsocket $work/redis.sock" "unixsocketperm 777")
+        run_suite() {
+            # Minitest's -v prints "Class#test = 0.01 s = ." per test (F or E when it fails); rake's loader,
+            # without rake: the test files required, the options after "--" left to minitest.
+            (cd "$src" && REDIS_SOCKET_PATH="$work/redis.sock" TIMEOUT=30 LOW_TIMEOUT=0.01 DRIVER=ruby timeout -k 10 900 \
+                ruby -Ilib -Itest -e 'files = ARGV.shift(ARGV.index("--")); ARGV.shift; files.each { |f| require File.expand_path(f) }' \
+                test/redis/*_test.rb test/distributed/*_test.rb -- -v >"$1" 2>&1) || true
+        }
+        failures() { sed -nE 's/^([A-Za-z0-9_:]+#[^ ]+) = [0-9.]+ s = [FE]$/\1/p' "$1" | sort -u; }
+        ran() { grep -qE '^[0-9]+ runs, [0-9]+ assertions' "$1"; }
+        ;;
+    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson, spring-data-redis, rueidis, rueidiscompat, redis-plus-plus, phpredis, redis-rb)" >&2; exit 2 ;;
 esac
 
 server_pid=""
