@@ -19,9 +19,10 @@
 #                                                  # Debian's libhiredis-dev 0.14.1)
 #   scripts/client-suites.sh phpredis [checkout]   # Debian's php-redis (5.3.7) and its source package's tests, or a
 #                                                  # checkout's (e.g. github.com/phpredis/phpredis at 6.1.0) (PHP)
-#   scripts/client-suites.sh redis-rb [ruby|hiredis|synchrony] [checkout]  # Debian's ruby-redis (4.8.0) with that
-#                                                  # driver, its source package's tests or a checkout's (e.g.
-#                                                  # github.com/redis/redis-rb at v4.8.0) (Ruby, Debian's minitest)
+#   scripts/client-suites.sh redis-rb [ruby|hiredis|synchrony] [checkout [redis-client checkout]]  # Debian's
+#                                                  # ruby-redis (4.8.0) with that driver, its source package's tests
+#                                                  # or a checkout's (e.g. github.com/redis/redis-rb at v4.8.0, or
+#                                                  # v5.4.1 with redis-client v0.25.1) (Ruby, Debian's minitest)
 #
 # The suites connect to fixed ports (redis-py, Jedis, ioredis, go-redis, hiredis, Spring Data Redis, rueidis,
 # rueidiscompat, redis-plus-plus and phpredis 6379, Lettuce 6479, redis-rb 6381 and 6380), so those must be free.
@@ -475,14 +476,17 @@ sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pe
         # Debian's source package of the installed version, or from a checkout given (e.g. github.com/redis/
         # redis-rb at v4.8.0: the same files as Debian's tarball, which is GitHub's), and run with that tree's
         # lib/ (4.8.0 is Debian's too). Its sentinel and cluster tests need sentinels, a replica and a
-        # cluster: not run. ~850 tests, ~15 s per server. TestInternals#test_connection_timeout connects to
+        # cluster: not run. ~850 tests, ~15 s per server (4.8.0). Given a redis-rb 5 checkout (e.g. v5.4.1), also a
+        # checkout of the redis-client gem it is built on (e.g. github.com/redis-rb/redis-client at v0.25.1,
+        # RESP3; needs Debian's ruby-connection-pool), driver ruby: ~8 min per server, 8 of its tests wait 60 s
+        # each on a mock server with its CI's TIMEOUT=30. TestInternals#test_connection_timeout connects to
         # the unroutable 10.255.255.254 and expects a connect timeout, where this machine's network answers
         # (an HTTP reply): it fails on both servers. test_bubble_timeout_without_retrying listens on 6380
         # itself, so that port must be free too.
         port=6381
-        for p in ruby ruby-minitest ruby-mocha ruby-redis; do
+        for p in ruby ruby-minitest ruby-mocha ruby-redis ruby-connection-pool; do
             dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || apt-get install -y -q "$p" >/dev/null \
-                || { echo "needs $p (apt-get install ruby ruby-minitest ruby-mocha ruby-redis)" >&2; exit 2; }
+                || { echo "needs $p (apt-get install ruby ruby-minitest ruby-mocha ruby-redis ruby-connection-pool)" >&2; exit 2; }
         done
         driver="${2:-ruby}"
         case $driver in
@@ -492,8 +496,11 @@ sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pe
                     || { echo "needs $pkg (apt-get install $pkg)" >&2; exit 2; } ;;
             *) echo "redis-rb: driver ruby, hiredis or synchrony" >&2; exit 2 ;;
         esac
+        libs=(-Ilib -Itest)
         if [[ -n ${3:-} ]]; then
             src="$(cd "$3" && pwd)"
+            # redis-rb 5 is built on the redis-client gem (not in Debian): a checkout of it, its lib/ first.
+            [[ -z ${4:-} ]] || libs+=(-I "$(cd "$4" && pwd)/lib")
         else
             version="$(dpkg-query -W -f '${Version}' ruby-redis)"; version="${version%-*}"
             src="$work/redis-rb-$version"
@@ -508,7 +515,7 @@ sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pe
             # Minitest's -v prints "Class#test = 0.01 s = ." per test (F or E when it fails); rake's loader,
             # without rake: the test files required, the options after "--" left to minitest.
             (cd "$src" && REDIS_SOCKET_PATH="$work/redis.sock" TIMEOUT=30 LOW_TIMEOUT=0.01 DRIVER="$driver" timeout -k 10 900 \
-                ruby -Ilib -Itest -e 'files = ARGV.shift(ARGV.index("--")); ARGV.shift; files.each { |f| require File.expand_path(f) }' \
+                ruby "${libs[@]}" -e 'files = ARGV.shift(ARGV.index("--")); ARGV.shift; files.each { |f| require File.expand_path(f) }' \
                 test/redis/*_test.rb test/distributed/*_test.rb -- -v >"$1" 2>&1) || true
         }
         failures() { sed -nE 's/^([A-Za-z0-9_:]+#[^ ]+) = [0-9.]+ s = [FE]$/\1/p' "$1" | sort -u; }
