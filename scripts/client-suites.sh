@@ -56,7 +56,7 @@ debian_source() { # package
     local opts=(-o "Dir::Etc::SourceList=$d/sources.list" -o Dir::Etc::SourceParts=/dev/null -o "Dir::State::Lists=$d/lists")
     apt-get update -q "${opts[@]}" >"$d/update.log" 2>&1
     (cd "$d" && apt-get source -q --download-only "${opts[@]}" "$1=$(dpkg-query -W -f '${Version}' "$1")" >"$d/source.log" 2>&1) \
-        || { echo "apt-get source $1 failed (see $d/source.log)" >&2; exit 2; }
+        || { echo "apt-get source $1 failed (see $d/source.log): give a checkout instead" >&2; exit 2; }
 }
 
 # What each suite's own CI gives its main server (from their Makefiles and docker-compose files).
