@@ -19,9 +19,15 @@
 #                                                  # Debian's libhiredis-dev 0.14.1)
 #   scripts/client-suites.sh node-redis <checkout> [2|3]  # e.g. github.com/redis/node-redis at redis@5.12.1 or
 #                                                  # redis@4.7.1 (@redis/client, Node.js, npm; RESP3 with 5.x)
+#   scripts/client-suites.sh phpredis [checkout]   # Debian's php-redis (5.3.7) and its source package's tests, or a
+#                                                  # checkout's (e.g. github.com/phpredis/phpredis at 6.1.0) (PHP)
+#   scripts/client-suites.sh redis-rb [ruby|hiredis|synchrony] [checkout [redis-client checkout]]  # Debian's
+#                                                  # ruby-redis (4.8.0) with that driver, its source package's tests
+#                                                  # or a checkout's (e.g. github.com/redis/redis-rb at v4.8.0, or
+#                                                  # v5.4.1 with redis-client v0.25.1) (Ruby, Debian's minitest)
 #
 # The suites connect to fixed ports (redis-py, Jedis, ioredis, go-redis, hiredis, Spring Data Redis, rueidis,
-# rueidiscompat and redis-plus-plus 6379, Lettuce 6479), so those must be free.
+# rueidiscompat, redis-plus-plus and phpredis 6379, Lettuce 6479, redis-rb 6381 and 6380), so those must be free.
 # redis-rs's tests start a redis-server of their own from PATH for each test (random ports), Redisson's
 # one for each test class (a random port, plus a few fixed ones), node-redis's one for each set of
 # server arguments (the first free ports from 6379 up); the script puts first in PATH either
@@ -31,7 +37,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 jar="$repo/target/cinnabar.jar"
-suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis|redisson|spring-data-redis|rueidis|rueidiscompat|redis-plus-plus|node-redis [protocol|checkout|version]}"
+suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis|redisson|spring-data-redis|rueidis|rueidiscompat|redis-plus-plus|node-redis|phpredis|redis-rb [protocol|checkout|version]}"
 work="$repo/target/client-suites/$suite"
 mkdir -p "$work"
 [[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
@@ -41,6 +47,20 @@ command -v redis-server >/dev/null || { echo "needs redis-server (apt-get instal
 # (reruns as "Run 1: ...").
 surefire_failures() { { grep -E '^\[ERROR\]   (Run 1: )?[A-Za-z0-9_]+\.[A-Za-z0-9_]+' "$1" || true; } | sed -E 's/^\[ERROR\]   (Run 1: )?//; s/[: ].*//' | sort -u; }
 surefire_ran() { grep -qE '^\[(INFO|WARNING|ERROR)\] Tests run: [0-9]+, Failures' "$1"; }
+
+# Debian's source package of an installed package (phpredis, redis-rb) into $work/debsrc, with a sources
+# list of our own: the machine's may have no deb-src lines.
+debian_source() { # package
+    local d="$work/debsrc" release
+    release="$(. /etc/os-release && echo "$VERSION_CODENAME")"
+    mkdir -p "$d/lists/partial"
+    printf 'deb-src http://deb.debian.org/debian %s main\ndeb-src http://deb.debian.org/debian-security %s-security main\n' \
+        "$release" "$release" >"$d/sources.list"
+    local opts=(-o "Dir::Etc::SourceList=$d/sources.list" -o Dir::Etc::SourceParts=/dev/null -o "Dir::State::Lists=$d/lists")
+    apt-get update -q "${opts[@]}" >"$d/update.log" 2>&1
+    (cd "$d" && apt-get source -q --download-only "${opts[@]}" "$1=$(dpkg-query -W -f '${Version}' "$1")" >"$d/source.log" 2>&1) \
+        || { echo "apt-get source $1 failed (see $d/source.log): give a checkout instead" >&2; exit 2; }
+}
 
 # What each suite's own CI gives its main server (from their Makefiles and docker-compose files).
 # own_servers: the suite starts its servers itself (as redis-server from PATH), none is started here.
@@ -527,7 +547,111 @@ JS
         }
         ran() { [[ -s $1.json ]]; }
         ;;
-    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson, spring-data-redis, rueidis, rueidiscompat, redis-plus-plus, node-redis)" >&2; exit 2 ;;
+    phpredis)
+        # phpredis (the PHP C extension) and its tests/TestRedis.php, class Redis: Debian's php-redis and the
+        # tests of Debian's source package of the installed version (its PECL tarball; phpredis's git tag
+        # has the same tests), or a checkout given (e.g. github.com/phpredis/phpredis at 6.1.0, which has
+        # the 7.0 commands 5.3.7 lacks), built there with phpize (php-dev) and loaded instead of Debian's.
+        # As its CI runs them: an ACL file whose default user and user phpredis have the password phpredis
+        # (its tests/users.acl, absent from the tarball), --user phpredis --auth phpredis, and a unix socket
+        # at /tmp/redis.sock (the path its testUnixSocket expects). Its session tests start PHP processes
+        # that save sessions to tcp://127.0.0.1:6379. Its RedisArray, RedisCluster and RedisSentinel classes
+        # need 4 more servers, a cluster and sentinels: not run. testHighPorts skips itself (no servers on
+        # 32767-32769). ~1 min per server.
+        port=6379
+        php -m 2>/dev/null | grep -qx redis || apt-get install -y -q php-cli php-redis >/dev/null \
+            || { echo "needs php-cli and php-redis (apt-get install php-cli php-redis)" >&2; exit 2; }
+        if [[ -n ${2:-} ]]; then
+            src="$(cd "$2" && pwd)"
+            command -v phpize >/dev/null || apt-get install -y -q php-dev >/dev/null \
+                || { echo "needs php-dev (apt-get install php-dev)" >&2; exit 2; }
+            [[ -f $src/modules/redis.so ]] || (cd "$src" && phpize && ./configure && make -j2) >"$work/build.log" 2>&1 \
+                || { echo "phpredis did not build (see $work/build.log)" >&2; exit 2; }
+            # No php.ini (-n): Debian's redis.so is not loaded beside this one.
+            php_args=(-n -d "extension=$src/modules/redis.so")
+        else
+            version="$(php -r 'echo phpversion("redis");')"
+            src="$work/redis-$version"
+            if [[ ! -d $src ]]; then
+                debian_source php-redis
+                tar xJf "$work/debsrc"/php-redis_*.orig.tar.xz -C "$work" "redis-$version"
+            fi
+            php_args=(-e)
+        fi
+        printf 'user default on >phpredis ~* +@all\nuser phpredis on >phpredis ~* +@all\n' >"$work/users.acl"
+        conf=("aclfile $work/users.acl" "acl-pubsub-default allchannels" "unixsocket /tmp/redis.sock" "unixsocketperm 777")
+        # PHP 8.2 deprecates what 5.3.7's tests (2022) do (dynamic properties, null to strtolower): a handler
+        # run before them silences those notices, which would otherwise come before most verdicts.
+        echo '<?php set_error_handler(fn() => true, E_DEPRECATED);' >"$work/quiet.php"
+        php_args+=(-d "auto_prepend_file=$work/quiet.php")
+        run_suite() {
+            # TEST_PHP_ARGS (its CI sets -e) are the session tests' PHP processes' options: the same extension.
+            (cd "$src" && TEST_PHP_ARGS="${php_args[*]}" timeout -k 10 900 php "${php_args[@]}" tests/TestRedis.php \
+                --class Redis --host 127.0.0.1 --port "$port" --user phpredis --auth phpredis --nocolors >"$1" 2>&1) || true
+        }
+        # Each test's name is printed, then its warnings if any, then "[PASSED]", "[FAILED]" or "[SKIPPED]".
+        failures() {
+            awk 'match($0, /^test[A-Za-z0-9_]+ /) { cur = substr($0, 1, RLENGTH - 1) }
+                 /\[(PASSED|FAILED|SKIPPED)\]$/ { if ($0 ~ /\[FAILED\]$/) print cur; cur = "" }
+                 END { if (cur != "") print cur " (PHP died in it)" }' "$1" | sort -u
+        }
+        ran() { grep -qE '\[PASSED\]$' "$1"; }
+        ;;
+    redis-rb)
+        # redis-rb (Ruby, Debian's ruby-redis) and its test/redis and test/distributed tests, as its CI runs
+        # them (`make start` then `rake test:redis test:distributed`): one server on 6381 with its
+        # test/support/conf/redis-7.0.conf and a unix socket, TIMEOUT=30 and LOW_TIMEOUT=0.01, its pure-Ruby
+        # driver or the other two its CI tests (hiredis and em-synchrony, Debian's ruby-hiredis and
+        # ruby-em-synchrony), minitest and mocha from Debian (rubygems.org is not needed). The tests come from
+        # Debian's source package of the installed version, or from a checkout given (e.g. github.com/redis/
+        # redis-rb at v4.8.0: the same files as Debian's tarball, which is GitHub's), and run with that tree's
+        # lib/ (4.8.0 is Debian's too). Its sentinel and cluster tests need sentinels, a replica and a
+        # cluster: not run. ~850 tests, ~15 s per server (4.8.0). Given a redis-rb 5 checkout (e.g. v5.4.1), also a
+        # checkout of the redis-client gem it is built on (e.g. github.com/redis-rb/redis-client at v0.25.1,
+        # RESP3; needs Debian's ruby-connection-pool), driver ruby: ~8 min per server, 8 of its tests wait 60 s
+        # each on a mock server with its CI's TIMEOUT=30. TestInternals#test_connection_timeout connects to
+        # the unroutable 10.255.255.254 and expects a connect timeout, where this machine's network answers
+        # (an HTTP reply): it fails on both servers. test_bubble_timeout_without_retrying listens on 6380
+        # itself, so that port must be free too.
+        port=6381
+        for p in ruby ruby-minitest ruby-mocha ruby-redis ruby-connection-pool; do
+            dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || apt-get install -y -q "$p" >/dev/null \
+                || { echo "needs $p (apt-get install ruby ruby-minitest ruby-mocha ruby-redis ruby-connection-pool)" >&2; exit 2; }
+        done
+        driver="${2:-ruby}"
+        case $driver in
+            ruby) ;;
+            hiredis | synchrony) pkg="ruby-$driver"; [[ $driver == synchrony ]] && pkg=ruby-em-synchrony
+                dpkg-query -W -f '${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || apt-get install -y -q "$pkg" >/dev/null \
+                    || { echo "needs $pkg (apt-get install $pkg)" >&2; exit 2; } ;;
+            *) echo "redis-rb: driver ruby, hiredis or synchrony" >&2; exit 2 ;;
+        esac
+        libs=(-Ilib -Itest)
+        if [[ -n ${3:-} ]]; then
+            src="$(cd "$3" && pwd)"
+            # redis-rb 5 is built on the redis-client gem (not in Debian): a checkout of it, its lib/ first.
+            [[ -z ${4:-} ]] || libs+=(-I "$(cd "$4" && pwd)/lib")
+        else
+            version="$(dpkg-query -W -f '${Version}' ruby-redis)"; version="${version%-*}"
+            src="$work/redis-rb-$version"
+            if [[ ! -d $src ]]; then
+                debian_source ruby-redis
+                mkdir -p "$src.tmp" && tar xzf "$work/debsrc/ruby-redis_$version.orig.tar.gz" -C "$src.tmp" --strip-components 1
+                mv "$src.tmp" "$src"
+            fi
+        fi
+        conf=("include $src/test/support/conf/redis-7.0.conf" "unixsocket $work/redis.sock" "unixsocketperm 777")
+        run_suite() {
+            # Minitest's -v prints "Class#test = 0.01 s = ." per test (F or E when it fails); rake's loader,
+            # without rake: the test files required, the options after "--" left to minitest.
+            (cd "$src" && REDIS_SOCKET_PATH="$work/redis.sock" TIMEOUT=30 LOW_TIMEOUT=0.01 DRIVER="$driver" timeout -k 10 900 \
+                ruby "${libs[@]}" -e 'files = ARGV.shift(ARGV.index("--")); ARGV.shift; files.each { |f| require File.expand_path(f) }' \
+                test/redis/*_test.rb test/distributed/*_test.rb -- -v >"$1" 2>&1) || true
+        }
+        failures() { sed -nE 's/^([A-Za-z0-9_:]+#[^ ]+) = [0-9.]+ s = [FE]$/\1/p' "$1" | sort -u; }
+        ran() { grep -qE '^[0-9]+ runs, [0-9]+ assertions' "$1"; }
+        ;;
+    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson, spring-data-redis, rueidis, rueidiscompat, redis-plus-plus, node-redis, phpredis, redis-rb)" >&2; exit 2 ;;
 esac
 
 server_pid=""
@@ -551,6 +675,8 @@ run_server() { # redis|cinnabar dir
     local server=$1 dir=$2
     { echo "port $port"; echo "save \"\""; echo "appendonly no"; echo "protected-mode no"; echo "dir $dir"
       printf '%s\n' "${conf[@]}"; } >"$dir/server.conf"
+    # Another server on the port would answer the pings below and be tested instead.
+    ! redis-cli -p "$port" ping >/dev/null 2>&1 || { echo "port $port is in use" >&2; exit 2; }
     if [[ $server == redis ]]; then
         redis-server "$dir/server.conf" >"$dir/server.log" 2>&1 &
     else
