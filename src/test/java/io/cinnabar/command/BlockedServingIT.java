@@ -60,4 +60,20 @@ class BlockedServingIT {
             assertEquals(List.of(List.of("g", List.of())), group.read());
         }
     }
+
+    @Test
+    void swapdbTellsAGroupReaderItsStreamIsGoneBeforeServingItsOtherKey(CinnabarServer server, Jedis jedis) throws Exception {
+        cmd(jedis, "XGROUP", "CREATE", "bk0", "g", "$", "MKSTREAM");
+        cmd(jedis, "XGROUP", "CREATE", "bk1", "g", "$", "MKSTREAM");
+        try (RespSocket b = new RespSocket(server.port()); Jedis other = new Jedis(server.host(), server.port())) {
+            b.send("XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "bk0", "bk1", ">", ">");
+            waitBlocked(jedis, 1);
+            other.select(1);
+            other.xadd("bk1", new redis.clients.jedis.StreamEntryID(1, 1), java.util.Map.of("f", "v"));
+            // After the swap bk0 is no more and bk1 is a stream without the group: Redis signals
+            // the deleted stream first (scanDatabaseForDeletedStreams, then scanDatabaseForReadyKeys).
+            cmd(jedis, "SWAPDB", "0", "1");
+            assertEquals(new RespSocket.Error("UNBLOCKED the stream key no longer exists"), b.read());
+        }
+    }
 }
