@@ -25,6 +25,27 @@ AUTHs; never logged in as another user, whom ACL DELUSER would disconnect), and,
 (in RESP2's subscribed mode every other family's command fails), subscribe ((P|S)SUBSCRIBE and
 their UNSUBSCRIBEs, one reply per channel, what subscribed mode allows and refuses).
 
+multi runs alone (--families multi; -n counts scenarios) and drives several connections per server
+(four, plus one for barriers), the same script on both: each scenario runs whole on Redis, then on
+Cinnabar, and what every connection received is compared step by step (see run_multi, Side):
+blocking (clients blocked on lists, sorted sets, streams and consumer groups, in FIFO order, served
+by pushes of many elements, MULTI/EXEC, Lua, LMOVE/RENAME/COPY/SORT STORE, MOVE/SWAPDB from another
+database, or not: type changes, DEL, RENAME away, FLUSHDB/FLUSHALL, XGROUP DESTROY; CLIENT UNBLOCK
+TIMEOUT/ERROR; timeouts of 20-50 ms and their nil), watch (WATCH, then writes, reads, expiry,
+FLUSHALL, SWAPDB, a key of another db from other connections, then EXEC), tracking (CLIENT TRACKING:
+RESP3 pushes or REDIRECT to a RESP2 subscriber of __redis__:invalidate, BCAST/PREFIX, OPTIN/OPTOUT
+with CLIENT CACHING, NOLOOP, writes from every connection and scripts, FLUSHDB/FLUSHALL's null,
+expiry, the redirect target killed), pubsub (overlapping channels and patterns, PUBLISH counts,
+SPUBLISH, UNSUBSCRIBE in between, RESP3 replies and pushes interleaved, a push while a command
+blocks) and clients (CLIENT LIST/INFO of connections with names, dbs, RESP3, subscriptions, MULTI,
+WATCH, another user, NO-EVICT, tracking; CLIENT KILL by ID, USER, ADDR, TYPE, SKIPME; CLIENT PAUSE
+WRITE/ALL and what the others see). Barriers make the order deterministic: a blocking command counts
+as taken when CLIENT LIST shows its client blocked (flag b) or its reply came, and a PING after each
+command collects the pushes sent before it. Normalised, as Redis leaves it nondeterministic: client
+ids (as the connection they name), CLIENT LIST's order (clientsCron rotates the list), pmessages of
+one publication (the pattern dict's hash order), UNSUBSCRIBE of all (as above). Never sent: CLIENT
+UNBLOCK of a client CLIENT PAUSE holds (Redis 7.0.15 panics), WAIT.
+
 spec is the one family not written by hand: it loads Redis 7.0.15's own command descriptions
 (src/commands/*.json: --spec-dir, else $REDIS_COMMANDS_DIR, else ~/.cache/cinnabar-compat/
 redis-7.0.15/src/commands; asked for without them it says so and exits 2; in the default families
@@ -85,6 +106,7 @@ import json
 import os
 import random
 import re
+import select
 import socket
 import subprocess
 import sys
@@ -1749,6 +1771,711 @@ def spec_script_family():
     return ctx_script(spec_refused("NOSCRIPT") if random.random() < 0.05 else spec_command())
 
 
+# ---- multi: several connections per server, the same script on both ----
+#
+# A scenario is a list of steps, generated before it runs (so both servers get the same one), run
+# first on Redis and then on Cinnabar (each side on its own: a side's timeouts and pauses do not
+# wait for the other's), and compared step by step. Each side has MULTI_CONNS connections, and one
+# more, ctl, for barriers (CLIENT LIST ID, never compared itself).
+#   ("call", j, cmd)   cmd on connection j, then PING <token>: every reply and push before the
+#                      token's answer (the pushes already sent, in the order they came); inside
+#                      MULTI just the one reply (the PING would be queued)
+#   ("send", j, cmd)   cmd without its reply (a command that blocks), then a barrier: the server
+#                      has taken it when CLIENT LIST shows j blocked (flag b) or its reply came;
+#                      which of the two is compared ("<blocked>", "<answered>")
+#   ("send!", j, cmd)  the same without the barrier (CLIENT PAUSE ALL postpones CLIENT LIST too)
+#   ("poll", j)        a connection that was sent a blocking command: "<blocked>" if CLIENT LIST
+#                      still says so, else its reply (which the server wrote before the reply of the
+#                      command that served it, so it is on its way)
+#   ("read", j)        its next reply, waited for (up to 3 s: a timeout, the end of a pause)
+#   ("quiet", j, ms)   "<nothing>" if nothing came within ms, else what came
+#   ("sleep", ms)      time passes (expiry)
+# Placeholders in commands: Id(j), the client id of connection j on that side; Addr(j), its
+# address as the server sees it (ip:port). Ids in replies are mapped back to "#j" (see multi_norm).
+
+MULTI_CONNS = 4
+TOKEN = "multi-sync"
+
+
+class Id:
+    def __init__(self, j):
+        self.j = j
+
+    def __repr__(self):
+        return "Id(%d)" % self.j
+
+
+class Addr:
+    def __init__(self, j):
+        self.j = j
+
+    def __repr__(self):
+        return "Addr(%d)" % self.j
+
+
+class Arrivals(list):
+    """What came on a connection for one step: replies and pushes, in order."""
+
+
+class Side:
+    """One server's connections for the multi family."""
+
+    def __init__(self, port, resp3):
+        self.port, self.resp3 = port, resp3
+        self.conns = [None] * MULTI_CONNS
+        self.ids, self.addrs = {}, {}
+        self.ctl = None
+        self.pending = set()  # connections sent a command whose reply is not read yet
+        self.in_multi = set()
+        for j in range(MULTI_CONNS):
+            self.open(j)
+
+    def open(self, j):
+        conn = connect(self.port)
+        conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if self.resp3:
+            conn.call(["HELLO", "3"])
+        self.conns[j] = conn
+        self.ids[j] = conn.call(["CLIENT", "ID"])
+        self.addrs[j] = "%s:%d" % conn.sock.getsockname()[:2]
+        self.pending.discard(j)
+        self.in_multi.discard(j)
+
+    def control(self, cmd):
+        """A command on ctl (reopened when a CLIENT KILL closed it: it is never compared)."""
+        for attempt in (0, 1):
+            try:
+                if self.ctl is None:
+                    self.ctl = connect(self.port)
+                    self.ids["ctl"] = self.ctl.call(["CLIENT", "ID"])
+                return self.ctl.call(cmd)
+            except (ConnectionError, OSError):
+                self.ctl = None
+                if attempt:
+                    raise
+
+    def resolve(self, cmd):
+        return [str(self.ids[x.j]) if isinstance(x, Id) else self.addrs[x.j] if isinstance(x, Addr) else x for x in cmd]
+
+    def blocked(self, j):
+        line = self.control(["CLIENT", "LIST", "ID", str(self.ids[j])])
+        flags = re.search(rb"flags=(\S*)", line)
+        return bool(flags and b"b" in flags.group(1))
+
+    def arrived(self, j, wait):
+        """Whether connection j has bytes to read within wait seconds."""
+        conn = self.conns[j]
+        if conn.buf:
+            return True
+        ready, _, _ = select.select([conn.sock], [], [], wait)
+        return bool(ready)
+
+    def read(self, j, wait=3.0):
+        conn = self.conns[j]
+        if conn is None:
+            return "<closed>"
+        try:
+            if not self.arrived(j, wait):
+                return "<no reply>"
+            reply = conn.read()
+            # RESP3 pushes that came while the command waited come before its reply.
+            pushes = Arrivals()
+            while isinstance(reply, Push):
+                pushes.append(reply)
+                reply = conn.read()
+        except (ConnectionError, OSError):
+            self.conns[j] = None
+            return "<closed>"
+        self.pending.discard(j)
+        return Arrivals(pushes + [reply]) if pushes else reply
+
+    def step(self, st):
+        kind, j = st[0], st[1] if len(st) > 1 else None
+        if kind == "sleep":
+            time.sleep(st[1] / 1000)
+            return None
+        conn = self.conns[j]
+        if conn is None:
+            return "<closed>"
+        if kind == "call":
+            cmd = self.resolve(st[2])
+            name = cmd[0].upper()
+            out = Arrivals()
+            try:
+                if j in self.in_multi or name == "MULTI":
+                    # (A PING after MULTI would be queued.)
+                    conn.sock.sendall(resp.command(cmd))
+                    out = Arrivals([conn.read()])
+                else:
+                    conn.sock.sendall(resp.command(cmd) + resp.command(["PING", TOKEN]))
+                    while True:
+                        reply = conn.read()
+                        if reply == TOKEN.encode() or (isinstance(reply, list) and reply == [b"pong", TOKEN.encode()]):
+                            break
+                        out.append(reply)
+            except (ConnectionError, OSError):
+                self.conns[j] = None
+                return Arrivals(out + ["<closed>"])
+            if name == "MULTI" and out[:1] == ["OK"]:
+                self.in_multi.add(j)
+            elif name in ("EXEC", "DISCARD", "RESET") and not (out and isinstance(out[0], Error) and "wrong number" in out[0]):
+                self.in_multi.discard(j)
+            return out
+        if kind in ("send", "send!"):
+            conn.sock.sendall(resp.command(self.resolve(st[2])))
+            self.pending.add(j)
+            if kind == "send!":
+                return None
+            deadline = time.time() + 3
+            while time.time() < deadline:
+                if self.arrived(j, 0.002):
+                    return "<answered>"
+                if self.blocked(j):
+                    return "<blocked>"
+            return "<neither blocked nor answered>"
+        if kind == "poll":
+            if j not in self.pending:
+                return "<nothing pending>"
+            return "<blocked>" if self.blocked(j) else self.read(j)
+        if kind == "read":
+            return self.read(j)
+        if kind == "quiet":
+            return self.read(j, st[2] / 1000) if self.arrived(j, st[2] / 1000) else "<nothing>"
+        raise ValueError(st)
+
+    def finish(self):
+        """Ends a scenario: what each connection still had coming (compared), then every
+        connection back to a fresh state and the data set empty."""
+        self.control(["CLIENT", "UNPAUSE"])
+        leftovers = []
+        for j in range(MULTI_CONNS):
+            got = []
+            if j in self.pending and self.conns[j] is not None:
+                self.control(["CLIENT", "UNBLOCK", str(self.ids[j])])
+                got.append(self.read(j))
+            if self.conns[j] is not None:
+                # RESET leaves MULTI, subscribed mode, tracking, the db and the name behind (and RESP3).
+                try:
+                    self.conns[j].sock.sendall(resp.command(["RESET"]))
+                    while True:
+                        reply = self.conns[j].read()
+                        if reply == "RESET":
+                            break
+                        got.append(reply)
+                except (ConnectionError, OSError):
+                    self.conns[j] = None
+            leftovers.append(Arrivals(got))
+        for j in range(MULTI_CONNS):
+            if self.conns[j] is None:
+                self.open(j)
+            elif self.resp3:
+                self.conns[j].call(["HELLO", "3"])
+            self.pending.discard(j)
+            self.in_multi.discard(j)
+        for j in range(MULTI_CONNS):
+            self.conns[j].call(["CLIENT", "NO-EVICT", "off"])  # (RESET keeps it)
+        for cmd in (["FLUSHALL"], ["ACL", "DELUSER", "u1"], ["SCRIPT", "FLUSH"], ["CONFIG", "SET", "maxmemory-policy", "noeviction"]):
+            self.control(cmd)
+        # Killed connections leave CLIENT LIST when the server has seen them close.
+        deadline = time.time() + 3
+        while time.time() < deadline and self.control(["CLIENT", "LIST"]).count(b"\n") > MULTI_CONNS + 1:
+            time.sleep(0.005)
+        return leftovers
+
+    def run(self, steps):
+        results = []
+        for st in steps:
+            results.append(self.step(st))
+        results.append(self.finish())
+        return results
+
+
+PUSH_KINDS = {b"message", b"pmessage", b"smessage", b"invalidate", b"tracking-redir-broken", b"subscribe", b"psubscribe",
+              b"ssubscribe", b"unsubscribe", b"punsubscribe", b"sunsubscribe"}
+
+
+def is_push(x):
+    return isinstance(x, Push) or (isinstance(x, list) and len(x) > 1 and isinstance(x[0], bytes) and x[0] in PUSH_KINDS)
+
+
+def pattern_runs(replies):
+    """A message reaches a client's patterns in the order of Redis's dict of patterns, which hashes
+    with a seed drawn at random in each process: pmessages of one publication (same channel and
+    payload, one after the other) are compared sorted by pattern."""
+    out, run, end = [], [], object()
+    for x in replies + [end]:
+        if run and not (is_push(x) and x[0] == b"pmessage" and x[2:] == run[0][2:]):
+            out.extend(sorted(run, key=lambda m: m[1]))
+            run = []
+        if is_push(x) and x[0] == b"pmessage":
+            run.append(x)
+        elif x is not end:
+            out.append(x)
+    return out
+
+
+def multi_norm(cmd, result, back):
+    """A step's result, with client ids mapped back to the connection they name (back: id -> "#j")."""
+    def ident(x):
+        # -1 and 0 are no client's id: GETREDIR's "not tracking" and "tracking, no redirection".
+        return back.get(x, "#other") if isinstance(x, int) and x > 0 else x
+
+    def one(x):
+        if is_push(x):
+            if x[0] == b"tracking-redir-broken":
+                return [x[0], ident(x[1])]
+            return list(x)
+        if not cmd:
+            return x
+        words = [str(w).upper() for w in cmd[:2]] if cmd else []
+        if words in (["CLIENT", "ID"], ["CLIENT", "GETREDIR"]):
+            return ident(x)
+        if words == ["CLIENT", "TRACKINGINFO"] and isinstance(x, list):
+            return [ident(v) if k == b"redirect" else v for k, v in zip(x[0::2], x[1::2])]
+        if words in (["CLIENT", "LIST"], ["CLIENT", "INFO"]) and isinstance(x, bytes):
+            return multi_client_lines(x, back)
+        if words[:1] == ["HELLO"] and isinstance(x, list):
+            return [ident(v) if k == b"id" else v for k, v in zip(x[0::2], x[1::2])]
+        if words and words[0] == "PUBSUB" and isinstance(x, list):
+            return sorted(x, key=repr)
+        return normalise(cmd, x)
+
+    if isinstance(result, Arrivals):
+        if cmd and str(cmd[0]).upper() in ("UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE") and len(cmd) == 1:
+            # From all: see normalise (the client's channels in hash table order).
+            mine = [x for x in result if is_push(x) and x[0] == str(cmd[0]).lower().encode()]
+            return [normalise(cmd, mine)] + pattern_runs([one(x) for x in result if not any(x is m for m in mine)])
+        return pattern_runs([one(x) for x in result])
+    return one(result)
+
+
+def multi_client_lines(reply, back):
+    """CLIENT LIST / INFO: ids (and tracking's redir) as the connection they name; what differs
+    between any two processes (addresses, ages, buffers: CLIENT_VOLATILE) by name only."""
+    lines = []
+    for line in reply.rstrip(b"\n").split(b"\n"):
+        fields = []
+        for f in line.split(b" "):
+            name, _, value = f.partition(b"=")
+            if name in (b"id", b"redir"):
+                fields.append(name + b"=" + (str(back.get(int(value), "#other")).encode() if int(value) > 0 else value))
+            elif name in CLIENT_VOLATILE:
+                fields.append(name)
+            elif f:
+                fields.append(f)
+        lines.append(fields)
+    # Redis's clientsCron moves the last client of its list to the front each time it runs (hz
+    # times a second, listRotateTailToHead): CLIENT LIST's order is a rotation of the order the
+    # clients came in, depending on when it is asked. Compared sorted.
+    return sorted(lines)
+
+
+BKEYS = ["bk0", "bk1", "bk2"]
+ELEMS = ["a", "b", "c", "d", "e", "1", "2"]
+
+
+class Scenario(list):
+    """The steps of one multi scenario, with a counter for the explicit stream ids it uses (ids
+    XADD * takes from the clock would differ between the servers)."""
+
+    def __init__(self):
+        super().__init__()
+        self.seq = 0
+
+    def stream_id(self):
+        self.seq += 1
+        return "%d-1" % self.seq
+
+    def call(self, j, *cmd):
+        self.append(("call", j, list(cmd)))
+
+    def transaction(self, j, cmds):
+        self.call(j, "MULTI")
+        for c in cmds:
+            self.call(j, *c)
+        self.call(j, pick(["EXEC", "EXEC", "EXEC", "DISCARD"]))
+
+
+def block_command(kind, keys, timeout):
+    """A command of kind that blocks on keys for timeout seconds (0: for ever)."""
+    ms = str(int(float(timeout) * 1000))
+    side = lambda: pick(["LEFT", "RIGHT"])
+    count = lambda: opts([("COUNT", pick(["1", "2", "5"]))])
+    return {
+        "list": lambda: pick([
+            lambda: [pick(["BLPOP", "BRPOP"])] + keys + [timeout],
+            lambda: ["BLMOVE", keys[0], pick(BKEYS + ["dst"]), side(), side(), timeout],
+            lambda: ["BRPOPLPUSH", keys[0], pick(BKEYS + ["dst"]), timeout],
+            lambda: ["BLMPOP", timeout, str(len(keys))] + keys + [side()] + count(),
+        ])(),
+        "zset": lambda: pick([
+            lambda: [pick(["BZPOPMIN", "BZPOPMAX"])] + keys + [timeout],
+            lambda: ["BZMPOP", timeout, str(len(keys))] + keys + [pick(["MIN", "MAX"])] + count(),
+        ])(),
+        # $: what comes after the call; now and then an id already behind (answered at once if data is there).
+        "stream": lambda: ["XREAD"] + count() + ["BLOCK", ms, "STREAMS"] + keys + [pick(["$", "$", "$", "0-0"]) for _ in keys],
+        "group": lambda: ["XREADGROUP", "GROUP", "g", pick(["c1", "c2"])] + count() + opts(["NOACK"])
+                         + ["BLOCK", ms, "STREAMS"] + keys + [pick([">", ">", ">", "0"]) for _ in keys],
+    }[kind]()
+
+
+def block_data(kind, sc, k):
+    """A command that makes k hold data of kind (which serves a client blocked on it)."""
+    if kind == "list":
+        return [pick(["LPUSH", "RPUSH"]), k] + some(ELEMS, 1, 5)
+    if kind == "zset":
+        return ["ZADD", k] + flat([(str(random.randint(0, 9)), pick(ELEMS)) for _ in range(random.randint(1, 4))])
+    return ["XADD", k] + opts([("MAXLEN", pick(["0", "1", "5"]))]) + [sc.stream_id(), "f", pick(ELEMS)]
+
+
+def lua_call(cmd, key_ref):
+    """cmd as a redis.call from Lua, its key (cmd[1]) replaced by key_ref (KEYS[n])."""
+    return "redis.call(%s)" % ", ".join([repr(cmd[0]), key_ref] + [repr(x) for x in cmd[2:]])
+
+
+def serve_action(kind, sc, j, blockers):
+    """Something connection j does that may serve, move or end a blocked client (or not)."""
+    k = pick(BKEYS)
+    data = lambda key=None: block_data(kind, sc, key or pick(BKEYS))
+    same_type_copy = {"list": ["LMOVE", "src", k, "LEFT", "RIGHT"], "zset": ["ZUNIONSTORE", k, "1", "src"],
+                      "stream": ["COPY", "src", k], "group": ["COPY", "src", k]}[kind]
+    r = random.random()
+    if r < 0.35:
+        sc.call(j, *data(k))
+    elif r < 0.45:
+        sc.transaction(j, [pick([data, data, lambda: ["DEL", pick(BKEYS)], lambda: ["SET", pick(BKEYS), "s"]])()
+                           for _ in range(random.randint(1, 3))])
+    elif r < 0.52:
+        # From Lua: the clients are served once the script is done.
+        body = "%s; return %s" % (lua_call(data(), "KEYS[1]"), lua_call(data(), "KEYS[2]"))
+        sc.call(j, "EVAL", body, "2", pick(BKEYS), pick(BKEYS))
+    elif r < 0.6:
+        sc.call(j, *data("src"))
+        sc.call(j, *pick([same_type_copy, ["RENAME", "src", k], ["COPY", "src", k, "REPLACE"]]))
+    elif r < 0.7:
+        sc.call(j, *pick([["DEL", k], ["SET", k, "s"], ["RENAME", k, "away"], ["FLUSHDB"], ["FLUSHALL"], ["EXPIRE", k, "0"]]))
+    elif r < 0.78:
+        # Data that comes from another database.
+        sc.call(j, "SELECT", "1")
+        sc.call(j, *data(k))
+        sc.call(j, *pick([["MOVE", k, "0"], ["SWAPDB", "0", "1"], ["SWAPDB", "1", "0"]]))
+        sc.call(j, "SELECT", "0")
+    elif r < 0.88 and blockers:
+        sc.call(j, "CLIENT", "UNBLOCK", Id(pick(blockers)), *opts(["TIMEOUT", "ERROR"]))
+    elif kind == "group":
+        sc.call(j, *pick([["XGROUP", "DESTROY", k, "g"], ["XGROUP", "SETID", k, "g", "$"], ["XTRIM", k, "MAXLEN", "0"],
+                          ["XGROUP", "CREATE", k, "g", "$", "MKSTREAM"], ["XGROUP", "DELCONSUMER", k, "g", "c1"]]))
+    elif kind == "list":
+        sc.call(j, *pick([["LPUSHX", k, "x"], ["LINSERT", k, "BEFORE", "a", "x"], ["SORT", "src", "ALPHA", "STORE", k],
+                          ["RPOPLPUSH", "src", k], ["LMPOP", "1", k, "LEFT"]]))
+    else:
+        sc.call(j, *data(k))
+
+
+def multi_blocking(resp3):
+    """Clients blocked on keys of one type, served (or not) by what another connection does."""
+    sc = Scenario()
+    kind = pick(["list", "list", "zset", "stream", "group"])
+    if kind == "group":
+        for k in BKEYS:
+            sc.call(0, "XGROUP", "CREATE", k, "g", "$", "MKSTREAM")
+    if random.random() < 0.3:
+        sc.call(0, *block_data(kind, sc, pick(BKEYS)))
+    blockers = random.sample([1, 2, 3], random.randint(1, 3))
+    waiting = []
+    for j in blockers:
+        keys = random.sample(BKEYS, random.randint(1, 2))
+        if random.random() < 0.2:
+            # A short timeout: its nil (or empty) reply, then the connection is done.
+            sc.append(("send", j, block_command(kind, keys, pick(["0.05", "0.02"]))))
+            sc.append(("read", j))
+        else:
+            sc.append(("send", j, block_command(kind, keys, pick(["0", "10"]))))
+            waiting.append(j)
+    for _ in range(random.randint(1, 5)):
+        serve_action(kind, sc, 0, waiting)
+        for j in waiting:
+            sc.append(("poll", j))
+    sc.call(0, "CLIENT", "LIST")
+    return sc
+
+
+WATCH_ACTIONS = [
+    lambda k: [["SET", k, "x"]], lambda k: [["SET", k, "v"]], lambda k: [["GET", k]], lambda k: [["SET", "other", "x"]],
+    lambda k: [["DEL", k]], lambda k: [["DEL", "nokey"]], lambda k: [["EXPIRE", k, "100"]], lambda k: [["PERSIST", k]],
+    lambda k: [["APPEND", k, ""]], lambda k: [["LPUSH", k, "a"]], lambda k: [["RENAME", "other", k]], lambda k: [["MOVE", k, "1"]],
+    lambda k: [["FLUSHALL"]], lambda k: [["FLUSHDB"]], lambda k: [["SWAPDB", "0", "1"]], lambda k: [["EXPIRE", k, "0"]],
+    lambda k: [["SELECT", "1"], ["SET", k, "x"], ["SELECT", "0"]], lambda k: [["SELECT", "1"], ["FLUSHDB"], ["SELECT", "0"]],
+    lambda k: [["EVAL", "return redis.call('set', KEYS[1], 'y')", "1", k]], lambda k: [["GETDEL", "nokey"]],
+    lambda k: [["MULTI"], ["INCR", k], ["EXEC"]], lambda k: [["SET", k, "x", "NX"]], lambda k: [["FLUSHALL", "ASYNC"]],
+    lambda k: [["SET", k, "v", "PX", "20"], "sleep", ["EXISTS", k]], lambda k: [["PEXPIRE", k, "20"], "sleep"],
+]
+
+
+def multi_watch(resp3):
+    """WATCH on one connection, writes (or reads) from others, then its EXEC."""
+    sc = Scenario()
+    k = pick(["w0", "w1"])
+    for setup in random.sample([["SET", k, "v"], ["SET", "other", "o"], ["SET", k, "v", "PX", "20"], ["RPUSH", k, "a"]],
+                               random.randint(0, 2)):
+        sc.call(0, *setup)
+    if any("PX" in step[2] for step in sc):
+        sc.append(("sleep", 40))  # the key expired before WATCH
+    db = pick(["0", "0", "1"])
+    if db == "1":
+        sc.call(1, "SELECT", "1")
+        if random.random() < 0.5:
+            sc.call(1, "SET", k, "one")
+    sc.call(1, "WATCH", *random.sample([k, "other", "w2"], random.randint(1, 2)))
+    for _ in range(random.randint(0, 3)):
+        j = pick([0, 0, 2, 1])
+        for cmd in pick(WATCH_ACTIONS)(k):
+            if cmd == "sleep":
+                sc.append(("sleep", 40))
+            else:
+                sc.call(j, *cmd)
+    sc.call(pick([1, 3]), "CLIENT", "LIST")
+    sc.call(1, "MULTI")
+    sc.call(1, "GET", k)
+    sc.call(1, "SET", "res", "done")
+    sc.call(1, pick(["EXEC", "EXEC", "EXEC", "DISCARD"]))
+    sc.call(1, "EXISTS", "res")
+    return sc
+
+
+TKEYS = ["t:a", "t:b", "u:c", "v"]
+TRACK_READS = [lambda k: ["GET", k], lambda k: ["MGET", k, pick(TKEYS)], lambda k: ["EXISTS", k], lambda k: ["STRLEN", k],
+               lambda k: ["HGET", k, "f"], lambda k: ["TYPE", k], lambda k: ["GETRANGE", k, "0", "1"], lambda k: ["TTL", k]]
+TRACK_WRITES = [lambda k: ["SET", k, pick(ELEMS)], lambda k: ["DEL", k], lambda k: ["INCR", k], lambda k: ["HSET", k, "f", "1"],
+                lambda k: ["MSET", k, "1", pick(TKEYS), "2"], lambda k: ["APPEND", k, "z"], lambda k: ["EXPIRE", k, "100"],
+                lambda k: ["RENAME", k, pick(TKEYS)], lambda k: ["SET", k, "1", "NX"], lambda k: ["UNLINK", k],
+                lambda k: ["EVAL", "return redis.call('set', KEYS[1], 'lua')", "1", k], lambda k: ["SETRANGE", k, "0", "q"]]
+
+
+def multi_tracking(resp3):
+    """CLIENT TRACKING on one or two connections (RESP3 pushes, or redirected to a subscriber of
+    __redis__:invalidate), reads and writes from every connection, and what each one is told."""
+    sc = Scenario()
+    redirect = not resp3 or random.random() < 0.4
+    if redirect:
+        sc.call(3, "SUBSCRIBE", "__redis__:invalidate")
+    trackers = random.sample([1, 2], random.randint(1, 2))
+    for j in trackers:
+        mode = opts([("BCAST",)], ["OPTIN", "OPTOUT"], ["NOLOOP"])
+        if "BCAST" in mode and random.random() < 0.7:
+            mode += flat(("PREFIX", p) for p in random.sample(["t:", "u", "v", "t:a"], random.randint(1, 2)))
+        sc.call(j, "CLIENT", "TRACKING", "ON", *((["REDIRECT", Id(3)] if redirect else []) + mode))
+    for _ in range(random.randint(4, 14)):
+        r, k, t = random.random(), pick(TKEYS), pick(trackers)
+        if r < 0.3:
+            if random.random() < 0.3:
+                sc.call(t, "CLIENT", "CACHING", pick(["yes", "no"]))
+            sc.call(t, *pick(TRACK_READS)(k))
+        elif r < 0.6:
+            sc.call(pick([0, 0, 1, 2]), *pick(TRACK_WRITES)(k))
+        elif r < 0.66:
+            sc.transaction(0, [pick(TRACK_WRITES)(pick(TKEYS)) for _ in range(random.randint(1, 3))])
+        elif r < 0.7:
+            sc.call(pick([0, t]), *pick([["FLUSHDB"], ["FLUSHALL"], ["FLUSHDB", "ASYNC"]]))
+        elif r < 0.75:
+            # Expiry: told when the key is deleted (here by the access at the latest).
+            # (PX long enough for the GET to come first on a JVM not warmed up yet.)
+            sc.call(0, "SET", k, "e", "PX", "100")
+            sc.call(t, "GET", k)
+            sc.append(("sleep", 150))
+            sc.call(0, "EXISTS", k)
+        elif r < 0.8:
+            sc.call(0, "SELECT", "1")
+            sc.call(0, *pick(TRACK_WRITES)(k))
+            sc.call(0, "SELECT", "0")
+        elif r < 0.88:
+            sc.call(t, "CLIENT", pick(["TRACKINGINFO", "GETREDIR"]))
+        elif r < 0.92:
+            sc.call(t, "CLIENT", "TRACKING", "OFF")
+        elif r < 0.94 and redirect:
+            sc.call(0, "CLIENT", "KILL", "ID", Id(3))
+        else:
+            sc.call(pick(trackers + [3]), "PING")
+    for j in (1, 2, 3):
+        sc.call(j, "PING")
+    return sc
+
+
+CHANNELS = ["ch1", "ch2", "news.a", "news.b"]
+PATTERNS = ["ch*", "news.*", "*", "ch?", "n*s.[ab]", "ch1"]
+
+
+def multi_pubsub(resp3):
+    """Subscribers with overlapping channels and patterns, publishers, and what each one gets."""
+    sc = Scenario()
+    subs = random.sample([1, 2, 3], random.randint(1, 3))
+    for j in subs:
+        if random.random() < 0.7:
+            sc.call(j, "SUBSCRIBE", *random.sample(CHANNELS, random.randint(1, 3)))
+        if random.random() < 0.6:
+            sc.call(j, "PSUBSCRIBE", *random.sample(PATTERNS, random.randint(1, 3)))
+        if random.random() < 0.2:
+            sc.call(j, "SSUBSCRIBE", *random.sample(CHANNELS, random.randint(1, 2)))
+    for _ in range(random.randint(3, 12)):
+        r, s = random.random(), pick(subs)
+        if r < 0.35:
+            sc.call(0, "PUBLISH", pick(CHANNELS + ["other"]), pick(ELEMS))
+        elif r < 0.4:
+            sc.call(0, "SPUBLISH", pick(CHANNELS), pick(ELEMS))
+        elif r < 0.45:
+            sc.call(0, "EVAL", "return redis.call('publish', KEYS[1], ARGV[1])", "1", pick(CHANNELS), "lua")
+        elif r < 0.5:
+            sc.transaction(0, [["PUBLISH", pick(CHANNELS), pick(ELEMS)] for _ in range(random.randint(1, 3))])
+        elif r < 0.6:
+            sc.call(s, pick(["UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE"]),
+                    *random.sample(CHANNELS if random.random() < 0.5 else PATTERNS, random.randint(0, 2)))
+        elif r < 0.68:
+            sc.call(s, pick(["SUBSCRIBE", "PSUBSCRIBE"]), pick(CHANNELS + PATTERNS))
+        elif r < 0.75:
+            # RESP3 allows any command while subscribed (its reply among the pushes); RESP2 refuses it.
+            sc.call(s, *pick([["GET", "k"], ["ECHO", "hi"], ["PUBLISH", pick(CHANNELS), "self"], ["CLIENT", "INFO"]]))
+        elif r < 0.8:
+            sc.call(pick([0, s]), "PUBSUB", *pick([["NUMSUB"] + random.sample(CHANNELS, 2), ["NUMPAT"], ["CHANNELS"],
+                                                    ["CHANNELS", "news.*"], ["SHARDCHANNELS"], ["SHARDNUMSUB", "ch1"]]))
+        elif r < 0.85 and resp3:
+            # A push while a command of the same connection is blocked: it comes before the reply.
+            sc.append(("send", s, ["BLPOP", "bk0", "0"]))
+            sc.call(0, "PUBLISH", pick(CHANNELS), "while-blocked")
+            sc.call(0, "RPUSH", "bk0", "x")
+            sc.append(("read", s))
+        else:
+            sc.call(s, "PING")
+    for j in subs:
+        sc.call(j, "PING")
+    return sc
+
+
+CLIENT_SETUP = [
+    lambda j: [["CLIENT", "SETNAME", "conn%d" % j]], lambda j: [["SELECT", pick(["1", "2"])]], lambda j: [["HELLO", pick(["2", "3"])]],
+    lambda j: [["SUBSCRIBE", "ch1"]], lambda j: [["PSUBSCRIBE", "ch*", "x*"]], lambda j: [["WATCH", "k1", "k2"]],
+    lambda j: [["AUTH", "u1", "pw"]], lambda j: [["CLIENT", "NO-EVICT", "on"]], lambda j: [["CLIENT", "TRACKING", "ON", "BCAST"]],
+    lambda j: [["MULTI"], ["SET", "k", "v"]], lambda j: [["SSUBSCRIBE", "ch2"]], lambda j: [["READONLY"]],
+]
+
+
+def client_kill():
+    j = random.randint(0, MULTI_CONNS - 1)
+    return pick([
+        lambda: ["ID", Id(j)], lambda: ["USER", pick(["u1", "default", "nobody"])], lambda: ["TYPE", pick(["normal", "pubsub"])],
+        lambda: ["ADDR", Addr(j)], lambda: [Addr(j)], lambda: ["ID", Id(j), "TYPE", pick(["normal", "pubsub"])],
+        lambda: ["USER", "u1", "SKIPME", pick(["yes", "no"])], lambda: ["TYPE", "pubsub", "SKIPME", pick(["yes", "no"])],
+        lambda: ["ID", Id(j), "SKIPME", pick(["yes", "no"])], lambda: ["TYPE", pick(["replica", "master", "slave"])],
+        lambda: ["ID", Id(j), "ID", Id((j + 1) % MULTI_CONNS)], lambda: ["MAXAGE", "100000"],
+    ])()
+
+
+def multi_clients(resp3):
+    """What CLIENT LIST/INFO say of the other connections, CLIENT KILL's filters, CLIENT PAUSE."""
+    sc = Scenario()
+    sc.call(0, "ACL", "SETUSER", "u1", "on", ">pw", "~*", "&*", "+@all")
+    for j in range(MULTI_CONNS):
+        for setup in random.sample(CLIENT_SETUP, random.randint(0, 3)):
+            for cmd in setup(j):
+                sc.call(j, *cmd)
+    q = lambda: pick([["CLIENT", "LIST"], ["CLIENT", "LIST", "TYPE", pick(["normal", "pubsub", "master", "replica"])],
+                      ["CLIENT", "LIST", "ID", Id(random.randint(0, 3)), Id(random.randint(0, 3))], ["CLIENT", "INFO"]])
+    for _ in range(random.randint(1, 3)):
+        sc.call(random.randint(0, 3), *q())
+    r = random.random()
+    if r < 0.5:
+        sc.call(random.randint(0, 3), "CLIENT", "KILL", *client_kill())
+        for j in range(MULTI_CONNS):
+            sc.call(j, "PING")
+    elif r < 0.85:
+        # CLIENT PAUSE WRITE: writes wait (flag b, answered in order when it ends), reads go on.
+        sc.call(0, "CLIENT", "PAUSE", pick(["500", "300"]), *opts(["WRITE", "ALL"], ["WRITE"]) or ["WRITE"])
+        if sc[-1][2][-1] == "ALL":
+            sc.append(("send!", 1, pick([["GET", "k"], ["SET", "k", "p"]])))
+            sc.append(("quiet", 1, 30))
+            sc.append(("read", 1))
+        else:
+            for j in (1, 2):
+                cmd = pick([["SET", "k", "p%d" % j], ["GET", "k"], ["PUBLISH", "ch1", "x"], ["EVAL", "return 1", "0"],
+                            ["EVAL", "#!lua flags=no-writes\nreturn 1", "0"], ["INCR", "n"], ["CLIENT", "LIST"]])
+                sc.append(("send", j, cmd))
+            sc.call(3, *q())
+            # Never CLIENT UNBLOCK of a client the pause holds: Redis 7.0.15 panics ("Unknown btype in
+            # replyToBlockedClientTimedOut()"), and finish() unpauses before it unblocks.
+            if random.random() < 0.8:
+                sc.call(3, "CLIENT", "UNPAUSE")
+            sc.append(("read", 1))
+            sc.append(("read", 2))
+            sc.call(3, "MGET", "k", "n")
+    else:
+        sc.call(pick([0, 1]), "CLIENT", "NO-EVICT", pick(["on", "off"]))
+        sc.call(2, *q())
+    return sc
+
+
+MULTI_SCENARIOS = [multi_blocking, multi_blocking, multi_watch, multi_tracking, multi_tracking, multi_pubsub, multi_clients]
+
+
+def multi_family():
+    """Only run through run_multi (see main): a scenario of several connections, not one command."""
+    raise RuntimeError("multi runs alone: --families multi")
+
+
+def step_words(st):
+    return [repr(x) if isinstance(x, (Id, Addr)) else x for x in st[2]] if st[0] in ("call", "send", "send!") else None
+
+
+def run_multi(a, rport, cport):
+    """-n scenarios of MULTI_SCENARIOS, each run on Redis then on Cinnabar, compared step by step."""
+    sides = [Side(rport, a.resp3), Side(cport, a.resp3)]
+    for s in sides:
+        s.finish()
+    mismatches = steps_run = 0
+    for i in range(a.n):
+        make = pick(MULTI_SCENARIOS)
+        sc = make(a.resp3)
+        sc.kind = make.__name__
+        runs = []
+        for s in sides:
+            results, blocking = [], {}
+            for st in sc:
+                back = {v: "#%s" % k for k, v in s.ids.items()}
+                raw = s.step(st)
+                if st[0] in ("send", "send!"):
+                    blocking[st[1]] = step_words(st)
+                words = step_words(st) if st[0] == "call" else blocking.get(st[1]) if st[0] in ("poll", "read", "quiet") else None
+                results.append((raw, multi_norm(words, raw, back)))
+            back = {v: "#%s" % k for k, v in s.ids.items()}
+            leftovers = s.finish()
+            results.append((leftovers, [multi_norm(None, got, back) for got in leftovers]))
+            runs.append(results)
+        steps_run += len(sc)
+        labels = [st for st in sc] + [("finish",)]
+        for n, (st, (rraw, rn), (craw, cn)) in enumerate(zip(labels, runs[0], runs[1])):
+            if rn != cn or (a.resp3 and repr(shape(rraw)) != repr(shape(craw))):
+                mismatches += 1
+                if mismatches <= a.max_report:
+                    print("#%d %s, step %d: %s\n  redis:    %r\n  cinnabar: %r" % (
+                        i, sc_name(sc), n, st_text(st), rn, cn))
+                    if rn == cn:
+                        print("  types:    %r\n  vs:       %r" % (shape(rraw), shape(craw)))
+                    for m, (st2, (r2, _), (c2, _)) in enumerate(zip(labels, runs[0], runs[1])):
+                        if m < n:
+                            print("    %2d %-60s %r%s" % (m, st_text(st2), r2, "" if r2 == c2 else "  / %r" % (c2,)))
+                break
+    print("seed %d: %d scenarios (%d steps), %d mismatches" % (a.seed_used, a.n, steps_run, mismatches))
+    return 1 if mismatches else 0
+
+
+def st_text(st):
+    if st[0] in ("call", "send", "send!"):
+        return "%s c%d %s" % (st[0], st[1], " ".join(map(repr, step_words(st))))
+    return " ".join(map(str, st))
+
+
+def sc_name(sc):
+    return getattr(sc, "kind", "scenario")
+
+
 FAMILIES = {
     "string": strings, "keys": keys_family, "list": lists, "hash": hashes, "set": sets,
     "zset": zsets, "scripting": scripting, "tx": transactions, "misc": misc,
@@ -1756,7 +2483,7 @@ FAMILIES = {
     "string2": strings_extra, "coll2": collections_extra, "encoding": encodings, "keys2": keys_extra,
     "blocking": blocking, "scripts2": scripts_extra, "function": functions, "scan": scans,
     "config": configs, "server": servers_family, "acl": acls, "subscribe": subscriptions, "spec": spec_family,
-    "spec-multi": spec_multi_family, "spec-script": spec_script_family,
+    "spec-multi": spec_multi_family, "spec-script": spec_script_family, "multi": multi_family,
 }
 
 # Replies Redis leaves unordered: compared as sorted lists.
@@ -2201,7 +2928,7 @@ def main():
     ap.add_argument("--seed", type=int, default=None)
     # Not subscribe unless asked: in RESP2's subscribed mode every other family's command fails.
     # spec only when Redis's command descriptions are there (asked for by name, it insists on them).
-    ap.add_argument("--families", default=",".join(f for f in FAMILIES if f != "subscribe"
+    ap.add_argument("--families", default=",".join(f for f in FAMILIES if f not in ("subscribe", "multi")
                                                     and (not f.startswith("spec") or os.path.isdir(SPEC_DIR_DEFAULT))))
     ap.add_argument("--redis-port", type=int)
     ap.add_argument("--cinnabar-port", type=int)
@@ -2218,12 +2945,18 @@ def main():
     seed = a.seed if a.seed is not None else int(time.time())
     random.seed(seed)
     families = [FAMILIES[f] for f in a.families.split(",")]
+    a.seed_used = seed
+    if multi_family in families and families != [multi_family]:
+        print("multi runs alone (--families multi): its scenarios drive several connections", file=sys.stderr)
+        return 2
     if {spec_family, spec_multi_family, spec_script_family} & set(families) and not load_spec(a.spec_dir):
         print("spec: no command descriptions at %s (Redis's src/commands: --spec-dir or REDIS_COMMANDS_DIR)" % a.spec_dir,
               file=sys.stderr)
         return 2
     skip = {x.upper() for x in a.skip.split(",") if x}
     with servers(a.redis_port, a.cinnabar_port) as (rport, cport):
+        if families == [multi_family]:
+            return run_multi(a, rport, cport)
         r, c = connect(rport), connect(cport)
         for conn in (r, c):
             if a.resp3:

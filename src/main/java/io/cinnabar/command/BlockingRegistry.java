@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Clients blocked on keys (BLPOP, BLMOVE, BZPOPMIN...), in FIFO order per key, and the keys that
@@ -71,10 +72,16 @@ final class BlockingRegistry {
     /**
      * Marks ready every key of database db that clients wait on (its contents were swapped or
      * flushed): serving then finds what is there, and clients that wait for a key to go see it gone.
+     * The keys gone come first, as Redis's SWAPDB signals deleted streams (XREADGROUP's "UNBLOCKED
+     * the stream key no longer exists") before the keys that hold data: a client blocked on both
+     * gets the error.
      */
-    void signalDatabase(int db) {
+    void signalDatabase(int db, Predicate<byte[]> exists) {
         for (BlockKey k : waiting.keySet()) {
-            if (k.db == db) ready.add(k);
+            if (k.db == db && !exists.test(k.key)) ready.add(k);
+        }
+        for (BlockKey k : waiting.keySet()) {
+            if (k.db == db && exists.test(k.key)) ready.add(k);
         }
     }
 

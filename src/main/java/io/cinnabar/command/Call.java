@@ -97,7 +97,7 @@ public final class Call {
 
     /** Tells clients blocked on keys of database db that their keys may have changed (SWAPDB, FLUSHDB). */
     public void signalDatabase(int db) {
-        server.blocking().signalDatabase(db);
+        server.blocking().signalDatabase(db, key -> server.keyspace().db(db).exists(key));
     }
 
     /**

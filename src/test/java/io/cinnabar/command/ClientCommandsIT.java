@@ -135,4 +135,27 @@ class ClientCommandsIT {
         JedisDataException e = assertThrows(JedisDataException.class, () -> cmd(jedis, name, args));
         assertEquals(expected, e.getMessage());
     }
+
+    @Test
+    void subscribedClientsAreOfTypePubsub(CinnabarServer server, Jedis jedis) throws Exception {
+        try (RespSocket resp2 = new RespSocket(server.port()); RespSocket resp3 = new RespSocket(server.port())) {
+            resp2.call("SUBSCRIBE", "ch");
+            resp3.call("HELLO", "3");
+            resp3.call("PSUBSCRIBE", "p*");
+            String pubsub = str(jedis, "CLIENT", "LIST", "TYPE", "pubsub");
+            assertEquals(2, pubsub.split("\n").length, pubsub);
+            assertTrue(!str(jedis, "CLIENT", "LIST", "TYPE", "normal").contains(" flags=P "));
+            assertEquals(2L, cmd(jedis, "CLIENT", "KILL", "TYPE", "pubsub"));
+            assertTrue(resp2.isClosedByServer());
+        }
+    }
+
+    @Test
+    void resetKeepsNoEvict(Jedis jedis) {
+        // Redis's clearClientConnectionState leaves CLIENT_NO_EVICT set.
+        cmd(jedis, "CLIENT", "NO-EVICT", "on");
+        assertEquals("RESET", str(jedis, "RESET"));
+        assertTrue(str(jedis, "CLIENT", "INFO").contains(" flags=e "));
+        cmd(jedis, "CLIENT", "NO-EVICT", "off");
+    }
 }

@@ -102,8 +102,35 @@ class TrackingIT {
             assertEquals(new RespSocket.Error("ERR Prefix 'user:x' overlaps with an existing prefix 'user:'. "
                             + "Prefixes for a single client must not overlap."),
                     c.call("CLIENT", "TRACKING", "ON", "BCAST", "PREFIX", "user:x"));
+            // Redis keeps a client's prefixes in a radix tree: listed in byte order, not as given.
             List<?> info = (List<?>) c.call("CLIENT", "TRACKINGINFO");
-            assertEquals(Arrays.asList("flags", List.of("on", "bcast"), "redirect", 0L, "prefixes", List.of("user:", "cart:")), info);
+            assertEquals(Arrays.asList("flags", List.of("on", "bcast"), "redirect", 0L, "prefixes", List.of("cart:", "user:")), info);
+        }
+    }
+
+    @Test
+    void broadcastSendsItsKeysInByteOrderAndIsFlaggedInClientList(Jedis jedis, CinnabarServer server) throws Exception {
+        try (RespSocket c = new RespSocket(server.port())) {
+            c.call("HELLO", "3");
+            c.call("CLIENT", "TRACKING", "ON", "BCAST");
+            // One round changes v, then t:b: Redis's radix tree of changed keys sends them sorted.
+            cmd(jedis, "EVAL", "redis.call('set', KEYS[1], 1); redis.call('set', KEYS[2], 2)", "2", "v", "t:b");
+            assertEquals(invalidate(List.of("t:b", "v")), c.read());
+            assertTrue(((String) c.call("CLIENT", "INFO")).contains(" flags=tB "));
+        }
+    }
+
+    @Test
+    void broadcastNoloopClientIsToldOfItsOwnScriptsWrites(Jedis jedis, CinnabarServer server) throws Exception {
+        // Redis remembers who changed a key for BCAST by the client that ran the write: a
+        // script's own client, not its caller. Its NOLOOP then spares the caller's direct writes only.
+        try (RespSocket c = new RespSocket(server.port())) {
+            c.call("HELLO", "3");
+            c.call("CLIENT", "TRACKING", "ON", "BCAST", "NOLOOP");
+            assertEquals("OK", c.call("SET", "direct", "1"));
+            assertEquals("OK", c.call("EVAL", "return redis.call('set', KEYS[1], 'lua')", "1", "scripted"));
+            assertEquals(invalidate(List.of("scripted")), c.read());
+            assertEquals("PONG", c.call("PING"));
         }
     }
 

@@ -158,7 +158,7 @@ public final class ConnectionCommands implements CommandFamily {
     /**
      * RESET: the connection becomes as new (Redis's clearClientConnectionState): out of MONITOR,
      * transaction and WATCHes dropped, database 0, RESP2, default user, no name, replies on,
-     * plus what other families registered (subscriptions, tracking).
+     * plus what other families registered (subscriptions, tracking). NO-EVICT is kept, as in Redis 7.0.
      */
     private void reset(Call c) {
         Client client = c.client();
@@ -170,7 +170,7 @@ public final class ConnectionCommands implements CommandFamily {
         client.clearClusterFlags();
         client.db(0);
         client.name(null);
-        client.noEvict(false);
+        // CLIENT NO-EVICT stays on: clearClientConnectionState leaves CLIENT_NO_EVICT alone.
         client.aclUser(null);
         client.authenticated(!c.server().requirePass());
         c.switchProtocol(2);

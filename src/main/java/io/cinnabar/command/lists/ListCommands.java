@@ -271,13 +271,17 @@ public final class ListCommands implements CommandFamily {
 
     /**
      * BLPOP/BRPOP (count SINGLE: [key, element]) and BLMPOP ([key, [elements]]): pops from the
-     * first non-empty key of numKeys starting at argument first, or blocks on all of them.
+     * first non-empty key of numKeys starting at argument first, or blocks on all of them; woken,
+     * from the key that got data.
      */
     private void blockingPop(Call c, int first, int numKeys, boolean atHead, int timeoutIdx, long count) {
         long deadline = c.timeoutArg(timeoutIdx);
         boolean retry = c.isRetry();
         for (int j = first; j < first + numKeys; j++) {
             byte[] key = c.arg(j);
+            // A woken client is served from the key that got data (serveClientsBlockedOnListKey),
+            // not from the first of its keys that has some.
+            if (retry && !Arrays.equals(key, c.readyKey())) continue;
             Object v = c.db().write(key);
             if (v == null) continue;
             // Redis serves a woken client only from lists: a key turned into another type is skipped.

@@ -329,8 +329,8 @@ public final class ClientCommands implements CommandFamily {
         }
     }
 
-    /** No replication or pub/sub yet: every client is a normal one. */
+    /** Redis's getClientType: a subscribed client (in RESP2 or RESP3) is of type pubsub, the others normal. */
     private static String typeOf(Client c) {
-        return "normal";
+        return c.subscribed() ? "pubsub" : "normal";
     }
 }

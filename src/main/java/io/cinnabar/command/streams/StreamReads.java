@@ -119,7 +119,11 @@ final class StreamReads {
             StreamValue s = lookup(c, c.arg(streamsArg + k), retry);
             if (s == null) continue;
             StreamId gt = ids[k];
-            if (groupName != null) {
+            if (retry) {
+                // serveClientsBlockedOnStreamKey: served once the stream's last ID passed the one
+                // waited for, even when nothing is left to read (XADD MAXLEN 0): an empty batch.
+                if (s.lastId.compareTo(groupName == null ? gt : s.group(groupName).lastId) > 0) served.add(k);
+            } else if (groupName != null) {
                 if (!gt.equals(GROUP_NEW)) {
                     served.add(k);
                 } else if (s.length > 0 && s.lastValidId().compareTo(deliveredBefore(c, s, groupName, streamsArg, ids, k, count)) > 0) {

@@ -13,10 +13,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Server-assisted client-side caching (Redis's tracking.c): which clients read which keys, the
@@ -30,17 +30,21 @@ public final class Tracking {
         void push(Client target, byte[] bytes);
     }
 
-    /** One BCAST prefix: its clients and the keys under it changed since the last broadcast (with who changed each). */
+    /**
+     * One BCAST prefix: its clients and the keys under it changed since the last broadcast (with
+     * who changed each), in byte order: Redis keeps them in a radix tree and sends them so.
+     */
     private static final class Prefix {
         final LinkedHashSet<Client> clients = new LinkedHashSet<>();
-        final LinkedHashMap<ByteBuffer, Client> changed = new LinkedHashMap<>();
+        final TreeMap<byte[], Client> changed = new TreeMap<>(Arrays::compareUnsigned);
     }
 
     private final ServerContext server;
     private final Outbox outbox;
     /** Key -> ids of the clients that may have cached it. */
     private final Map<ByteBuffer, LinkedHashSet<Long>> table = new HashMap<>();
-    private final Map<ByteBuffer, Prefix> prefixes = new LinkedHashMap<>();
+    /** The BCAST prefixes in byte order (Redis's PrefixTable radix tree: broadcasts go out in this order). */
+    private final TreeMap<byte[], Prefix> prefixes = new TreeMap<>(Arrays::compareUnsigned);
     private long totalItems;
     private int trackingClients;
     /** Invalidations for clients whose command is running: sent after its reply (keys null: flush). */
@@ -108,8 +112,8 @@ public final class Tracking {
     }
 
     private void addPrefix(Client c, ClientTracking t, byte[] p) {
-        Prefix prefix = prefixes.computeIfAbsent(ByteBuffer.wrap(p), k -> new Prefix());
-        if (prefix.clients.add(c)) t.prefixes.add(p);
+        Prefix prefix = prefixes.computeIfAbsent(p, k -> new Prefix());
+        if (prefix.clients.add(c)) t.addPrefix(p);
     }
 
     /** CLIENT TRACKING OFF, RESET, disconnection. */
@@ -117,11 +121,10 @@ public final class Tracking {
         ClientTracking t = c.tracking();
         if (t == null || !t.on) return;
         for (byte[] p : t.prefixes) {
-            ByteBuffer k = ByteBuffer.wrap(p);
-            Prefix prefix = prefixes.get(k);
+            Prefix prefix = prefixes.get(p);
             if (prefix == null) continue;
             prefix.clients.remove(c);
-            if (prefix.clients.isEmpty()) prefixes.remove(k);
+            if (prefix.clients.isEmpty()) prefixes.remove(p);
         }
         t.prefixes.clear();
         trackingClients--;
@@ -154,14 +157,14 @@ public final class Tracking {
         if (spec.hasFlag(CommandFlag.READONLY)) {
             // A read that changed its key (PFCOUNT refreshing the HLL's cached cardinality) tells
             // the others first, as its signalModifiedKey does in Redis.
-            if (!failed && changed) afterWrite(client.isScript() ? top.client() : client, spec, argv);
+            if (!failed && changed) afterWrite(client, top, spec, argv);
             if (client.isScript()) {
                 afterRead(top.client(), top.spec(), top.args());
             } else if (!spec.mayRunLong()) {
                 afterRead(client, spec, argv);
             }
         } else if (!failed && changed) {
-            afterWrite(client.isScript() ? top.client() : client, spec, argv);
+            afterWrite(client, top, spec, argv);
         }
     }
 
@@ -177,14 +180,25 @@ public final class Tracking {
         });
     }
 
-    /** After a write command that changed data: its keys may have changed (Redis's signalModifiedKey). */
-    private void afterWrite(Client by, CommandSpec spec, byte[][] argv) {
-        spec.forEachKey(argv, pos -> invalidate(by, argv[pos]));
+    /**
+     * After a write command that changed data: its keys may have changed (Redis's signalModifiedKey).
+     * NOLOOP spares the top-level client its own writes, scripts' included (Redis compares with
+     * server.current_client); a BCAST client's NOLOOP compares with who wrote, which for a
+     * script's write is the script's own client: a BCAST NOLOOP client is told of its scripts' writes.
+     */
+    private void afterWrite(Client writer, Call top, CommandSpec spec, byte[][] argv) {
+        Client caller = writer.isScript() ? top.client() : writer;
+        spec.forEachKey(argv, pos -> invalidate(writer, caller, argv[pos]));
     }
 
     /** The key changed (or expired): tell whoever may have cached it. by may be null. */
     public void invalidate(Client by, byte[] key) {
-        if (!prefixes.isEmpty()) rememberForBroadcast(by, key);
+        invalidate(by, by, key);
+    }
+
+    /** The key changed: writer is who changed it (for BCAST), caller the top-level client that ran (for NOLOOP). */
+    private void invalidate(Client writer, Client by, byte[] key) {
+        if (!prefixes.isEmpty()) rememberForBroadcast(writer, key);
         LinkedHashSet<Long> ids = table.remove(ByteBuffer.wrap(key));
         if (ids == null) return;
         totalItems -= ids.size();
@@ -209,11 +223,10 @@ public final class Tracking {
     }
 
     private void rememberForBroadcast(Client by, byte[] key) {
-        for (Map.Entry<ByteBuffer, Prefix> e : prefixes.entrySet()) {
-            ByteBuffer p = e.getKey();
-            if (p.remaining() > key.length) continue;
-            if (p.remaining() > 0 && !p.equals(ByteBuffer.wrap(key, 0, p.remaining()))) continue;
-            e.getValue().changed.put(ByteBuffer.wrap(key), by);
+        for (Map.Entry<byte[], Prefix> e : prefixes.entrySet()) {
+            byte[] p = e.getKey();
+            if (p.length > key.length || !Arrays.equals(p, 0, p.length, key, 0, p.length)) continue;
+            e.getValue().changed.put(key, by);
         }
     }
 
@@ -267,13 +280,13 @@ public final class Tracking {
     }
 
     /** The changed keys as a RESP array, without those changed by exclude; null when none is left. */
-    private static byte[] keysArray(LinkedHashMap<ByteBuffer, Client> changed, Client exclude) {
-        List<ByteBuffer> keys = new ArrayList<>(changed.size());
-        for (Map.Entry<ByteBuffer, Client> e : changed.entrySet()) if (exclude == null || e.getValue() != exclude) keys.add(e.getKey());
+    private static byte[] keysArray(TreeMap<byte[], Client> changed, Client exclude) {
+        List<byte[]> keys = new ArrayList<>(changed.size());
+        for (Map.Entry<byte[], Client> e : changed.entrySet()) if (exclude == null || e.getValue() != exclude) keys.add(e.getKey());
         if (keys.isEmpty()) return null;
         RespWriter w = new RespWriter(64);
         w.array(keys.size());
-        for (ByteBuffer k : keys) w.bulk(k.array(), k.arrayOffset() + k.position(), k.remaining());
+        for (byte[] k : keys) w.bulk(k);
         return w.takeBytes();
     }
 

@@ -99,6 +99,8 @@ final class ZSetPops {
     private static void blockingPop(Call c, byte[][] keys, boolean max, int timeoutIndex, long count, boolean multi) {
         long deadline = c.timeoutArg(timeoutIndex);
         for (byte[] key : keys) {
+            // Woken, served from the key that got data (serveClientsBlockedOnSortedSetKey).
+            if (c.isRetry() && !java.util.Arrays.equals(key, c.readyKey())) continue;
             Object v = c.db().write(key);
             if (v == null) continue;
             if (!(v instanceof ZSetValue z)) {
