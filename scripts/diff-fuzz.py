@@ -289,7 +289,9 @@ KEYS = ["k%d" % i for i in range(6)]
 FIELDS = ["f%d" % i for i in range(5)]
 MEMBERS = ["a", "b", "c", "d", "1", "2", "10", "-3"]
 VALUES = ["", "0", "1", "-1", "7", "10", "3.5", "-0.25", "abc", "hello world", "1e3", "inf", "-inf", "nan",
-          "9223372036854775807", "-9223372036854775808", "9223372036854775808", " 1", "0x10", "00", "x" * 70]
+          "9223372036854775807", "-9223372036854775808", "9223372036854775808", " 1", "0x10", "00", "x" * 70,
+          # Bytes that are not UTF-8, and some that are: errors that quote an argument quote its bytes.
+          b"\xff\xfe\x00z", "caf\u00e9"]
 NUMS = ["0", "1", "2", "-1", "-2", "3", "10", "-10", "100", "abc", "1.5", "9223372036854775807", "-9223372036854775808"]
 SCORES = ["0", "1", "-1", "1.5", "2", "10", "-inf", "+inf", "inf", "1e2", "abc", "nan", "(1", "(2"]
 LEX_KEYS = ["z0", "z1"]
@@ -1276,7 +1278,7 @@ DOUBLES_SMALL = ["0", "1", "-1", "1.5", "2", "-2.5", "10", "3"]
 DOUBLES_EDGE = ["1e308", "-1e308", "inf", "-inf", "+inf", "nan", "abc", "", " 1", "1.5e3", "(1", "0x10",
                 "9223372036854775807", "-0", "1e-5", "1e400"]
 # Junk inserted now and then: never a number that would be a long blocking timeout.
-SPEC_JUNK = ["junk", "NX", "XX", "COUNT", "LIMIT", "-1", "abc", "", "WITHSCORES", "GET"]
+SPEC_JUNK = ["junk", "NX", "XX", "COUNT", "LIMIT", "-1", "abc", "", "WITHSCORES", "GET", b"\xe9\x80", "\u00e9"]
 EXPIRE_SECONDS = ["100", "1000", "0", "-1", "abc", "9223372036854775807", "1.5"]
 EXPIRE_MS = ["100000", "5000000", "0", "-1", "abc", "9223372036854775807"]
 SPEC_POOLS_BY_NAME = {

@@ -200,16 +200,25 @@ public final class Call {
         return BinaryText.decode(args[i]);
     }
 
+    /** The argument as an error quotes it: Redis formats it with %s, which stops at a NUL byte. */
+    public String quoted(int i) {
+        return BinaryText.decode(args[i], 0, BinaryText.cLength(args[i]));
+    }
+
     /** The argument upper-cased as ASCII, for matching options like "NX". */
     public String option(int i) {
         return new String(args[i], StandardCharsets.ISO_8859_1).toUpperCase(Locale.ROOT);
     }
 
-    /** True when argument i equals word, ignoring ASCII case. */
+    /**
+     * True when argument i equals word, ignoring ASCII case, as Redis's strcasecmp compares them:
+     * up to a NUL byte ("NX\0junk" is NX).
+     */
     public boolean argIs(int i, String word) {
         byte[] a = args[i];
-        if (a.length != word.length()) return false;
-        for (int k = 0; k < a.length; k++) {
+        int n = word.length();
+        if (a.length != n && (a.length < n || a[n] != 0)) return false;
+        for (int k = 0; k < n; k++) {
             int c = a[k];
             if (c >= 'a' && c <= 'z') c -= 32;
             int w = word.charAt(k);

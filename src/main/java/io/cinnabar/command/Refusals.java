@@ -20,7 +20,7 @@ final class Refusals {
         for (int i = 1; i < args.length && list.size() < 128; i++) {
             int room = 128 - list.size();
             list.write('\'');
-            list.write(args[i], 0, Math.min(cStringLength(args[i]), room));
+            list.write(args[i], 0, Math.min(BinaryText.cLength(args[i]), room));
             list.write('\'');
             list.write(' ');
         }
@@ -57,11 +57,6 @@ final class Refusals {
 
     /** "%.128s" of b: up to its first NUL byte, at most 128 bytes. */
     private static String clip(byte[] b) {
-        return BinaryText.decode(b, 0, Math.min(cStringLength(b), 128));
-    }
-
-    private static int cStringLength(byte[] b) {
-        for (int i = 0; i < b.length; i++) if (b[i] == 0) return i;
-        return b.length;
+        return BinaryText.decode(b, 0, Math.min(BinaryText.cLength(b), 128));
     }
 }

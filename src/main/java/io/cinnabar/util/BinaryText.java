@@ -63,6 +63,12 @@ public final class BinaryText {
         return out.toByteArray();
     }
 
+    /** How much of b C's string functions see: up to its first NUL byte. */
+    public static int cLength(byte[] b) {
+        for (int i = 0; i < b.length; i++) if (b[i] == 0) return i;
+        return b.length;
+    }
+
     /** The text of one byte, as decode gives it: "got '%c'" of a byte over 0x7F. */
     public static String ofByte(int b) {
         b &= 0xff;

@@ -36,6 +36,17 @@ class ClientBytesInErrorsIT {
     }
 
     @Test
+    void optionsAndQuotedArgumentsEndAtANulAsCStrings(CinnabarServer server) throws IOException {
+        // Redis compares options with strcasecmp and quotes arguments with %s: both stop at a NUL.
+        try (Socket s = RawSockets.connect(server)) {
+            assertEquals("-ERR Unsupported option a", reply(s, "EXPIREAT", "k", "1", "a\0b"));
+            assertEquals("-ERR unknown subcommand 'a'. Try OBJECT HELP.", reply(s, "OBJECT", "a\0b"));
+            assertEquals("+OK", reply(s, "SET", "k", "v", "EX\0junk", "100"));
+            assertEquals(":100", reply(s, "TTL", "k"));
+        }
+    }
+
+    @Test
     void scriptErrorsKeepTheirBytes(CinnabarServer server) throws IOException {
         try (Socket s = RawSockets.connect(server)) {
             assertEquals("-ERR \u00c8\u00e9x", reply(s, "EVAL", "return redis.error_reply('\\200\\233x')", "0"));

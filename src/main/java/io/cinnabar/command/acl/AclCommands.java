@@ -226,10 +226,10 @@ public final class AclCommands implements CommandFamily {
     private void dryrun(Call c) {
         Acl acl = acl(c);
         AclUser u = acl.user(c.argString(2));
-        if (u == null) throw new CommandError("ERR User '" + c.argString(2) + "' not found");
+        if (u == null) throw new CommandError("ERR User '" + c.quoted(2) + "' not found");
         byte[][] argv = java.util.Arrays.copyOfRange(c.args(), 3, c.argCount());
         CommandSpec spec = c.server().commands().resolve(argv);
-        if (spec == null) throw new CommandError("ERR Command '" + c.argString(3) + "' not found");
+        if (spec == null) throw new CommandError("ERR Command '" + c.quoted(3) + "' not found");
         int arity = spec.arity();
         if ((arity > 0 && arity != argv.length) || argv.length < -arity) {
             throw new CommandError("ERR wrong number of arguments for '" + spec.fullName() + "' command");

@@ -191,7 +191,7 @@ public final class ClusterCommands implements CommandFamily {
     /** The node argument 2 names, or Redis's "Unknown node" error. */
     private static ClusterNode knownNode(Call c, ClusterMember m) {
         ClusterNode n = m.state().node(c.argString(2));
-        if (n == null) throw new CommandError("ERR Unknown node " + c.argString(2));
+        if (n == null) throw new CommandError("ERR Unknown node " + c.quoted(2));
         return n;
     }
 
@@ -215,12 +215,12 @@ public final class ClusterCommands implements CommandFamily {
     private void meet(Call c) {
         ClusterMember m = member(c);
         if (c.argCount() > 5) throw CommandError.subcommandSyntax(c.args());
-        long port = c.longArg(3, "ERR Invalid TCP base port specified: " + c.argString(3));
-        long busPort = c.argCount() == 5 ? c.longArg(4, "ERR Invalid TCP bus port specified: " + c.argString(4)) : port + 10000;
+        long port = c.longArg(3, "ERR Invalid TCP base port specified: " + c.quoted(3));
+        long busPort = c.argCount() == 5 ? c.longArg(4, "ERR Invalid TCP bus port specified: " + c.quoted(4)) : port + 10000;
         String ip = c.argString(2);
         // Redis's clusterStartHandshake refuses what is not an IP address or a usable port pair.
         if (!isIpAddress(ip) || port <= 0 || port > 65535 || busPort <= 0 || busPort > 65535) {
-            throw new CommandError("ERR Invalid node address specified: " + ip + ":" + c.argString(3));
+            throw new CommandError("ERR Invalid node address specified: " + ip + ":" + c.quoted(3));
         }
         for (ClusterNode n : m.state().nodes()) {
             if (n.port() == port && n.ip().equals(ip)) {

@@ -93,7 +93,7 @@ public final class ConnectionCommands implements CommandFamily {
                 name = c.arg(i + 1);
                 i += 1;
             } else {
-                throw new CommandError("ERR Syntax error in HELLO option '" + c.argString(i) + "'");
+                throw new CommandError("ERR Syntax error in HELLO option '" + c.quoted(i) + "'");
             }
         }
         if (!client.authenticated()) {

@@ -115,10 +115,10 @@ final class GeoSearch {
         }
         // Redis names the command as the client spelled it.
         if (search && !fromMember && !fromLonLat) {
-            throw new CommandError("ERR exactly one of FROMMEMBER or FROMLONLAT can be specified for " + c.argString(0));
+            throw new CommandError("ERR exactly one of FROMMEMBER or FROMLONLAT can be specified for " + c.quoted(0));
         }
         if (search && !byRadius && !byBox) {
-            throw new CommandError("ERR exactly one of BYRADIUS and BYBOX can be specified for " + c.argString(0));
+            throw new CommandError("ERR exactly one of BYRADIUS and BYBOX can be specified for " + c.quoted(0));
         }
         if (any && count == 0) throw new CommandError("ERR the ANY argument requires COUNT argument");
 

@@ -174,7 +174,7 @@ public final class HyperLogLogCommands implements CommandFamily {
             if (sparse) toDense(c, key, hll);
             c.reply().integer(sparse ? 1 : 0);
         } else {
-            throw new CommandError("ERR Unknown PFDEBUG subcommand '" + c.argString(1) + "'");
+            throw new CommandError("ERR Unknown PFDEBUG subcommand '" + c.quoted(1) + "'");
         }
     }
 

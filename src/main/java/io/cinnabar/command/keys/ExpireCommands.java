@@ -124,7 +124,7 @@ public final class ExpireCommands implements CommandFamily {
             else if (c.argIs(i, "XX")) flags |= XX;
             else if (c.argIs(i, "GT")) flags |= GT;
             else if (c.argIs(i, "LT")) flags |= LT;
-            else throw new CommandError("ERR Unsupported option " + c.argString(i));
+            else throw new CommandError("ERR Unsupported option " + c.quoted(i));
         }
         if ((flags & NX) != 0 && (flags & (XX | GT | LT)) != 0) {
             throw new CommandError("ERR NX and XX, GT or LT options at the same time are not compatible");

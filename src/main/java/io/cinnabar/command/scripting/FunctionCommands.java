@@ -103,7 +103,7 @@ public final class FunctionCommands implements CommandFamily {
         boolean replace = false;
         int i = 2;
         for (; i < c.argCount() - 1; i++) {
-            if (!c.argIs(i, "REPLACE")) throw new CommandError("ERR Unknown option given: " + c.argString(i));
+            if (!c.argIs(i, "REPLACE")) throw new CommandError("ERR Unknown option given: " + c.quoted(i));
             replace = true;
         }
         if (i >= c.argCount()) throw new CommandError("ERR Function code is missing");
@@ -176,7 +176,7 @@ public final class FunctionCommands implements CommandFamily {
                 if (i >= c.argCount() - 1) throw new CommandError("ERR library name argument was not given");
                 pattern = c.arg(++i);
             } else {
-                throw new CommandError("ERR Unknown argument " + c.argString(i));
+                throw new CommandError("ERR Unknown argument " + c.quoted(i));
             }
         }
         Reply r = c.reply();

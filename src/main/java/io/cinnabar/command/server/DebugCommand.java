@@ -169,7 +169,7 @@ final class DebugCommand {
             HelpReply.reply(c, HELP);
         } else {
             throw new CommandError("ERR unknown subcommand or wrong number of arguments for '"
-                    + c.argString(1) + "'. Try DEBUG HELP.");
+                    + c.quoted(1) + "'. Try DEBUG HELP.");
         }
     }
 

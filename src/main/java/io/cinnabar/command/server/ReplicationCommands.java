@@ -174,7 +174,7 @@ public final class ReplicationCommands implements CommandFamily {
                     if (!name.equalsIgnoreCase("functions")) throw new CommandError("ERR Unsupported rdb-filter-only option: " + name);
                 }
             } else {
-                throw new CommandError("ERR Unrecognized REPLCONF option: " + c.argString(j));
+                throw new CommandError("ERR Unrecognized REPLCONF option: " + c.quoted(j));
             }
         }
         c.reply().ok();

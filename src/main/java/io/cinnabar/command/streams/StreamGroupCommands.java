@@ -295,7 +295,7 @@ final class StreamGroupCommands {
             } else if (c.argIs(j, "LASTID") && more) {
                 lastId = Streams.strictId(c, ++j);
             } else {
-                throw new CommandError("ERR Unrecognized XCLAIM option '" + c.argString(j) + "'");
+                throw new CommandError("ERR Unrecognized XCLAIM option '" + c.quoted(j) + "'");
             }
         }
         c.preventPropagation();
