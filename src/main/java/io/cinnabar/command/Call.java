@@ -4,8 +4,8 @@ import io.cinnabar.config.Config;
 import io.cinnabar.keyspace.Database;
 import io.cinnabar.keyspace.Keyspace;
 import io.cinnabar.protocol.Reply;
-import io.cinnabar.util.Numbers;
 import io.cinnabar.util.BinaryText;
+import io.cinnabar.util.Numbers;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;

@@ -8,8 +8,8 @@ import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.HelpReply;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.protocol.Reply;
-import io.cinnabar.util.Numbers;
 import io.cinnabar.util.BinaryText;
+import io.cinnabar.util.Numbers;
 
 import java.security.SecureRandom;
 import java.util.ArrayList;
