@@ -21,13 +21,16 @@
 #                                                  # redis@4.7.1 (@redis/client, Node.js, npm; RESP3 with 5.x)
 #   scripts/client-suites.sh phpredis [checkout]   # Debian's php-redis (5.3.7) and its source package's tests, or a
 #                                                  # checkout's (e.g. github.com/phpredis/phpredis at 6.1.0) (PHP)
+#   scripts/client-suites.sh redigo [version]      # github.com/gomodule/redigo, default v1.9.3 (Go module proxy)
+#   scripts/client-suites.sh radix [2|3]           # github.com/mediocregopher/radix/v4 v4.1.4 (Go module proxy; RESP2 or RESP3)
 #   scripts/client-suites.sh redis-rb [ruby|hiredis|synchrony] [checkout [redis-client checkout]]  # Debian's
 #                                                  # ruby-redis (4.8.0) with that driver, its source package's tests
 #                                                  # or a checkout's (e.g. github.com/redis/redis-rb at v4.8.0, or
 #                                                  # v5.4.1 with redis-client v0.25.1) (Ruby, Debian's minitest)
 #
 # The suites connect to fixed ports (redis-py, Jedis, ioredis, go-redis, hiredis, Spring Data Redis, rueidis,
-# rueidiscompat, redis-plus-plus and phpredis 6379, Lettuce 6479, redis-rb 6381 and 6380), so those must be free.
+# rueidiscompat, redis-plus-plus, phpredis and radix 6379, Lettuce 6479, redis-rb 6381 and 6380), so those must be free.
+# redigo's tests start their one redis-server from PATH on 16379.
 # redis-rs's tests start a redis-server of their own from PATH for each test (random ports), Redisson's
 # one for each test class (a random port, plus a few fixed ones), node-redis's one for each set of
 # server arguments (the first free ports from 6379 up); the script puts first in PATH either
@@ -37,7 +40,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 jar="$repo/target/cinnabar.jar"
-suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis|redisson|spring-data-redis|rueidis|rueidiscompat|redis-plus-plus|node-redis|phpredis|redis-rb [protocol|checkout|version]}"
+suite="${1:?usage: client-suites.sh redis-py|jedis|lettuce|ioredis|go-redis|redis-rs|hiredis|redisson|spring-data-redis|rueidis|rueidiscompat|redis-plus-plus|node-redis|phpredis|redis-rb|redigo|radix [protocol|checkout|version]}"
 work="$repo/target/client-suites/$suite"
 mkdir -p "$work"
 [[ -f $jar ]] || (cd "$repo" && mvn -q -B package -DskipTests)
@@ -651,7 +654,79 @@ JS
         failures() { sed -nE 's/^([A-Za-z0-9_:]+#[^ ]+) = [0-9.]+ s = [FE]$/\1/p' "$1" | sort -u; }
         ran() { grep -qE '^[0-9]+ runs, [0-9]+ assertions' "$1"; }
         ;;
-    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson, spring-data-redis, rueidis, rueidiscompat, redis-plus-plus, node-redis, phpredis, redis-rb)" >&2; exit 2 ;;
+    redigo)
+        # The redis package's tests (connections, pool, pub/sub, scripts, reply helpers and Scan's
+        # struct mapping, examples), over RESP2. Its TestMain starts one server itself: `redis-server
+        # --port 16379 --bind 127.0.0.1 --save "" --appendonly no --enable-debug-command local` (after
+        # asking `redis-server --version` for 7+), from PATH, and waits for "Ready to accept connections"
+        # on its stdout. Left out: redisx, an experimental package whose 3 tests need a server on 6379
+        # (run by hand at v1.9.3 they pass on both). At v1.9.3, 130 tests and subtests, ~2 s per
+        # server (plus Cinnabar's start): all pass on real Redis and on Cinnabar.
+        own_servers=1
+        version="${2:-v1.9.3}"; [[ $version == v* ]] || version="v$version"
+        command -v go >/dev/null || { echo "needs go (https://go.dev/dl/)" >&2; exit 2; }
+        src="$work/redigo-$version"
+        if [[ ! -d $src ]]; then
+            # The module cache is read-only; the test binary is built from a writable copy.
+            dir="$(cd "$work" && go mod download -json "github.com/gomodule/redigo@$version" \
+                | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
+            cp -r "$dir" "$src.tmp" && chmod -R u+w "$src.tmp" && mv "$src.tmp" "$src"
+        fi
+        [[ -x $src/redigo.test ]] || (cd "$src/redis" && GOFLAGS=-mod=mod go test -c -o ../redigo.test .)
+        ! redis-cli -p 16379 ping >/dev/null 2>&1 || { echo "port 16379 is in use" >&2; exit 2; }
+        run_suite() {
+            (cd "$src/redis" && timeout -k 10 900 ../redigo.test -test.v -test.timeout 10m \
+                -redis-log "$(dirname "$1")/server.log" >"$1" 2>&1) || true
+        }
+        # One line per failed test or subtest ("--- FAIL: NAME"), and the test it hung in.
+        failures() {
+            awk '/^ *--- FAIL: / { print $3 }
+                 /^panic: test timed out/ { timedout = 1 }
+                 timedout && /^\t+[^ \t]+ \([0-9]/ { sub(/^\t+/, ""); print $1 " (timed out)" }' "$1" | sort -u
+        }
+        ran() { grep -q -- '--- PASS: ' "$1"; }
+        ;;
+    radix)
+        # The root package's tests (connections and their deadlines, pools, pipelines, pub/sub, scanners,
+        # streams, Lua scripts, actions, and the cluster and sentinel clients against its stubs), with the
+        # -resp3 flag its CI's matrix gives for protocol 3, against a plain server on 6379 (its CI's redis
+        # service). Left out: the resp, resp3 and bytesutil packages (encoders and decoders, no server).
+        # At v4.1.4, 195 tests and subtests, ~6 s per server: over RESP2 and RESP3, 194 pass and 1 skips
+        # (TestPoolConnCollChaotic skips itself) on real Redis and on Cinnabar. Flaky on either server:
+        # TestConnDeadlineExceeded/pubsub, which reads 1,000 published messages with a deadline that
+        # shrinks by 3/4 on each success (down to a microsecond or two) and grows by 4/3 on each
+        # timeout; now and then a read times out part-way through a message ("after partial read off
+        # Conn"), radix closes the connection, and the test spins on it until its 30 s context panics.
+        # Looped (the package's tests, RESP2 and RESP3 alternately, both servers at once on 2 cores) it
+        # hung in 2 runs of ~280 on real Redis and in ~1 of 70 on Cinnabar (the bytes of each message
+        # identical, no output-limit close).
+        port=6379
+        conf=()
+        protocol="${2:-2}"
+        [[ $protocol == [23] ]] || { echo "radix: protocol 2 or 3" >&2; exit 2; }
+        version=v4.1.4
+        command -v go >/dev/null || { echo "needs go (https://go.dev/dl/)" >&2; exit 2; }
+        src="$work/radix-$version"
+        if [[ ! -d $src ]]; then
+            # The module cache is read-only; the test binary is built from a writable copy.
+            dir="$(cd "$work" && go mod download -json "github.com/mediocregopher/radix/v4@$version" \
+                | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
+            cp -r "$dir" "$src.tmp" && chmod -R u+w "$src.tmp" && mv "$src.tmp" "$src"
+        fi
+        [[ -x $src/radix.test ]] || (cd "$src" && GOFLAGS=-mod=mod go test -c -o radix.test .)
+        run_suite() {
+            local resp3=false; [[ $protocol == 3 ]] && resp3=true
+            (cd "$src" && timeout -k 10 900 ./radix.test -test.v -test.timeout 10m -resp3="$resp3" >"$1" 2>&1) || true
+        }
+        # One line per failed test or subtest ("--- FAIL: NAME"), and the test it hung in.
+        failures() {
+            awk '/^ *--- FAIL: / { print $3 }
+                 /^panic: test timed out/ { timedout = 1 }
+                 timedout && /^\t+[^ \t]+ \([0-9]/ { sub(/^\t+/, ""); print $1 " (timed out)" }' "$1" | sort -u
+        }
+        ran() { grep -q -- '--- PASS: ' "$1"; }
+        ;;
+    *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson, spring-data-redis, rueidis, rueidiscompat, redis-plus-plus, node-redis, phpredis, redis-rb, redigo, radix)" >&2; exit 2 ;;
 esac
 
 server_pid=""
