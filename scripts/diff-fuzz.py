@@ -3110,6 +3110,10 @@ def main():
                     if lex_of_mixed_scores(q, x):
                         return type(x).__name__
                     n = normalise(q, x)
+                    if n == "<graph or no samples>":
+                        # LATENCY GRAPH of a command event: a graph on the server that had a command cross
+                        # latency-monitor-threshold (the config family sets it to 1 ms), an error on the other.
+                        return n
                     return n if isinstance(n, str) and n == type(x).__name__ else repr(shape(x))
                 rs = (type(rr).__name__, sorted(in_exec_shape(q, x) for q, x in zip(exec_queued, rr)))
                 cs = (type(cr).__name__, sorted(in_exec_shape(q, x) for q, x in zip(exec_queued, cr)))
