@@ -415,4 +415,15 @@ class LuaSemanticsIT {
                 + " local ok, e = pcall(function() return g() end) return e"));
         assertFailures(j, "local g = coroutine.wrap(function() error('wrapped') end) return g()", "user_script:1: user_script:1: wrapped");
     }
+
+    @Test
+    void cmsgpackArgumentErrorsAreLua51s(Jedis j) {
+        // lua-cmsgpack's luaL_argerror(L, 0, ...) and luaL_checklstring, worded by Lua 5.1 as Redis 7.0.15 answers.
+        assertFailures(j,
+                "return cmsgpack.pack()", "user_script:1: bad argument #0 to 'pack' (MessagePack pack needs input.)",
+                "return cmsgpack.unpack()", "user_script:1: bad argument #1 to 'unpack' (string expected, got no value)",
+                "return cmsgpack.unpack_one({})", "user_script:1: bad argument #1 to 'unpack_one' (string expected, got table)",
+                "return cmsgpack.unpack_limit(nil, 1)", "user_script:1: bad argument #1 to 'unpack_limit' (string expected, got nil)");
+        assertEquals(List.of(49L, 50L), run(j, "return {cmsgpack.unpack(12)}")); // the text "12": two fixnums
+    }
 }
