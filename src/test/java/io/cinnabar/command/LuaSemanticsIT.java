@@ -426,4 +426,24 @@ class LuaSemanticsIT {
                 "return cmsgpack.unpack_limit(nil, 1)", "user_script:1: bad argument #1 to 'unpack_limit' (string expected, got nil)");
         assertEquals(List.of(49L, 50L), run(j, "return {cmsgpack.unpack(12)}")); // the text "12": two fixnums
     }
+
+    @Test
+    void twoNumberMathFunctionsCheckTheSecondArgumentFirst(Jedis j) {
+        // Lua 5.1's C: pow(luaL_checknumber(L, 1), luaL_checknumber(L, 2)), arguments evaluated right to left.
+        assertFailures(j,
+                "return math.pow('a.b', '')", "user_script:1: bad argument #2 to 'pow' (number expected, got string)",
+                "return math.atan2('1e', '')", "user_script:1: bad argument #2 to 'atan2' (number expected, got string)",
+                "return math.mod('a', 'x')", "user_script:1: bad argument #2 to 'mod' (number expected, got string)",
+                "return math.fmod('a', 'x')", "user_script:1: bad argument #2 to 'fmod' (number expected, got string)",
+                "return math.ldexp('a', 'x')", "user_script:1: bad argument #2 to 'ldexp' (number expected, got string)",
+                "return math.ldexp('a', 2)", "user_script:1: bad argument #1 to 'ldexp' (number expected, got string)");
+        assertEquals("1024", run(j, "return tostring(math.pow('2', ' 10'))"));
+    }
+
+    @Test
+    void cmsgpackPacksTwoToThe63AsAFloat(Jedis j) {
+        // lua-cmsgpack's IS_INT64_EQUIVALENT: (int64_t) 2^63 is INT64_MIN on x86, so 2^63 is no integer.
+        assertEquals(List.of(202L, 95L, 0L, 0L, 0L), run(j, "return {cmsgpack.pack(2^63):byte(1, -1)}"));
+        assertEquals(List.of(211L, 128L, 0L, 0L, 0L, 0L, 0L, 0L, 0L), run(j, "return {cmsgpack.pack(-2^63):byte(1, -1)}"));
+    }
 }

@@ -60,7 +60,9 @@ final class CmsgpackLib {
 
     private static void number(double d, ByteArrayOutputStream out) {
         long l = (long) d;
-        if (l == d && !Double.isInfinite(d)) {
+        // IS_INT64_EQUIVALENT: (int64_t) 2^63 is INT64_MIN on x86, not equal, so 2^63 is packed as a
+        // float; Java's cast saturates to Long.MAX_VALUE, which compares equal to 2^63 as a double.
+        if (l == d && d < 0x1p63 && !Double.isInfinite(d)) {
             integer(l, out);
         } else if ((float) d == d) {
             out.write(0xca);
