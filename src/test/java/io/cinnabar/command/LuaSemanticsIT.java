@@ -446,4 +446,12 @@ class LuaSemanticsIT {
         assertEquals(List.of(202L, 95L, 0L, 0L, 0L), run(j, "return {cmsgpack.pack(2^63):byte(1, -1)}"));
         assertEquals(List.of(211L, 128L, 0L, 0L, 0L, 0L, 0L, 0L, 0L), run(j, "return {cmsgpack.pack(-2^63):byte(1, -1)}"));
     }
+
+    @Test
+    void aNanOverZeroStaysANan(Jedis j) {
+        // C's division keeps the NaN, sign and all (x86's 0/0 is -nan); luaj's x/0 answered by x's sign: -inf.
+        assertEquals(List.of("-nan", "-nan", "nan", "-nan", "nan", "inf-inf"),
+                run(j, "local n, z = 0/0, 0 return {tostring(-1/0 * 0/0), tostring(n/z), tostring(-n/z), tostring(n/'0'),"
+                        + " tostring('nan'/0), tostring(5/0) .. tostring(-5/z)}"));
+    }
 }
