@@ -2796,6 +2796,12 @@ def normalise(cmd, reply, source_type=None):
         # Every command, in the order of Redis's hash table: compared by name, subcommands too.
         return sorted((repr(entry[:9]), sorted(map(repr, entry[9]))) if isinstance(entry, list) and len(entry) > 9
                       else (repr(entry), []) for entry in reply)
+    if name == "CLIENT" and len(cmd) > 2 and str(cmd[1]).upper() == "LIST" and "ID" in up(cmd[2:]) \
+            and isinstance(reply, bytes):
+        # Which connection has id 1, 2...: each server numbers its connections itself (Redis counts
+        # the connections it accepted before, Cinnabar too, but they need not have seen the same).
+        # Before client_lines below, which would compare the lines of the connection one side has.
+        return "<clients by id>"
     if name == "CLIENT" and len(cmd) > 1 and cmd[1].upper() in ("LIST", "INFO") and isinstance(reply, bytes):
         return client_lines(reply)
     if name == "FUNCTION" and len(cmd) == 2 and cmd[1].upper() == "DUMP" and isinstance(reply, bytes):
@@ -2845,11 +2851,6 @@ def normalise(cmd, reply, source_type=None):
         return config_pairs(reply)
     if name == "INFO" and isinstance(reply, bytes):
         return info_fields(reply)
-    if name == "CLIENT" and len(cmd) > 2 and str(cmd[1]).upper() == "LIST" and "ID" in up(cmd[2:]) \
-            and isinstance(reply, bytes):
-        # Which connection has id 1, 2...: each server numbers its connections itself (Redis counts
-        # the connections it accepted before, Cinnabar too, but they need not have seen the same).
-        return "<clients by id>"
     if name in ("CLIENT", "MEMORY", "SLOWLOG", "LATENCY") and len(cmd) > 1 and not isinstance(reply, Error) \
             and (name, str(cmd[1]).upper()) in KIND_ONLY:
         return type(reply).__name__
@@ -3110,6 +3111,10 @@ def main():
                     if lex_of_mixed_scores(q, x):
                         return type(x).__name__
                     n = normalise(q, x)
+                    if n == "<graph or no samples>":
+                        # LATENCY GRAPH of a command event: a graph on the server that had a command cross
+                        # latency-monitor-threshold (the config family sets it to 1 ms), an error on the other.
+                        return n
                     return n if isinstance(n, str) and n == type(x).__name__ else repr(shape(x))
                 rs = (type(rr).__name__, sorted(in_exec_shape(q, x) for q, x in zip(exec_queued, rr)))
                 cs = (type(cr).__name__, sorted(in_exec_shape(q, x) for q, x in zip(exec_queued, cr)))

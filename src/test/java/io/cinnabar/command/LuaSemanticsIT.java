@@ -415,4 +415,43 @@ class LuaSemanticsIT {
                 + " local ok, e = pcall(function() return g() end) return e"));
         assertFailures(j, "local g = coroutine.wrap(function() error('wrapped') end) return g()", "user_script:1: user_script:1: wrapped");
     }
+
+    @Test
+    void cmsgpackArgumentErrorsAreLua51s(Jedis j) {
+        // lua-cmsgpack's luaL_argerror(L, 0, ...) and luaL_checklstring, worded by Lua 5.1 as Redis 7.0.15 answers.
+        assertFailures(j,
+                "return cmsgpack.pack()", "user_script:1: bad argument #0 to 'pack' (MessagePack pack needs input.)",
+                "return cmsgpack.unpack()", "user_script:1: bad argument #1 to 'unpack' (string expected, got no value)",
+                "return cmsgpack.unpack_one({})", "user_script:1: bad argument #1 to 'unpack_one' (string expected, got table)",
+                "return cmsgpack.unpack_limit(nil, 1)", "user_script:1: bad argument #1 to 'unpack_limit' (string expected, got nil)");
+        assertEquals(List.of(49L, 50L), run(j, "return {cmsgpack.unpack(12)}")); // the text "12": two fixnums
+    }
+
+    @Test
+    void twoNumberMathFunctionsCheckTheSecondArgumentFirst(Jedis j) {
+        // Lua 5.1's C: pow(luaL_checknumber(L, 1), luaL_checknumber(L, 2)), arguments evaluated right to left.
+        assertFailures(j,
+                "return math.pow('a.b', '')", "user_script:1: bad argument #2 to 'pow' (number expected, got string)",
+                "return math.atan2('1e', '')", "user_script:1: bad argument #2 to 'atan2' (number expected, got string)",
+                "return math.mod('a', 'x')", "user_script:1: bad argument #2 to 'mod' (number expected, got string)",
+                "return math.fmod('a', 'x')", "user_script:1: bad argument #2 to 'fmod' (number expected, got string)",
+                "return math.ldexp('a', 'x')", "user_script:1: bad argument #2 to 'ldexp' (number expected, got string)",
+                "return math.ldexp('a', 2)", "user_script:1: bad argument #1 to 'ldexp' (number expected, got string)");
+        assertEquals("1024", run(j, "return tostring(math.pow('2', ' 10'))"));
+    }
+
+    @Test
+    void cmsgpackPacksTwoToThe63AsAFloat(Jedis j) {
+        // lua-cmsgpack's IS_INT64_EQUIVALENT: (int64_t) 2^63 is INT64_MIN on x86, so 2^63 is no integer.
+        assertEquals(List.of(202L, 95L, 0L, 0L, 0L), run(j, "return {cmsgpack.pack(2^63):byte(1, -1)}"));
+        assertEquals(List.of(211L, 128L, 0L, 0L, 0L, 0L, 0L, 0L, 0L), run(j, "return {cmsgpack.pack(-2^63):byte(1, -1)}"));
+    }
+
+    @Test
+    void aNanOverZeroStaysANan(Jedis j) {
+        // C's division keeps the NaN, sign and all (x86's 0/0 is -nan); luaj's x/0 answered by x's sign: -inf.
+        assertEquals(List.of("-nan", "-nan", "nan", "-nan", "nan", "inf-inf"),
+                run(j, "local n, z = 0/0, 0 return {tostring(-1/0 * 0/0), tostring(n/z), tostring(-n/z), tostring(n/'0'),"
+                        + " tostring('nan'/0), tostring(5/0) .. tostring(-5/z)}"));
+    }
 }

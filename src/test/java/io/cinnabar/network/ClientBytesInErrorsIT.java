@@ -47,6 +47,16 @@ class ClientBytesInErrorsIT {
     }
 
     @Test
+    void aclSetUserQuotesItsModifierUpToANul(CinnabarServer server) throws IOException {
+        // ACLStringSetUser formats the bad modifier with sdscatfmt's %s: Redis's text stops at the NUL.
+        try (Socket s = RawSockets.connect(server)) {
+            assertEquals("-ERR Error in ACL SETUSER modifier 'bad': Syntax error", reply(s, "ACL", "SETUSER", "u1", "bad\0z"));
+            assertEquals("-ERR Unmatched parenthesis in acl selector starting at '(+get'.",
+                    reply(s, "ACL", "SETUSER", "u1", "(+get\0x", "~k"));
+        }
+    }
+
+    @Test
     void scriptErrorsKeepTheirBytes(CinnabarServer server) throws IOException {
         try (Socket s = RawSockets.connect(server)) {
             assertEquals("-ERR \u00c8\u00e9x", reply(s, "EVAL", "return redis.error_reply('\\200\\233x')", "0"));

@@ -196,7 +196,7 @@ public final class Acl {
             String op = BinaryText.decode(a);
             if (open == null && op.startsWith("(") && !op.endsWith(")")) {
                 open = new StringBuilder(op);
-                openedBy = op;
+                openedBy = BinaryText.decode(a, 0, BinaryText.cLength(a)); // quoted with %s: ends at a NUL
                 continue;
             }
             if (open != null) {
@@ -231,7 +231,9 @@ public final class Acl {
             try {
                 applyRule(temp, op);
             } catch (AclRuleException e) {
-                return "ERR Error in ACL SETUSER modifier '" + BinaryText.decode(op) + "': " + e.getMessage();
+                // Redis quotes the modifier with sdscatfmt's %s, which ends at a NUL byte.
+                return "ERR Error in ACL SETUSER modifier '" + BinaryText.decode(op, 0, BinaryText.cLength(op))
+                        + "': " + e.getMessage();
             }
         }
         temp.rulesChanged();

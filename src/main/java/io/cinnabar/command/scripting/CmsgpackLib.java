@@ -21,11 +21,11 @@ final class CmsgpackLib {
     static LuaTable table() {
         LuaTable t = new LuaTable();
         t.rawset("pack", fn(CmsgpackLib::pack));
-        t.rawset("unpack", fn(a -> unpack(a, 0, 0)));
-        t.rawset("unpack_one", fn(a -> unpack(a, 1, ArgumentErrors.optInteger(a, 2, "unpack_one", 0))));
+        t.rawset("unpack", fn(a -> unpack(a, "unpack", 0, 0)));
+        t.rawset("unpack_one", fn(a -> unpack(a, "unpack_one", 1, ArgumentErrors.optInteger(a, 2, "unpack_one", 0))));
         t.rawset("unpack_limit", fn(a -> {
             long limit = (long) ArgumentErrors.number(a, 2, "unpack_limit");
-            return unpack(a, limit, ArgumentErrors.optInteger(a, 3, "unpack_limit", 0));
+            return unpack(a, "unpack_limit", limit, ArgumentErrors.optInteger(a, 3, "unpack_limit", 0));
         }));
         t.rawset("_NAME", "cmsgpack");
         t.rawset("_VERSION", "lua-cmsgpack 0.4.0");
@@ -33,7 +33,8 @@ final class CmsgpackLib {
     }
 
     private static Varargs pack(Varargs a) {
-        if (a.narg() == 0) throw new LuaError("MessagePack pack needs input.");
+        // lua-cmsgpack raises it with luaL_argerror(L, 0, ...): Lua 5.1 words it as argument #0.
+        if (a.narg() == 0) throw new LuaError("bad argument #0 to 'pack' (MessagePack pack needs input.)");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 1; i <= a.narg(); i++) encode(a.arg(i), out, 0);
         return LuaValue.valueOf(out.toByteArray());
@@ -59,7 +60,9 @@ final class CmsgpackLib {
 
     private static void number(double d, ByteArrayOutputStream out) {
         long l = (long) d;
-        if (l == d && !Double.isInfinite(d)) {
+        // IS_INT64_EQUIVALENT: (int64_t) 2^63 is INT64_MIN on x86, not equal, so 2^63 is packed as a
+        // float; Java's cast saturates to Long.MAX_VALUE, which compares equal to 2^63 as a double.
+        if (l == d && d < 0x1p63 && !Double.isInfinite(d)) {
             integer(l, out);
         } else if ((float) d == d) {
             out.write(0xca);
@@ -140,8 +143,9 @@ final class CmsgpackLib {
      * mp_unpack_full: every object from offset when both limit and offset are 0, else at most
      * limit objects, returned after the offset of what follows them (-1 at the end).
      */
-    private static Varargs unpack(Varargs a, long limit, long offset) {
-        byte[] b = LuaToReply.bytes(a.checkstring(1));
+    private static Varargs unpack(Varargs a, String function, long limit, long offset) {
+        // luaL_checklstring: a number is taken as its text; anything else is Lua 5.1's argument error.
+        byte[] b = LuaToReply.bytes(ArgumentErrors.string(a, 1, function));
         boolean all = limit == 0 && offset == 0;
         // lua-cmsgpack's message gives the input's length where it says "limit".
         if (offset < 0 || limit < 0) throw new LuaError("Invalid request to unpack with offset of " + (int) offset + " and limit of " + b.length + ".");

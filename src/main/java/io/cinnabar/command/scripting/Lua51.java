@@ -64,6 +64,19 @@ final class Lua51 {
         return LuaValue.varargsOf(LuaValue.valueOf(Math.scalb(x, -exponent)), LuaValue.valueOf(exponent));
     }
 
+    /**
+     * A math function of two numbers as Lua 5.1's C reads them: pow(luaL_checknumber(L, 1),
+     * luaL_checknumber(L, 2)) and the like, whose arguments gcc evaluates right to left, so that
+     * when both are bad the error names argument #2 (math.pow('a', 'b') in Redis 7.0.15).
+     */
+    private static LuaValue secondArgumentFirst(LuaValue f, String name) {
+        return fn(a -> {
+            double y = ArgumentErrors.number(a, 2, name);
+            double x = ArgumentErrors.number(a, 1, name);
+            return f.invoke(LuaValue.varargsOf(LuaValue.valueOf(x), LuaValue.valueOf(y), a.subargs(3)));
+        });
+    }
+
     static void install(Globals g) {
         LuaTable table = (LuaTable) g.get("table");
         LuaTable math = (LuaTable) g.get("math");
@@ -79,8 +92,10 @@ final class Lua51 {
         // luaj's fmod computes x - y * trunc(x / y), which rounds (fmod(939167.0189486, 1.3) was
         // 0.2189485999988392); C's fmod, Redis's, is exact, as Java's % is.
         LuaValue fmod = fn(a -> LuaValue.valueOf(a.checkdouble(1) % a.checkdouble(2)));
-        math.rawset("fmod", fmod);
-        math.rawset("mod", fmod);
+        math.rawset("fmod", secondArgumentFirst(fmod, "fmod"));
+        math.rawset("mod", secondArgumentFirst(fmod, "mod"));
+        math.rawset("pow", secondArgumentFirst(math.get("pow"), "pow"));
+        math.rawset("atan2", secondArgumentFirst(math.get("atan2"), "atan2"));
         // glibc's log10, asin and acos answer a negative number or one past +-1 with a NaN whose sign
         // bit is clear ("nan"); Java's, as the x86 instruction, with it set.
         math.rawset("log10", fn(a -> LuaValue.valueOf(cNan(Math.log10(a.checkdouble(1))))));
@@ -91,7 +106,7 @@ final class Lua51 {
         math.rawset("min", fn(a -> extreme(a, "min", -1)));
         math.rawset("max", fn(a -> extreme(a, "max", 1)));
         math.rawset("frexp", fn(a -> frexp(a.checkdouble(1))));
-        math.rawset("ldexp", fn(a -> LuaValue.valueOf(Math.scalb(a.checkdouble(1), (int) CFormat.toLong(a.checkdouble(2))))));
+        math.rawset("ldexp", secondArgumentFirst(fn(a -> LuaValue.valueOf(Math.scalb(a.checkdouble(1), (int) CFormat.toLong(a.checkdouble(2))))), "ldexp"));
         LuaValue modf = math.get("modf");
         // C's modf of an infinity: the infinity and a zero (luaj's fraction is inf - inf, a NaN).
         math.rawset("modf", fn(a -> {

@@ -108,12 +108,13 @@ final class ScriptHook extends DebugLib {
             }
             case Lua.OP_ADD, Lua.OP_SUB, Lua.OP_MUL, Lua.OP_DIV, Lua.OP_MOD, Lua.OP_POW -> {
                 LuaValue x = rk(running, stack, b), y = rk(running, stack, c);
-                if (!(x.type() == LuaValue.TSTRING || y.type() == LuaValue.TSTRING)) break;
-                LuaValue nx = CNumber.tonumber(x), ny = CNumber.tonumber(y);
+                boolean strings = x.type() == LuaValue.TSTRING || y.type() == LuaValue.TSTRING;
+                LuaValue nx = strings ? CNumber.tonumber(x) : x, ny = strings ? CNumber.tonumber(y) : y;
                 // Otherwise a metamethod runs (or the error is raised) with the operands as they are.
                 if (nx.isnil() || ny.isnil()) break;
-                arithmeticOperand(f, running, stack, a, b, nx);
-                arithmeticOperand(f, running, stack, a, c, ny);
+                if (strings) arithmeticOperand(f, running, stack, a, b, nx);
+                if (Lua.GET_OPCODE(i) == Lua.OP_DIV && nanOverZero(nx, ny)) divisor(f, running, stack, a, c, LuaValue.valueOf(1.0));
+                else if (strings) arithmeticOperand(f, running, stack, a, c, ny);
             }
             case Lua.OP_UNM -> {
                 if (stack[b].type() != LuaValue.TSTRING) break;
@@ -162,6 +163,22 @@ final class ScriptHook extends DebugLib {
             if (x == a) stack[x] = number;
             else f.swap(stack, x, number);
         }
+    }
+
+    /**
+     * luaj's division answers x/0 by the sign of x, so a NaN over 0 was -inf; C's division keeps
+     * the NaN (Redis's -1/0 * 0/0 is -nan). The divisor then reads 1 for this one instruction:
+     * NaN/1 is that same NaN.
+     */
+    private static boolean nanOverZero(LuaValue x, LuaValue y) {
+        return x.type() == LuaValue.TNUMBER && y.type() == LuaValue.TNUMBER && Double.isNaN(x.todouble()) && y.todouble() == 0;
+    }
+
+    /** The divisor c (register or constant) replaced for one instruction, as arithmeticOperand replaces strings. */
+    private static void divisor(Frames f, LuaClosure running, LuaValue[] stack, int a, int c, LuaValue number) {
+        if (Lua.ISK(c)) f.swap(running.p.k, Lua.INDEXK(c), number);
+        else if (c == a) stack[c] = number;
+        else f.swap(stack, c, number);
     }
 
     /** An instruction's RK operand: a constant or a register. */
