@@ -113,7 +113,7 @@ final class ScriptHook extends DebugLib {
                 // Otherwise a metamethod runs (or the error is raised) with the operands as they are.
                 if (nx.isnil() || ny.isnil()) break;
                 if (strings) arithmeticOperand(f, running, stack, a, b, nx);
-                if (Lua.GET_OPCODE(i) == Lua.OP_DIV && nanOverZero(nx, ny)) divisor(f, running, stack, a, c, LuaValue.valueOf(1.0));
+                if (Lua.GET_OPCODE(i) == Lua.OP_DIV && nanOverZero(nx, ny)) replaceOperand(f, running, stack, a, c, LuaValue.valueOf(1.0));
                 else if (strings) arithmeticOperand(f, running, stack, a, c, ny);
             }
             case Lua.OP_UNM -> {
@@ -154,15 +154,7 @@ final class ScriptHook extends DebugLib {
      * register the result goes to).
      */
     private static void arithmeticOperand(Frames f, LuaClosure running, LuaValue[] stack, int a, int x, LuaValue number) {
-        if (Lua.ISK(x)) {
-            LuaValue[] k = running.p.k;
-            int at = Lua.INDEXK(x);
-            if (k[at].type() != LuaValue.TSTRING) return;
-            f.swap(k, at, number);
-        } else if (stack[x].type() == LuaValue.TSTRING) {
-            if (x == a) stack[x] = number;
-            else f.swap(stack, x, number);
-        }
+        if (rk(running, stack, x).type() == LuaValue.TSTRING) replaceOperand(f, running, stack, a, x, number);
     }
 
     /**
@@ -174,11 +166,11 @@ final class ScriptHook extends DebugLib {
         return x.type() == LuaValue.TNUMBER && y.type() == LuaValue.TNUMBER && Double.isNaN(x.todouble()) && y.todouble() == 0;
     }
 
-    /** The divisor c (register or constant) replaced for one instruction, as arithmeticOperand replaces strings. */
-    private static void divisor(Frames f, LuaClosure running, LuaValue[] stack, int a, int c, LuaValue number) {
-        if (Lua.ISK(c)) f.swap(running.p.k, Lua.INDEXK(c), number);
-        else if (c == a) stack[c] = number;
-        else f.swap(stack, c, number);
+    /** Operand x (register or constant) reads number for this one instruction. */
+    private static void replaceOperand(Frames f, LuaClosure running, LuaValue[] stack, int a, int x, LuaValue number) {
+        if (Lua.ISK(x)) f.swap(running.p.k, Lua.INDEXK(x), number);
+        else if (x == a) stack[x] = number;
+        else f.swap(stack, x, number);
     }
 
     /** An instruction's RK operand: a constant or a register. */
