@@ -51,6 +51,14 @@ command -v redis-server >/dev/null || { echo "needs redis-server (apt-get instal
 surefire_failures() { { grep -E '^\[ERROR\]   (Run 1: )?[A-Za-z0-9_]+\.[A-Za-z0-9_]+' "$1" || true; } | sed -E 's/^\[ERROR\]   (Run 1: )?//; s/[: ].*//' | sort -u; }
 surefire_ran() { grep -qE '^\[(INFO|WARNING|ERROR)\] Tests run: [0-9]+, Failures' "$1"; }
 
+# Go suites: where the module proxy's copy of module@version is, and a writable copy of it at dest
+# (the module cache is read-only; the test binaries are built inside the copy).
+go_module_dir() { (cd "$work" && go mod download -json "$1" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])'); }
+go_module_copy() { # module@version dest
+    [[ -d $2 ]] && return
+    cp -r "$(go_module_dir "$1")" "$2.tmp" && chmod -R u+w "$2.tmp" && mv "$2.tmp" "$2"
+}
+
 # Debian's source package of an installed package (phpredis, redis-rb) into $work/debsrc, with a sources
 # list of our own: the machine's may have no deb-src lines.
 debian_source() { # package
@@ -166,12 +174,7 @@ case $suite in
         version="${2:-v9.7.0}"; [[ $version == v* ]] || version="v$version"
         command -v go >/dev/null || { echo "needs go (https://go.dev/dl/)" >&2; exit 2; }
         src="$work/go-redis-$version"
-        if [[ ! -d $src ]]; then
-            # The module cache is read-only; the test binary is built from a writable copy.
-            dir="$(cd "$work" && go mod download -json "github.com/redis/go-redis/v9@$version" \
-                | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
-            cp -r "$dir" "$src.tmp" && chmod -R u+w "$src.tmp" && mv "$src.tmp" "$src"
-        fi
+        go_module_copy "github.com/redis/go-redis/v9@$version" "$src"
         [[ -x $src/go-redis.test ]] || (cd "$src" && GOFLAGS=-mod=mod go test -c -o go-redis.test .)
         run_suite() {
             rm -f "$1.json"
@@ -312,12 +315,7 @@ sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pe
         version="${2:-v1.0.79}"; [[ $version == v* ]] || version="v$version"
         command -v go >/dev/null || { echo "needs go (https://go.dev/dl/)" >&2; exit 2; }
         src="$work/rueidis-$version"
-        if [[ ! -d $src ]]; then
-            # The module cache is read-only; the test binaries are built from a writable copy.
-            dir="$(cd "$work" && go mod download -json "github.com/redis/rueidis@$version" \
-                | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
-            cp -r "$dir" "$src.tmp" && chmod -R u+w "$src.tmp" && mv "$src.tmp" "$src"
-        fi
+        go_module_copy "github.com/redis/rueidis@$version" "$src"
         [[ -x $src/rueidis.test ]] || (cd "$src" && GOFLAGS=-mod=mod go test -c -o rueidis.test .)
         [[ -x $src/rueidislock.test ]] || (cd "$src" && GOFLAGS=-mod=mod go test -c -o rueidislock.test ./rueidislock)
         run_suite() {
@@ -361,8 +359,7 @@ sys.exit(not any(s["LeafNodeType"] == "It" and s["State"] not in ("skipped", "pe
         if [[ ! -d $src ]]; then
             # Its go.mod replaces rueidis and rueidis/mock with ../ and ../mock: the three modules at the
             # same version in rueidis's layout, in a writable copy (the module cache is read-only).
-            mod_dir() { (cd "$work" && go mod download -json "$1@$version" \
-                | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])'); }
+            mod_dir() { go_module_dir "$1@$version"; }
             rm -rf "$src.tmp"
             cp -r "$(mod_dir github.com/redis/rueidis)" "$src.tmp"
             cp -r "$(mod_dir github.com/redis/rueidis/rueidiscompat)" "$src.tmp/rueidiscompat"
@@ -666,12 +663,7 @@ JS
         version="${2:-v1.9.3}"; [[ $version == v* ]] || version="v$version"
         command -v go >/dev/null || { echo "needs go (https://go.dev/dl/)" >&2; exit 2; }
         src="$work/redigo-$version"
-        if [[ ! -d $src ]]; then
-            # The module cache is read-only; the test binary is built from a writable copy.
-            dir="$(cd "$work" && go mod download -json "github.com/gomodule/redigo@$version" \
-                | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
-            cp -r "$dir" "$src.tmp" && chmod -R u+w "$src.tmp" && mv "$src.tmp" "$src"
-        fi
+        go_module_copy "github.com/gomodule/redigo@$version" "$src"
         [[ -x $src/redigo.test ]] || (cd "$src/redis" && GOFLAGS=-mod=mod go test -c -o ../redigo.test .)
         ! redis-cli -p 16379 ping >/dev/null 2>&1 || { echo "port 16379 is in use" >&2; exit 2; }
         run_suite() {
@@ -707,12 +699,7 @@ JS
         version=v4.1.4
         command -v go >/dev/null || { echo "needs go (https://go.dev/dl/)" >&2; exit 2; }
         src="$work/radix-$version"
-        if [[ ! -d $src ]]; then
-            # The module cache is read-only; the test binary is built from a writable copy.
-            dir="$(cd "$work" && go mod download -json "github.com/mediocregopher/radix/v4@$version" \
-                | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
-            cp -r "$dir" "$src.tmp" && chmod -R u+w "$src.tmp" && mv "$src.tmp" "$src"
-        fi
+        go_module_copy "github.com/mediocregopher/radix/v4@$version" "$src"
         [[ -x $src/radix.test ]] || (cd "$src" && GOFLAGS=-mod=mod go test -c -o radix.test .)
         run_suite() {
             local resp3=false; [[ $protocol == 3 ]] && resp3=true

@@ -202,7 +202,7 @@ public final class Call {
 
     /** The argument as an error quotes it: Redis formats it with %s, which stops at a NUL byte. */
     public String quoted(int i) {
-        return BinaryText.decode(args[i], 0, BinaryText.cLength(args[i]));
+        return BinaryText.decodeCString(args[i]);
     }
 
     /** The argument upper-cased as ASCII, for matching options like "NX". */

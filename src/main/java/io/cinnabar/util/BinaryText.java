@@ -63,6 +63,11 @@ public final class BinaryText {
         return out.toByteArray();
     }
 
+    /** b as C's %s prints it, up to its first NUL byte. */
+    public static String decodeCString(byte[] b) {
+        return decode(b, 0, cLength(b));
+    }
+
     /** How much of b C's string functions see: up to its first NUL byte. */
     public static int cLength(byte[] b) {
         for (int i = 0; i < b.length; i++) if (b[i] == 0) return i;

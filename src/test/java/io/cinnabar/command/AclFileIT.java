@@ -68,6 +68,14 @@ class AclFileIT {
                     "u".getBytes(), "GET".getBytes(), new byte[] {'k', (byte) 0xFF, '1'})));
             assertEquals("This user has no permissions to access the 'kx' key", jedis.aclDryRun("u", "GET", "kx"));
         }
+        // A restart reads the saved file the same way.
+        try (CinnabarServer server = CinnabarServer.builder().port(0).option("dir", dir.toString())
+                .option("aclfile", "users.acl").build().start();
+             Jedis jedis = new Jedis("127.0.0.1", server.port())) {
+            assertEquals("This user has no permissions to access the 'kx' key", jedis.aclDryRun("u", "GET", "kx"));
+            assertEquals("OK", new String((byte[]) jedis.sendCommand(Protocol.Command.ACL, "DRYRUN".getBytes(),
+                    "u".getBytes(), "GET".getBytes(), new byte[] {'k', (byte) 0xFF, '1'})));
+        }
     }
 
     @Test

@@ -196,7 +196,7 @@ public final class Acl {
             String op = BinaryText.decode(a);
             if (open == null && op.startsWith("(") && !op.endsWith(")")) {
                 open = new StringBuilder(op);
-                openedBy = BinaryText.decode(a, 0, BinaryText.cLength(a)); // quoted with %s: ends at a NUL
+                openedBy = BinaryText.decodeCString(a); // quoted with %s: ends at a NUL
                 continue;
             }
             if (open != null) {
@@ -232,7 +232,7 @@ public final class Acl {
                 applyRule(temp, op);
             } catch (AclRuleException e) {
                 // Redis quotes the modifier with sdscatfmt's %s, which ends at a NUL byte.
-                return "ERR Error in ACL SETUSER modifier '" + BinaryText.decode(op, 0, BinaryText.cLength(op))
+                return "ERR Error in ACL SETUSER modifier '" + BinaryText.decodeCString(op)
                         + "': " + e.getMessage();
             }
         }
