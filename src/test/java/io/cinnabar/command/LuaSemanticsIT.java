@@ -232,7 +232,10 @@ class LuaSemanticsIT {
                 "return 1 < nil", "user_script:1: attempt to compare number with nil",
                 "return {} < {}", "user_script:1: attempt to compare two table values",
                 "local t = {}; return #t.x", "user_script:1: attempt to get length of field 'x' (a nil value)",
-                "local up; return (function() return up.x end)()", "user_script:1: attempt to index upvalue 'up' (a nil value)");
+                "local up; return (function() return up.x end)()", "user_script:1: attempt to index upvalue 'up' (a nil value)",
+                "local t = {}; t.x.y = 1", "user_script:1: attempt to index field 'x' (a nil value)",
+                "local u; u.y = 1", "user_script:1: attempt to index local 'u' (a nil value)",
+                "local s = 'abc'; s.x = 1", "user_script:1: attempt to index local 's' (a string value)");
         assertEquals(List.of(0L, "[string \"local t = nil return t.x\"]:1: attempt to index local 't' (a nil value)"),
                 run(j, "local ok, e = pcall(loadstring('local t = nil return t.x')) return {ok and 1 or 0, e}"));
         assertEquals(List.of(0L, "name:1: attempt to perform arithmetic on a nil value"),

@@ -40,7 +40,8 @@ final class FailedInstruction {
                 return "attempt to index upvalue '" + p.upvalues[up].name.tojstring() + "' (a " + t.typename() + " value)";
             }
             case Lua.OP_SETTABLE -> {
-                if (!indexable(stack[a])) return typeError(p, pc, a, stack[a], "index");
+                // A string's metatable has __index but no __newindex: assigning into one fails.
+                if (!stack[a].istable() && !hasMeta(stack[a])) return typeError(p, pc, a, stack[a], "index");
                 return badKey(rk(p, stack, b));
             }
             case Lua.OP_CALL, Lua.OP_TAILCALL -> {

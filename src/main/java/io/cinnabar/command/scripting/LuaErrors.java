@@ -151,7 +151,9 @@ final class LuaErrors {
     private static String lua51Wording(String message, String lua51) {
         // A Java exception inside luaj's VM (its reader of numbers in text fails on "0x") on an
         // instruction Lua 5.1 fails too.
-        if ((message.startsWith("vm error: ") || message.startsWith("table index ")) && lua51 != null) return lua51;
+        // luaj's assignment into a value that is no table says "index expected, got nil".
+        if ((message.startsWith("vm error: ") || message.startsWith("table index ") || message.startsWith("index expected, got "))
+                && lua51 != null) return lua51;
         if (!message.startsWith("attempt to ")) return message;
         if (lua51 != null) return lua51;
         Matcher m = LUAJ_ATTEMPT.matcher(message);
