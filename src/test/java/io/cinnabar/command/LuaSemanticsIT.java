@@ -252,6 +252,34 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void argumentErrorsNameTheFunctionAsItsCallerCalledIt(Jedis j) {
+        assertFailures(j,
+                "local f = string.rep; return f()", "user_script:1: bad argument #1 to 'f' (string expected, got no value)",
+                "local b = bit.band; return b('x')", "user_script:1: bad argument #1 to 'b' (number expected, got string)",
+                "return ('%d'):format('x')", "user_script:1: bad argument #1 to 'format' (number expected, got string)",
+                "local t = setmetatable({}, {__index = string.rep}) return t.x", "user_script:1: bad argument #1 to '?' (string expected, got table)",
+                "return setmetatable({}, 1)", "user_script:1: bad argument #2 to 'setmetatable' (nil or table expected)",
+                "return assert(false, {})", "user_script:1: bad argument #2 to 'assert' (string expected, got table)",
+                "return error('x', 'y')", "user_script:1: bad argument #2 to 'error' (number expected, got string)");
+        // Called by a Java function: no name, no position.
+        assertEquals(Arrays.asList(null, "bad argument #2 to '?' (number expected, got string)"),
+                run(j, "return {pcall(string.rep, 'x', 'y')}"));
+        assertEquals("ERR bad argument #2 to '?' (number expected, got no value) script: "
+                + "29fc1475fa44460f66ebb563f84c42b36130bc18, on =[C]:-1.", error(() -> run(j, "return {string.gsub('a', '%w', string.rep)}")));
+        assertEquals(Arrays.asList(null, "cmp"), run(j, "return {pcall(table.sort, {3, 1}, function(a, b) error('cmp', 2) end)}"));
+    }
+
+    @Test
+    void mathRandomIsRedisGenerator(Jedis j) {
+        // What redis-server 7.0.15 answers.
+        assertEquals(List.of(75L, 342702L, "0.11108528222474"),
+                run(j, "math.randomseed(42); return {math.random(100), math.random(1, 1000000), tostring(math.random())}"));
+        assertEquals(List.of(53L, 28L), run(j, "math.randomseed(5); return {math.random(100), math.random(100)}"));
+        assertEquals("user_script:1: wrong number of arguments", fails(j, "return math.random(1, 2, 3)"));
+        assertEquals("user_script:1: bad argument #2 to 'random' (interval is empty)", fails(j, "return math.random(5, 1)"));
+    }
+
+    @Test
     void protectedCallsAndErrorLevels(Jedis j) {
         assertEquals(Arrays.asList(null, "handled: user_script:1: boom"),
                 run(j, "return {xpcall(function() error('boom') end, function(e) return 'handled: ' .. e end)}"));

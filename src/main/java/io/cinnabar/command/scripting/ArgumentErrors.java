@@ -28,25 +28,62 @@ final class ArgumentErrors {
      * Wraps every function of lib (a library table or the globals) under its own name; one
      * function under two names (string.gfind and gmatch) stays one function.
      */
-    static void wrapAll(LuaTable lib) {
+    static void wrapAll(LuaTable lib, ScriptHook hook) {
         java.util.Map<LuaValue, LuaValue> wrapped = new java.util.IdentityHashMap<>();
         for (LuaValue k : lib.keys()) {
             LuaValue f = lib.rawget(k);
-            if (f.isfunction() && k.isstring()) lib.rawset(k, wrapped.computeIfAbsent(f, g -> named(k.tojstring(), g)));
+            if (f.isfunction() && k.isstring()) lib.rawset(k, wrapped.computeIfAbsent(f, g -> named(k.tojstring(), g, hook)));
         }
     }
 
-    static LuaValue named(String name, LuaValue f) {
+    /**
+     * f, whose argument errors leave it in Lua 5.1's words and named as luaL_argerror names them:
+     * after the call site ("local f = string.rep; f()" is 'f', "s:rep()" does not count s), '?'
+     * where no Lua call names it, and without a position when a Java function (pcall) called it.
+     */
+    static LuaValue named(String name, LuaValue f, ScriptHook hook) {
+        boolean callsBack = CALLS_BACK.contains(name);
         return fn(a -> {
             try {
-                return f.invoke(a);
+                return callsBack ? hook.called(() -> f.invoke(a)) : f.invoke(a);
+            } catch (ArgumentError | PositionlessError e) {
+                throw e; // raised further in, already as Lua 5.1 raises it
             } catch (LuaError e) {
                 LuaValue m = e.getMessageObject();
-                String text = m == null || !m.isstring() ? null : rewrite(name, m.tojstring(), a);
-                if (text == null) throw e;
-                throw new LuaError(text);
+                if (m == null || !m.isstring()) throw e;
+                String text = rewrite(name, m.tojstring(), a);
+                Matcher bad = BAD_ARGUMENT.matcher(text != null ? text : m.tojstring());
+                if (!bad.matches()) throw e;
+                throw asCalled(Integer.parseInt(bad.group(1)), bad.group(2), hook.runningCall());
             }
         });
+    }
+
+    /**
+     * Library functions that call functions they are given (or a __tostring): those run as called
+     * by a C function, as in Lua 5.1, with no position and no name from the script's call site.
+     */
+    private static final java.util.Set<String> CALLS_BACK = java.util.Set.of("gsub", "sort", "foreach", "foreachi", "tostring");
+
+    private static final Pattern BAD_ARGUMENT = Pattern.compile("^bad argument #(\\d+) to '[^']*' \\((.*)\\)$", Pattern.DOTALL);
+
+    /** luaL_argerror's text for argument n, for the function as site called it. */
+    private static LuaError asCalled(int n, String why, ScriptHook.CallSite site) {
+        String text;
+        if ("method".equals(site.kind()) && --n == 0) {
+            text = "calling '" + site.name() + "' on bad self (" + why + ")";
+        } else {
+            text = "bad argument #" + n + " to '" + (site.name() != null ? site.name() : "?") + "' (" + why + ")";
+        }
+        // luaL_error's position is the caller's, which a Java caller has not.
+        return site.byLua() ? new ArgumentError(text) : new PositionlessError(LuaValue.valueOf(text), true);
+    }
+
+    /** An argument error in its final words, which functions it passes through leave alone. */
+    private static final class ArgumentError extends LuaError {
+        ArgumentError(String message) {
+            super(message);
+        }
     }
 
     /** Lua 5.1's text for luaj's argument error message, or null when it is not one. */

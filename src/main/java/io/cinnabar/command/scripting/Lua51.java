@@ -186,9 +186,10 @@ final class Lua51 {
         }));
         ScriptHook hook = (ScriptHook) g.debuglib;
         g.rawset("pcall", fn(a -> hook.called(() -> pcall(a))));
-        g.rawset("xpcall", ArgumentErrors.named("xpcall", fn(a -> hook.called(() -> xpcall(a)))));
+        g.rawset("xpcall", ArgumentErrors.named("xpcall", fn(a -> hook.called(() -> xpcall(a))), hook));
         g.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
         g.rawset("error", fn(a -> error(a, hook)));
+        g.rawset("assert", fn(a -> assertion(a, hook)));
         LuaValue tostring = g.get("tostring");
         // Lua 5.1 writes every function, Lua's or C's, as its address; luaj as its name or source.
         g.rawset("tostring", fn(a -> switch (a.arg1().type()) {
@@ -216,6 +217,13 @@ final class Lua51 {
         // luaj rehashes a table whose metatable makes it weak.
         g.rawset("setmetatable", fn(a -> {
             return ReadOnlyTable.raisedInC(() -> {
+                // luaB_setmetatable checks the first argument, then the second's type (none included).
+                if (!a.arg1().istable()) {
+                    throw new LuaError("bad argument #1 to 'setmetatable' (table expected, got " + (a.narg() == 0 ? "no value" : a.arg1().typename()) + ")");
+                }
+                if (a.narg() < 2 || !(a.arg(2).isnil() || a.arg(2).istable())) {
+                    throw new LuaError("bad argument #2 to 'setmetatable' (nil or table expected)");
+                }
                 if (a.arg(2).istable() && !a.arg(2).rawget("__mode").isnil()) Lua51Tables.beforeRehash(a.arg1());
                 return setmetatable.invoke(a);
             });
@@ -324,11 +332,26 @@ final class Lua51 {
     private static Varargs error(Varargs a, ScriptHook hook) {
         LuaValue message = a.arg1();
         if (message.type() != LuaValue.TSTRING && message.type() != LuaValue.TNUMBER) throw new LuaError(message);
-        int level = a.optint(2, 1);
+        int level = (int) ArgumentErrors.optInteger(a, 2, "error", 1);
         if (level <= 0) throw new PositionlessError(message);
         // luaL_where then lua_concat: a number becomes its text even where there is no position.
         String where = hook.where(level);
         throw new PositionlessError(where == null ? text(message) : prefixed(where, message));
+    }
+
+    /**
+     * luaB_assert: its arguments when the first is true, else luaL_error("%s") of the message,
+     * which luaL_optstring wants a string or a number (or nothing: "assertion failed!").
+     */
+    private static Varargs assertion(Varargs a, ScriptHook hook) {
+        if (a.narg() == 0) throw new LuaError("bad argument #1 to 'assert' (value expected)");
+        if (a.arg1().toboolean()) return a;
+        LuaValue message = a.arg(2);
+        if (message.isnil()) message = LuaValue.valueOf("assertion failed!");
+        if (message.type() != LuaValue.TSTRING && message.type() != LuaValue.TNUMBER) {
+            throw new LuaError("bad argument #2 to 'assert' (string expected, got " + message.typename() + ")");
+        }
+        return error(LuaValue.varargsOf(message, LuaValue.ONE), hook);
     }
 
     /** "where: message", keeping the message's bytes. */

@@ -182,7 +182,8 @@ final class LuaErrors {
 
     /** The error reply for a script that failed, as Redis's luaCallFunction writes it. */
     static String reply(LuaError e, String sha) {
-        String at = fileline(e);
+        // The error handler's debug.getinfo finds no Lua function under two C ones.
+        String at = e instanceof PositionlessError p && p.raisedInC ? "=[C]:-1" : fileline(e);
         LuaValue v = e.getMessageObject();
         String err;
         if (e instanceof PositionlessError p) {

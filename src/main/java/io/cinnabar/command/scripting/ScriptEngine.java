@@ -45,6 +45,8 @@ public final class ScriptEngine {
     private final Map<String, Script> scripts = new HashMap<>();
     private SandboxGlobals globals;
     private volatile ScriptRun current;
+    /** Not made again by SCRIPT FLUSH (a fresh interpreter): Redis's generator is the process's. */
+    private final MathRandom random = new MathRandom();
     /** While FUNCTION LOAD runs a library's code: when it must give up (Redis's 500 ms), else 0. */
     long loadDeadlineNanos;
     private int instructions;
@@ -111,16 +113,20 @@ public final class ScriptEngine {
             return null;
         });
         Lua51.install(g);
-        for (String lib : new String[] {"string", "table", "math", "coroutine"}) ArgumentErrors.wrapAll((LuaTable) g.get(lib));
-        for (String name : new String[] {"tonumber", "tostring", "select", "next", "type", "unpack", "rawget", "rawset", "rawequal",
-                "setmetatable", "getmetatable", "ipairs", "pairs", "setfenv", "getfenv", "loadstring", "collectgarbage"}) {
-            if (!g.get(name).isnil()) g.rawset(name, ArgumentErrors.named(name, g.get(name)));
-        }
-        g.rawset("redis", new RedisApi(this, dispatcher).table());
+        random.install((LuaTable) g.get("math"), () -> current != null);
+        ScriptHook hook = (ScriptHook) g.debuglib;
         g.rawset("bit", BitLib.table());
         g.rawset("cjson", CjsonLib.table());
         g.rawset("struct", StructLib.table());
         g.rawset("cmsgpack", CmsgpackLib.table());
+        for (String lib : new String[] {"string", "table", "math", "coroutine", "bit", "cjson", "struct", "cmsgpack"}) {
+            ArgumentErrors.wrapAll((LuaTable) g.get(lib), hook);
+        }
+        for (String name : new String[] {"tonumber", "tostring", "select", "next", "type", "unpack", "rawget", "rawset", "rawequal",
+                "setmetatable", "getmetatable", "ipairs", "pairs", "setfenv", "getfenv", "loadstring", "collectgarbage", "assert", "error"}) {
+            if (!g.get(name).isnil()) g.rawset(name, ArgumentErrors.named(name, g.get(name), hook));
+        }
+        g.rawset("redis", new RedisApi(this, dispatcher).table());
         for (LuaValue k : g.keys()) {
             if (!k.isstring() || !ALLOWED.contains(k.tojstring())) g.rawset(k, LuaValue.NIL);
         }

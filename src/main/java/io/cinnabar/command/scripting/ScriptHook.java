@@ -216,6 +216,27 @@ final class ScriptHook extends DebugLib {
         }
     }
 
+    /**
+     * How the Java function running now was called, as Lua 5.1's getfuncname sees it: by a Lua
+     * function's call instruction (kind and name as that names the callee: "global", "field",
+     * "method"...), by a Lua function otherwise (a metamethod: no name), or by a Java function
+     * (pcall, gsub's replacement, a coroutine's start).
+     */
+    record CallSite(boolean byLua, String kind, String name) {
+        static final CallSite BY_C = new CallSite(false, null, null);
+        static final CallSite UNNAMED = new CallSite(true, null, null);
+    }
+
+    CallSite runningCall() {
+        Frames f = frames();
+        if (f.depth == 0 || f.closures[f.depth - 1] == null) return CallSite.BY_C;
+        LuaClosure c = f.closures[f.depth - 1];
+        int pc = f.pcs[f.depth - 1];
+        if (!calling(c, pc)) return CallSite.UNNAMED;
+        String[] name = FailedInstruction.objectName(c.p, pc, Lua.GETARG_A(c.p.code[pc]));
+        return name == null ? CallSite.UNNAMED : new CallSite(true, name[0], name[1]);
+    }
+
     /** "source:line" of the Lua function level calls up (1: the one calling the running Java function), or null. */
     String where(int level) {
         Frames f = frames();
