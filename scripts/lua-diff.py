@@ -24,10 +24,7 @@ arithmetic read strings with strtod, coroutines kept their errors and functions 
 integer 0: tostring, .., string.rep/len/reverse, tonumber, cjson.decode('-0'), -0 * 2^31, math.fmod);
 the order pairs visits keys in ({[1]=1,[2]=2,[4]=4} gives 1 4 2: luaj's tables are laid out
 otherwise); "0x" as a numeral, which luaj's compiler reads as 0; goto as a keyword
-(Lua 5.2's); the border "#t" finds in tables with holes once luaj's rehash sized them; coroutine.running()
-and yield outside a coroutine (Lua 5.2's answers); argument errors of some library functions
-(rawget(1), math.fmod naming the first argument, math.random with 3 arguments, rawset with a nil key,
-collectgarbage's options); cmsgpack unpack_limit/unpack_one offsets.
+(Lua 5.2's); the border "#t" finds in tables with holes once luaj's rehash sized them.
 """
 import argparse
 import importlib.util

@@ -260,7 +260,9 @@ class LuaSemanticsIT {
                 "local t = setmetatable({}, {__index = string.rep}) return t.x", "user_script:1: bad argument #1 to '?' (string expected, got table)",
                 "return setmetatable({}, 1)", "user_script:1: bad argument #2 to 'setmetatable' (nil or table expected)",
                 "return assert(false, {})", "user_script:1: bad argument #2 to 'assert' (string expected, got table)",
-                "return error('x', 'y')", "user_script:1: bad argument #2 to 'error' (number expected, got string)");
+                "return error('x', 'y')", "user_script:1: bad argument #2 to 'error' (number expected, got string)",
+                "return rawget(1)", "user_script:1: bad argument #1 to 'rawget' (table expected, got number)",
+                "return next({}, 'nokey')", "invalid key to 'next'");
         // Called by a Java function: no name, no position.
         assertEquals(Arrays.asList(null, "bad argument #2 to '?' (number expected, got string)"),
                 run(j, "return {pcall(string.rep, 'x', 'y')}"));

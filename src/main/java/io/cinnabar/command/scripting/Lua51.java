@@ -213,14 +213,28 @@ final class Lua51 {
         // Lua 5.1's ctype in the "C" locale changes ASCII letters only; luaj's Java case mapping changes other bytes too.
         ((LuaTable) g.get("string")).rawset("upper", fn(a -> asciiCase(ArgumentErrors.string(a, 1, "upper"), true)));
         ((LuaTable) g.get("string")).rawset("lower", fn(a -> asciiCase(ArgumentErrors.string(a, 1, "lower"), false)));
+        LuaValue rawget = g.get("rawget");
+        // luaB_rawget checks the table before the key.
+        g.rawset("rawget", fn(a -> {
+            if (!a.arg1().istable()) throw new LuaError("bad argument #1 to 'rawget' (table expected, got " + typeName(a, 1) + ")");
+            return rawget.invoke(a);
+        }));
+        LuaValue next = g.get("next");
+        // luaH_next raises its error from inside next, a C function: Lua 5.1 gives it no position.
+        g.rawset("next", fn(a -> {
+            try {
+                return next.invoke(a);
+            } catch (LuaError e) {
+                if (INVALID_KEY.equals(e.getMessage())) throw new PositionlessError(LuaValue.valueOf(INVALID_KEY));
+                throw e;
+            }
+        }));
         LuaValue setmetatable = g.get("setmetatable");
         // luaj rehashes a table whose metatable makes it weak.
         g.rawset("setmetatable", fn(a -> {
             return ReadOnlyTable.raisedInC(() -> {
                 // luaB_setmetatable checks the first argument, then the second's type (none included).
-                if (!a.arg1().istable()) {
-                    throw new LuaError("bad argument #1 to 'setmetatable' (table expected, got " + (a.narg() == 0 ? "no value" : a.arg1().typename()) + ")");
-                }
+                if (!a.arg1().istable()) throw new LuaError("bad argument #1 to 'setmetatable' (table expected, got " + typeName(a, 1) + ")");
                 if (a.narg() < 2 || !(a.arg(2).isnil() || a.arg(2).istable())) {
                     throw new LuaError("bad argument #2 to 'setmetatable' (nil or table expected)");
                 }
@@ -228,6 +242,13 @@ final class Lua51 {
                 return setmetatable.invoke(a);
             });
         }));
+    }
+
+    private static final String INVALID_KEY = "invalid key to 'next'";
+
+    /** luaL_typename as tag_error words it: "no value" for an argument not given. */
+    private static String typeName(Varargs a, int i) {
+        return i > a.narg() ? "no value" : a.arg(i).typename();
     }
 
     /** What a coroutine's body returns first when it failed; its error follows. */
