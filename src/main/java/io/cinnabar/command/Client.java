@@ -53,6 +53,9 @@ public final class Client {
     /** CLIENT TRACKING state; null until tracking is first enabled. */
     io.cinnabar.command.tracking.ClientTracking tracking;
 
+    /** What REPLCONF asked of a coming SYNC, and whether one made this client a replica: see io.cinnabar.command.server.ReplicaSyncs. */
+    private int replicaFlags;
+
     /** In MONITOR mode (Redis's CLIENT_MONITOR): see {@link Monitors}. */
     boolean monitor;
     /** The command waiting for a CLIENT PAUSE to end, or null: see {@link ClientPause}. */
@@ -174,6 +177,8 @@ public final class Client {
     }
 
     public boolean monitor() { return monitor; }
+    public int replicaFlags() { return replicaFlags; }
+    public void replicaFlags(int flags) { replicaFlags = flags; }
     public void asking() { asking = 2; }
     public boolean isAsking() { return asking > 0; }
     public void clusterReadonly(boolean on) { clusterReadonly = on; }

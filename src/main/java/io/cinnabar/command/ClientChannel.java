@@ -52,6 +52,17 @@ public interface ClientChannel {
     /** Closes the connection without replying (CLIENT KILL). */
     void close();
 
+    /**
+     * After what was pushed so far, head, the file's bytes (read by position: the file may be
+     * shared) and tail, as the client reads them, then the connection closed: a replica's RDB
+     * transfer, which no output buffer limit counts. whenDone runs (on any thread) once this
+     * transfer no longer reads the file, sent or not.
+     */
+    default void sendFileThenClose(byte[] head, java.nio.channels.FileChannel file, byte[] tail, Runnable whenDone) {
+        close();
+        whenDone.run();
+    }
+
     /** Closes the connection without replying because its replies passed the output buffer limit, logging why as Redis does. */
     default void closeForOutputLimit() {
         close();

@@ -238,9 +238,9 @@ public final class ConfigOptions {
         add(string("replica-announce-ip", "").alias("slave-announce-ip").inert());
         add(integer("replica-announce-port", 0, 65535, 0).alias("slave-announce-port").inert());
         add(bool("replica-ignore-disk-write-errors", false).inert());
-        add(bool("repl-diskless-sync", true).inert());
-        add(integer("repl-diskless-sync-delay", 0, INT_MAX, 5).inert());
-        add(integer("repl-diskless-sync-max-replicas", 0, INT_MAX, 0).inert());
+        add(bool("repl-diskless-sync", true));
+        add(integer("repl-diskless-sync-delay", 0, INT_MAX, 5));
+        add(integer("repl-diskless-sync-max-replicas", 0, INT_MAX, 0));
         add(enumeration("repl-diskless-load", "disabled", "disabled", "on-empty-db", "swapdb").inert());
         add(integer("repl-ping-replica-period", 1, INT_MAX, 10).alias("repl-ping-slave-period").inert());
         add(integer("repl-timeout", 1, INT_MAX, 60).inert());

@@ -421,6 +421,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     }
 
     @Override
+    public void sendFileThenClose(byte[] head, java.nio.channels.FileChannel file, byte[] tail, Runnable whenDone) {
+        replies.post(channel.eventLoop(), () -> FileTransfer.start(channel, head, file, tail, this::closeAfterLastReply, whenDone));
+    }
+
+    @Override
     public String remoteAddress() {
         return unixSocket() ? unixAddress() : format(channel.remoteAddress());
     }

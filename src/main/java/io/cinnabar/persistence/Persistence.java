@@ -7,7 +7,6 @@ import io.cinnabar.config.ConfigOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.function.Supplier;
 
 /**
  * Everything the keyspace thread asks of persistence: RDB saves ({@link #rdb()}), the
@@ -31,7 +30,7 @@ public final class Persistence {
     private final OwnerThread owner;
 
     public Persistence(Config config, Keyspace keyspace, WriteFeed feed, OwnerThread owner,
-                       Supplier<SnapshotFormat> rdbFormat, AppendOnly.Formats aofFormats) {
+                       RdbFormats rdbFormat, AppendOnly.Formats aofFormats) {
         this.config = config;
         this.keyspace = keyspace;
         this.feed = feed;

@@ -18,9 +18,19 @@ import java.util.function.Supplier;
 public final class PersistenceFormats {
     private PersistenceFormats() {}
 
-    /** dump.rdb as SAVE/BGSAVE write it. */
-    public static Supplier<SnapshotFormat> rdb(Config config, Supplier<List<byte[]>> libraries) {
-        return () -> new Rdb(config, false, libraries.get());
+    /** dump.rdb as SAVE/BGSAVE write it, and what replicas get. */
+    public static RdbFormats rdb(Config config, Supplier<List<byte[]>> libraries) {
+        return new RdbFormats() {
+            @Override
+            public SnapshotFormat get() {
+                return new Rdb(config, false, libraries.get(), null, false);
+            }
+
+            @Override
+            public SnapshotFormat forReplicas(String replicationId, boolean functionsOnly) {
+                return new Rdb(config, false, libraries.get(), replicationId, functionsOnly);
+            }
+        };
     }
 
     /** What an AOF rewrite writes: an RDB marked as AOF base, or commands. */
@@ -28,7 +38,7 @@ public final class PersistenceFormats {
         return new AppendOnly.Formats() {
             @Override
             public SnapshotFormat rdbBase() {
-                return new Rdb(config, true, libraries.get());
+                return new Rdb(config, true, libraries.get(), null, false);
             }
 
             @Override
@@ -42,30 +52,37 @@ public final class PersistenceFormats {
         private final Config config;
         private final boolean aofBase;
         private final List<byte[]> libraries;
+        /** A replica's: the repl-* aux fields' id, else null. */
+        private final String replicationId;
+        private final boolean functionsOnly;
         private RdbWriter writer;
 
-        Rdb(Config config, boolean aofBase, List<byte[]> libraries) {
+        Rdb(Config config, boolean aofBase, List<byte[]> libraries, String replicationId, boolean functionsOnly) {
             this.config = config;
             this.aofBase = aofBase;
             this.libraries = libraries;
+            this.replicationId = replicationId;
+            this.functionsOnly = functionsOnly;
         }
 
         @Override
         public void begin(OutputStream out) throws IOException {
             writer = new RdbWriter(out, config.getBool(ConfigOptions.RDBCOMPRESSION), config.getBool(ConfigOptions.RDBCHECKSUM));
             Runtime rt = Runtime.getRuntime();
-            writer.begin(RdbWriter.standardAux(System.currentTimeMillis() / 1000, rt.totalMemory() - rt.freeMemory(), aofBase));
+            // No replication stream follows yet: database 0 at offset 0, as INFO replication says.
+            writer.begin(RdbWriter.standardAux(System.currentTimeMillis() / 1000, rt.totalMemory() - rt.freeMemory(), aofBase,
+                    0, replicationId, 0));
             for (byte[] code : libraries) writer.function(code);
         }
 
         @Override
         public void beginDatabase(int db, long keys, long expires) throws IOException {
-            writer.selectDb(db, keys, expires);
+            if (!functionsOnly) writer.selectDb(db, keys, expires);
         }
 
         @Override
         public void entry(byte[] key, Object value, long expireAtMs, long idleSeconds, int freq) throws IOException {
-            writer.key(key, value, expireAtMs, idleSeconds, freq);
+            if (!functionsOnly) writer.key(key, value, expireAtMs, idleSeconds, freq);
         }
 
         @Override

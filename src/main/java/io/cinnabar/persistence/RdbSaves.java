@@ -15,7 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.function.Supplier;
+import java.util.function.Consumer;
 
 /**
  * RDB snapshots as Redis's SAVE, BGSAVE and save points make them, and the state INFO persistence
@@ -32,10 +32,13 @@ public final class RdbSaves {
     private final Keyspace keyspace;
     private final PersistenceThread thread;
     private final OwnerThread owner;
-    private final Supplier<SnapshotFormat> rdbFormat;
+    private final RdbFormats rdbFormat;
     private final long pid = ProcessHandle.current().pid();
 
     private SnapshotPump running;
+    /** Who waits for the running snapshot: replicas (SYNC), told the file or null; null for a plain BGSAVE. */
+    private Consumer<Path> runningForReplicas;
+    private long replicaSnapshots;
     private long runningSinceMs;
     private long dirtyBeforeBgsave;
     private boolean scheduled;
@@ -55,7 +58,7 @@ public final class RdbSaves {
     private Runnable onBgsaveEnd = () -> { };
 
     public RdbSaves(Config config, Keyspace keyspace, PersistenceThread thread, OwnerThread owner,
-                    Supplier<SnapshotFormat> rdbFormat) {
+                    RdbFormats rdbFormat) {
         this.config = config;
         this.keyspace = keyspace;
         this.thread = thread;
@@ -163,7 +166,7 @@ public final class RdbSaves {
         if (running != null) return "Background save already in progress";
         saves++;
         CompletableFuture<SnapshotJob.Outcome> done = new CompletableFuture<>();
-        SnapshotJob job = newJob(done::complete);
+        SnapshotJob job = newJob(rdbFormat.get(), done::complete);
         new SnapshotPump(keyspace, job, owner).runToEnd();
         SnapshotJob.Outcome outcome;
         try {
@@ -193,27 +196,69 @@ public final class RdbSaves {
             scheduled = true;
             return Start.SCHEDULED;
         }
-        startBgsave();
+        startBgsave(rdbFormat.get(), null);
         return Start.STARTED;
     }
 
-    private void startBgsave() {
+    /**
+     * A snapshot for replicas (SYNC): to the dump file as a BGSAVE that counts as one (Redis's
+     * disk target), or to a temp file no save counts (its socket target: a diskless transfer).
+     * False when a snapshot already runs. Otherwise done gets the file, or null when the snapshot
+     * failed or was stopped, on the keyspace thread; a temp file is then the caller's to delete.
+     */
+    public boolean startForReplicas(boolean toDumpFile, boolean functionsOnly, String replicationId, Consumer<Path> done) {
+        if (running != null) return false;
+        SnapshotFormat format = rdbFormat.forReplicas(replicationId, functionsOnly);
+        log.info("Starting BGSAVE for SYNC with target: {}", toDumpFile ? "disk" : "replicas sockets");
+        if (toDumpFile) {
+            startBgsave(format, done);
+            return true;
+        }
+        Path temp = Path.of(config.getString(ConfigOptions.DIR)).resolve("temp-repl-" + pid + "-" + ++replicaSnapshots + ".rdb");
+        runningSinceMs = System.currentTimeMillis();
+        SnapshotPump[] self = new SnapshotPump[1];
+        SnapshotJob job = newJob(temp, format, written -> { }, outcome -> owner.execute(() -> transferWritten(self[0], outcome, temp)));
+        self[0] = new SnapshotPump(keyspace, job, owner);
+        running = self[0];
+        runningForReplicas = done;
+        log.info("Background RDB transfer started by pid {}", pid);
+        running.startInBackground();
+        return true;
+    }
+
+    private void transferWritten(SnapshotPump pump, SnapshotJob.Outcome outcome, Path temp) {
+        if (running != pump) return;
+        Consumer<Path> replicas = runningForReplicas;
+        running = null;
+        runningForReplicas = null;
+        lastCopiedBytes = pump.copiedBytes();
+        if (outcome.ok()) log.info("Background RDB transfer terminated with success");
+        else if (outcome.cancelled()) log.warn("Background transfer terminated by signal 10");
+        else log.warn("Background transfer error");
+        replicas.accept(outcome.ok() ? temp : null);
+        onBgsaveEnd.run();
+    }
+
+    private void startBgsave(SnapshotFormat format, Consumer<Path> replicas) {
         scheduled = false;
         saves++;
         dirtyBeforeBgsave = keyspace.dirty();
         runningSinceMs = System.currentTimeMillis();
         lastBgsaveAttemptSeconds = clockSeconds();
         SnapshotPump[] self = new SnapshotPump[1];
-        SnapshotJob job = newJob(outcome -> owner.execute(() -> bgsaveDone(self[0], outcome)));
+        SnapshotJob job = newJob(format, outcome -> owner.execute(() -> bgsaveDone(self[0], outcome)));
         self[0] = new SnapshotPump(keyspace, job, owner);
         running = self[0];
+        runningForReplicas = replicas;
         log.info("Background saving started by pid {}", pid);
         running.startInBackground();
     }
 
     private void bgsaveDone(SnapshotPump pump, SnapshotJob.Outcome outcome) {
         if (running != pump) return;
+        Consumer<Path> replicas = runningForReplicas;
         running = null;
+        runningForReplicas = null;
         lastCopiedBytes = pump.copiedBytes();
         lastBgsaveSeconds = (System.currentTimeMillis() - runningSinceMs) / 1000;
         if (outcome.ok()) {
@@ -228,6 +273,7 @@ public final class RdbSaves {
             log.warn("Background saving error");
             lastBgsaveOk = false;
         }
+        if (replicas != null) replicas.accept(outcome.ok() ? dumpFile() : null);
         onBgsaveEnd.run();
     }
 
@@ -235,9 +281,12 @@ public final class RdbSaves {
     public void killBgsave() {
         if (running == null) return;
         SnapshotPump pump = running;
+        Consumer<Path> replicas = runningForReplicas;
         running = null;
+        runningForReplicas = null;
         pump.cancel();
         lastBgsaveSeconds = (System.currentTimeMillis() - runningSinceMs) / 1000;
+        if (replicas != null) replicas.accept(null);
         onBgsaveEnd.run();
     }
 
@@ -248,7 +297,7 @@ public final class RdbSaves {
     public void cron(boolean otherBusy) {
         if (running != null || otherBusy || keyspace.isLoading()) return;
         if (scheduled) {
-            startBgsave();
+            startBgsave(rdbFormat.get(), null);
             return;
         }
         String points = config.getString(ConfigOptions.SAVE);
@@ -262,17 +311,20 @@ public final class RdbSaves {
             if (changes >= minChanges && now - lastSaveSeconds > seconds
                     && (lastBgsaveOk || now - lastBgsaveAttemptSeconds > 5)) {
                 log.info("{} changes in {} seconds. Saving...", minChanges, seconds);
-                startBgsave();
+                startBgsave(rdbFormat.get(), null);
                 return;
             }
         }
     }
 
-    private SnapshotJob newJob(java.util.function.Consumer<SnapshotJob.Outcome> onDone) {
+    private SnapshotJob newJob(SnapshotFormat format, Consumer<SnapshotJob.Outcome> onDone) {
         Path dir = Path.of(config.getString(ConfigOptions.DIR));
-        Path temp = dir.resolve("temp-" + pid + ".rdb");
         Path target = dir.resolve(config.getString(ConfigOptions.DBFILENAME));
-        return new SnapshotJob(thread, temp, rdbFormat.get(), written -> moveIntoPlace(written, target),
+        return newJob(dir.resolve("temp-" + pid + ".rdb"), format, written -> moveIntoPlace(written, target), onDone);
+    }
+
+    private SnapshotJob newJob(Path temp, SnapshotFormat format, SnapshotJob.Completion completion, Consumer<SnapshotJob.Outcome> onDone) {
+        return new SnapshotJob(thread, temp, format, completion,
                 () -> config.getLong(ConfigOptions.RDB_KEY_SAVE_DELAY),
                 () -> config.getBool(ConfigOptions.RDB_SAVE_INCREMENTAL_FSYNC), outcome -> {
                     if (!outcome.ok() && !outcome.cancelled()) {

@@ -75,6 +75,11 @@ final class RespSocket implements AutoCloseable {
         return socket;
     }
 
+    /** Every byte until the server closes the connection. */
+    byte[] readToEof() throws IOException {
+        return in.readAllBytes();
+    }
+
     /** Sends one command and reads one reply. */
     Object call(String... args) throws IOException {
         return send(args).read();

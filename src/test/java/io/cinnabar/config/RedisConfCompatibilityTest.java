@@ -30,8 +30,9 @@ class RedisConfCompatibilityTest {
         assertEquals("yes", c.print(Config.option("replica-serve-stale-data")));
         List<String> inert = c.given().stream().filter(ConfigOption::inert).map(ConfigOption::name)
                 .collect(Collectors.toList());
-        assertTrue(inert.containsAll(List.of("repl-diskless-sync-delay",
-                "propagation-error-behavior", "replica-serve-stale-data", "activerehashing")), inert.toString());
+        assertTrue(inert.containsAll(List.of("propagation-error-behavior", "replica-serve-stale-data", "activerehashing")),
+                inert.toString());
+        assertFalse(inert.contains("repl-diskless-sync-delay"), "how long an RDB-only SYNC waits");
         assertFalse(inert.contains("unixsocket"));
         assertFalse(inert.contains("enable-module-command"));
         assertFalse(inert.contains("loglevel"));

@@ -329,8 +329,9 @@ public final class ClientCommands implements CommandFamily {
         }
     }
 
-    /** Redis's getClientType: a subscribed client (in RESP2 or RESP3) is of type pubsub, the others normal. */
+    /** Redis's getClientType: a client that took SYNC is a replica, a subscribed one (in RESP2 or RESP3) of type pubsub. */
     private static String typeOf(Client c) {
+        if ((c.replicaFlags() & ReplicaSyncs.SYNCING) != 0) return "replica";
         return c.subscribed() ? "pubsub" : "normal";
     }
 }

@@ -348,7 +348,9 @@ public final class InfoCommand implements CommandFamily {
             s.field("slave_read_only", server.config().getBool(io.cinnabar.config.Config.option("replica-read-only")) ? 1 : 0);
             s.field("replica_announced", server.config().getBool(io.cinnabar.config.Config.option("replica-announced")) ? 1 : 0);
         }
-        s.field("connected_slaves", 0);
+        java.util.List<String> replicas = ReplicaSyncs.of(server).infoLines();
+        s.field("connected_slaves", replicas.size());
+        for (int i = 0; i < replicas.size(); i++) s.field("slave" + i, replicas.get(i));
         if (GoodReplicas.inForce(server.config())) s.field("min_slaves_good_slaves", 0);
         s.field("master_failover_state", "no-failover");
         s.field("master_replid", server.replicationId());

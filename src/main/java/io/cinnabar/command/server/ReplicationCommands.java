@@ -2,6 +2,7 @@ package io.cinnabar.command.server;
 
 import io.cinnabar.Version;
 import io.cinnabar.command.Call;
+import io.cinnabar.command.Client;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
@@ -31,8 +32,9 @@ import static io.cinnabar.command.KeySpec.at;
  * The replication commands as a Redis 7.0 master without replicas answers them (ROLE, REPLICAOF,
  * FAILOVER, REPLCONF), plus LOLWUT and RESTORE-ASKING, which live in Redis's "server" group.
  * Cinnabar does not replicate yet: REPLICAOF host port leaves it a replica whose link to the
- * master stays down (MasterLink), and SYNC and PSYNC, which would make it serve one, are refused
- * after Redis's own argument checks.
+ * master stays down (MasterLink). SYNC and PSYNC serve the RDB to a client that asked for
+ * nothing more (REPLCONF rdb-only 1: redis-cli --rdb, see ReplicaSyncs) and refuse other
+ * replicas after Redis's own checks.
  */
 public final class ReplicationCommands implements CommandFamily {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ReplicationCommands.class);
@@ -57,9 +59,9 @@ public final class ReplicationCommands implements CommandFamily {
         t.add(spec("REPLCONF", -1, ADMIN, NOSCRIPT, LOADING, STALE, ALLOW_BUSY).syscmd()
                 .doc("3.0.0", "An internal command for configuring the replication stream", "O(1)"), this::replconf);
         t.add(spec("SYNC", 1, ADMIN, NOSCRIPT, NO_ASYNC_LOADING, NO_MULTI).doc("1.0.0", "Internal command used for replication"),
-                c -> { throw new CommandError(NO_REPLICAS); });
+                c -> sync(c, false));
         t.add(spec("PSYNC", -3, ADMIN, NOSCRIPT, NO_ASYNC_LOADING, NO_MULTI).doc("2.8.0", "Internal command used for replication"),
-                c -> { throw new CommandError(NO_REPLICAS); });
+                c -> sync(c, true));
         t.add(DumpCommands.restoreDocs(spec("RESTORE-ASKING", -4, WRITE, DENYOOM, ASKING).keys(at(1, OW, UPDATE))
                         .acl("@keyspace", "@dangerous").syscmd(), "3.0.0", "An internal command for migrating keys in a cluster"),
                 DumpCommands::restore);
@@ -145,11 +147,13 @@ public final class ReplicationCommands implements CommandFamily {
     }
 
     /**
-     * REPLCONF option value [option value ...] from a client that is not a replica: options are
-     * checked and remembered by nobody; ACK and GETACK end the command without any reply, as in Redis.
+     * REPLCONF option value [option value ...] from a client that is not a replica: what a coming
+     * SYNC needs is kept on the client (capa eof, rdb-only, rdb-filter-only), the rest checked;
+     * ACK and GETACK end the command without any reply, as in Redis.
      */
     private void replconf(Call c) {
         if (c.argCount() % 2 == 0) throw CommandError.syntax();
+        Client client = c.client();
         for (int j = 1; j < c.argCount(); j += 2) {
             if (c.argIs(j, "listening-port")) {
                 c.longArg(j + 1);
@@ -160,24 +164,56 @@ public final class ReplicationCommands implements CommandFamily {
                             + c.arg(j + 1).length + " bytes");
                 }
             } else if (c.argIs(j, "capa")) {
-                // Capabilities this master does not understand are ignored; it understands none.
+                // Capabilities this master does not understand (psync2) are ignored.
+                if (c.argIs(j + 1, "eof")) client.replicaFlags(client.replicaFlags() | ReplicaSyncs.CAPA_EOF);
             } else if (c.argIs(j, "ack") || c.argIs(j, "getack")) {
                 return;
             } else if (c.argIs(j, "rdb-only")) {
                 long v = c.longArg(j + 1);
                 if (v < 0 || v > 1) throw new CommandError("ERR value is out of range, value must between 0 and 1");
+                client.replicaFlags(v == 1 ? client.replicaFlags() | ReplicaSyncs.RDB_ONLY : client.replicaFlags() & ~ReplicaSyncs.RDB_ONLY);
             } else if (c.argIs(j, "rdb-filter-only")) {
                 byte[][] filters = ArgSplitter.split(c.arg(j + 1));
                 if (filters == null) throw new CommandError("ERR Missing rdb-filter-only values");
+                int wanted = 0;
                 for (byte[] f : filters) {
                     String name = BinaryText.decode(f);
                     if (!name.equalsIgnoreCase("functions")) throw new CommandError("ERR Unsupported rdb-filter-only option: " + name);
+                    wanted = ReplicaSyncs.FUNCTIONS_ONLY;
                 }
+                client.replicaFlags(client.replicaFlags() & ~ReplicaSyncs.FUNCTIONS_ONLY | wanted);
             } else {
                 throw new CommandError("ERR Unrecognized REPLCONF option: " + c.quoted(j));
             }
         }
         c.reply().ok();
+    }
+
+    /**
+     * SYNC / PSYNC replid offset [FAILOVER], with syncCommand's checks in its order: ignored from
+     * a client already syncing, then failover, a replica's missing master link, a filter without
+     * the EOF capability, the offset. Only an rdb-only client is served.
+     */
+    private void sync(Call c, boolean psync) {
+        Client client = c.client();
+        int flags = client.replicaFlags();
+        if ((flags & ReplicaSyncs.SYNCING) != 0) return;
+        MasterLink master = c.server().masterLink();
+        if (psync && c.argCount() > 3 && c.argIs(3, "failover")) {
+            if (master.host() == null) throw new CommandError("ERR PSYNC FAILOVER can't be sent to a master.");
+            if (!c.argString(1).equalsIgnoreCase(c.server().replicationId())) {
+                throw new CommandError("ERR PSYNC FAILOVER replid must match my replid.");
+            }
+            master.drop();
+            log.info("MASTER MODE enabled (failover request from '{}')", ClientInfo.line(client, c.mstime()));
+        }
+        if (master.host() != null) throw new CommandError("NOMASTERLINK Can't SYNC while not connected with my master");
+        if ((flags & ReplicaSyncs.FUNCTIONS_ONLY) != 0 && (flags & ReplicaSyncs.CAPA_EOF) == 0) {
+            throw new CommandError("ERR Filtered replica requires EOF capability");
+        }
+        if (psync) c.longArg(2);
+        if ((flags & ReplicaSyncs.RDB_ONLY) == 0) throw new CommandError(NO_REPLICAS);
+        ReplicaSyncs.of(c.server()).add(client, psync);
     }
 
     /** LOLWUT [VERSION version] [art arguments...]: Redis 7.0's own version draws nothing. */
