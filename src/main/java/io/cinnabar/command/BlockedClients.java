@@ -81,6 +81,19 @@ public final class BlockedClients {
     }
 
     /**
+     * Answers a client blocked in command now with what reply writes (a WAIT whose replicas
+     * acknowledged); false if it is not blocked in that command.
+     */
+    public boolean answer(Client target, String command, java.util.function.Consumer<io.cinnabar.protocol.Reply> reply) {
+        if (target.blocked == null || !target.blocked.spec.name().equalsIgnoreCase(command)) return false;
+        dispatcher.resume(target, out -> {
+            release(target);
+            reply.accept(out);
+        });
+        return true;
+    }
+
+    /**
      * Cluster mode (Redis's clusterRedirectBlockedClientIfNeeded): a client blocked on keys of a
      * slot this node neither serves nor imports any more is unblocked with -MOVED, or with
      * -CLUSTERDOWN when the slot has no node or the cluster is down.

@@ -53,8 +53,13 @@ public final class Client {
     /** CLIENT TRACKING state; null until tracking is first enabled. */
     io.cinnabar.command.tracking.ClientTracking tracking;
 
-    /** What REPLCONF asked of a coming SYNC, and whether one made this client a replica: see io.cinnabar.command.server.ReplicaSyncs. */
-    private int replicaFlags;
+    /**
+     * What REPLCONF asked of a coming SYNC, whether one made this client a replica (read by the
+     * event loop for the output buffer limit class), the port it listens on: see
+     * io.cinnabar.command.server.ReplicaSyncs.
+     */
+    private volatile int replicaFlags;
+    private int replicaPort;
 
     /** In MONITOR mode (Redis's CLIENT_MONITOR): see {@link Monitors}. */
     boolean monitor;
@@ -179,6 +184,8 @@ public final class Client {
     public boolean monitor() { return monitor; }
     public int replicaFlags() { return replicaFlags; }
     public void replicaFlags(int flags) { replicaFlags = flags; }
+    public int replicaPort() { return replicaPort; }
+    public void replicaPort(int port) { replicaPort = port; }
     public void asking() { asking = 2; }
     public boolean isAsking() { return asking > 0; }
     public void clusterReadonly(boolean on) { clusterReadonly = on; }

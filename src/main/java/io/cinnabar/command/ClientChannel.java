@@ -54,11 +54,11 @@ public interface ClientChannel {
 
     /**
      * After what was pushed so far, head, the file's bytes (read by position: the file may be
-     * shared) and tail, as the client reads them, then the connection closed: a replica's RDB
-     * transfer, which no output buffer limit counts. whenDone runs (on any thread) once this
-     * transfer no longer reads the file, sent or not.
+     * shared) and tail, as the client reads them, then the connection closed if thenClose: a
+     * replica's RDB transfer, which no output buffer limit counts. whenDone runs (on any thread)
+     * once this transfer no longer reads the file, sent or not; pushes made after that follow the tail.
      */
-    default void sendFileThenClose(byte[] head, java.nio.channels.FileChannel file, byte[] tail, Runnable whenDone) {
+    default void sendFile(byte[] head, java.nio.channels.FileChannel file, byte[] tail, boolean thenClose, Runnable whenDone) {
         close();
         whenDone.run();
     }

@@ -5,8 +5,8 @@ import io.cinnabar.config.ConfigOption;
 
 /**
  * min-replicas-to-write as Redis's checkGoodReplicasStatus applies it: writes are refused while
- * fewer replicas than that are connected and recent. This server takes no replicas, so any
- * positive setting (with a positive min-replicas-max-lag) refuses every write.
+ * fewer replicas than that are online with an acknowledgement no older than min-replicas-max-lag
+ * seconds (counted by the server's {@link Counter}, its replicas' owner).
  */
 public final class GoodReplicas {
     public static final String NOREPLICAS = "NOREPLICAS Not enough good replicas to write.";
@@ -15,9 +15,21 @@ public final class GoodReplicas {
 
     private GoodReplicas() {}
 
+    /** Counts the replicas online whose last acknowledgement is at most maxLagSeconds old. */
+    public interface Counter {
+        int goodReplicas(long maxLagSeconds);
+    }
+
     public static boolean enough(ServerContext server) {
         // A replica does not count replicas of its own, as Redis's checkGoodReplicasStatus.
-        return server.masterLink().host() != null || !inForce(server.config());
+        if (server.masterLink().host() != null || !inForce(server.config())) return true;
+        return count(server) >= server.config().getLong(TO_WRITE);
+    }
+
+    /** INFO's min_slaves_good_slaves. */
+    public static int count(ServerContext server) {
+        Counter counter = server.component(Counter.class, null);
+        return counter == null ? 0 : counter.goodReplicas(server.config().getLong(MAX_LAG));
     }
 
     /** Both settings positive: writes need good replicas, and INFO counts them (min_slaves_good_slaves). */

@@ -108,7 +108,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     @Override
     public long outputHardLimit() {
-        return OutputBufferLimit.hardLimit(dispatcher.server().config(), client.subscribed());
+        return OutputBufferLimit.hardLimit(dispatcher.server().config(), limitClass());
     }
 
     @Override
@@ -376,7 +376,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         // counts before the next command, as Redis's evicts clients before it sleeps.
         if (adding >= BIG_OUTPUT) buffersGrew();
         long total = adding + pendingOutputBytes();
-        boolean over = total > 0 && outputLimit.exceeded(total, client.subscribed());
+        boolean over = total > 0 && outputLimit.exceeded(total, limitClass());
         if (!over && outputLimit.softLimitPending() && !softLimitCheckScheduled) {
             // No more traffic may come to look again: Redis's cron closes such a client too.
             softLimitCheckScheduled = true;
@@ -420,9 +420,16 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         channel.close();
     }
 
+    /** client-output-buffer-limit's class: replica once it took SYNC, pubsub when subscribed, else normal. */
+    private int limitClass() {
+        if ((client.replicaFlags() & io.cinnabar.command.ReplicaFlags.SYNCING) != 0) return io.cinnabar.config.ClientOutputBufferLimit.Limits.REPLICA;
+        return client.subscribed() ? io.cinnabar.config.ClientOutputBufferLimit.Limits.PUBSUB : io.cinnabar.config.ClientOutputBufferLimit.Limits.NORMAL;
+    }
+
     @Override
-    public void sendFileThenClose(byte[] head, java.nio.channels.FileChannel file, byte[] tail, Runnable whenDone) {
-        replies.post(channel.eventLoop(), () -> FileTransfer.start(channel, head, file, tail, this::closeAfterLastReply, whenDone));
+    public void sendFile(byte[] head, java.nio.channels.FileChannel file, byte[] tail, boolean thenClose, Runnable whenDone) {
+        Runnable after = thenClose ? this::closeAfterLastReply : () -> { };
+        replies.post(channel.eventLoop(), () -> FileTransfer.start(channel, head, file, tail, after, whenDone));
     }
 
     @Override

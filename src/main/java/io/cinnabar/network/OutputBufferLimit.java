@@ -23,9 +23,8 @@ final class OutputBufferLimit {
      * {@code bytes} must be closed. The clock is read only past a soft limit: this runs for every
      * reply written.
      */
-    boolean exceeded(long bytes, boolean pubsub) {
+    boolean exceeded(long bytes, int cls) {
         Limits limits = limits(config);
-        int cls = pubsub ? Limits.PUBSUB : Limits.NORMAL;
         long hard = limits.hard(cls), soft = limits.soft(cls), softSeconds = limits.softSeconds(cls);
         if (hard > 0 && bytes >= hard) return true;
         if (soft > 0 && bytes >= soft) {
@@ -41,8 +40,8 @@ final class OutputBufferLimit {
     }
 
     /** The hard limit of the client's class (0: none), for a command building a reply that only this limit bounds. */
-    static long hardLimit(Config config, boolean pubsub) {
-        return limits(config).hard(pubsub ? Limits.PUBSUB : Limits.NORMAL);
+    static long hardLimit(Config config, int cls) {
+        return limits(config).hard(cls);
     }
 
     /** True while the output stays past a soft limit whose seconds have not run out yet. */

@@ -85,9 +85,10 @@ public final class Persistence {
         }
     }
 
-    /** End of a round of keyspace work: the round's writes go to the persistence thread. */
+    /** End of a round of keyspace work: the round's writes go to the replicas (the feed's tap) and the persistence thread. */
     public void endOfRound() {
-        if (feed.hasPending()) aof.hand(feed);
+        if (!feed.hasPending()) return;
+        if (aof.enabled()) aof.hand(feed); else feed.dropPending();
     }
 
     /**

@@ -4,8 +4,8 @@ package io.cinnabar.persistence;
  * The stream of executed writes, in the form Redis propagates them: RESP arrays of commands, a
  * SELECT whenever the database changes, transactions wrapped in MULTI/EXEC by the caller. The
  * command thread appends; at the end of each round of work what accumulated is taken and handed
- * to the consumers (the AOF today, replication later). Disabled — and then free — while nothing
- * consumes it. Keyspace thread only.
+ * to the consumers: the AOF, and replicas through a {@link Tap} that sees every byte before it
+ * is taken. Disabled — and then free — while nothing consumes it. Keyspace thread only.
  */
 public final class WriteFeed {
     private static final int SHRINK_ABOVE = 1024 * 1024;
@@ -22,17 +22,50 @@ public final class WriteFeed {
     /** Bytes ever appended: the position consumers acknowledge (fsynced up to here...). */
     private long offset;
     private int selectedDb = -1;
-    private boolean enabled;
+    /** Whether the AOF consumes the feed, and whether replicas do (a tap is set). */
+    private boolean aof;
+    private Tap tap;
+    /** Bytes up to this offset went to the tap. */
+    private long tappedUpTo;
 
-    public boolean enabled() {
-        return enabled;
+    /** Sees the feed's bytes in order, each once: len bytes of bytes from off, ending at feed offset end. */
+    public interface Tap {
+        void bytes(byte[] bytes, int off, int len, long end);
     }
 
-    /** Starts or stops the feed; a restarted feed begins with a SELECT. */
+    public boolean enabled() {
+        return aof || tap != null;
+    }
+
+    /** Starts or stops the feed for the AOF; a restarted feed begins with a SELECT. */
     public void enabled(boolean on) {
-        enabled = on;
+        aof = on;
         selectedDb = -1;
-        if (!on) buf.clear();
+        if (!enabled()) buf.clear();
+    }
+
+    /** The consumer besides the AOF (replicas), or null for none; it first sees what is appended from now on. */
+    public void tap(Tap t) {
+        if (t != null && tap == null) {
+            selectedDb = -1;
+            tappedUpTo = offset;
+        }
+        tap = t;
+        if (!enabled()) buf.clear();
+    }
+
+    /** Gives the tap what was appended since it last saw the feed. */
+    public void flushTap() {
+        if (tap == null || tappedUpTo >= offset) return;
+        int n = (int) (offset - tappedUpTo);
+        tap.bytes(buf.array(), buf.size() - n, n, offset);
+        tappedUpTo = offset;
+    }
+
+    /** End of a round without the AOF: the tap has seen the bytes, which are then dropped. */
+    public void dropPending() {
+        flushTap();
+        emptied();
     }
 
     /** The next command is preceded by a SELECT, whatever database the last one used (new AOF file). */
@@ -57,6 +90,7 @@ public final class WriteFeed {
      * The array may be the feed's own: give it back with {@link #recycle} once written.
      */
     public Round takePending() {
+        flushTap();
         int n = buf.size();
         byte[] spare = spares.poll();
         if (spare == null && n <= SHRINK_ABOVE) {
@@ -87,6 +121,7 @@ public final class WriteFeed {
      * again, if it wrote them.
      */
     public boolean drainInPlace(PendingWriter writer) {
+        flushTap();
         int lent = buf.size();
         if (!buf.writeTo(writer, offset)) return false;
         // Whatever the write's own callbacks appended meanwhile stays for the next take.
@@ -100,7 +135,7 @@ public final class WriteFeed {
 
     /** Appends argv as executed in database db. */
     public void append(int db, byte[][] argv) {
-        if (!enabled) return;
+        if (!enabled()) return;
         int before = buf.size();
         if (db != selectedDb) {
             selectedDb = db;

@@ -192,13 +192,6 @@ class ReplicationCommandsIT {
     }
 
     @Test
-    void syncAndPsyncAreRefusedAsThereIsNoReplicationStream(Jedis jedis) {
-        String refused = "ERR Cinnabar cannot serve replicas: SYNC and PSYNC are not supported";
-        assertEquals(refused, error(() -> cmd(jedis, "SYNC")));
-        assertEquals(refused, error(() -> cmd(jedis, "PSYNC", "?", "-1")));
-    }
-
-    @Test
     void lolwutPrintsTheVersionAndVersions5And6DrawArt(Jedis jedis) {
         assertEquals("Redis ver. 7.0.15\n", str(jedis, "LOLWUT"));
         assertEquals("Redis ver. 7.0.15\n", str(jedis, "LOLWUT", "VERSION", "7", "10"));

@@ -80,6 +80,28 @@ final class RespSocket implements AutoCloseable {
         return in.readAllBytes();
     }
 
+    /** The next n bytes. */
+    byte[] readBytes(int n) throws IOException {
+        byte[] b = in.readNBytes(n);
+        if (b.length < n) throw new IOException("connection closed after " + b.length + " of " + n + " bytes");
+        return b;
+    }
+
+    /** Bytes up to and including end (a diskless payload's mark). */
+    byte[] readThrough(byte[] end) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        while (true) {
+            int c = in.read();
+            if (c < 0) throw new IOException("connection closed after " + b.size() + " bytes");
+            b.write(c);
+            byte[] sofar = b.toByteArray();
+            if (sofar.length >= end.length
+                    && java.util.Arrays.equals(sofar, sofar.length - end.length, sofar.length, end, 0, end.length)) {
+                return sofar;
+            }
+        }
+    }
+
     /** Sends one command and reads one reply. */
     Object call(String... args) throws IOException {
         return send(args).read();

@@ -74,4 +74,32 @@ class WriteFeedTest {
         feed.recycle(own.bytes());
         assertTrue(feed.takePending().bytes() == spare, "the spare became the feed's array");
     }
+
+    @Test
+    void aTapSeesEveryByteOnceFromWhenItIsSetAndKeepsTheFeedOnWithoutTheAof() {
+        WriteFeed feed = feedWithOneSet();
+        StringBuilder tapped = new StringBuilder();
+        List<Long> ends = new ArrayList<>();
+        feed.tap((bytes, off, len, end) -> {
+            tapped.append(new String(bytes, off, len, StandardCharsets.ISO_8859_1));
+            ends.add(end);
+        });
+        feed.append(0, new byte[][] {b("DEL"), b("k")});
+        assertEquals("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n"
+                + "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*2\r\n$3\r\nDEL\r\n$1\r\nk\r\n", text(feed.takePending()),
+                "the AOF's round; a new tap starts the feed with a SELECT");
+        assertEquals("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*2\r\n$3\r\nDEL\r\n$1\r\nk\r\n", tapped.toString(), "only what came after the tap");
+        assertEquals(List.of(feed.offset()), ends);
+        feed.enabled(false);
+        assertTrue(feed.enabled(), "the tap still consumes it");
+        feed.append(3, new byte[][] {b("DEL"), b("j")});
+        feed.flushTap();
+        feed.flushTap();
+        feed.dropPending();
+        assertFalse(feed.hasPending());
+        assertTrue(tapped.toString().endsWith("*2\r\n$6\r\nSELECT\r\n$1\r\n3\r\n*2\r\n$3\r\nDEL\r\n$1\r\nj\r\n"), tapped.toString());
+        assertEquals(2, ends.size(), "each byte once");
+        feed.tap(null);
+        assertFalse(feed.enabled());
+    }
 }

@@ -1,5 +1,7 @@
 package io.cinnabar.command.server;
 
+import io.cinnabar.command.ReplicaFlags;
+
 import io.cinnabar.command.tracking.TrackingCommands;
 import io.cinnabar.command.Call;
 import io.cinnabar.command.HelpReply;
@@ -331,7 +333,7 @@ public final class ClientCommands implements CommandFamily {
 
     /** Redis's getClientType: a client that took SYNC is a replica, a subscribed one (in RESP2 or RESP3) of type pubsub. */
     private static String typeOf(Client c) {
-        if ((c.replicaFlags() & ReplicaSyncs.SYNCING) != 0) return "replica";
+        if ((c.replicaFlags() & ReplicaFlags.SYNCING) != 0) return "replica";
         return c.subscribed() ? "pubsub" : "normal";
     }
 }

@@ -1,5 +1,7 @@
 package io.cinnabar.command.server;
 
+import io.cinnabar.command.ReplicaFlags;
+
 import io.cinnabar.command.Client;
 import io.cinnabar.command.ClientMemory;
 
@@ -24,7 +26,7 @@ public final class ClientInfo {
         boolean multi = transaction != null;
         io.cinnabar.command.pubsub.Subscriptions subs = c.subscriptions();
         StringBuilder flags = new StringBuilder(4);
-        if ((c.replicaFlags() & ReplicaSyncs.SYNCING) != 0) flags.append('S');
+        if ((c.replicaFlags() & ReplicaFlags.SYNCING) != 0) flags.append('S');
         if (c.monitor()) flags.append('O');
         if (c.subscribed()) flags.append('P');
         if (multi) flags.append('x');

@@ -348,14 +348,15 @@ public final class InfoCommand implements CommandFamily {
             s.field("slave_read_only", server.config().getBool(io.cinnabar.config.Config.option("replica-read-only")) ? 1 : 0);
             s.field("replica_announced", server.config().getBool(io.cinnabar.config.Config.option("replica-announced")) ? 1 : 0);
         }
-        java.util.List<String> replicas = ReplicaSyncs.of(server).infoLines();
+        ReplicaSyncs syncs = ReplicaSyncs.ifAny(server);
+        java.util.List<String> replicas = syncs == null ? java.util.List.of() : syncs.infoLines();
         s.field("connected_slaves", replicas.size());
         for (int i = 0; i < replicas.size(); i++) s.field("slave" + i, replicas.get(i));
-        if (GoodReplicas.inForce(server.config())) s.field("min_slaves_good_slaves", 0);
+        if (GoodReplicas.inForce(server.config())) s.field("min_slaves_good_slaves", GoodReplicas.count(server));
         s.field("master_failover_state", "no-failover");
         s.field("master_replid", server.replicationId());
         s.field("master_replid2", "0000000000000000000000000000000000000000");
-        s.field("master_repl_offset", 0);
+        s.field("master_repl_offset", syncs == null ? 0 : syncs.offset());
         s.field("second_repl_offset", -1);
         s.field("repl_backlog_active", 0);
         s.field("repl_backlog_size", 1048576);

@@ -2,8 +2,11 @@ package io.cinnabar.command.server;
 
 import io.cinnabar.command.Client;
 import io.cinnabar.command.ClockTimers;
+import io.cinnabar.command.GoodReplicas;
+import io.cinnabar.command.ReplicaFlags;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.config.Config;
+import io.cinnabar.persistence.WriteFeed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,39 +18,55 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Full syncs for replicas that want the RDB and nothing after it (REPLCONF rdb-only 1, as
- * redis-cli --rdb and --functions-rdb send), served as a Redis 7.0 master serves them: the client
- * waits, sent a newline a second, until a snapshot starts for it (a diskless one only after
- * repl-diskless-sync-delay seconds, so that other replicas can join, as Redis waits), then gets
- * "+FULLRESYNC id offset" if it asked with PSYNC, the payload ("$EOF:mark" ... mark when both
- * sides take diskless transfers, else "$length" and the dump file), and is disconnected. Cinnabar
- * has no replication stream yet, so replicas that want one are still refused. Keyspace thread only.
+ * The master side of replication, as a Redis 7.0 master serves replicas (SYNC/PSYNC), with full
+ * resynchronisation only (no backlog: every PSYNC gets +FULLRESYNC). A replica waits, sent a
+ * newline a second, until a snapshot starts for it (a diskless one only after
+ * repl-diskless-sync-delay seconds, so that others can join, as Redis waits); from that point
+ * on the write feed's bytes are its stream. It gets "+FULLRESYNC id offset" if it asked with
+ * PSYNC, the payload ("$EOF:mark" ... mark when diskless, else "$length" and the dump file), then
+ * the stream held meanwhile, then the stream as it comes, with a PING every
+ * repl-ping-replica-period seconds; its REPLCONF ACKs say how far it got (INFO, ROLE, WAIT).
+ * A client that asked REPLCONF rdb-only 1 (redis-cli --rdb) is let go after the payload.
+ * Keyspace thread only.
  */
-final class ReplicaSyncs {
+final class ReplicaSyncs implements WriteFeed.Tap, GoodReplicas.Counter {
     private static final Logger log = LoggerFactory.getLogger(ReplicaSyncs.class);
 
-    /** Client.replicaFlags bits: REPLCONF capa eof, rdb-only 1, rdb-filter-only functions; SYNC taken. */
-    static final int CAPA_EOF = 1, RDB_ONLY = 2, FUNCTIONS_ONLY = 4, SYNCING = 8;
     /** Redis's RDB_EOF_MARK_SIZE. */
     private static final int MARK_SIZE = 40;
     private static final byte[] NEWLINE = {'\n'};
+    private static final byte[] PING = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] GETACK = "*3\r\n$8\r\nREPLCONF\r\n$6\r\nGETACK\r\n$1\r\n*\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** A client that took SYNC; state as INFO's slaveN field says it. */
+    /** A client that took SYNC. */
     private static final class Replica {
         final Client client;
         final boolean psync;
         final long sinceMs;
+        /** INFO's state: wait_bgsave, send_bulk, online. */
         String state = "wait_bgsave";
+        /** The stream since its snapshot, held until the payload is out; null once it streams (or for rdb-only). */
+        List<byte[]> held;
+        long heldBytes;
+        boolean streaming;
+        long ackOffset;
+        long ackMs;
+        int listeningPort;
 
         Replica(Client client, boolean psync, long sinceMs) {
             this.client = client;
             this.psync = psync;
             this.sinceMs = sinceMs;
+        }
+
+        boolean rdbOnly() {
+            return (client.replicaFlags() & ReplicaFlags.RDB_ONLY) != 0;
         }
     }
 
@@ -60,84 +79,229 @@ final class ReplicaSyncs {
     /** Replicas whose diskless snapshot is being written: once all are gone, it is stopped. */
     private final List<Replica> diskless = new ArrayList<>();
     private ClockTimers.Deadline everySecond;
+    private long secondsTicked;
+    /** master_repl_offset: the bytes of the replication stream so far. */
+    private long offset;
 
     private ReplicaSyncs(ServerContext server) {
         this.server = server;
+        server.component(GoodReplicas.Counter.class, () -> this);
     }
 
     static ReplicaSyncs of(ServerContext server) {
         return server.component(ReplicaSyncs.class, () -> new ReplicaSyncs(server));
     }
 
-    /** SYNC, or PSYNC (then answered +FULLRESYNC first), from a client that asked REPLCONF rdb-only 1. */
+    /** The server's replicas, or null when none ever asked (INFO and ROLE need not make them). */
+    static ReplicaSyncs ifAny(ServerContext server) {
+        return server.component(ReplicaSyncs.class, null);
+    }
+
+    /** SYNC, or PSYNC (then answered +FULLRESYNC first). */
     void add(Client client, boolean psync) {
-        client.replicaFlags(client.replicaFlags() | SYNCING);
-        // A replica's own commands get no replies (Redis's prepareClientToWrite): they would land in the payload.
+        client.replicaFlags(client.replicaFlags() | ReplicaFlags.SYNCING | (psync ? 0 : ReplicaFlags.PRE_PSYNC));
+        // A replica's own commands get no replies (Redis's prepareClientToWrite): they would land in its stream.
         client.replyOff(true);
-        log.info("Replica {} asks for synchronization", name(client));
+        log.info("Replica {} asks for synchronization", name(client, 0));
         Replica replica = new Replica(client, psync, now());
+        replica.listeningPort = client.replicaPort();
         replicas.add(replica);
         waiting.add(replica);
         // syncCommand starts at once unless a diskless transfer waits for more replicas first.
-        boolean waitsForOthers = diskless() && (client.replicaFlags() & CAPA_EOF) != 0 && delaySeconds() > 0;
+        boolean waitsForOthers = diskless() && (client.replicaFlags() & ReplicaFlags.CAPA_EOF) != 0 && delaySeconds() > 0;
         if (!waitsForOthers) startIfIdle();
         tickEverySecond();
+    }
+
+    /** REPLCONF ACK offset from a replica: WAITs it completes are answered. */
+    void ack(Client client, long ackOffset) {
+        Replica r = find(client);
+        if (r == null) return;
+        if (ackOffset > r.ackOffset) r.ackOffset = ackOffset;
+        r.ackMs = now();
+        answerWaits();
+    }
+
+    /** A client blocked in WAIT: until numReplicas acknowledged target. */
+    private record Wait(Client client, long target, long numReplicas) { }
+
+    private final List<Wait> waits = new ArrayList<>();
+
+    /** WAIT blocked client until numReplicas replicas acknowledged target (then answered with their count). */
+    void waitFor(Client client, long target, long numReplicas) {
+        // A client blocks once at a time: an entry left by a WAIT that ended otherwise goes.
+        waits.removeIf(w -> w.client == client);
+        waits.add(new Wait(client, target, numReplicas));
+        askForAcks();
+    }
+
+    private void answerWaits() {
+        for (java.util.Iterator<Wait> i = waits.iterator(); i.hasNext(); ) {
+            Wait w = i.next();
+            if (!w.client.blocked()) {
+                i.remove(); // timed out, unblocked or gone
+                continue;
+            }
+            int acked = acknowledged(w.target);
+            if (acked < w.numReplicas) continue;
+            i.remove();
+            server.blocked().answer(w.client, "wait", out -> out.integer(acked));
+        }
+    }
+
+    /** master_repl_offset. */
+    long offset() {
+        return offset;
+    }
+
+    /** The stream so far includes every write already run: what a WAIT now waits for its replicas to reach. */
+    long offsetNow() {
+        server.feed().flushTap();
+        return offset;
+    }
+
+    @Override
+    public int goodReplicas(long maxLagSeconds) {
+        int n = 0;
+        long nowMs = now();
+        for (Replica r : replicas) if (r.streaming && !r.client.closing() && (nowMs - r.ackMs) / 1000 <= maxLagSeconds) n++;
+        return n;
+    }
+
+    /** Replicas online whose acknowledged offset reached target (WAIT's count). */
+    int acknowledged(long target) {
+        int n = 0;
+        for (Replica r : replicas) if (r.streaming && !r.client.closing() && r.ackOffset >= target) n++;
+        return n;
+    }
+
+    /** Asks every replica for its offset now (a blocked WAIT), through the stream as Redis does. */
+    void askForAcks() {
+        if (replicas.stream().noneMatch(r -> r.held != null || r.streaming)) return;
+        server.feed().flushTap();
+        emit(GETACK);
+    }
+
+    private Replica find(Client client) {
+        for (Replica r : replicas) if (r.client == client) return r;
+        return null;
     }
 
     private void tickEverySecond() {
         if (everySecond == null) everySecond = server.timers().at(now() + 1000, this::everySecond);
     }
 
-    /** The server's clock, which a test may move: the wait and the newlines follow it, as Redis's cron follows unixtime. */
+    /** The server's clock, which a test may move: waits, newlines and pings follow it, as Redis's cron follows unixtime. */
     private long now() {
         return server.keyspace().mstime();
     }
 
-    /** replicationCron's part: newlines to whom waits, and the diskless transfer once it waited enough. */
+    /**
+     * replicationCron's part: a PING into the stream every repl-ping-replica-period seconds,
+     * newlines to whom waits, replicas gone silent past repl-timeout dropped, the diskless
+     * transfer once it waited enough.
+     */
     private void everySecond() {
         everySecond = null;
-        waiting.removeIf(w -> w.client.closing());
-        onDisk.removeIf(w -> w.client.closing());
+        secondsTicked++;
+        dropClosed();
+        long nowMs = now();
+        if (secondsTicked % config().getLong(Config.option("repl-ping-replica-period")) == 0) {
+            server.feed().flushTap();
+            emit(PING);
+        }
         for (Replica w : waiting) w.client.channel().push(NEWLINE);
         for (Replica w : onDisk) w.client.channel().push(NEWLINE);
+        long timeoutMs = config().getLong(Config.option("repl-timeout")) * 1000;
+        for (Replica r : replicas) {
+            if (r.streaming && (r.client.replicaFlags() & ReplicaFlags.PRE_PSYNC) == 0 && nowMs - r.ackMs > timeoutMs) {
+                log.warn("Disconnecting timedout replica (streaming sync): {}", name(r.client, r.listeningPort));
+                r.client.channel().close();
+            }
+        }
         if (!diskless.isEmpty() && diskless.stream().allMatch(r -> r.client.closing())) {
             log.warn("Diskless rdb transfer, last replica dropped, killing fork child.");
             server.persistence().rdb().killBgsave();
         }
         if (!waiting.isEmpty()) {
-            long idleSeconds = (now() - waiting.get(0).sinceMs) / 1000;
+            long idleSeconds = (nowMs - waiting.get(0).sinceMs) / 1000;
             long most = config().getLong(Config.option("repl-diskless-sync-max-replicas"));
             if (!diskless() || (most > 0 && waiting.size() >= most) || idleSeconds >= delaySeconds()) startIfIdle();
         }
-        if (!waiting.isEmpty() || !onDisk.isEmpty() || !diskless.isEmpty()) tickEverySecond();
+        if (!replicas.isEmpty()) tickEverySecond();
+    }
+
+    private void dropClosed() {
+        replicas.removeIf(r -> r.client.closing());
+        waiting.removeIf(w -> w.client.closing());
+        onDisk.removeIf(w -> w.client.closing());
+        // With no replica that wants a stream, the feed stops feeding one (and stops, without the AOF).
+        if (replicas.stream().allMatch(Replica::rdbOnly)) server.feed().tap(null);
     }
 
     /**
      * startBgsaveForReplication, once no snapshot runs: the replicas that want what the first one
      * wants (everything, or the functions only) share one; diskless when the config or a filter
-     * asks for it and every one of them takes the EOF-marked payload.
+     * asks for it and every one of them takes the EOF-marked payload. The stream of those that
+     * want one starts where the snapshot does.
      */
     private void startIfIdle() {
-        waiting.removeIf(w -> w.client.closing());
+        dropClosed();
         if (waiting.isEmpty() || server.persistence().snapshotRunning()) return;
-        int wanted = waiting.get(0).client.replicaFlags() & FUNCTIONS_ONLY;
+        int wanted = waiting.get(0).client.replicaFlags() & ReplicaFlags.FUNCTIONS_ONLY;
         List<Replica> group = new ArrayList<>();
         boolean allTakeEof = true;
         for (Replica w : waiting) {
-            if ((w.client.replicaFlags() & FUNCTIONS_ONLY) != wanted) continue;
+            if ((w.client.replicaFlags() & ReplicaFlags.FUNCTIONS_ONLY) != wanted) continue;
             group.add(w);
-            allTakeEof &= (w.client.replicaFlags() & CAPA_EOF) != 0;
+            allTakeEof &= (w.client.replicaFlags() & ReplicaFlags.CAPA_EOF) != 0;
         }
         boolean socket = (diskless() || wanted != 0) && allTakeEof;
         String id = server.replicationId();
+        // What was run before the snapshot goes to the replicas already streaming, not to these;
+        // their stream starts with a SELECT, whichever database the feed's last command was in.
+        server.feed().flushTap();
+        server.feed().forceSelect();
+        long start = offset;
         if (!server.persistence().rdb().startForReplicas(!socket, wanted != 0, id, file -> send(group, socket, file))) return;
         waiting.removeAll(group);
         (socket ? diskless : onDisk).addAll(group);
-        byte[] fullResync = ("+FULLRESYNC " + id + " 0\r\n").getBytes(StandardCharsets.US_ASCII);
-        for (Replica w : group) if (w.psync) w.client.channel().push(fullResync);
+        for (Replica w : group) {
+            if (w.rdbOnly()) continue;
+            w.held = new ArrayList<>();
+            server.feed().tap(this);
+        }
+        byte[] fullResync = ("+FULLRESYNC " + id + " " + start + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        for (Replica w : group) {
+            if (w.psync) w.client.channel().push(fullResync);
+            w.ackOffset = start;
+        }
     }
 
-    /** The snapshot is written (file), or failed (null): each replica gets it and is let go. */
+    @Override
+    public void bytes(byte[] bytes, int off, int len, long end) {
+        emit(Arrays.copyOfRange(bytes, off, off + len));
+    }
+
+    /** Bytes of the stream: to the replicas streaming, held for those whose payload is not out yet. */
+    private void emit(byte[] part) {
+        offset += part.length;
+        long hardLimit = replicaHardLimit();
+        for (Replica r : replicas) {
+            if (r.streaming) {
+                r.client.channel().push(part);
+            } else if (r.held != null) {
+                r.held.add(part);
+                r.heldBytes += part.length;
+                if (hardLimit > 0 && r.heldBytes >= hardLimit && !r.client.closing()) {
+                    log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits.", name(r.client, r.listeningPort));
+                    r.client.channel().close();
+                }
+            }
+        }
+    }
+
+    /** The snapshot is written (file), or failed (null): each replica gets it; rdb-only ones are let go after it. */
     private void send(List<Replica> group, boolean socket, Path file) {
         onDisk.removeAll(group);
         diskless.removeAll(group);
@@ -149,31 +313,24 @@ final class ReplicaSyncs {
                 log.warn("Can't open the RDB file {} to send it to replicas: {}", file, e.toString());
             }
         }
-        if (channel == null) {
-            // Redis drops the replicas of a snapshot that failed.
-            for (Replica w : group) w.client.channel().close();
-            if (socket) deleteQuietly(file);
-            startIfIdle();
-            return;
-        }
-        byte[] head, tail;
+        byte[] head = null, tail = null;
         try {
-            if (socket) {
+            if (channel != null && socket) {
                 tail = randomMark();
                 head = ("$EOF:" + new String(tail, StandardCharsets.US_ASCII) + "\r\n").getBytes(StandardCharsets.US_ASCII);
-            } else {
+            } else if (channel != null) {
                 tail = new byte[0];
                 head = ("$" + channel.size() + "\r\n").getBytes(StandardCharsets.US_ASCII);
             }
         } catch (IOException e) {
-            head = tail = null;
+            head = null;
         }
         AtomicInteger sending = new AtomicInteger(group.size());
         FileChannel open = channel;
         Runnable oneDone = () -> {
             if (sending.decrementAndGet() > 0) return;
             try {
-                open.close();
+                if (open != null) open.close();
             } catch (IOException ignored) {
                 // read only
             }
@@ -181,23 +338,61 @@ final class ReplicaSyncs {
         };
         for (Replica w : group) {
             if (head == null || w.client.closing()) {
+                // Redis drops the replicas of a snapshot that failed.
                 w.client.channel().close();
                 oneDone.run();
                 continue;
             }
             if (!socket) w.state = "send_bulk";
-            w.client.channel().sendFileThenClose(head, channel, tail, oneDone);
+            boolean thenClose = w.rdbOnly();
+            w.client.channel().sendFile(head, channel, tail, thenClose, () -> {
+                oneDone.run();
+                if (!thenClose) server.thread().execute(() -> online(w));
+            });
         }
+        if (channel == null && socket) deleteQuietly(file);
         // The next group (replicas that want another payload) may start now.
         startIfIdle();
     }
 
-    /** INFO replication's slaveN values, in the order the replicas asked: lag is 0 for a replica not online yet, as all of these. */
+    /** The payload is out: what the stream held goes after it, then the stream as it comes. */
+    private void online(Replica r) {
+        if (r.client.closing() || r.held == null) return;
+        for (byte[] part : r.held) r.client.channel().push(part);
+        r.held = null;
+        r.heldBytes = 0;
+        r.streaming = true;
+        r.state = "online";
+        r.ackMs = now();
+        log.info("Synchronization with replica {} succeeded", name(r.client, r.listeningPort));
+    }
+
+    /** INFO replication's slaveN values, in the order the replicas asked. */
     List<String> infoLines() {
-        replicas.removeIf(r -> r.client.closing());
+        dropClosed();
         List<String> lines = new ArrayList<>(replicas.size());
-        for (Replica r : replicas) lines.add("ip=" + host(r.client) + ",port=0,state=" + r.state + ",offset=0,lag=0");
+        long nowMs = now();
+        for (Replica r : replicas) {
+            long lag = r.streaming ? (nowMs - r.ackMs) / 1000 : 0;
+            lines.add("ip=" + host(r.client) + ",port=" + r.listeningPort + ",state=" + r.state + ",offset=" + r.ackOffset + ",lag=" + lag);
+        }
         return lines;
+    }
+
+    /** ROLE's replicas: [ip, port, offset] of each past the wait for its snapshot. */
+    List<List<String>> roleEntries() {
+        dropClosed();
+        List<List<String>> out = new ArrayList<>();
+        for (Replica r : replicas) {
+            if (waiting.contains(r)) continue;
+            out.add(List.of(host(r.client), Integer.toString(r.listeningPort), Long.toString(r.ackOffset)));
+        }
+        return out;
+    }
+
+    private long replicaHardLimit() {
+        Object limits = config().get(io.cinnabar.config.ConfigOptions.CLIENT_OUTPUT_BUFFER_LIMIT);
+        return ((io.cinnabar.config.ClientOutputBufferLimit.Limits) limits).hard(io.cinnabar.config.ClientOutputBufferLimit.Limits.REPLICA);
     }
 
     private static byte[] randomMark() {
@@ -214,9 +409,9 @@ final class ReplicaSyncs {
         }
     }
 
-    /** replicationGetSlaveName for a replica that gave no listening port. */
-    private static String name(Client client) {
-        return host(client) + ":<unknown-replica-port>";
+    /** replicationGetSlaveName: the listening port it gave, else "<unknown-replica-port>". */
+    private static String name(Client client, int listeningPort) {
+        return host(client) + ":" + (listeningPort > 0 ? Integer.toString(listeningPort) : "<unknown-replica-port>");
     }
 
     private static String host(Client client) {

@@ -1,5 +1,7 @@
 package io.cinnabar.command.server;
 
+import io.cinnabar.command.ReplicaFlags;
+
 import io.cinnabar.Version;
 import io.cinnabar.command.Call;
 import io.cinnabar.command.Client;
@@ -32,13 +34,11 @@ import static io.cinnabar.command.KeySpec.at;
  * The replication commands as a Redis 7.0 master without replicas answers them (ROLE, REPLICAOF,
  * FAILOVER, REPLCONF), plus LOLWUT and RESTORE-ASKING, which live in Redis's "server" group.
  * Cinnabar does not replicate yet: REPLICAOF host port leaves it a replica whose link to the
- * master stays down (MasterLink). SYNC and PSYNC serve the RDB to a client that asked for
- * nothing more (REPLCONF rdb-only 1: redis-cli --rdb, see ReplicaSyncs) and refuse other
- * replicas after Redis's own checks.
+ * master stays down (MasterLink). As a master it serves replicas: SYNC and PSYNC (full
+ * resynchronisation) and the stream after it, see ReplicaSyncs.
  */
 public final class ReplicationCommands implements CommandFamily {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ReplicationCommands.class);
-    static final String NO_REPLICAS = "ERR Cinnabar cannot serve replicas: SYNC and PSYNC are not supported";
 
     @Override
     public String group() {
@@ -83,10 +83,16 @@ public final class ReplicationCommands implements CommandFamily {
             c.reply().integer(-1);
             return;
         }
+        ReplicaSyncs replicas = ReplicaSyncs.ifAny(c.server());
+        java.util.List<java.util.List<String>> entries = replicas == null ? java.util.List.of() : replicas.roleEntries();
         c.reply().array(3);
         c.reply().bulk("master");
-        c.reply().integer(0);
-        c.reply().emptyArray();
+        c.reply().integer(replicas == null ? 0 : replicas.offset());
+        c.reply().array(entries.size());
+        for (java.util.List<String> e : entries) {
+            c.reply().array(3);
+            for (String field : e) c.reply().bulk(field);
+        }
     }
 
     /**
@@ -147,16 +153,16 @@ public final class ReplicationCommands implements CommandFamily {
     }
 
     /**
-     * REPLCONF option value [option value ...] from a client that is not a replica: what a coming
-     * SYNC needs is kept on the client (capa eof, rdb-only, rdb-filter-only), the rest checked;
-     * ACK and GETACK end the command without any reply, as in Redis.
+     * REPLCONF option value [option value ...]: what a coming SYNC needs is kept on the client
+     * (listening-port, capa eof, rdb-only, rdb-filter-only), the rest checked; ACK (a replica's
+     * offset) and GETACK end the command without any reply, as in Redis.
      */
     private void replconf(Call c) {
         if (c.argCount() % 2 == 0) throw CommandError.syntax();
         Client client = c.client();
         for (int j = 1; j < c.argCount(); j += 2) {
             if (c.argIs(j, "listening-port")) {
-                c.longArg(j + 1);
+                client.replicaPort((int) c.longArg(j + 1));
             } else if (c.argIs(j, "ip-address")) {
                 // Redis's NET_HOST_STR_LEN, which includes the C string's terminator.
                 if (c.arg(j + 1).length >= 256) {
@@ -165,13 +171,22 @@ public final class ReplicationCommands implements CommandFamily {
                 }
             } else if (c.argIs(j, "capa")) {
                 // Capabilities this master does not understand (psync2) are ignored.
-                if (c.argIs(j + 1, "eof")) client.replicaFlags(client.replicaFlags() | ReplicaSyncs.CAPA_EOF);
-            } else if (c.argIs(j, "ack") || c.argIs(j, "getack")) {
+                if (c.argIs(j + 1, "eof")) client.replicaFlags(client.replicaFlags() | ReplicaFlags.CAPA_EOF);
+            } else if (c.argIs(j, "ack")) {
+                // replconfCommand: only a replica's counts, and a bad offset is ignored without a reply.
+                ReplicaSyncs replicas = ReplicaSyncs.ifAny(c.server());
+                long[] offset = new long[1];
+                if (replicas != null && (client.replicaFlags() & ReplicaFlags.SYNCING) != 0
+                        && io.cinnabar.util.Numbers.parseLong(c.arg(j + 1), offset)) {
+                    replicas.ack(client, offset[0]);
+                }
+                return;
+            } else if (c.argIs(j, "getack")) {
                 return;
             } else if (c.argIs(j, "rdb-only")) {
                 long v = c.longArg(j + 1);
                 if (v < 0 || v > 1) throw new CommandError("ERR value is out of range, value must between 0 and 1");
-                client.replicaFlags(v == 1 ? client.replicaFlags() | ReplicaSyncs.RDB_ONLY : client.replicaFlags() & ~ReplicaSyncs.RDB_ONLY);
+                client.replicaFlags(v == 1 ? client.replicaFlags() | ReplicaFlags.RDB_ONLY : client.replicaFlags() & ~ReplicaFlags.RDB_ONLY);
             } else if (c.argIs(j, "rdb-filter-only")) {
                 byte[][] filters = ArgSplitter.split(c.arg(j + 1));
                 if (filters == null) throw new CommandError("ERR Missing rdb-filter-only values");
@@ -179,9 +194,9 @@ public final class ReplicationCommands implements CommandFamily {
                 for (byte[] f : filters) {
                     String name = BinaryText.decode(f);
                     if (!name.equalsIgnoreCase("functions")) throw new CommandError("ERR Unsupported rdb-filter-only option: " + name);
-                    wanted = ReplicaSyncs.FUNCTIONS_ONLY;
+                    wanted = ReplicaFlags.FUNCTIONS_ONLY;
                 }
-                client.replicaFlags(client.replicaFlags() & ~ReplicaSyncs.FUNCTIONS_ONLY | wanted);
+                client.replicaFlags(client.replicaFlags() & ~ReplicaFlags.FUNCTIONS_ONLY | wanted);
             } else {
                 throw new CommandError("ERR Unrecognized REPLCONF option: " + c.quoted(j));
             }
@@ -192,12 +207,12 @@ public final class ReplicationCommands implements CommandFamily {
     /**
      * SYNC / PSYNC replid offset [FAILOVER], with syncCommand's checks in its order: ignored from
      * a client already syncing, then failover, a replica's missing master link, a filter without
-     * the EOF capability, the offset. Only an rdb-only client is served.
+     * the EOF capability, the offset. There is no backlog to continue from: always a full sync.
      */
     private void sync(Call c, boolean psync) {
         Client client = c.client();
         int flags = client.replicaFlags();
-        if ((flags & ReplicaSyncs.SYNCING) != 0) return;
+        if ((flags & ReplicaFlags.SYNCING) != 0) return;
         MasterLink master = c.server().masterLink();
         if (psync && c.argCount() > 3 && c.argIs(3, "failover")) {
             if (master.host() == null) throw new CommandError("ERR PSYNC FAILOVER can't be sent to a master.");
@@ -208,11 +223,10 @@ public final class ReplicationCommands implements CommandFamily {
             log.info("MASTER MODE enabled (failover request from '{}')", ClientInfo.line(client, c.mstime()));
         }
         if (master.host() != null) throw new CommandError("NOMASTERLINK Can't SYNC while not connected with my master");
-        if ((flags & ReplicaSyncs.FUNCTIONS_ONLY) != 0 && (flags & ReplicaSyncs.CAPA_EOF) == 0) {
+        if ((flags & ReplicaFlags.FUNCTIONS_ONLY) != 0 && (flags & ReplicaFlags.CAPA_EOF) == 0) {
             throw new CommandError("ERR Filtered replica requires EOF capability");
         }
         if (psync) c.longArg(2);
-        if ((flags & ReplicaSyncs.RDB_ONLY) == 0) throw new CommandError(NO_REPLICAS);
         ReplicaSyncs.of(c.server()).add(client, psync);
     }
 

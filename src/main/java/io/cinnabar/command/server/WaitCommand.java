@@ -9,9 +9,11 @@ import static io.cinnabar.command.CommandFlag.NOSCRIPT;
 import static io.cinnabar.command.CommandSpec.spec;
 
 /**
- * WAIT numreplicas timeout, as a Redis master without replicas runs it: no replica ever
- * acknowledges, so it answers 0 at once when 0 (or fewer) are asked for or inside MULTI, and
- * otherwise blocks until its timeout on the server's clock (0: until CLIENT UNBLOCK), then 0.
+ * WAIT numreplicas timeout: the number of replicas whose REPLCONF ACK reached the replication
+ * stream's offset when WAIT ran, at once when enough already have (or inside MULTI), else once
+ * enough have (the replicas are asked, REPLCONF GETACK) or at its timeout on the server's clock
+ * (0: until CLIENT UNBLOCK). Redis waits for the offset of the client's own last write; the
+ * stream's offset when WAIT runs is never earlier, so it waits for that write too.
  */
 public final class WaitCommand implements CommandFamily {
     private static final byte[][] NO_KEYS = new byte[0][];
@@ -38,7 +40,10 @@ public final class WaitCommand implements CommandFamily {
         long numReplicas = c.longArg(1);
         long timeout = c.longArg(2, "ERR timeout is not an integer or out of range");
         if (timeout < 0) throw new CommandError("ERR timeout is negative");
-        long acked = 0;
+        ReplicaSyncs replicas = ReplicaSyncs.ifAny(c.server());
+        // What this client ran is in the stream by now, and no later than this offset.
+        long target = replicas == null ? 0 : replicas.offsetNow();
+        long acked = replicas == null ? 0 : replicas.acknowledged(target);
         if (acked >= numReplicas || !c.mayBlock()) {
             c.reply().integer(acked);
             return;
@@ -49,6 +54,7 @@ public final class WaitCommand implements CommandFamily {
             // Redis's sum wraps to a time long past, which its next check times out.
             if (deadline < 0) deadline = c.mstime();
         }
-        c.block(NO_KEYS, deadline, r -> r.integer(acked));
+        c.block(NO_KEYS, deadline, r -> r.integer(replicas == null ? 0 : replicas.acknowledged(target)));
+        if (replicas != null) replicas.waitFor(c.client(), target, numReplicas);
     }
 }

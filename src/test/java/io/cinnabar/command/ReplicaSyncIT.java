@@ -26,12 +26,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * SYNC for a client that wants the RDB and nothing after it (REPLCONF rdb-only 1: redis-cli --rdb
- * and --functions-rdb), with the bytes Redis 7.0.15 sends: newlines while it waits, +FULLRESYNC for
- * PSYNC, "$EOF:<mark>" ... mark (diskless) or "$<length>" and the dump, then the connection closed.
+ * SYNC and PSYNC as a Redis 7.0.15 master answers them, with its bytes: newlines while the replica
+ * waits, +FULLRESYNC for PSYNC, "$EOF:<mark>" ... mark (diskless) or "$<length>" and the dump,
+ * then the replication stream (or, for REPLCONF rdb-only 1 as redis-cli --rdb sends, the close).
  */
 @CinnabarTest(clock = ClockMode.MANUAL)
-class RdbOnlySyncIT {
+class ReplicaSyncIT {
     private static final Pattern DISKLESS = Pattern.compile("^(\n*)\\+FULLRESYNC ([0-9a-f]{40}) 0\r\n\\$EOF:([0-9a-f]{40})\r\n",
             Pattern.DOTALL);
 
@@ -147,8 +147,51 @@ class RdbOnlySyncIT {
             assertEquals("OK", s.call("REPLCONF", "rdb-filter-only", ""));
             assertEquals(new RespSocket.Error("ERR value is not an integer or out of range"), s.call("PSYNC", "?", "x"));
         }
-        // A replica that wants the stream after the RDB is not served.
-        assertEquals("ERR Cinnabar cannot serve replicas: SYNC and PSYNC are not supported", error(() -> cmd(jedis, "SYNC")));
+        try (RespSocket s = new RespSocket(at.getPort())) {
+            assertEquals("OK", s.call("MULTI"));
+            assertEquals(new RespSocket.Error("ERR Command not allowed inside a transaction"), s.call("SYNC"));
+        }
+    }
+
+    @Test
+    void aReplicaGetsTheStreamAfterThePayloadAndItsAcksAnswerWait(Jedis jedis, HostAndPort at) throws Exception {
+        jedis.configSet("repl-diskless-sync-delay", "0");
+        jedis.set("before", "1");
+        try (RespSocket s = new RespSocket(at.getPort()); Jedis waiter = new Jedis(at)) {
+            assertEquals("OK", s.call("REPLCONF", "listening-port", "6390"));
+            assertEquals("OK", s.call("REPLCONF", "capa", "eof", "capa", "psync2"));
+            s.send("PSYNC", "?", "-1");
+            String fullResync = s.line();
+            assertTrue(fullResync.startsWith("+FULLRESYNC "), fullResync);
+            long start = Long.parseLong(fullResync.substring(fullResync.lastIndexOf(' ') + 1));
+            String eof = s.line();
+            assertTrue(eof.startsWith("$EOF:"), eof);
+            s.readThrough(eof.substring(5).getBytes(StandardCharsets.US_ASCII));
+
+            // Writes after the snapshot are the stream, from a SELECT on; "before" was in the payload.
+            jedis.incr("after");
+            jedis.select(3);
+            jedis.set("three", "3");
+            jedis.select(0);
+            byte[] expected = ("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*2\r\n$4\r\nINCR\r\n$5\r\nafter\r\n"
+                    + "*2\r\n$6\r\nSELECT\r\n$1\r\n3\r\n*3\r\n$3\r\nSET\r\n$5\r\nthree\r\n$1\r\n3\r\n").getBytes(StandardCharsets.US_ASCII);
+            assertEquals(new String(expected, StandardCharsets.US_ASCII), new String(s.readBytes(expected.length), StandardCharsets.US_ASCII));
+            long streamed = start + expected.length;
+            assertTrue(jedis.info("replication").contains("master_repl_offset:" + streamed + "\r\n"), jedis.info("replication"));
+
+            // WAIT asks the replica (REPLCONF GETACK, in the stream) and answers once it acknowledges.
+            java.util.concurrent.CompletableFuture<Object> waited = io.cinnabar.util.OwnThread.supply(() -> cmd(waiter, "WAIT", "1", "0"));
+            byte[] getack = "*3\r\n$8\r\nREPLCONF\r\n$6\r\nGETACK\r\n$1\r\n*\r\n".getBytes(StandardCharsets.US_ASCII);
+            assertEquals(new String(getack, StandardCharsets.US_ASCII), new String(s.readBytes(getack.length), StandardCharsets.US_ASCII));
+            long acked = streamed + getack.length;
+            s.send("REPLCONF", "ACK", Long.toString(acked));
+            assertEquals(1L, waited.get(10, java.util.concurrent.TimeUnit.SECONDS));
+            assertTrue(jedis.info("replication").contains("connected_slaves:1\r\nslave0:ip=127.0.0.1,port=6390,state=online,offset="
+                    + acked + ",lag=0\r\n"), jedis.info("replication"));
+            assertEquals(List.of("master", acked, List.of(List.of("127.0.0.1", "6390", Long.toString(acked)))), cmd(jedis, "ROLE"));
+            assertTrue(jedis.clientList().contains(" flags=S "));
+        }
+        awaitReplicas(jedis, 0);
     }
 
     /** Until INFO counts n replicas: the connection's command, or its close, reaches the server on its own time (as waitBlocked). */

@@ -1,0 +1,75 @@
+package io.cinnabar.persistence;
+
+import io.cinnabar.CinnabarServer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Transaction;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A real Redis 7.0 replica of Cinnabar (redis-server --replicaof): after the full sync and a
+ * stream of writes of every kind it holds what Cinnabar holds, and its acknowledgements answer
+ * WAIT. Skipped where redis-server is not installed (CI installs it).
+ */
+class RealRedisReplicaIT {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"no", "yes"})
+    void aRedisReplicaFollowsCinnabarThroughTheSyncAndTheStream(String appendonly) throws Exception {
+        Path master = Files.createDirectories(dir.resolve("master")), replica = Files.createDirectories(dir.resolve("replica"));
+        try (CinnabarServer s = CinnabarServer.builder().port(0).option("dir", master.toString()).option("appendonly", appendonly)
+                .option("repl-diskless-sync-delay", "0").option("enable-debug-command", "yes").build().start();
+             Jedis c = new Jedis("127.0.0.1", s.port())) {
+            DataSet.fill(c);
+            try (RealRedis r = RealRedis.start(replica, "--replicaof", "127.0.0.1", Integer.toString(s.port()),
+                    "--enable-debug-command", "yes"); Jedis j = r.client()) {
+                awaitLinkUp(j);
+                c.incr("int");
+                c.select(1);
+                c.hset("db1-hash", Map.of("g", "w"));
+                c.select(0);
+                c.expire("short", 1000);
+                c.spop("set-strings");
+                c.incrByFloat("float", 1.5);
+                c.sendCommand(() -> "EVAL".getBytes(), "redis.call('SET', KEYS[1], 'lua'); return redis.call('INCR', KEYS[2])", "2", "lk", "lc");
+                c.functionLoad("#!lua name=lib\nredis.register_function('f', function(k) return redis.call('DEL', k[1]) end)");
+                c.fcall("f", java.util.List.of("list-small"), java.util.List.of());
+                Transaction tx = c.multi();
+                tx.set("t1", "1");
+                tx.lpush("t2", "a");
+                tx.exec();
+                c.swapDB(0, 9);
+                assertEquals(1L, c.waitReplicas(1, 10_000), "the replica acknowledged every write");
+                c.configSet("min-replicas-to-write", "1");
+                assertEquals("OK", c.set("guarded", "1"), "one good replica is enough");
+                assertTrue(c.info("replication").contains("min_slaves_good_slaves:1\r\n"), c.info("replication"));
+                assertEquals(1L, c.waitReplicas(1, 10_000));
+                assertEquals(digest(c), digest(j));
+                assertTrue(c.info("replication").contains("slave0:ip=127.0.0.1,port=" + r.port + ",state=online"), c.info("replication"));
+            }
+        }
+    }
+
+    private static String digest(Jedis j) {
+        return new String((byte[]) j.sendCommand(() -> "DEBUG".getBytes(), "DIGEST"));
+    }
+
+    /** Until the replica's link to the master is up: the sync runs on its own time. */
+    private static void awaitLinkUp(Jedis replica) throws InterruptedException {
+        for (int i = 0; i < 1000; i++) {
+            if (replica.info("replication").contains("master_link_status:up")) return;
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the replica never synced: " + replica.info("replication"));
+    }
+}
