@@ -10,6 +10,7 @@ import java.util.List;
 import static io.cinnabar.command.Raw.cmd;
 import static io.cinnabar.command.Raw.error;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Lua as Redis 7.0's Lua 5.1 runs it, where luaj differs; every expected value is what real
@@ -269,6 +270,102 @@ class LuaSemanticsIT {
         assertEquals("ERR bad argument #2 to '?' (number expected, got no value) script: "
                 + "29fc1475fa44460f66ebb563f84c42b36130bc18, on =[C]:-1.", error(() -> run(j, "return {string.gsub('a', '%w', string.rep)}")));
         assertEquals(Arrays.asList(null, "cmp"), run(j, "return {pcall(table.sort, {3, 1}, function(a, b) error('cmp', 2) end)}"));
+    }
+
+    /** The Lua error's text of a script that failed in C called by C: Redis's reply says "on =[C]:-1". */
+    private static String failsInC(Jedis j, String script) {
+        String e = error(() -> run(j, script));
+        assertTrue(e.endsWith(", on =[C]:-1."), e);
+        return e.substring("ERR ".length(), e.indexOf(" script: "));
+    }
+
+    @Test
+    void argumentsAreCheckedInLua51sOrder(Jedis j) {
+        assertFailures(j,
+                // tconcat reads the separator before the table; str_sub its end after its start.
+                "return table.concat(1, {})", "user_script:1: bad argument #2 to 'concat' (string expected, got table)",
+                "local s = 'hello' return s.sub('hello', 2, 'x')", "user_script:1: bad argument #3 to 'sub' (number expected, got string)",
+                "return ('hello'):sub(2, '%d')", "user_script:1: bad argument #2 to 'sub' (number expected, got string)",
+                "local t = {fn = table.insert} return t:fn({1, 2}, 3)", "user_script:1: bad argument #1 to 'fn' (number expected, got table)",
+                "return setmetatable({}, {__call = unpack})({1, 2})", "user_script:1: bad argument #2 to '?' (number expected, got table)",
+                "local mt = {__lt = tonumber} return setmetatable({}, mt) < setmetatable({}, mt)",
+                "user_script:1: bad argument #2 to '?' (number expected, got table)",
+                "local t = setmetatable({}, {__concat = loadstring}) return 'x' .. t", "user_script:1: bad argument #2 to '?' (string expected, got table)",
+                // luaB_error reads the level before looking at the message.
+                "local t = {fn = error} return t:fn('boom')", "user_script:1: bad argument #1 to 'fn' (number expected, got string)",
+                "return setmetatable({}, {__index = error}).x", "user_script:1: bad argument #2 to '?' (number expected, got string)",
+                // bit.tohex checks a second argument that is nil (lua_isnone).
+                "return bit.tohex(255, nil)", "user_script:1: bad argument #2 to 'tohex' (number expected, got nil)");
+        assertEquals("bad argument #1 to '?' (table expected, got string)", failsInC(j, "return string.gsub('hello', '%w', rawset)"));
+    }
+
+    @Test
+    void errorLevelsCountLostTailCalls(Jedis j) {
+        // A function that tail-called a Lua function is gone: its level has no position.
+        assertEquals(Arrays.asList(null, "boom"), run(j, "local function f() return (function() error('boom', 2) end)() end return {pcall(f)}"));
+        assertEquals(Arrays.asList(null, "user_script:1: boom"),
+                run(j, "local function f() local r = (function() error('boom', 2) end)() return r end return {pcall(f)}"));
+        assertEquals(Arrays.asList(null, "2"),
+                run(j, "return {pcall(function() return (function() local t = {3, 1, 2}; table.sort(t, error) return t end)() end)}"));
+        assertEquals("boom", fails(j, "return (function() local f = error return (function() return f('boom', 2) end)() end)()"));
+    }
+
+    @Test
+    void errorsOfFunctionsCalledByCHaveNoPosition(Jedis j) {
+        assertEquals("abc", failsInC(j, "return string.gsub('abc', '%w+', error)"));
+        assertEquals("wrong number of arguments to 'insert'", failsInC(j, "return tostring(setmetatable({}, {__tostring = table.insert}))"));
+        assertEquals("wrong number of arguments", failsInC(j, "return table.sort({2, 1}, redis.sha1hex)"));
+        assertEquals("attempt to yield across metamethod/C-call boundary", failsInC(j, "return table.foreach({x = 1}, coroutine.yield)"));
+        // luaD_call counts C functions calling each other towards LUAI_MAXCCALLS.
+        assertEquals(Arrays.asList(null, "C stack overflow"),
+                run(j, "return {pcall(function() return tostring(setmetatable({}, {__tostring = tostring})) end)}"));
+    }
+
+    @Test
+    void redisPcallLooksUpErrThroughIndex(Jedis j) {
+        // luaRedisPcall's lua_getfield: __index runs, unprotected.
+        assertEquals(Arrays.asList(null, "Kerr"), run(j, "return {pcall(error, setmetatable({}, {__index = function(t, k) return 'K' .. k end}))}"));
+        assertEquals("bad argument #2 to '?' (number expected, got string)",
+                failsInC(j, "return {pcall(function() return setmetatable({}, {__index = error})[1] end)}"));
+    }
+
+    @Test
+    void metamethodsAsLua51CallsThem(Jedis j) {
+        // A metatable without __concat: the operation's own error, naming the pair's first operand that is no text.
+        assertFailures(j,
+                "local x = setmetatable({}, {__tostring = function(t) return t end}) return 'a' .. tostring(x)",
+                "user_script:1: attempt to concatenate a table value",
+                "local a, b = {}, {} return a .. b", "user_script:1: attempt to concatenate local 'a' (a table value)",
+                "local a, b = 'x', setmetatable({}, {}) return a .. b .. 'y'", "user_script:1: attempt to concatenate local 'b' (a table value)",
+                "local t = setmetatable({}, {__unm = math.pow}) return -t", "user_script:1: bad argument #2 to '?' (number expected, got table)");
+        // __unm gets its operand twice.
+        assertEquals(1L, run(j, "local t = setmetatable({}, {__unm = function(a, b) return rawequal(a, b) end}) return -t"));
+    }
+
+    @Test
+    void errorAndStatusTextsEndAtANul(Jedis j) {
+        assertEquals("user_script:1: a", fails(j, "return error('a\\0b')"));
+        assertEquals("a", error(() -> run(j, "return {err = 'a\\0b'}")));
+        assertEquals("a", run(j, "return {ok = 'a\\0b'}"));
+        // Redis's error handler makes 'ERR ' .. tostring(err) of a function raised.
+        assertTrue(fails(j, "return error(function() end, 2)").startsWith("function: 0x"));
+    }
+
+    @Test
+    void numberArgumentsAsCReadsThem(Jedis j) {
+        // luaL_optinteger casts a NaN to LLONG_MIN, no offset of 0; gsub's luaL_optint cuts 2^32 + 1 to 1.
+        assertEquals("user_script:1: bad argument #2 to 'unpack' (data string too short)", fails(j, "return struct.unpack('>I2', '\\1\\2', 0/0)"));
+        assertEquals(List.of("baa", 1L), run(j, "return {string.gsub('aaa', 'a', 'b', 2^32 + 1)}"));
+        // A number given for a string is written as Lua 5.1 writes it.
+        assertEquals("-nan", run(j, "return string.format(0/0)"));
+        assertEquals("[string \"-nan\"]:1: unexpected symbol near '-'", run(j, "return select(2, loadstring(0/0))"));
+    }
+
+    @Test
+    void xpcallHandsAnErrorOfItsHandlerToTheHandler(Jedis j) {
+        assertEquals(Arrays.asList(null, "bad argument #1 to '?' (string expected, got nil)"), run(j, "return {xpcall(error, string.format)}"));
+        assertEquals(Arrays.asList(null, "150user_script:1: y"),
+                run(j, "local n = 0 return {xpcall(error, function(e) n = n + 1 if n < 150 then error('y') end return n .. e end)}"));
     }
 
     @Test

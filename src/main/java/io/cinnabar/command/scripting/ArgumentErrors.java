@@ -25,38 +25,122 @@ final class ArgumentErrors {
     private static final Pattern TYPED = Pattern.compile("^bad argument: (\\w+) expected, got (\\w+)$");
 
     /**
-     * Wraps every function of lib (a library table or the globals) under its own name; one
+     * Wraps every function of the library table lib (its global name) under its own name; one
      * function under two names (string.gfind and gmatch) stays one function.
      */
-    static void wrapAll(LuaTable lib, ScriptHook hook) {
+    static void wrapAll(String name, LuaTable lib, ScriptHook hook) {
         java.util.Map<LuaValue, LuaValue> wrapped = new java.util.IdentityHashMap<>();
         for (LuaValue k : lib.keys()) {
             LuaValue f = lib.rawget(k);
-            if (f.isfunction() && k.isstring()) lib.rawset(k, wrapped.computeIfAbsent(f, g -> named(k.tojstring(), g, hook)));
+            if (f.isfunction() && k.isstring()) lib.rawset(k, wrapped.computeIfAbsent(f, g -> named(name + "." + k.tojstring(), g, hook)));
         }
     }
 
     /**
-     * f, whose argument errors leave it in Lua 5.1's words and named as luaL_argerror names them:
-     * after the call site ("local f = string.rep; f()" is 'f', "s:rep()" does not count s), '?'
-     * where no Lua call names it, and without a position when a Java function (pcall) called it.
+     * f (qualified: "string.rep", or a global's name), whose argument errors leave it in Lua
+     * 5.1's words and named as luaL_argerror names them: after the call site ("local f =
+     * string.rep; f()" is 'f', "s:rep()" does not count s), '?' where no Lua call names it, and
+     * without a position when a Java function (pcall) called it. Its arguments are checked in
+     * Lua 5.1's order first ({@link #LUA51_CHECKS}).
      */
-    static LuaValue named(String name, LuaValue f, ScriptHook hook) {
+    static LuaValue named(String qualified, LuaValue f, ScriptHook hook) {
+        String name = qualified.substring(qualified.lastIndexOf('.') + 1);
         boolean callsBack = CALLS_BACK.contains(name);
+        Check[] checks = checks(LUA51_CHECKS.getOrDefault(qualified, ""));
         return fn(a -> {
             try {
+                for (Check c : checks) c.apply(a, name);
                 return callsBack ? hook.called(() -> f.invoke(a)) : f.invoke(a);
-            } catch (ArgumentError | PositionlessError e) {
+            } catch (ArgumentError e) {
                 throw e; // raised further in, already as Lua 5.1 raises it
+            } catch (PositionlessError e) {
+                // Raised in this function itself (next's "invalid key", yield's refusal) and a
+                // Java function called it: raised in C, as below.
+                if (e.raisedInC || LuaErrors.leftALuaFunction(e) || hook.runningCall().byLua()) throw e;
+                throw new PositionlessError(e.raw, true);
             } catch (LuaError e) {
                 LuaValue m = e.getMessageObject();
-                if (m == null || !m.isstring()) throw e;
-                String text = rewrite(name, m.tojstring(), a);
-                Matcher bad = BAD_ARGUMENT.matcher(text != null ? text : m.tojstring());
-                if (!bad.matches()) throw e;
-                throw asCalled(Integer.parseInt(bad.group(1)), bad.group(2), hook.runningCall());
+                String text = m != null && m.isstring() ? rewrite(name, m.tojstring(), a) : null;
+                Matcher bad = BAD_ARGUMENT.matcher(text != null ? text : m != null && m.isstring() ? m.tojstring() : "");
+                ScriptHook.CallSite site = hook.runningCall();
+                if (bad.matches()) throw asCalled(Integer.parseInt(bad.group(1)), bad.group(2), site);
+                // luaL_error's position is its caller's, which a Java caller (table.sort calling
+                // table.insert) has not; Redis's reply then says where: "on =[C]:-1".
+                if (!site.byLua() && m != null && !LuaErrors.leftALuaFunction(e)) throw new PositionlessError(m, true);
+                throw e;
             }
         });
+    }
+
+    /**
+     * The checks Lua 5.1's C functions make of their arguments before anything else, in the
+     * order they make them: which argument an error blames when several are bad follows from it
+     * (table.concat checks its separator before its table), and luaj checks in other orders and
+     * without saying which argument failed. Each check is a position and a type: t table,
+     * f function, s string (or number), n number (or text that is one), a any value; a "?" after
+     * it lets nil or nothing through (luaL_opt*). What a function checks later (table.insert's
+     * position, tonumber's base range) it checks itself.
+     */
+    private static final java.util.Map<String, String> LUA51_CHECKS = java.util.Map.ofEntries(
+            java.util.Map.entry("string.byte", "1s 2n? 3n?"),
+            java.util.Map.entry("string.len", "1s"),
+            java.util.Map.entry("string.rep", "1s 2n"),
+            java.util.Map.entry("string.reverse", "1s"),
+            java.util.Map.entry("string.sub", "1s 2n 3n?"),
+            java.util.Map.entry("table.concat", "2s? 1t 3n? 4n?"),
+            java.util.Map.entry("table.foreach", "1t 2f"),
+            java.util.Map.entry("table.foreachi", "1t 2f"),
+            java.util.Map.entry("table.getn", "1t"),
+            java.util.Map.entry("table.insert", "1t"),
+            java.util.Map.entry("table.maxn", "1t"),
+            java.util.Map.entry("table.remove", "1t 2n?"),
+            java.util.Map.entry("table.sort", "1t 2f?"),
+            java.util.Map.entry("getmetatable", "1a"),
+            java.util.Map.entry("ipairs", "1t"),
+            java.util.Map.entry("next", "1t"),
+            java.util.Map.entry("pairs", "1t"),
+            java.util.Map.entry("rawequal", "1a 2a"),
+            java.util.Map.entry("rawget", "1t 2a"),
+            java.util.Map.entry("rawset", "1t 2a 3a"),
+            java.util.Map.entry("tostring", "1a"),
+            java.util.Map.entry("type", "1a"),
+            java.util.Map.entry("unpack", "1t 2n? 3n?"));
+
+    /** One of Lua 5.1's argument checks: argument position must be of type kind (see LUA51_CHECKS). */
+    private record Check(int position, char kind, boolean optional) {
+        void apply(Varargs a, String function) {
+            LuaValue v = a.arg(position);
+            if (optional && v.isnil()) return;
+            String got = position > a.narg() ? "no value" : v.typename();
+            switch (kind) {
+                case 'a' -> {
+                    if (position > a.narg()) throw new LuaError("bad argument #" + position + " to '" + function + "' (value expected)");
+                }
+                case 't' -> {
+                    if (!v.istable()) throw typeError(got, position, function, "table");
+                }
+                case 'f' -> {
+                    if (!v.isfunction()) throw typeError(got, position, function, "function");
+                }
+                case 's' -> {
+                    if (v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) throw typeError(got, position, function, "string");
+                }
+                default -> {
+                    if (CNumber.tonumber(v).isnil()) throw typeError(got, position, function, "number");
+                }
+            }
+        }
+    }
+
+    private static Check[] checks(String spec) {
+        if (spec.isEmpty()) return new Check[0];
+        String[] parts = spec.split(" ");
+        Check[] checks = new Check[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            String p = parts[i];
+            checks[i] = new Check(p.charAt(0) - '0', p.charAt(1), p.endsWith("?"));
+        }
+        return checks;
     }
 
     /**
@@ -116,9 +200,14 @@ final class ArgumentErrors {
         return n.todouble();
     }
 
-    /** luaL_optinteger: otherwise for nil or nothing, else number cut to an integer. */
+    /** luaL_checkint: the number cut to C's ptrdiff_t, then to int. */
+    static int integer(Varargs a, int i, String function) {
+        return (int) CFormat.toLong(number(a, i, function));
+    }
+
+    /** luaL_optinteger: otherwise for nil or nothing, else number cut to an integer as C casts it (NaN is LLONG_MIN). */
     static long optInteger(Varargs a, int i, String function, long otherwise) {
-        return a.isnil(i) ? otherwise : (long) number(a, i, function);
+        return a.isnil(i) ? otherwise : CFormat.toLong(number(a, i, function));
     }
 
     /** number for a value read without looking at the argument count: a missing one is nil (struct.pack's). */

@@ -50,7 +50,7 @@ final class BitLib {
 
     private static LuaValue tohex(Varargs a) {
         int b = arg(a, 1, "tohex");
-        int n = a.isnoneornil(2) ? 8 : arg(a, 2, "tohex");
+        int n = a.narg() < 2 ? 8 : arg(a, 2, "tohex"); // lua_isnone: a nil given is checked
         boolean upper = n < 0;
         if (upper) n = -n;
         if (n > 8) n = 8;

@@ -64,14 +64,16 @@ final class FailedInstruction {
                 return v.istable() || v.type() == LuaValue.TSTRING || hasMeta(v) ? null : typeError(p, pc, b, v, "get length of");
             }
             case Lua.OP_CONCAT -> {
-                // Lua 5.1 joins from the right and stops at the first operand that is neither a
-                // string nor a number: the rightmost such one is named.
-                for (int r = c; r >= b; r--) {
-                    LuaValue v = stack[r];
-                    if (v.type() == LuaValue.TSTRING || v.type() == LuaValue.TNUMBER) continue;
-                    return hasMeta(v) ? null : typeError(p, pc, r, v, "concatenate");
-                }
-                return null;
+                // Lua 5.1 joins from the right: the strings and numbers at the end become one
+                // string, and the pair before it fails unless one of the two has __concat
+                // (luaV_concat). luaG_concaterror names the pair's first unless that is text.
+                int r = c;
+                while (r >= b && text(stack[r])) r--;
+                if (r < b) return null;
+                int first = r == c ? r - 1 : r;
+                if (first < b || metamethod(stack[first], "__concat") || metamethod(stack[r], "__concat")) return null;
+                int named = text(stack[first]) ? r : first;
+                return typeError(p, pc, named, stack[named], "concatenate");
             }
             case Lua.OP_LT, Lua.OP_LE -> {
                 return compareError(rk(p, stack, b), rk(p, stack, c));
@@ -105,6 +107,16 @@ final class FailedInstruction {
 
     private static boolean callable(LuaValue v) {
         return v.isfunction() || hasMeta(v);
+    }
+
+    private static boolean text(LuaValue v) {
+        return v.type() == LuaValue.TSTRING || v.type() == LuaValue.TNUMBER;
+    }
+
+    /** Whether v's metatable has the metamethod event (read raw, as luaT_gettmbyobj does). */
+    private static boolean metamethod(LuaValue v, String event) {
+        LuaValue mt = v.getmetatable();
+        return mt != null && !mt.rawget(event).isnil();
     }
 
     /** Values with a metatable may have failed inside a metamethod: their own error stands. */

@@ -191,10 +191,9 @@ final class Lua51 {
         g.rawset("error", fn(a -> error(a, hook)));
         g.rawset("assert", fn(a -> assertion(a, hook)));
         LuaValue tostring = g.get("tostring");
-        // Lua 5.1 writes every function, Lua's or C's, as its address; luaj as its name or source.
         g.rawset("tostring", fn(a -> switch (a.arg1().type()) {
             case LuaValue.TNUMBER -> text(a.arg1());
-            case LuaValue.TFUNCTION -> LuaValue.valueOf(String.format("function: 0x%08x", System.identityHashCode(a.arg1())));
+            case LuaValue.TFUNCTION -> LuaValue.valueOf(functionText(a.arg1()));
             default -> tostring.invoke(a);
         }));
         LuaPatterns.install((LuaTable) g.get("string"));
@@ -213,12 +212,6 @@ final class Lua51 {
         // Lua 5.1's ctype in the "C" locale changes ASCII letters only; luaj's Java case mapping changes other bytes too.
         ((LuaTable) g.get("string")).rawset("upper", fn(a -> asciiCase(ArgumentErrors.string(a, 1, "upper"), true)));
         ((LuaTable) g.get("string")).rawset("lower", fn(a -> asciiCase(ArgumentErrors.string(a, 1, "lower"), false)));
-        LuaValue rawget = g.get("rawget");
-        // luaB_rawget checks the table before the key.
-        g.rawset("rawget", fn(a -> {
-            if (!a.arg1().istable()) throw new LuaError("bad argument #1 to 'rawget' (table expected, got " + typeName(a, 1) + ")");
-            return rawget.invoke(a);
-        }));
         LuaValue next = g.get("next");
         // luaH_next raises its error from inside next, a C function: Lua 5.1 gives it no position.
         g.rawset("next", fn(a -> {
@@ -245,6 +238,11 @@ final class Lua51 {
     }
 
     private static final String INVALID_KEY = "invalid key to 'next'";
+
+    /** Lua 5.1 writes every function, Lua's or C's, as its address; luaj as its name or source. */
+    static String functionText(LuaValue f) {
+        return String.format("function: 0x%08x", System.identityHashCode(f));
+    }
 
     /** luaL_typename as tag_error words it: "no value" for an argument not given. */
     private static String typeName(Varargs a, int i) {
@@ -348,16 +346,19 @@ final class Lua51 {
     /**
      * error(message [, level]): a string (or number) gets the position of the function at that
      * level, none at level 0 or where that function is not Lua's (pcall, the caller of the
-     * script); other values are raised as they are.
+     * script); other values are raised as they are. The level is read first, whatever the
+     * message (luaB_error). Called by a Java function (gsub's replacement), the error is raised
+     * in C, and Redis's reply says "on =[C]:-1".
      */
     private static Varargs error(Varargs a, ScriptHook hook) {
         LuaValue message = a.arg1();
-        if (message.type() != LuaValue.TSTRING && message.type() != LuaValue.TNUMBER) throw new LuaError(message);
         int level = (int) ArgumentErrors.optInteger(a, 2, "error", 1);
-        if (level <= 0) throw new PositionlessError(message);
+        if (message.type() != LuaValue.TSTRING && message.type() != LuaValue.TNUMBER) throw new LuaError(message);
+        boolean inC = !hook.runningCall().byLua();
+        if (level <= 0) throw new PositionlessError(message, inC);
         // luaL_where then lua_concat: a number becomes its text even where there is no position.
         String where = hook.where(level);
-        throw new PositionlessError(where == null ? text(message) : prefixed(where, message));
+        throw new PositionlessError(where == null ? text(message) : prefixed(where, message), inC);
     }
 
     /**
@@ -398,15 +399,16 @@ final class Lua51 {
      * "1e3" are numbers), strtoul in the others.
      */
     private static Varargs tonumber(Varargs a) {
-        int base = a.isnoneornil(2) ? 10 : a.checkint(2);
+        int base = (int) ArgumentErrors.optInteger(a, 2, "tonumber", 10); // luaL_optint, read first
         if (base == 10) {
-            LuaValue v = a.checkvalue(1);
+            if (a.narg() == 0) throw new LuaError("bad argument #1 to 'tonumber' (value expected)");
+            LuaValue v = a.arg1();
             if (v.type() == LuaValue.TNUMBER) return v;
             if (v.type() != LuaValue.TSTRING) return LuaValue.NIL;
             Double d = CNumber.str2d(v.checkstring());
             return d == null ? LuaValue.NIL : LuaValue.valueOf(d);
         }
-        LuaString s = a.arg1().type() == LuaValue.TNUMBER ? text(a.arg1()) : a.checkstring(1);
+        LuaString s = ArgumentErrors.string(a, 1, "tonumber");
         if (base < 2 || base > 36) throw new LuaError("bad argument #2 to 'tonumber' (base out of range)");
         Double d = CNumber.withBase(s, base);
         return d == null ? LuaValue.NIL : LuaValue.valueOf(d);
@@ -419,10 +421,11 @@ final class Lua51 {
 
     /** loadstring(s [, chunkname]): a function, or nil and the compile error. */
     private static Varargs loadstring(Globals g, Varargs a) {
-        LuaValue source = a.checkstring(1);
-        String name = a.optjstring(2, source.tojstring());
+        // Numbers as Lua 5.1 writes them (luaL_checklstring): loadstring(0/0) compiles "-nan".
+        LuaString source = ArgumentErrors.string(a, 1, "loadstring");
+        String name = (a.isnil(2) ? source : ArgumentErrors.string(a, 2, "loadstring")).tojstring();
         try {
-            byte[] code = LuaToReply.bytes(source.checkstring());
+            byte[] code = LuaToReply.bytes(source);
             return TailCalls.disable(SyntaxErrors.load(g, code, name, g));
         } catch (LuaError e) {
             return LuaValue.varargsOf(LuaValue.NIL, LuaValue.valueOf(LuaErrors.lua51Message(String.valueOf(e.getMessage()))));
@@ -432,7 +435,7 @@ final class Lua51 {
     /**
      * xpcall(f, handler): false and what handler makes of the error, which Lua 5.1 calls with
      * the error's value (here after unwinding: scripts have no debug library to tell the
-     * difference); "error in error handling" when handler fails too. f gets no arguments.
+     * difference). f gets no arguments.
      */
     private static Varargs xpcall(Varargs a) {
         LuaValue f = a.arg1(), handler = a.checkvalue(2);
@@ -445,12 +448,23 @@ final class Lua51 {
         }
     }
 
+    /**
+     * Lua 5.1's luaG_errormsg: an error raised in the handler goes to the handler again, one C
+     * call deeper each time (xpcall(error, string.format) gives format's own complaint about
+     * nil); one that keeps failing ends in "error in error handling" (LUA_ERRERR), once the C
+     * calls pass LUAI_MAXCCALLS and an eighth more.
+     */
     private static Varargs failed(LuaValue handler, LuaValue error) {
-        try {
-            return LuaValue.varargsOf(LuaValue.FALSE, handler.call(error));
-        } catch (LuaError | StackOverflowError e) {
-            return LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf("error in error handling"));
+        for (int again = 0; again < ScriptHook.MAX_C_CALLS + ScriptHook.MAX_C_CALLS / 8; again++) {
+            try {
+                return LuaValue.varargsOf(LuaValue.FALSE, handler.call(error));
+            } catch (LuaError e) {
+                error = LuaErrors.value(e);
+            } catch (StackOverflowError e) {
+                break;
+            }
         }
+        return LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf("error in error handling"));
     }
 
     /**
@@ -464,9 +478,10 @@ final class Lua51 {
         } catch (LuaError e) {
             LuaValue v = LuaErrors.value(e);
             if (!v.istable()) return LuaValue.varargsOf(LuaValue.FALSE, v);
-            // luaRedisPcall looks up err and leaves what it found after a table without one.
-            LuaValue err = v.rawget("err");
-            return err.isstring() ? LuaValue.varargsOf(LuaValue.FALSE, err) : LuaValue.varargsOf(LuaValue.FALSE, v, LuaValue.NIL);
+            // luaRedisPcall looks up err (lua_getfield: through __index, unprotected, an error
+            // there leaves pcall) and leaves what it found after a table without one.
+            LuaValue err = v.get("err");
+            return err.isstring() ? LuaValue.varargsOf(LuaValue.FALSE, err) : LuaValue.varargsOf(LuaValue.FALSE, v, err);
         } catch (StackOverflowError e) {
             return LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf("stack overflow"));
         }

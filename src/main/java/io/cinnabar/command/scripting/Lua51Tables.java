@@ -202,7 +202,7 @@ final class Lua51Tables {
         switch (a.narg()) {
             case 2 -> pos = end;
             case 3 -> {
-                pos = a.checkint(2);
+                pos = ArgumentErrors.integer(a, 2, "insert");
                 if (pos > end) end = pos;
                 for (int i = end; i > pos; i--) set(t, i, t.rawget(i - 1));
             }
@@ -243,14 +243,13 @@ final class Lua51Tables {
         return LuaValue.varargsOf(out);
     }
 
-    /** table.concat(list [, sep [, i [, j]]]), numbers written as Lua 5.1 does, with Lua 5.1's error. */
+    /**
+     * table.concat(list [, sep [, i [, j]]]), numbers written as Lua 5.1 does, with Lua 5.1's
+     * error (its arguments' types checked in Lua 5.1's order: {@link ArgumentErrors}).
+     */
     private static Varargs concat(Varargs a) {
         LuaTable list = a.checktable(1);
-        LuaValue s = a.arg(2);
-        if (!s.isnil() && s.type() != LuaValue.TSTRING && s.type() != LuaValue.TNUMBER) {
-            throw new LuaError("bad argument #2 to 'concat' (string expected, got " + s.typename() + ")");
-        }
-        LuaString sep = s.isnil() ? LuaValue.EMPTYSTRING : Lua51.text(s);
+        LuaString sep = a.isnil(2) ? LuaValue.EMPTYSTRING : Lua51.text(a.arg(2));
         int i = a.isnoneornil(3) ? 1 : a.checkint(3);
         int j = a.isnoneornil(4) ? length(list) : a.checkint(4);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -265,13 +264,11 @@ final class Lua51Tables {
         return LuaValue.valueOf(out.toByteArray());
     }
 
-    /** table.sort(t [, comp]). */
+    /** table.sort(t [, comp]): a comp that is no function is refused by {@link ArgumentErrors}. */
     private static Varargs sort(Varargs a) {
         LuaTable t = a.checktable(1);
         int n = length(t);
-        LuaValue comp = a.arg(2);
-        if (!comp.isnil() && !comp.isfunction()) throw new LuaError("bad argument #2 to 'sort' (function expected, got " + comp.typename() + ")");
-        new QuickSort(t, comp).sort(1, n);
+        new QuickSort(t, a.arg(2)).sort(1, n);
         return LuaValue.NONE;
     }
 

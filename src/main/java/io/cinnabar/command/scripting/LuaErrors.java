@@ -180,23 +180,28 @@ final class LuaErrors {
         return text.startsWith("attempt to ") || text.startsWith("table index is ");
     }
 
-    /** The error reply for a script that failed, as Redis's luaCallFunction writes it. */
+    /**
+     * The error reply for a script that failed, as Redis's luaCallFunction writes it: the
+     * message up to its first NUL byte (sdsnew of lua_tostring).
+     */
     static String reply(LuaError e, String sha) {
         // The error handler's debug.getinfo finds no Lua function under two C ones.
         String at = e instanceof PositionlessError p && p.raisedInC ? "=[C]:-1" : fileline(e);
-        LuaValue v = e.getMessageObject();
+        LuaValue v = e instanceof PositionlessError p ? p.raw : e.getMessageObject();
         String err;
-        if (e instanceof PositionlessError p) {
-            err = "ERR " + LuaToReply.text(p.raw);
-        } else if (v != null && v.istable()) {
+        if (v != null && v.istable()) {
             LuaValue field = v.rawget("err");
             err = field.isstring() ? LuaToReply.text(field) : "ERR " + v.tojstring();
         } else if (v != null && v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) {
-            err = "ERR " + v.tojstring();
+            // Redis's error handler: 'ERR ' .. tostring(err).
+            err = "ERR " + (v.isfunction() ? Lua51.functionText(v) : v.tojstring());
+        } else if (e instanceof PositionlessError) {
+            err = "ERR " + LuaToReply.text(v);
         } else {
             err = "ERR " + (v == null ? "nil" : lua51Message(e));
         }
-        StringBuilder out = new StringBuilder(err);
+        int nul = err.indexOf('\0');
+        StringBuilder out = new StringBuilder(nul < 0 ? err : err.substring(0, nul));
         if (at != null && !at.endsWith(":?")) out.append(" script: ").append(sha).append(", on ").append(at).append('.');
         return out.toString();
     }

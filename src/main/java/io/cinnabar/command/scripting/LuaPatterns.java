@@ -105,7 +105,7 @@ final class LuaPatterns {
     private static Varargs gsub(Varargs a) {
         LuaString s = ArgumentErrors.string(a, 1, "gsub"), p = ArgumentErrors.string(a, 2, "gsub");
         LuaValue replacement = a.arg(3);
-        long max = ArgumentErrors.optInteger(a, 4, "gsub", s.m_length + 1L);
+        long max = (int) ArgumentErrors.optInteger(a, 4, "gsub", s.m_length + 1L); // luaL_optint: 2^32 + 1 is 1
         int type = replacement.type();
         if (type != LuaValue.TNUMBER && type != LuaValue.TSTRING && type != LuaValue.TFUNCTION && type != LuaValue.TTABLE) {
             throw new LuaError("bad argument #3 to 'gsub' (string/function/table expected)");

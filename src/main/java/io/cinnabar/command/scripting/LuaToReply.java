@@ -47,12 +47,12 @@ final class LuaToReply {
     private static void table(LuaValue t, Reply out, int resp, int depth) {
         LuaValue err = t.rawget("err");
         if (err.type() == LuaValue.TSTRING) {
-            out.error(oneLine(text(err)));
+            out.error(oneLine(cText(err)));
             return;
         }
         LuaValue ok = t.rawget("ok");
         if (ok.type() == LuaValue.TSTRING) {
-            out.simple(oneLine(text(ok)));
+            out.simple(oneLine(cText(ok)));
             return;
         }
         LuaValue d = t.rawget("double");
@@ -117,6 +117,17 @@ final class LuaToReply {
         if (v.type() != LuaValue.TSTRING) return v.tojstring();
         LuaString s = v.checkstring();
         return BinaryText.decode(s.m_bytes, s.m_offset, s.m_length);
+    }
+
+    /**
+     * A string as Redis takes an error's or a status's text from Lua (sdsnew of lua_tostring,
+     * or a "%s"): up to its first NUL byte.
+     */
+    static String cText(LuaValue v) {
+        if (v.type() != LuaValue.TSTRING) return v.tojstring();
+        LuaString s = v.checkstring();
+        int n = s.indexOf((byte) 0, 0);
+        return BinaryText.decode(s.m_bytes, s.m_offset, n < 0 ? s.m_length : n);
     }
 
     private static String oneLine(String s) {

@@ -31,7 +31,7 @@ final class MathRandom {
         }));
         math.rawset("randomseed", fn(a -> {
             if (!running.getAsBoolean()) throw new LuaError("math.randomseed can only be called inside a script invocation");
-            seed(intArgument(a, 1, "randomseed"));
+            seed(ArgumentErrors.integer(a, 1, "randomseed"));
             return LuaValue.NONE;
         }));
     }
@@ -43,12 +43,12 @@ final class MathRandom {
             case 0:
                 return LuaValue.valueOf(r);
             case 1: {
-                int u = intArgument(a, 1, "random");
+                int u = ArgumentErrors.integer(a, 1, "random");
                 if (u < 1) throw new LuaError("bad argument #1 to 'random' (interval is empty)");
                 return LuaValue.valueOf(Math.floor(r * u) + 1);
             }
             case 2: {
-                int l = intArgument(a, 1, "random"), u = intArgument(a, 2, "random");
+                int l = ArgumentErrors.integer(a, 1, "random"), u = ArgumentErrors.integer(a, 2, "random");
                 if (l > u) throw new LuaError("bad argument #2 to 'random' (interval is empty)");
                 return LuaValue.valueOf(Math.floor(r * (u - l + 1)) + l);
             }
@@ -66,10 +66,5 @@ final class MathRandom {
     /** redisSrand48. */
     void seed(int seed) {
         state = ((seed & 0xFFFFFFFFL) << 16) | LOW;
-    }
-
-    /** luaL_checkint: the number cut to C's ptrdiff_t, then to int. */
-    private static int intArgument(Varargs a, int i, String function) {
-        return (int) CFormat.toLong(ArgumentErrors.number(a, i, function));
     }
 }

@@ -120,13 +120,15 @@ public final class ScriptEngine {
         g.rawset("struct", StructLib.table());
         g.rawset("cmsgpack", CmsgpackLib.table());
         for (String lib : new String[] {"string", "table", "math", "coroutine", "bit", "cjson", "struct", "cmsgpack"}) {
-            ArgumentErrors.wrapAll((LuaTable) g.get(lib), hook);
+            ArgumentErrors.wrapAll(lib, (LuaTable) g.get(lib), hook);
         }
         for (String name : new String[] {"tonumber", "tostring", "select", "next", "type", "unpack", "rawget", "rawset", "rawequal",
                 "setmetatable", "getmetatable", "ipairs", "pairs", "setfenv", "getfenv", "loadstring", "collectgarbage", "assert", "error"}) {
             if (!g.get(name).isnil()) g.rawset(name, ArgumentErrors.named(name, g.get(name), hook));
         }
-        g.rawset("redis", new RedisApi(this, dispatcher).table());
+        LuaTable redis = new RedisApi(this, dispatcher).table();
+        ArgumentErrors.wrapAll("redis", redis, hook);
+        g.rawset("redis", redis);
         for (LuaValue k : g.keys()) {
             if (!k.isstring() || !ALLOWED.contains(k.tojstring())) g.rawset(k, LuaValue.NIL);
         }
@@ -250,7 +252,7 @@ public final class ScriptEngine {
             result = fn.invoke(fnArgs).arg1();
         } catch (LuaError e) {
             throw new CommandError(CalledNames.inReply(LuaErrors.reply(e, run.name), run.chunk, "user_function"),
-                    LuaErrors.alreadyCounted(e.getMessageObject()));
+                    LuaErrors.alreadyCounted(LuaErrors.value(e)));
         } catch (StackOverflowError e) {
             throw new CommandError("ERR Error running script " + run.name + ", stack overflow");
         } finally {
@@ -262,7 +264,7 @@ public final class ScriptEngine {
         // unless the command that gave it was counted already. Redis formats it with
         // addReplyErrorFormat, which drops the newlines at its end and blanks the others.
         if (err.type() == LuaValue.TSTRING) {
-            String text = LuaErrors.trimNewlines(LuaToReply.text(err), false);
+            String text = LuaErrors.trimNewlines(LuaToReply.cText(err), false);
             throw new CommandError(text.replace('\r', ' ').replace('\n', ' '), LuaErrors.alreadyCounted(result));
         }
         LuaToReply.write(result, out, run.resp);

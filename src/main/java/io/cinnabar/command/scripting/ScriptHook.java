@@ -117,9 +117,17 @@ final class ScriptHook extends DebugLib {
                 else if (strings) arithmeticOperand(f, running, stack, a, c, ny);
             }
             case Lua.OP_UNM -> {
-                if (stack[b].type() != LuaValue.TSTRING) break;
-                LuaValue n = CNumber.tonumber(stack[b]);
-                if (!n.isnil()) arithmeticOperand(f, running, stack, a, b, n);
+                LuaValue x = stack[b];
+                if (x.type() == LuaValue.TSTRING) {
+                    LuaValue n = CNumber.tonumber(x);
+                    if (!n.isnil()) arithmeticOperand(f, running, stack, a, b, n);
+                    break;
+                }
+                // Lua 5.1 calls __unm as a binary metamethod, with the operand twice (luaV_arith
+                // with rb, rb); luaj with the operand alone. It runs here, and UNM reads its result.
+                LuaValue mt = x.type() == LuaValue.TNUMBER ? null : x.getmetatable();
+                LuaValue unm = mt == null ? LuaValue.NIL : mt.rawget("__unm");
+                if (unm.isfunction()) replaceOperand(f, running, stack, a, b, new Negated(unm.call(x, x)));
             }
             case Lua.OP_SETTABLE -> Lua51Tables.beforeSet(stack[a], rk(running, stack, b), rk(running, stack, c));
             case Lua.OP_SETTABUP -> Lua51Tables.beforeSet(running.upValues[a].getValue(), rk(running, stack, b), rk(running, stack, c));
@@ -178,6 +186,19 @@ final class ScriptHook extends DebugLib {
         return Lua.ISK(x) ? running.p.k[Lua.INDEXK(x)] : stack[x];
     }
 
+    /** An operand whose __unm has run: UNM gives the metamethod's result. */
+    private static final class Negated extends LuaValue {
+        private final LuaValue result;
+
+        Negated(LuaValue result) {
+            this.result = result;
+        }
+
+        @Override public int type() { return result.type(); }
+        @Override public String typename() { return result.typename(); }
+        @Override public LuaValue neg() { return result; }
+    }
+
     /** Lua's "floating point byte" (luaO_fb2int), how NEWTABLE encodes sizes. */
     private static int floatingByte(int x) {
         int e = (x >>> 3) & 0x1f;
@@ -208,7 +229,12 @@ final class ScriptHook extends DebugLib {
     Varargs called(Supplier<Varargs> body) {
         Frames f = frames();
         int depth = f.depth;
-        f.push(null, null, false);
+        // Called by a Java function (tostring as another's __tostring): Lua 5.1 made the call with
+        // luaD_call, which counts it towards LUAI_MAXCCALLS and fails in the caller, a C function
+        // (no position; Redis's reply says "on =[C]:-1").
+        boolean byC = depth > 0 && f.closures[depth - 1] == null;
+        if (byC && f.cCalls + 1 >= MAX_C_CALLS) throw new PositionlessError(LuaValue.valueOf("C stack overflow"), true);
+        f.push(null, null, byC);
         try {
             return body.get();
         } finally {
@@ -237,13 +263,18 @@ final class ScriptHook extends DebugLib {
         return name == null ? CallSite.UNNAMED : new CallSite(true, name[0], name[1]);
     }
 
-    /** "source:line" of the Lua function level calls up (1: the one calling the running Java function), or null. */
+    /**
+     * "source:line" of the Lua function level calls up (1: the one calling the running Java
+     * function), or null. A function that tail-called a Lua function is gone in Lua 5.1, where
+     * its level is a lost tail call with no line ({@link TailCalls#wasTailCall}).
+     */
     String where(int level) {
         Frames f = frames();
         int at = f.depth - level;
         if (at < 0 || f.closures[at] == null) return null;
         LuaClosure c = f.closures[at];
         int pc = f.pcs[at];
+        if (at + 1 < f.depth && f.closures[at + 1] != null && TailCalls.wasTailCall(c.p, pc)) return null;
         int[] lines = c.p.lineinfo;
         if (lines == null || pc < 0 || pc >= lines.length) return null;
         return LuaErrors.chunkId(c.p.source.tojstring()) + ":" + lines[pc];

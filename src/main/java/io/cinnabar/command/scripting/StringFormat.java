@@ -24,7 +24,7 @@ final class StringFormat {
     private static final String FLAGS = "-+ #0";
 
     static LuaValue format(Varargs a) {
-        LuaString fmt = a.checkstring(1);
+        LuaString fmt = ArgumentErrors.string(a, 1, "format"); // a number as Lua 5.1 writes it: 0/0 is "-nan"
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int arg = 1;
         int n = fmt.length();

@@ -20,6 +20,19 @@ final class TailCalls {
         return chunk;
     }
 
+    /**
+     * Whether the instruction at pc was a tail call before {@link #disable}: a CALL keeping all
+     * results, then "RETURN A 0" of the same register, is what "return f(x)" compiles to and
+     * nothing else does (a call among several returned values is not at the RETURN's register).
+     */
+    static boolean wasTailCall(Prototype p, int pc) {
+        int[] code = p.code;
+        if (pc < 0 || pc + 1 >= code.length) return false;
+        int call = code[pc], ret = code[pc + 1];
+        return Lua.GET_OPCODE(call) == Lua.OP_CALL && Lua.GETARG_C(call) == 0 && Lua.GET_OPCODE(ret) == Lua.OP_RETURN
+                && Lua.GETARG_A(ret) == Lua.GETARG_A(call) && Lua.GETARG_B(ret) == 0;
+    }
+
     private static void patch(Prototype p) {
         int[] code = p.code;
         for (int i = 0; i < code.length; i++) {
