@@ -36,6 +36,18 @@ class FunctionCommandsIT {
     }
 
     @Test
+    void aFunctionsErrorsKeepTheirPositionAfterScriptFlush(Jedis j) {
+        j.functionLoad("#!lua name=errs\nredis.register_function{function_name='errs',\n"
+                + "  callback=function(keys, args) return redis.call('exists', keys[1]) end}");
+        String expected = "ERR Lua redis lib command arguments must be strings or integers script: errs, on @user_function:3.";
+        assertEquals(expected, error(() -> j.fcall("errs", List.of(), List.of())));
+        j.eval("return 1");
+        j.scriptFlush();
+        assertEquals(expected, error(() -> j.fcall("errs", List.of(), List.of())), "a fresh interpreter for scripts");
+        assertEquals(0L, j.fcall("errs", List.of("no-such-key"), List.of()), "the library still serves its functions");
+    }
+
+    @Test
     void dumpAndRestoreWithEachPolicy(Jedis j) {
         j.functionLoad(LIB);
         j.functionLoad(OTHER);

@@ -93,6 +93,7 @@ public final class ScriptEngine {
     /** A fresh interpreter (SCRIPT FLUSH): nothing a script left behind survives. */
     void reset() {
         scripts.clear();
+        List<byte[]> libraries = functions == null ? List.of() : functions.codes();
         SandboxGlobals g = new SandboxGlobals();
         g.load(new BaseLib());
         g.load(new PackageLib());
@@ -140,6 +141,13 @@ public final class ScriptEngine {
         g.setmetatable(nonexistentGlobalError());
         g.lock();
         globals = g;
+        // Libraries are built again in the fresh interpreter (their code only registers functions):
+        // a function and the library functions it calls must share one interpreter's call stack,
+        // which names the callers in error messages.
+        if (functions != null) {
+            functions = new FunctionLibraries(this);
+            for (byte[] code : libraries) functions.loadSaved(code, false);
+        }
     }
 
     /** A locked metatable whose __index raises Redis's error for reading a missing global. */
