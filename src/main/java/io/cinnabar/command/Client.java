@@ -56,7 +56,7 @@ public final class Client {
     /**
      * What REPLCONF asked of a coming SYNC, whether one made this client a replica (read by the
      * event loop for the output buffer limit class), the port it listens on: see
-     * io.cinnabar.command.server.ReplicaSyncs.
+     * io.cinnabar.command.server.Replicas.
      */
     private volatile int replicaFlags;
     private int replicaPort;

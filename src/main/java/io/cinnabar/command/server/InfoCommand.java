@@ -348,7 +348,7 @@ public final class InfoCommand implements CommandFamily {
             s.field("slave_read_only", server.config().getBool(io.cinnabar.config.Config.option("replica-read-only")) ? 1 : 0);
             s.field("replica_announced", server.config().getBool(io.cinnabar.config.Config.option("replica-announced")) ? 1 : 0);
         }
-        ReplicaSyncs syncs = ReplicaSyncs.ifAny(server);
+        Replicas syncs = Replicas.ifAny(server);
         java.util.List<String> replicas = syncs == null ? java.util.List.of() : syncs.infoLines();
         s.field("connected_slaves", replicas.size());
         for (int i = 0; i < replicas.size(); i++) s.field("slave" + i, replicas.get(i));

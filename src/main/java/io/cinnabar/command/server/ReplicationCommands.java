@@ -35,7 +35,7 @@ import static io.cinnabar.command.KeySpec.at;
  * FAILOVER, REPLCONF), plus LOLWUT and RESTORE-ASKING, which live in Redis's "server" group.
  * Cinnabar does not replicate yet: REPLICAOF host port leaves it a replica whose link to the
  * master stays down (MasterLink). As a master it serves replicas: SYNC and PSYNC (full
- * resynchronisation) and the stream after it, see ReplicaSyncs.
+ * resynchronisation) and the stream after it, see Replicas.
  */
 public final class ReplicationCommands implements CommandFamily {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ReplicationCommands.class);
@@ -83,7 +83,7 @@ public final class ReplicationCommands implements CommandFamily {
             c.reply().integer(-1);
             return;
         }
-        ReplicaSyncs replicas = ReplicaSyncs.ifAny(c.server());
+        Replicas replicas = Replicas.ifAny(c.server());
         java.util.List<java.util.List<String>> entries = replicas == null ? java.util.List.of() : replicas.roleEntries();
         c.reply().array(3);
         c.reply().bulk("master");
@@ -174,7 +174,7 @@ public final class ReplicationCommands implements CommandFamily {
                 if (c.argIs(j + 1, "eof")) client.replicaFlags(client.replicaFlags() | ReplicaFlags.CAPA_EOF);
             } else if (c.argIs(j, "ack")) {
                 // replconfCommand: only a replica's counts, and a bad offset is ignored without a reply.
-                ReplicaSyncs replicas = ReplicaSyncs.ifAny(c.server());
+                Replicas replicas = Replicas.ifAny(c.server());
                 long[] offset = new long[1];
                 if (replicas != null && (client.replicaFlags() & ReplicaFlags.SYNCING) != 0
                         && io.cinnabar.util.Numbers.parseLong(c.arg(j + 1), offset)) {
@@ -227,7 +227,7 @@ public final class ReplicationCommands implements CommandFamily {
             throw new CommandError("ERR Filtered replica requires EOF capability");
         }
         if (psync) c.longArg(2);
-        ReplicaSyncs.of(c.server()).add(client, psync);
+        Replicas.of(c.server()).add(client, psync);
     }
 
     /** LOLWUT [VERSION version] [art arguments...]: Redis 7.0's own version draws nothing. */

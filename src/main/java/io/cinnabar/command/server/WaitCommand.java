@@ -40,7 +40,7 @@ public final class WaitCommand implements CommandFamily {
         long numReplicas = c.longArg(1);
         long timeout = c.longArg(2, "ERR timeout is not an integer or out of range");
         if (timeout < 0) throw new CommandError("ERR timeout is negative");
-        ReplicaSyncs replicas = ReplicaSyncs.ifAny(c.server());
+        Replicas replicas = Replicas.ifAny(c.server());
         // What this client ran is in the stream by now, and no later than this offset.
         long target = replicas == null ? 0 : replicas.offsetNow();
         long acked = replicas == null ? 0 : replicas.acknowledged(target);

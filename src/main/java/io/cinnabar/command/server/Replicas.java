@@ -34,8 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A client that asked REPLCONF rdb-only 1 (redis-cli --rdb) is let go after the payload.
  * Keyspace thread only.
  */
-final class ReplicaSyncs implements WriteFeed.Tap, GoodReplicas.Counter {
-    private static final Logger log = LoggerFactory.getLogger(ReplicaSyncs.class);
+final class Replicas implements WriteFeed.Tap, GoodReplicas.Counter {
+    private static final Logger log = LoggerFactory.getLogger(Replicas.class);
 
     /** Redis's RDB_EOF_MARK_SIZE. */
     private static final int MARK_SIZE = 40;
@@ -83,18 +83,18 @@ final class ReplicaSyncs implements WriteFeed.Tap, GoodReplicas.Counter {
     /** master_repl_offset: the bytes of the replication stream so far. */
     private long offset;
 
-    private ReplicaSyncs(ServerContext server) {
+    private Replicas(ServerContext server) {
         this.server = server;
         server.component(GoodReplicas.Counter.class, () -> this);
     }
 
-    static ReplicaSyncs of(ServerContext server) {
-        return server.component(ReplicaSyncs.class, () -> new ReplicaSyncs(server));
+    static Replicas of(ServerContext server) {
+        return server.component(Replicas.class, () -> new Replicas(server));
     }
 
     /** The server's replicas, or null when none ever asked (INFO and ROLE need not make them). */
-    static ReplicaSyncs ifAny(ServerContext server) {
-        return server.component(ReplicaSyncs.class, null);
+    static Replicas ifAny(ServerContext server) {
+        return server.component(Replicas.class, null);
     }
 
     /** SYNC, or PSYNC (then answered +FULLRESYNC first). */
