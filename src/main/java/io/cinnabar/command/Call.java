@@ -95,9 +95,13 @@ public final class Call {
         server.blocking().signal(client.db, key);
     }
 
-    /** Tells clients blocked on keys of database db that their keys may have changed (SWAPDB, FLUSHDB). */
+    /**
+     * Tells clients blocked on keys of database db that their keys may have changed (SWAPDB,
+     * FLUSHDB). A key is there as scanDatabaseForReadyKeys's dictFind sees it, expired or not: an
+     * expired one is deleted (and the DEL propagated) only when the client is served, after the command.
+     */
     public void signalDatabase(int db) {
-        server.blocking().signalDatabase(db, key -> server.keyspace().db(db).exists(key));
+        server.blocking().signalDatabase(db, key -> server.keyspace().db(db).containsPhysically(key));
     }
 
     /**

@@ -220,7 +220,7 @@ public final class Dispatcher {
                 sendPart(client, feedMark);
                 batchClock = 0;
             }
-            blocked.serveReadyKeys();
+            serveBlocked();
         }
         batchClient = null;
         batchClock = 0;
@@ -288,7 +288,7 @@ public final class Dispatcher {
         busyKilled = false;
         afterCommand(b.client, b.mark, b.skipThis);
         boolean more = !(b.client.closeAfterReply || b.client.closing || b.client.silenced) && b.client.blocked == null;
-        blocked.serveReadyKeys();
+        serveBlocked();
         if (more) {
             continueBatch(b.client, b.batch, b.index + 1, b.feedMark);
         } else {
@@ -598,7 +598,17 @@ public final class Dispatcher {
                 c.delayServed = false;
             }
         });
+        serveBlocked();
+    }
+
+    /**
+     * Serves the clients blocked on keys that became ready; the deletions of expired keys met
+     * there (a ready key that expired meanwhile) go out as a unit of their own at once, after the
+     * command that readied the key, as Redis's handleClientsBlockedOnKeys propagates them.
+     */
+    private void serveBlocked() {
         blocked.serveReadyKeys();
+        if (depth == 0) propagation.endUnit(false);
     }
 
     /** Installs (or with null removes) the test controls' watch over commands. Keyspace thread. */

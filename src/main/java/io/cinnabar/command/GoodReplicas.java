@@ -6,7 +6,7 @@ import io.cinnabar.config.ConfigOption;
 /**
  * min-replicas-to-write as Redis's checkGoodReplicasStatus applies it: writes are refused while
  * fewer replicas than that are online with an acknowledgement no older than min-replicas-max-lag
- * seconds (counted by the server's {@link Counter}, its replicas' owner).
+ * seconds (counted by the server's {@link ReplicaLinks}).
  */
 public final class GoodReplicas {
     public static final String NOREPLICAS = "NOREPLICAS Not enough good replicas to write.";
@@ -14,11 +14,6 @@ public final class GoodReplicas {
     private static final ConfigOption MAX_LAG = Config.option("min-replicas-max-lag");
 
     private GoodReplicas() {}
-
-    /** Counts the replicas online whose last acknowledgement is at most maxLagSeconds old. */
-    public interface Counter {
-        int goodReplicas(long maxLagSeconds);
-    }
 
     public static boolean enough(ServerContext server) {
         // A replica does not count replicas of its own, as Redis's checkGoodReplicasStatus.
@@ -28,8 +23,8 @@ public final class GoodReplicas {
 
     /** INFO's min_slaves_good_slaves. */
     public static int count(ServerContext server) {
-        Counter counter = server.component(Counter.class, null);
-        return counter == null ? 0 : counter.goodReplicas(server.config().getLong(MAX_LAG));
+        ReplicaLinks replicas = server.component(ReplicaLinks.class, null);
+        return replicas == null ? 0 : replicas.goodReplicas(server.config().getLong(MAX_LAG));
     }
 
     /** Both settings positive: writes need good replicas, and INFO counts them (min_slaves_good_slaves). */

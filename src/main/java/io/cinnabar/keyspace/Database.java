@@ -541,8 +541,8 @@ public final class Database {
         return watched;
     }
 
-    /** True when the table holds key, expired or not (WATCH bookkeeping, no reclaiming). */
-    boolean containsPhysically(byte[] key) {
+    /** True when the table holds key, expired or not (WATCH bookkeeping, blocked clients' SWAPDB; no reclaiming). */
+    public boolean containsPhysically(byte[] key) {
         return stored(key) != null;
     }
 

@@ -56,6 +56,16 @@ class RealRedisReplicaIT {
                 assertEquals(1L, c.waitReplicas(1, 10_000));
                 assertEquals(digest(c), digest(j));
                 assertTrue(c.info("replication").contains("slave0:ip=127.0.0.1,port=" + r.port + ",state=online"), c.info("replication"));
+                // PUBLISH reaches the replica's subscribers too.
+                try (java.net.Socket sub = new java.net.Socket("127.0.0.1", r.port)) {
+                    sub.setSoTimeout(10_000);
+                    java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(sub.getInputStream()));
+                    sub.getOutputStream().write("SUBSCRIBE news\r\n".getBytes());
+                    for (int i = 0; i < 6; i++) in.readLine(); // *3 $9 subscribe $4 news :1
+                    c.publish("news", "hello");
+                    assertEquals(java.util.List.of("*3", "$7", "message", "$4", "news", "$5", "hello"),
+                            java.util.List.of(in.readLine(), in.readLine(), in.readLine(), in.readLine(), in.readLine(), in.readLine(), in.readLine()));
+                }
             }
         }
     }

@@ -86,6 +86,10 @@ public final class PubSubCommands implements CommandFamily {
         ClusterMember cluster = c.server().cluster();
         if (cluster != null) cluster.state().publishFrom(cluster.myself(), c.arg(1), c.arg(2));
         c.reply().integer(pubSub(c).publish(c.arg(1), c.arg(2)));
+        // For the replicas' subscribers, as Redis's forceCommandPropagation(c, PROPAGATE_REPL); a
+        // cluster's bus carries it instead.
+        io.cinnabar.command.ReplicaLinks replicas = c.server().component(io.cinnabar.command.ReplicaLinks.class, null);
+        if (replicas != null && cluster == null) replicas.toReplicasOnly(c.args());
     }
 
     private static PubSub pubSub(Call c) {

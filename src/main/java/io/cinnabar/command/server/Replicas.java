@@ -2,7 +2,7 @@ package io.cinnabar.command.server;
 
 import io.cinnabar.command.Client;
 import io.cinnabar.command.ClockTimers;
-import io.cinnabar.command.GoodReplicas;
+import io.cinnabar.command.ReplicaLinks;
 import io.cinnabar.command.ReplicaFlags;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.config.Config;
@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A client that asked REPLCONF rdb-only 1 (redis-cli --rdb) is let go after the payload.
  * Keyspace thread only.
  */
-final class Replicas implements WriteFeed.Tap, GoodReplicas.Counter {
+final class Replicas implements WriteFeed.Tap, ReplicaLinks {
     private static final Logger log = LoggerFactory.getLogger(Replicas.class);
 
     /** Redis's RDB_EOF_MARK_SIZE. */
@@ -85,7 +85,7 @@ final class Replicas implements WriteFeed.Tap, GoodReplicas.Counter {
 
     private Replicas(ServerContext server) {
         this.server = server;
-        server.component(GoodReplicas.Counter.class, () -> this);
+        server.component(ReplicaLinks.class, () -> this);
     }
 
     static Replicas of(ServerContext server) {
@@ -166,6 +166,13 @@ final class Replicas implements WriteFeed.Tap, GoodReplicas.Counter {
         long nowMs = now();
         for (Replica r : replicas) if (r.streaming && !r.client.closing() && (nowMs - r.ackMs) / 1000 <= maxLagSeconds) n++;
         return n;
+    }
+
+    @Override
+    public void toReplicasOnly(byte[][] argv) {
+        if (replicas.stream().noneMatch(r -> r.held != null || r.streaming)) return;
+        server.feed().flushTap();
+        emit(io.cinnabar.persistence.RespCommandBuffer.encode(argv));
     }
 
     /** Replicas online whose acknowledged offset reached target (WAIT's count). */

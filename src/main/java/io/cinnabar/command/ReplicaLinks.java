@@ -1,0 +1,16 @@
+package io.cinnabar.command;
+
+/**
+ * What commands ask of the server's replicas, found as a component of the server once one
+ * asked to sync (see io.cinnabar.command.server.Replicas, which owns them).
+ */
+public interface ReplicaLinks {
+    /** Replicas online whose last acknowledgement is at most maxLagSeconds old (min-replicas-to-write). */
+    int goodReplicas(long maxLagSeconds);
+
+    /**
+     * argv goes to the replicas only, after every write run so far: PUBLISH, which Redis
+     * propagates to replicas (for their subscribers) and not to the AOF.
+     */
+    void toReplicasOnly(byte[][] argv);
+}
