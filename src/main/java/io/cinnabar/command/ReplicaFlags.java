@@ -2,8 +2,7 @@ package io.cinnabar.command;
 
 /**
  * The bits of {@link Client#replicaFlags()}: what REPLCONF asked of a coming SYNC, and what the
- * SYNC made of the client (Redis's slave_capa, slave_req, CLIENT_REPL_RDBONLY, CLIENT_SLAVE and
- * CLIENT_PRE_PSYNC).
+ * SYNC made of the client (Redis's slave_capa, slave_req, CLIENT_REPL_RDBONLY and CLIENT_SLAVE).
  */
 public final class ReplicaFlags {
     private ReplicaFlags() {}
@@ -16,6 +15,4 @@ public final class ReplicaFlags {
     public static final int FUNCTIONS_ONLY = 4;
     /** Took SYNC or PSYNC: a replica (CLIENT LIST flag S, type replica, its output limit class). */
     public static final int SYNCING = 8;
-    /** Took SYNC, not PSYNC: sends no REPLCONF ACK, so it never times out. */
-    public static final int PRE_PSYNC = 16;
 }

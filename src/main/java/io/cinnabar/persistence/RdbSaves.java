@@ -228,9 +228,7 @@ public final class RdbSaves {
 
     private void transferWritten(SnapshotPump pump, SnapshotJob.Outcome outcome, Path temp) {
         if (running != pump) return;
-        Consumer<Path> replicas = runningForReplicas;
-        running = null;
-        runningForReplicas = null;
+        Consumer<Path> replicas = endRunning();
         lastCopiedBytes = pump.copiedBytes();
         if (outcome.ok()) log.info("Background RDB transfer terminated with success");
         else if (outcome.cancelled()) log.warn("Background transfer terminated by signal 10");
@@ -256,9 +254,7 @@ public final class RdbSaves {
 
     private void bgsaveDone(SnapshotPump pump, SnapshotJob.Outcome outcome) {
         if (running != pump) return;
-        Consumer<Path> replicas = runningForReplicas;
-        running = null;
-        runningForReplicas = null;
+        Consumer<Path> replicas = endRunning();
         lastCopiedBytes = pump.copiedBytes();
         lastBgsaveSeconds = (System.currentTimeMillis() - runningSinceMs) / 1000;
         if (outcome.ok()) {
@@ -277,13 +273,19 @@ public final class RdbSaves {
         onBgsaveEnd.run();
     }
 
+    /** No snapshot runs any more: who waited for it (replicas), or null. */
+    private Consumer<Path> endRunning() {
+        Consumer<Path> replicas = runningForReplicas;
+        running = null;
+        runningForReplicas = null;
+        return replicas;
+    }
+
     /** Stops a running BGSAVE without counting it as failed (FLUSHALL, SHUTDOWN): Redis's killRDBChild. */
     public void killBgsave() {
         if (running == null) return;
         SnapshotPump pump = running;
-        Consumer<Path> replicas = runningForReplicas;
-        running = null;
-        runningForReplicas = null;
+        Consumer<Path> replicas = endRunning();
         pump.cancel();
         lastBgsaveSeconds = (System.currentTimeMillis() - runningSinceMs) / 1000;
         if (replicas != null) replicas.accept(null);

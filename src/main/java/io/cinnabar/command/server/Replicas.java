@@ -57,7 +57,6 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
         boolean streaming;
         long ackOffset;
         long ackMs;
-        int listeningPort;
 
         Replica(Client client, boolean psync, long sinceMs) {
             this.client = client;
@@ -99,12 +98,11 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
 
     /** SYNC, or PSYNC (then answered +FULLRESYNC first). */
     void add(Client client, boolean psync) {
-        client.replicaFlags(client.replicaFlags() | ReplicaFlags.SYNCING | (psync ? 0 : ReplicaFlags.PRE_PSYNC));
+        client.replicaFlags(client.replicaFlags() | ReplicaFlags.SYNCING);
         // A replica's own commands get no replies (Redis's prepareClientToWrite): they would land in its stream.
         client.replyOff(true);
-        log.info("Replica {} asks for synchronization", name(client, 0));
+        log.info("Replica {} asks for synchronization", name(client));
         Replica replica = new Replica(client, psync, now());
-        replica.listeningPort = client.replicaPort();
         replicas.add(replica);
         waiting.add(replica);
         // syncCommand starts at once unless a diskless transfer waits for more replicas first.
@@ -221,8 +219,9 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
         for (Replica w : onDisk) w.client.channel().push(NEWLINE);
         long timeoutMs = config().getLong(Config.option("repl-timeout")) * 1000;
         for (Replica r : replicas) {
-            if (r.streaming && (r.client.replicaFlags() & ReplicaFlags.PRE_PSYNC) == 0 && nowMs - r.ackMs > timeoutMs) {
-                log.warn("Disconnecting timedout replica (streaming sync): {}", name(r.client, r.listeningPort));
+            // A replica that came with SYNC (redis-cli --replica) sends no ACKs: Redis's CLIENT_PRE_PSYNC.
+            if (r.streaming && r.psync && nowMs - r.ackMs > timeoutMs) {
+                log.warn("Disconnecting timedout replica (streaming sync): {}", name(r.client));
                 r.client.channel().close();
             }
         }
@@ -301,7 +300,7 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
                 r.held.add(part);
                 r.heldBytes += part.length;
                 if (hardLimit > 0 && r.heldBytes >= hardLimit && !r.client.closing()) {
-                    log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits.", name(r.client, r.listeningPort));
+                    log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits.", name(r.client));
                     r.client.channel().close();
                 }
             }
@@ -371,7 +370,7 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
         r.streaming = true;
         r.state = "online";
         r.ackMs = now();
-        log.info("Synchronization with replica {} succeeded", name(r.client, r.listeningPort));
+        log.info("Synchronization with replica {} succeeded", name(r.client));
     }
 
     /** INFO replication's slaveN values, in the order the replicas asked. */
@@ -381,7 +380,7 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
         long nowMs = now();
         for (Replica r : replicas) {
             long lag = r.streaming ? (nowMs - r.ackMs) / 1000 : 0;
-            lines.add("ip=" + host(r.client) + ",port=" + r.listeningPort + ",state=" + r.state + ",offset=" + r.ackOffset + ",lag=" + lag);
+            lines.add("ip=" + host(r.client) + ",port=" + r.client.replicaPort() + ",state=" + r.state + ",offset=" + r.ackOffset + ",lag=" + lag);
         }
         return lines;
     }
@@ -392,7 +391,7 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
         List<List<String>> out = new ArrayList<>();
         for (Replica r : replicas) {
             if (waiting.contains(r)) continue;
-            out.add(List.of(host(r.client), Integer.toString(r.listeningPort), Long.toString(r.ackOffset)));
+            out.add(List.of(host(r.client), Integer.toString(r.client.replicaPort()), Long.toString(r.ackOffset)));
         }
         return out;
     }
@@ -417,8 +416,9 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
     }
 
     /** replicationGetSlaveName: the listening port it gave, else "<unknown-replica-port>". */
-    private static String name(Client client, int listeningPort) {
-        return host(client) + ":" + (listeningPort > 0 ? Integer.toString(listeningPort) : "<unknown-replica-port>");
+    private static String name(Client client) {
+        int port = client.replicaPort();
+        return host(client) + ":" + (port > 0 ? Integer.toString(port) : "<unknown-replica-port>");
     }
 
     private static String host(Client client) {
