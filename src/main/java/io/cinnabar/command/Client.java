@@ -183,6 +183,8 @@ public final class Client {
 
     public boolean monitor() { return monitor; }
     public int replicaFlags() { return replicaFlags; }
+    /** The master's connection on a replica (Redis's CLIENT_MASTER): obeyed, never answered. */
+    public boolean isMaster() { return (replicaFlags & ReplicaFlags.MASTER) != 0; }
     public void replicaFlags(int flags) { replicaFlags = flags; }
     public int replicaPort() { return replicaPort; }
     public void replicaPort(int port) { replicaPort = port; }

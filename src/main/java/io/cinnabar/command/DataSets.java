@@ -88,6 +88,31 @@ public final class DataSets {
         return null;
     }
 
+    /**
+     * A replica's full resynchronisation (readSyncBulkPayload): the data set replaced by the
+     * master's payload, which becomes the dump file; with the AOF on, a rewrite starts so that
+     * it holds the new data. Null, or what went wrong.
+     */
+    public String loadFromMaster(java.nio.file.Path payload) {
+        Persistence p = server.persistence();
+        java.nio.file.Path dump = p.rdb().dumpFile();
+        try {
+            java.nio.file.Files.move(payload, dump, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.io.IOException e) {
+            return "Failed trying to rename the temp DB into " + dump.getFileName()
+                    + " in MASTER <-> REPLICA synchronization: " + e.getMessage();
+        }
+        emptyData();
+        LoadSources.LoadStats stats = new LoadSources.LoadStats();
+        if (loadNow(LoadSources.rdb(server.config(), dump, stats), false, stats) != null) {
+            emptyData();
+            return "Failed trying to load the MASTER synchronization DB from disk, check server logs.";
+        }
+        if (p.aof().enabled()) p.aof().bgrewrite(p.rdb().bgsaveInProgress());
+        return null;
+    }
+
     /** DEBUG LOADAOF: the AOF fsynced, the keyspace emptied and loaded back from it. */
     public String loadAof() {
         Persistence p = server.persistence();

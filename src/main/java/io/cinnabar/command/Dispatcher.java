@@ -159,7 +159,8 @@ public final class Dispatcher {
         if (busy != null) {
             // After a successful SCRIPT or FUNCTION KILL the script is about to end: what comes
             // next runs after it, as in Redis, where the script stops in the pass that read the kill.
-            if (busyKilled) server.thread().defer(() -> executeBatch(client, batch));
+            // The master's stream waits for the script too (Redis stops reading it meanwhile).
+            if (busyKilled || client.isMaster()) server.thread().defer(() -> executeBatch(client, batch));
             else busyReplies.answer(client, batch);
             return;
         }
@@ -477,7 +478,7 @@ public final class Dispatcher {
         }
         // The default user allows everything until told otherwise: one field read per command.
         AclUser user = client.aclUser != null ? client.aclUser : acl.defaultUser();
-        if (!user.allowsEverything()) {
+        if (!user.allowsEverything() && !client.isMaster()) {
             String denied = acl.refusal(client, user, spec, args);
             if (denied != null) {
                 reject(client, args, spec, denied);
@@ -490,13 +491,14 @@ public final class Dispatcher {
         // In MULTI anything but what ends it may grow memory: the queue grows too.
         boolean mayGrowMemory = (flags & CallFlags.DENYOOM) != 0
                 || (client.multi != null && !TransactionControl.endsOrLeavesTransaction(spec));
-        if (server.memoryLimit().beforeCommand(mayGrowMemory)) {
+        // The master is obeyed (mustObeyClient): its stream is what the data must become.
+        if (server.memoryLimit().beforeCommand(mayGrowMemory) && !client.isMaster()) {
             reject(client, args, spec, MemoryLimit.OOM);
             return null;
         }
         if (spec.refusedOnDiskError || write) {
             String diskError = server.persistence().writeDeniedError();
-            if (diskError != null) {
+            if (diskError != null && !client.isMaster()) {
                 reject(client, args, spec, diskError);
                 return null;
             }
@@ -505,7 +507,7 @@ public final class Dispatcher {
             reject(client, args, spec, GoodReplicas.NOREPLICAS);
             return null;
         }
-        if (write && MasterLink.refusesWrites(server)) {
+        if (write && MasterLink.refusesWrites(server, client)) {
             reject(client, args, spec, MasterLink.READONLY);
             return null;
         }
@@ -689,7 +691,7 @@ public final class Dispatcher {
         if (wrote) return null;
         if (spec.write) {
             // The AOF is obeyed as Redis obeys its master's stream (mustObeyClient).
-            if (!replaying && MasterLink.refusesWrites(server)) return "-" + MasterLink.READONLY;
+            if (!replaying && MasterLink.refusesWrites(server, caller)) return "-" + MasterLink.READONLY;
             String diskError = server.persistence().writeDeniedError();
             if (diskError != null) return "-" + diskError;
             if (!GoodReplicas.enough(server)) return "-" + GoodReplicas.NOREPLICAS;

@@ -21,7 +21,9 @@ final class IdleClients {
         if (maxIdleSeconds == 0) return;
         List<Client> idle = null;
         for (Client c : server.clients()) {
-            if (c.monitor || c.waiting() || c.subscribed() || c.leaving()) continue;
+            // Replicas and the master are timed out by repl-timeout instead (Redis skips CLIENT_SLAVE and CLIENT_MASTER).
+            if (c.monitor || c.waiting() || c.subscribed() || c.leaving()
+                    || (c.replicaFlags() & (ReplicaFlags.SYNCING | ReplicaFlags.MASTER)) != 0) continue;
             // Redis compares whole seconds (unixtime - lastinteraction).
             if (nowMs / 1000 - c.lastInteractionMs / 1000 <= maxIdleSeconds) continue;
             if (idle == null) idle = new ArrayList<>();

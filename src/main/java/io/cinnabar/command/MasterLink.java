@@ -3,11 +3,19 @@ package io.cinnabar.command;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOption;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
- * The master REPLICAOF names. Cinnabar cannot sync from a master yet, so while one is set this
- * server is what Redis is while its master cannot be reached: a replica whose link is down. It
- * says so in ROLE and INFO, refuses writes with READONLY under replica-read-only, and serves what
- * it holds; REPLICAOF NO ONE makes it a master again. Keyspace thread.
+ * This server as a replica: the master REPLICAOF (or the replicaof option) names, and the link to
+ * it, as Redis's replication.c runs it on the replica's side. The link connects at once and then
+ * from the once-a-second cron while it is down; the handshake ends with PSYNC ? -1, so every
+ * connection is a full resynchronisation (the payload replaces the data set and becomes the dump
+ * file); the stream after it runs as the master client's commands, acknowledged every second
+ * and when the master asks (REPLCONF GETACK). Meanwhile the replica serves what it holds, refuses
+ * writes under replica-read-only, and leaves expiring to its master. Keyspace thread.
  */
 public final class MasterLink {
     public static final String READONLY = "READONLY You can't write against a read only replica.";
@@ -15,19 +23,49 @@ public final class MasterLink {
     private static final ConfigOption READ_ONLY = Config.option("replica-read-only");
     private static final ConfigOption REPLICAOF = Config.option("replicaof");
 
+    /** Redis's repl_state, as ROLE names it. */
+    private enum State {
+        CONNECT("connect"), CONNECTING("connecting"), HANDSHAKE("handshake"), TRANSFER("sync"), CONNECTED("connected");
+
+        final String role;
+
+        State(String role) {
+            this.role = role;
+        }
+    }
+
+    private final ServerContext server;
     private final Config config;
     private String host;
     private int port;
+    private State state = State.CONNECT;
+    private MasterConnector.Link link;
+    /** The events of the current link: those of links closed since are ignored. */
+    private Attempt attempt;
+    private Client master;
+    /** The master's replication id and the stream offset this replica has run up to. */
+    private String masterReplid;
+    private long offset;
+    /** The offset the stream began at (the payload's): what the link's own stream offsets count from. */
+    private long streamBase;
+    private long lastIoMs, downSinceMs, transferRead, transferSize, transferLastIoMs;
+    private ClockTimers.Deadline everySecond;
 
     /** Follows the configuration's replicaof ("host port", or "" for none) from the start. */
-    MasterLink(Config config) {
+    MasterLink(ServerContext server, Config config) {
+        this.server = server;
         this.config = config;
         String[] hostPort = config.getString(REPLICAOF).split(" ");
         if (hostPort.length == 2) {
             host = hostPort[0];
             port = Integer.parseInt(hostPort[1]);
-            warnNoSync();
+            server.keyspace().replica(true);
         }
+    }
+
+    /** Once the server runs (its port bound): a configured master is connected to. */
+    public void start() {
+        if (host != null) connectSoon();
     }
 
     /** The master's host, or null while this server is a master. */
@@ -39,22 +77,29 @@ public final class MasterLink {
         return port;
     }
 
-    /** Said once per master: what Redis would do next (connect, sync) does not happen here. */
-    public void warnNoSync() {
-        log.warn("Cinnabar cannot sync from a master yet: the link to {}:{} stays down, and this replica serves only "
-                + "what it holds (writes are refused while replica-read-only is yes)", host, port);
+    /** The master client while the link is up, else null. */
+    public Client master() {
+        return master;
     }
 
     /** REPLICAOF host port; CONFIG GET replicaof (and CONFIG REWRITE) show it, as Redis's do. */
     public void follow(String host, int port) {
+        disconnect();
         this.host = host;
         this.port = port;
+        server.keyspace().replica(true);
         remember(new String[] {host, Integer.toString(port)});
+        downSinceMs = 0;
+        connectSoon();
     }
 
+    /** REPLICAOF NO ONE: the link goes, the data stays, and this server starts a history of its own. */
     public void drop() {
+        disconnect();
         host = null;
+        server.keyspace().replica(false);
         remember(new String[] {"no", "one"});
+        server.newReplicationId();
     }
 
     private void remember(String[] replicaof) {
@@ -65,8 +110,295 @@ public final class MasterLink {
         }
     }
 
-    /** Redis's "server.masterhost && server.repl_slave_ro" (obeying the master, which never comes, aside). */
-    public static boolean refusesWrites(ServerContext server) {
-        return server.masterLink().host != null && server.config().getBool(READ_ONLY);
+    private void disconnect() {
+        MasterConnector.Link l = link;
+        link = null;
+        attempt = null;
+        master = null;
+        state = State.CONNECT;
+        if (l != null) l.close();
+    }
+
+    /** Redis's "server.masterhost && server.repl_slave_ro": writes from clients other than the master are refused. */
+    public static boolean refusesWrites(ServerContext server, Client client) {
+        MasterLink link = server.masterLink();
+        return link.host != null && client != link.master && server.config().getBool(READ_ONLY);
+    }
+
+    // ---- the cron ----
+
+    private void connectSoon() {
+        server.thread().execute(() -> {
+            if (host != null && state == State.CONNECT && link == null) connect();
+        });
+        tickEverySecond();
+    }
+
+    private void tickEverySecond() {
+        if (everySecond == null) everySecond = server.timers().at(now() + 1000, this::everySecond);
+    }
+
+    /** replicationCron, the replica's part: reconnect, time out, acknowledge. */
+    private void everySecond() {
+        everySecond = null;
+        if (host == null) return;
+        long timeoutMs = config.getLong(Config.option("repl-timeout")) * 1000;
+        long idleMs = now() - lastIoMs;
+        switch (state) {
+            case CONNECT -> {
+                if (link == null) connect();
+            }
+            case CONNECTING, HANDSHAKE -> {
+                if (idleMs > timeoutMs) {
+                    log.warn("Timeout connecting to the MASTER...");
+                    dropLink();
+                }
+            }
+            case TRANSFER -> {
+                if (now() - transferLastIoMs > timeoutMs) {
+                    log.warn("Timeout receiving bulk data from MASTER... If the problem persists try to set the "
+                            + "'repl-timeout' parameter in redis.conf to a larger value.");
+                    dropLink();
+                }
+            }
+            case CONNECTED -> {
+                if (idleMs > timeoutMs) {
+                    log.warn("MASTER timeout: no data nor PING received...");
+                    dropLink();
+                } else {
+                    link.ack(offset);
+                }
+            }
+        }
+        tickEverySecond();
+    }
+
+    private void dropLink() {
+        MasterConnector.Link l = link;
+        if (l != null) l.close();
+    }
+
+    private void connect() {
+        MasterConnector connector = server.component(MasterConnector.class, null);
+        if (connector == null) return; // not listening yet (start-up): start() connects
+        log.info("Connecting to MASTER {}:{}", host, port);
+        state = State.CONNECTING;
+        lastIoMs = now();
+        Path payload = server.persistence().rdb().dumpFile().resolveSibling(
+                "temp-" + System.currentTimeMillis() + "." + ProcessHandle.current().pid() + ".rdb");
+        log.info("MASTER <-> REPLICA sync started");
+        attempt = new Attempt();
+        link = connector.connect(host, port, handshake(), payload, attempt);
+    }
+
+    /** PING, AUTH when masterauth is set, REPLCONF listening-port and capa, PSYNC: syncWithMaster's order. */
+    private List<byte[][]> handshake() {
+        List<byte[][]> steps = new ArrayList<>();
+        steps.add(command("PING"));
+        String auth = config.getString(Config.option("masterauth"));
+        if (!auth.isEmpty()) {
+            String user = config.getString(Config.option("masteruser"));
+            steps.add(user.isEmpty() ? command("AUTH", auth) : command("AUTH", user, auth));
+        }
+        long announced = config.getLong(Config.option("replica-announce-port"));
+        steps.add(command("REPLCONF", "listening-port", Long.toString(announced != 0 ? announced : server.port())));
+        String ip = config.getString(Config.option("replica-announce-ip"));
+        if (!ip.isEmpty()) steps.add(command("REPLCONF", "ip-address", ip));
+        steps.add(command("REPLCONF", "capa", "eof", "capa", "psync2"));
+        steps.add(command("PSYNC", "?", "-1"));
+        return steps;
+    }
+
+    private static byte[][] command(String... words) {
+        byte[][] c = new byte[words.length][];
+        for (int i = 0; i < words.length; i++) c[i] = words[i].getBytes(StandardCharsets.UTF_8);
+        return c;
+    }
+
+    private long now() {
+        return server.keyspace().mstime();
+    }
+
+    /** One connection's events, which count only while it is the current one. */
+    private final class Attempt implements MasterConnector.Events {
+        private boolean current() {
+            return attempt == this;
+        }
+
+        @Override
+        public void connected() {
+            if (current()) MasterLink.this.connected();
+        }
+
+        @Override
+        public void fullResync(String replid, long offset) {
+            if (current()) MasterLink.this.fullResync(replid, offset);
+        }
+
+        @Override
+        public void transferring(long read, long total) {
+            if (current()) MasterLink.this.transferring(read, total);
+        }
+
+        @Override
+        public void payload(Path file) {
+            if (current()) MasterLink.this.payload(file); else deleteQuietly(file);
+        }
+
+        @Override
+        public void run(Runnable batch, long bytes) {
+            if (current()) MasterLink.this.run(batch, bytes);
+        }
+
+        @Override
+        public void heard() {
+            if (current()) lastIoMs = now();
+        }
+
+        @Override
+        public void closed(String why) {
+            if (current()) MasterLink.this.closed(why);
+        }
+    }
+
+    private void connected() {
+        log.info("Non blocking connect for SYNC fired the event.");
+        state = State.HANDSHAKE;
+        lastIoMs = now();
+    }
+
+    private void fullResync(String replid, long offset) {
+        if (link == null) return;
+        log.info("Full resync from master: {}:{}", replid, offset);
+        masterReplid = replid;
+        this.offset = offset;
+        state = State.TRANSFER;
+        transferRead = 0;
+        transferSize = -1;
+        transferLastIoMs = now();
+    }
+
+    private void transferring(long read, long total) {
+        transferRead = read;
+        transferSize = total;
+        transferLastIoMs = now();
+    }
+
+    private void payload(Path file) {
+        MasterConnector.Link l = link;
+        log.info("MASTER <-> REPLICA sync: Flushing old data");
+        log.info("MASTER <-> REPLICA sync: Loading DB in memory");
+        String error = server.dataSets().loadFromMaster(file);
+        if (error != null) {
+            log.warn(error);
+            deleteQuietly(file);
+            l.close();
+            return;
+        }
+        server.replicationId(masterReplid);
+        streamBase = offset;
+        master = new Client(server.nextClientId(), l.clientChannel(), true);
+        master.replyOff(true);
+        master.replicaFlags(ReplicaFlags.MASTER);
+        server.addClient(master);
+        state = State.CONNECTED;
+        lastIoMs = now();
+        downSinceMs = 0;
+        log.info("MASTER <-> REPLICA sync: Finished with success");
+        l.stream(master);
+        // The first ACK puts this replica online on a master that waits for it (a diskless sync).
+        l.ack(offset);
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            java.nio.file.Files.deleteIfExists(file);
+        } catch (java.io.IOException ignored) {
+            // a temp file left behind is only space
+        }
+    }
+
+    private void run(Runnable batch, long bytes) {
+        server.keyspace().obeyingMaster(true);
+        try {
+            batch.run();
+        } finally {
+            server.keyspace().obeyingMaster(false);
+        }
+        offset += bytes;
+        lastIoMs = now();
+    }
+
+    private void closed(String why) {
+        boolean wasUp = state == State.CONNECTED;
+        if (why != null) log.warn(why);
+        link = null;
+        attempt = null;
+        master = null;
+        state = State.CONNECT;
+        if (wasUp || downSinceMs == 0) downSinceMs = now();
+    }
+
+    /**
+     * REPLCONF GETACK: an ACK to the master at once. The master's own GETACK is acknowledged with
+     * the offset before it, as Redis's replicationSendAck sends while it runs.
+     */
+    public void getAck(Client client) {
+        MasterConnector.Link l = link;
+        if (l == null || master == null) return;
+        long at = client == master ? l.offsetBeforeGetAck() : -1;
+        l.ack(at >= 0 ? streamBase + at : offset);
+    }
+
+    // ---- what ROLE and INFO show ----
+
+    /** ROLE's state: connect, connecting, handshake, sync or connected. */
+    public String roleState() {
+        return state.role;
+    }
+
+    /** The offset run so far while a master client exists, else -1 (ROLE). */
+    public long masterOffset() {
+        return master != null ? offset : -1;
+    }
+
+    /** INFO's slave_repl_offset: 1 before any master client, as Redis's. */
+    public long replicaOffset() {
+        return master != null ? offset : 1;
+    }
+
+    public boolean linkUp() {
+        return state == State.CONNECTED;
+    }
+
+    public boolean syncing() {
+        return state == State.TRANSFER;
+    }
+
+    /** master_last_io_seconds_ago: -1 without a master client. */
+    public long lastIoSecondsAgo() {
+        return master != null ? (now() - lastIoMs) / 1000 : -1;
+    }
+
+    /** master_link_down_since_seconds: -1 when it never was up. */
+    public long downSinceSeconds() {
+        return downSinceMs != 0 ? (now() - downSinceMs) / 1000 : -1;
+    }
+
+    public long transferRead() {
+        return transferRead;
+    }
+
+    public long transferSize() {
+        return transferSize;
+    }
+
+    public long transferLastIoSecondsAgo() {
+        return (now() - transferLastIoMs) / 1000;
+    }
+
+    /** The offset of this replica's data: what INFO's master_repl_offset shows on a replica. */
+    public long offset() {
+        return offset;
     }
 }

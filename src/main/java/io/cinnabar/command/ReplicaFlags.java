@@ -15,4 +15,6 @@ public final class ReplicaFlags {
     public static final int FUNCTIONS_ONLY = 4;
     /** Took SYNC or PSYNC: a replica (CLIENT LIST flag S, type replica, its output limit class). */
     public static final int SYNCING = 8;
+    /** The master's connection on a replica, running the replication stream (Redis's CLIENT_MASTER: CLIENT LIST flag M). */
+    public static final int MASTER = 16;
 }

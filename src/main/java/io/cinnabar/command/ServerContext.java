@@ -73,7 +73,7 @@ public final class ServerContext {
         this.commands = commands;
         this.thread = thread;
         this.keyspace = new Keyspace(config.getInt(ConfigOptions.DATABASES));
-        this.masterLink = new MasterLink(config);
+        this.masterLink = new MasterLink(this, config);
         this.slowLog = new SlowLog(config, keyspace);
         this.latencyMonitor = new LatencyMonitor(config, keyspace);
         this.timers = new ClockTimers(keyspace, thread);
@@ -248,6 +248,16 @@ public final class ServerContext {
     public String replicationId() {
         if (replicationId == null) replicationId = randomId();
         return replicationId;
+    }
+
+    /** A replica takes its master's replication id with the master's data. */
+    public void replicationId(String id) {
+        replicationId = id;
+    }
+
+    /** A replica promoted (REPLICAOF NO ONE) starts a history of its own: Redis's shiftReplicationId. */
+    public void newReplicationId() {
+        replicationId = randomId();
     }
 
     /**

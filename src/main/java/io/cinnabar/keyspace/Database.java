@@ -235,7 +235,7 @@ public final class Database {
         Entry e = table.find(key, h);
         // As Redis's lookupKeyWrite before setKey: a stale key expires first, and the key is new.
         if (e != null && isExpired(e)) {
-            expire(e);
+            reclaim(e);
             e = null;
         }
         keyspace.dirty(1);
@@ -316,7 +316,7 @@ public final class Database {
      */
     public void putFrom(byte[] key, Object value, Entry source, boolean keepAccessTime) {
         Entry old = table.find(key);
-        if (old != null && isExpired(old)) expire(old);
+        if (old != null && isExpired(old)) reclaim(old);
         else if (old != null) {
             unlink(old);
             if (old.value != value) keyspace.lazyFree().overwritten(old.value);
@@ -368,6 +368,11 @@ public final class Database {
      */
     private void expire(Entry e) {
         if (keyspace.deletionsHeld()) return;
+        reclaim(e);
+    }
+
+    /** Deletes an expired entry even while deletions are held: a write replaces it (Redis's EXPIRE_FORCE_DELETE_EXPIRED). */
+    private void reclaim(Entry e) {
         unlink(e);
         keyspace.lazyFree().expired(e.value);
         keyspace.stats().expiredKeys++;

@@ -315,8 +315,26 @@ public final class Keyspace {
     }
 
     boolean deletionsHeld() {
-        return deletionsHeld;
+        return deletionsHeld || replica;
     }
+
+    /**
+     * A replica leaves expiring to its master, whose DELs follow: lookups report an expired key
+     * gone but keep it (writes replace it), and the active cycle stops, as in Redis's expireIfNeeded.
+     */
+    public void replica(boolean on) {
+        replica = on;
+    }
+
+    /**
+     * While the master's stream runs on a replica, keys past their TTL are still there: the
+     * master has not expired them yet, and its commands must find what it found.
+     */
+    public void obeyingMaster(boolean on) {
+        obeyingMaster = on;
+    }
+
+    private boolean replica, obeyingMaster;
 
     PendingChanges pendingChanges() {
         return pendingChanges;
@@ -338,7 +356,7 @@ public final class Keyspace {
     }
 
     boolean isExpired(long expireAt) {
-        return !loading && expireAt <= now();
+        return !loading && !obeyingMaster && expireAt <= now();
     }
 
     /** Redis's 24-bit LRU clock in seconds; wraps every 194 days, which idleSeconds allows for. */
@@ -448,7 +466,7 @@ public final class Keyspace {
      * became due is gone before the move returns). Nothing expires while deletions are held.
      */
     public void expireAllDue() {
-        if (deletionsHeld) return;
+        if (deletionsHeld()) return;
         beginCommand();
         try {
             for (Database db : databases) {
@@ -465,7 +483,7 @@ public final class Keyspace {
      * deletions left sparse.
      */
     public void activeExpireCycle(long budgetMicros) {
-        if (deletionsHeld) return;
+        if (deletionsHeld()) return;
         long start = System.nanoTime();
         long deadline = start + budgetMicros * 1000;
         long sampled = 0, stale = 0;

@@ -5,7 +5,13 @@ import io.cinnabar.command.KeyspaceThread;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
+import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.cinnabar.command.MasterConnector;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
@@ -88,6 +94,33 @@ public final class NettyServer implements AutoCloseable {
         AtomicInteger connected = new AtomicInteger();
         this.initializer = new ClientInitializer(dispatcher, replies, connected, null);
         this.tlsInitializer = new ClientInitializer(dispatcher, replies, connected, () -> tls);
+        server.component(MasterConnector.class, () -> (host, port, handshake, payloadFile, events) ->
+                connectToMaster(dispatcher, host, port, handshake, payloadFile, events));
+    }
+
+    /** A replica's link to its master: a client connection on an event loop of this server's. */
+    private MasterConnector.Link connectToMaster(Dispatcher dispatcher, String host, int port, List<byte[][]> handshake,
+            java.nio.file.Path payloadFile, MasterConnector.Events events) {
+        MasterConnection link = new MasterConnection(dispatcher, handshake, payloadFile, events);
+        long timeoutMs = server.config().getLong(io.cinnabar.config.Config.option("repl-timeout")) * 1000;
+        ChannelFuture connecting = new Bootstrap()
+                .group(workers)
+                .channel(Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class)
+                .option(ChannelOption.ALLOCATOR, ALLOCATOR)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMs))
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast("master", link);
+                    }
+                })
+                .connect(host, port);
+        link.attach(connecting.channel());
+        connecting.addListener(f -> {
+            if (!f.isSuccess()) link.closed("Error condition on socket for SYNC: " + f.cause().getMessage());
+        });
+        return link;
     }
 
     private final ClientInitializer initializer;

@@ -333,6 +333,7 @@ public final class ClientCommands implements CommandFamily {
 
     /** Redis's getClientType: a client that took SYNC is a replica, a subscribed one (in RESP2 or RESP3) of type pubsub. */
     private static String typeOf(Client c) {
+        if ((c.replicaFlags() & ReplicaFlags.MASTER) != 0) return "master";
         if ((c.replicaFlags() & ReplicaFlags.SYNCING) != 0) return "replica";
         return c.subscribed() ? "pubsub" : "normal";
     }

@@ -27,6 +27,7 @@ public final class ClientInfo {
         io.cinnabar.command.pubsub.Subscriptions subs = c.subscriptions();
         StringBuilder flags = new StringBuilder(4);
         if ((c.replicaFlags() & ReplicaFlags.SYNCING) != 0) flags.append('S');
+        if ((c.replicaFlags() & ReplicaFlags.MASTER) != 0) flags.append('M');
         if (c.monitor()) flags.append('O');
         if (c.subscribed()) flags.append('P');
         if (multi) flags.append('x');

@@ -334,16 +334,23 @@ public final class InfoCommand implements CommandFamily {
         if (master.host() == null) {
             s.field("role", "master");
         } else {
-            // A replica that never connected: Redis's fields for a link that is down since ever.
             s.field("role", "slave");
             s.field("master_host", master.host());
             s.field("master_port", master.port());
-            s.field("master_link_status", "down");
-            s.field("master_last_io_seconds_ago", -1);
-            s.field("master_sync_in_progress", 0);
-            s.field("slave_read_repl_offset", 0);
-            s.field("slave_repl_offset", 0);
-            s.field("master_link_down_since_seconds", -1);
+            s.field("master_link_status", master.linkUp() ? "up" : "down");
+            s.field("master_last_io_seconds_ago", master.lastIoSecondsAgo());
+            s.field("master_sync_in_progress", master.syncing() ? 1 : 0);
+            s.field("slave_read_repl_offset", master.replicaOffset());
+            s.field("slave_repl_offset", master.replicaOffset());
+            if (master.syncing()) {
+                long size = master.transferSize(), read = master.transferRead();
+                s.field("master_sync_total_bytes", size);
+                s.field("master_sync_read_bytes", read);
+                s.field("master_sync_left_bytes", size - read);
+                s.field("master_sync_perc", String.format(java.util.Locale.ROOT, "%.2f", size > 0 ? 100.0 * read / size : 0.0));
+                s.field("master_sync_last_io_seconds_ago", master.transferLastIoSecondsAgo());
+            }
+            if (!master.linkUp()) s.field("master_link_down_since_seconds", master.downSinceSeconds());
             s.field("slave_priority", server.config().getLong(io.cinnabar.config.Config.option("replica-priority")));
             s.field("slave_read_only", server.config().getBool(io.cinnabar.config.Config.option("replica-read-only")) ? 1 : 0);
             s.field("replica_announced", server.config().getBool(io.cinnabar.config.Config.option("replica-announced")) ? 1 : 0);
@@ -356,7 +363,7 @@ public final class InfoCommand implements CommandFamily {
         s.field("master_failover_state", "no-failover");
         s.field("master_replid", server.replicationId());
         s.field("master_replid2", "0000000000000000000000000000000000000000");
-        s.field("master_repl_offset", syncs == null ? 0 : syncs.offset());
+        s.field("master_repl_offset", master.host() != null ? master.offset() : syncs == null ? 0 : syncs.offset());
         s.field("second_repl_offset", -1);
         s.field("repl_backlog_active", 0);
         s.field("repl_backlog_size", 1048576);

@@ -33,8 +33,7 @@ import static io.cinnabar.command.KeySpec.at;
 /**
  * The replication commands as a Redis 7.0 master without replicas answers them (ROLE, REPLICAOF,
  * FAILOVER, REPLCONF), plus LOLWUT and RESTORE-ASKING, which live in Redis's "server" group.
- * Cinnabar does not replicate yet: REPLICAOF host port leaves it a replica whose link to the
- * master stays down (MasterLink). As a master it serves replicas: SYNC and PSYNC (full
+ * As a replica it follows its master through MasterLink. As a master it serves replicas: SYNC and PSYNC (full
  * resynchronisation) and the stream after it, see Replicas.
  */
 public final class ReplicationCommands implements CommandFamily {
@@ -69,8 +68,8 @@ public final class ReplicationCommands implements CommandFamily {
     }
 
     /**
-     * ROLE: a master at offset 0 (INFO replication's master_repl_offset) with no replicas, or the
-     * replica of the master REPLICAOF named, still connecting (its link never comes up).
+     * ROLE: a master with its offset (INFO replication's master_repl_offset) and replicas, or the
+     * replica of the master REPLICAOF named, with its link's state and offset.
      */
     private void role(Call c) {
         MasterLink master = c.server().masterLink();
@@ -79,8 +78,8 @@ public final class ReplicationCommands implements CommandFamily {
             c.reply().bulk("slave");
             c.reply().bulk(master.host());
             c.reply().integer(master.port());
-            c.reply().bulk("connect");
-            c.reply().integer(-1);
+            c.reply().bulk(master.roleState());
+            c.reply().integer(master.masterOffset());
             return;
         }
         Replicas replicas = Replicas.ifAny(c.server());
@@ -96,8 +95,8 @@ public final class ReplicationCommands implements CommandFamily {
     }
 
     /**
-     * REPLICAOF|SLAVEOF host port | NO ONE. Following a master replies OK as in Redis; as Cinnabar
-     * cannot sync yet, the server then stays a replica whose master link is down (see MasterLink).
+     * REPLICAOF|SLAVEOF host port | NO ONE. Following a master replies OK at once, as in Redis; the
+     * link connects and syncs meanwhile (see MasterLink).
      */
     private void replicaof(Call c) {
         if (c.server().cluster() != null) throw new CommandError("ERR REPLICAOF not allowed in cluster mode.");
@@ -122,7 +121,6 @@ public final class ReplicationCommands implements CommandFamily {
         }
         master.follow(host, (int) port);
         log.info("REPLICAOF {}:{} enabled (user request from '{}')", host, port, from);
-        master.warnNoSync();
         c.reply().ok();
     }
 
@@ -182,6 +180,7 @@ public final class ReplicationCommands implements CommandFamily {
                 }
                 return;
             } else if (c.argIs(j, "getack")) {
+                c.server().masterLink().getAck(client);
                 return;
             } else if (c.argIs(j, "rdb-only")) {
                 long v = c.longArg(j + 1);

@@ -1,0 +1,181 @@
+package io.cinnabar.persistence;
+
+import io.cinnabar.CinnabarServer;
+import io.cinnabar.ManualClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Transaction;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Cinnabar as a replica (REPLICAOF, or replicaof in the configuration), of a Cinnabar master and
+ * of a real Redis 7.0 one: the full sync, the stream after it, acknowledgements, what the replica
+ * refuses and shows, and REPLICAOF NO ONE.
+ */
+class ReplicaOfIT {
+    @TempDir
+    Path dir;
+
+    private CinnabarServer.Builder server(String name, String... options) throws Exception {
+        CinnabarServer.Builder b = CinnabarServer.builder().port(0)
+                .option("dir", Files.createDirectories(dir.resolve(name)).toString())
+                .option("repl-diskless-sync-delay", "0").option("enable-debug-command", "yes");
+        for (int i = 0; i < options.length; i += 2) b.option(options[i], options[i + 1]);
+        return b;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"no", "yes"})
+    void aCinnabarReplicaFollowsItsMasterAndKeepsItInItsOwnFiles(String appendonly) throws Exception {
+        String held;
+        try (CinnabarServer m = server("master").build().start(); Jedis c = new Jedis("127.0.0.1", m.port())) {
+            DataSet.fill(c);
+            try (CinnabarServer r = server("replica", "appendonly", appendonly).build().start();
+                 Jedis j = new Jedis("127.0.0.1", r.port())) {
+                assertEquals("OK", j.replicaof("127.0.0.1", m.port()));
+                awaitLinkUp(j);
+                writesOfEveryKind(c);
+                assertEquals(1L, c.waitReplicas(1, 10_000), "the replica acknowledged every write");
+                held = digest(c);
+                assertEquals(held, digest(j));
+                String info = j.info("replication");
+                assertTrue(info.contains("role:slave\r\nmaster_host:127.0.0.1\r\nmaster_port:" + m.port()
+                        + "\r\nmaster_link_status:up\r\n"), info);
+                long offset = field(c.info("replication"), "master_repl_offset");
+                assertEquals(offset, field(info, "slave_repl_offset"));
+                assertEquals(List.of("slave", "127.0.0.1", (long) m.port(), "connected", offset), role(j));
+                // Its last ACK answered WAIT's GETACK, which it counts only after: Redis's replicationSendAck.
+                assertTrue(c.info("replication").contains("slave0:ip=127.0.0.1,port=" + r.port() + ",state=online,offset="
+                        + (offset - "*3\r\n$8\r\nREPLCONF\r\n$6\r\nGETACK\r\n$1\r\n*\r\n".length()) + ","), c.info("replication"));
+                assertTrue(j.clientList().contains(" flags=M "), j.clientList());
+            }
+        }
+        if (appendonly.equals("yes")) {
+            // The replica's own AOF holds the master's data: restarted alone, it comes back the same.
+            try (CinnabarServer again = server("replica", "appendonly", "yes").build().start();
+                 Jedis j = new Jedis("127.0.0.1", again.port())) {
+                assertEquals(held, digest(j));
+            }
+        }
+    }
+
+    @Test
+    void aReplicaRefusesWritesUntilPromotedAndThenKeepsItsData() throws Exception {
+        try (CinnabarServer m = server("master").build().start(); Jedis c = new Jedis("127.0.0.1", m.port());
+             CinnabarServer r = server("replica", "replicaof", "127.0.0.1 " + m.port()).build().start();
+             Jedis j = new Jedis("127.0.0.1", r.port())) {
+            awaitLinkUp(j);
+            c.set("k", "from-master");
+            assertEquals(1L, c.waitReplicas(1, 10_000));
+            assertEquals("from-master", j.get("k"));
+            JedisDataException refused = assertThrows(JedisDataException.class, () -> j.set("k", "x"));
+            assertEquals("READONLY You can't write against a read only replica.", refused.getMessage());
+            String replid = field(j.info("replication"), "master_replid", "");
+            assertEquals(field(c.info("replication"), "master_replid", ""), replid);
+
+            assertEquals("OK", j.replicaofNoOne());
+            assertEquals("master", role(j).get(0));
+            assertNotEquals(replid, field(j.info("replication"), "master_replid", ""), "a promoted replica starts its own history");
+            assertEquals("from-master", j.get("k"));
+            assertEquals("OK", j.set("k", "own"));
+            c.set("k", "later");
+            assertEquals("own", j.get("k"), "the old master's writes no longer arrive");
+        }
+    }
+
+    @Test
+    void aReplicaLeavesExpiringToItsMaster() throws Exception {
+        ManualClock masterClock = new ManualClock(), replicaClock = new ManualClock(masterClock.millis());
+        try (CinnabarServer m = server("master").clock(masterClock).build().start(); Jedis c = new Jedis("127.0.0.1", m.port());
+             CinnabarServer r = server("replica").clock(replicaClock).build().start(); Jedis j = new Jedis("127.0.0.1", r.port())) {
+            j.replicaof("127.0.0.1", m.port());
+            awaitLinkUp(j);
+            c.psetex("soon", 1000, "v");
+            c.incr("counter");
+            assertEquals(1L, c.waitReplicas(1, 10_000));
+            replicaClock.advance(Duration.ofSeconds(2));
+            // Past its TTL by the replica's clock: gone to readers, still stored until the master says so.
+            assertNull(j.get("soon"));
+            assertEquals(2L, j.dbSize());
+            masterClock.advance(Duration.ofSeconds(2));
+            assertEquals(1L, c.waitReplicas(1, 10_000));
+            assertEquals(1L, j.dbSize(), "the master's expiry reached the replica as a DEL");
+        }
+    }
+
+    @Test
+    void aCinnabarReplicaFollowsARealRedisMaster() throws Exception {
+        try (RealRedis redis = RealRedis.start(Files.createDirectories(dir.resolve("redis")), "--repl-diskless-sync-delay", "0",
+                "--enable-debug-command", "yes"); Jedis c = redis.client()) {
+            DataSet.fill(c);
+            try (CinnabarServer r = server("replica", "replicaof", "127.0.0.1 " + redis.port).build().start();
+                 Jedis j = new Jedis("127.0.0.1", r.port())) {
+                awaitLinkUp(j);
+                writesOfEveryKind(c);
+                assertEquals(1L, c.waitReplicas(1, 10_000), "the replica acknowledged every write");
+                assertEquals(digest(c), digest(j));
+                assertEquals(field(c.info("replication"), "master_repl_offset"), field(j.info("replication"), "slave_repl_offset"));
+            }
+        }
+    }
+
+    private static void writesOfEveryKind(Jedis c) {
+        c.incr("int");
+        c.select(1);
+        c.hset("db1-hash", Map.of("g", "w"));
+        c.select(0);
+        c.expire("short", 1000);
+        c.spop("set-strings");
+        c.incrByFloat("float", 1.5);
+        c.sendCommand(() -> "EVAL".getBytes(), "redis.call('SET', KEYS[1], 'lua'); return redis.call('INCR', KEYS[2])", "2", "lk", "lc");
+        c.functionLoad("#!lua name=lib\nredis.register_function('f', function(k) return redis.call('DEL', k[1]) end)");
+        c.fcall("f", List.of("list-small"), List.of());
+        Transaction tx = c.multi();
+        tx.set("t1", "1");
+        tx.lpush("t2", "a");
+        tx.exec();
+        c.swapDB(0, 9);
+    }
+
+    private static List<Object> role(Jedis j) {
+        List<Object> role = j.role();
+        return role.stream().map(o -> o instanceof byte[] b ? new String(b) : o).toList();
+    }
+
+    private static long field(String info, String name) {
+        return Long.parseLong(field(info, name, ""));
+    }
+
+    private static String field(String info, String name, String ignored) {
+        for (String line : info.split("\r\n")) if (line.startsWith(name + ":")) return line.substring(name.length() + 1);
+        throw new AssertionError(name + " not in " + info);
+    }
+
+    private static String digest(Jedis j) {
+        return new String((byte[]) j.sendCommand(() -> "DEBUG".getBytes(), "DIGEST"));
+    }
+
+    /** Until the replica's link to the master is up: the sync runs on its own time. */
+    private static void awaitLinkUp(Jedis replica) throws InterruptedException {
+        for (int i = 0; i < 1000; i++) {
+            if (replica.info("replication").contains("master_link_status:up")) return;
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the replica never synced: " + replica.info("replication"));
+    }
+}
