@@ -300,6 +300,15 @@ public final class Call {
         return server.keyspace().db(client.db);
     }
 
+    /**
+     * Redis's checkAlreadyExpired: an absolute expiry time (unix ms) that deletes the key instead
+     * of setting a TTL. Not while loading (the AOF's later commands may still need the key), nor
+     * on a replica (the master's DEL will come, and until then the key is there for its stream).
+     */
+    public boolean alreadyExpired(long whenMs) {
+        return whenMs <= mstime() && !server.keyspace().isLoading() && server.masterLink().host() == null;
+    }
+
     /** Unix ms at this instant, as Redis's mstime(), for times relative to now (EXPIRE, SET EX). */
     public long mstime() {
         return server.keyspace().mstime();

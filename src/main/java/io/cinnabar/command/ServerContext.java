@@ -464,6 +464,11 @@ public final class ServerContext {
         keyspace.rehashSome(1000);
         memoryLimit.cron();
         if (!activeExpireEnabled) return;
+        if (masterLink.host() != null) {
+            keyspace.expireReplicaKeys();
+            propagation.endUnit(false);
+            return;
+        }
         long hz = config.getLong(ConfigOptions.HZ);
         long effort = config.getLong(ConfigOptions.ACTIVE_EXPIRE_EFFORT) - 1;
         // Redis: 25% of each cron tick's time, a bit more with higher effort.

@@ -331,7 +331,10 @@ public final class Database {
         markUsed();
         table.insert(added, tableMayGrow);
         added(added);
-        if (added instanceof VolatileEntry) addVolatile((VolatileEntry) added);
+        if (added instanceof VolatileEntry) {
+            addVolatile((VolatileEntry) added);
+            rememberReplicaTtl(key);
+        }
         if (!watched.isEmpty()) watched.touched(key, true);
         keyspace.keyAdded(id, key);
     }
@@ -401,8 +404,36 @@ public final class Database {
             VolatileEntry v = new VolatileEntry(e.key, e.hash, e.value, e.lru, whenMs);
             replace(e, v);
         }
+        rememberReplicaTtl(key);
         if (!watched.isEmpty()) watched.touched(key, true);
         return true;
+    }
+
+    /**
+     * Keys a client of a writable replica gave a TTL: the master never expires them, so the
+     * replica does, from its cron (Redis's rememberSlaveKeyWithExpire and expireSlaveKeys).
+     */
+    private java.util.Set<java.nio.ByteBuffer> replicaTtls;
+
+    private void rememberReplicaTtl(byte[] key) {
+        if (!keyspace.writesOfItsOwn()) return;
+        if (replicaTtls == null) replicaTtls = new java.util.HashSet<>();
+        replicaTtls.add(java.nio.ByteBuffer.wrap(key));
+    }
+
+    /** expireSlaveKeys for this database: reclaims the remembered keys past their TTL, forgets those without one. */
+    void expireReplicaKeys() {
+        if (replicaTtls == null) return;
+        for (java.util.Iterator<java.nio.ByteBuffer> it = replicaTtls.iterator(); it.hasNext(); ) {
+            Entry e = table.find(it.next().array());
+            if (!(e instanceof VolatileEntry)) {
+                it.remove();
+            } else if (isExpired(e)) {
+                reclaim(e);
+                it.remove();
+            }
+        }
+        if (replicaTtls.isEmpty()) replicaTtls = null;
     }
 
     /** Drops the TTL of key; true if it had one. */

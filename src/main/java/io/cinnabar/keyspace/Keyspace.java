@@ -336,6 +336,21 @@ public final class Keyspace {
 
     private boolean replica, obeyingMaster;
 
+    /** On a replica, a command not from the master is running: what it writes the master does not know. */
+    boolean writesOfItsOwn() {
+        return replica && !obeyingMaster && !loading;
+    }
+
+    /** A replica's cron, in place of the active expire cycle: the keys its own clients gave a TTL. */
+    public void expireReplicaKeys() {
+        beginCommand();
+        try {
+            for (Database db : databases) db.expireReplicaKeys();
+        } finally {
+            endCommand();
+        }
+    }
+
     PendingChanges pendingChanges() {
         return pendingChanges;
     }

@@ -91,6 +91,9 @@ public final class NettyServer implements AutoCloseable {
         }
         ReplyRouter replies = new ReplyRouter();
         server.thread().afterWork(replies::flush);
+        // The end of a turn hands its writes to the replicas' connections: they leave in the same
+        // turn, not with the next round of work (the cron's, 100 ms later on an idle server).
+        server.thread().atEndOfTurn(replies::flush);
         AtomicInteger connected = new AtomicInteger();
         this.initializer = new ClientInitializer(dispatcher, replies, connected, null);
         this.tlsInitializer = new ClientInitializer(dispatcher, replies, connected, () -> tls);

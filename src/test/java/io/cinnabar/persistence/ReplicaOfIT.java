@@ -112,9 +112,33 @@ class ReplicaOfIT {
             // Past its TTL by the replica's clock: gone to readers, still stored until the master says so.
             assertNull(j.get("soon"));
             assertEquals(2L, j.dbSize());
+            // A TTL already past by the replica's clock when it arrives is set, not acted on (checkAlreadyExpired).
+            c.set("late", "v");
+            c.pexpire("late", 1000);
+            assertEquals(1L, c.waitReplicas(1, 10_000));
+            assertNull(j.get("late"));
+            assertEquals(3L, j.dbSize());
             masterClock.advance(Duration.ofSeconds(2));
             assertEquals(1L, c.waitReplicas(1, 10_000));
-            assertEquals(1L, j.dbSize(), "the master's expiry reached the replica as a DEL");
+            assertEquals(1L, j.dbSize(), "the master's expiry reached the replica as DELs");
+        }
+    }
+
+    @Test
+    void aWritableReplicaExpiresTheKeysItsOwnClientsGaveATtl() throws Exception {
+        ManualClock replicaClock = new ManualClock();
+        try (CinnabarServer m = server("master").build().start(); Jedis c = new Jedis("127.0.0.1", m.port());
+             CinnabarServer r = server("replica", "replica-read-only", "no").clock(replicaClock).build().start();
+             Jedis j = new Jedis("127.0.0.1", r.port())) {
+            j.replicaof("127.0.0.1", m.port());
+            awaitLinkUp(j);
+            j.psetex("own", 1000, "v");
+            j.set("forever", "v");
+            replicaClock.advance(Duration.ofSeconds(2));
+            // The master knows nothing of these keys: the replica's cron expires them (expireSlaveKeys).
+            for (int i = 0; i < 500 && j.dbSize() != 1; i++) Thread.sleep(20);
+            assertEquals(1L, j.dbSize());
+            assertEquals("v", j.get("forever"));
         }
     }
 

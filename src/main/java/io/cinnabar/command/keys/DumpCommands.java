@@ -105,7 +105,7 @@ public final class DumpCommands implements CommandFamily {
         }
         boolean deleted = replace && db.delete(key);
         if (ttl > 0 && !absttl) ttl += c.mstime();
-        if (ttl > 0 && ttl <= c.mstime() && !c.keyspace().isLoading()) {
+        if (ttl > 0 && c.alreadyExpired(ttl)) {
             // Already expired: nothing is stored, and a replaced key is simply gone.
             if (deleted) c.propagateAs(PropagatedCommands.DEL, key); else c.preventPropagation();
             if (deleted) c.notify(KeyspaceEvents.GENERIC, "del", key);

@@ -88,8 +88,7 @@ public final class ExpireCommands implements CommandFamily {
             c.reply().integer(0);
             return;
         }
-        // While loading (AOF replay) a past time is set, not acted on, as Redis's checkAlreadyExpired.
-        if (when <= c.mstime() && !c.keyspace().isLoading()) {
+        if (c.alreadyExpired(when)) {
             db.delete(key);
             c.propagateAs(PropagatedCommands.deletion(lazyExpire(c)), key);
             c.notify(KeyspaceEvents.GENERIC, "del", key);

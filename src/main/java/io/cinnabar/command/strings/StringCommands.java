@@ -258,7 +258,7 @@ public final class StringCommands implements CommandFamily {
         long when = expireIndex > 0 ? expireAt(c, expireIndex, flags) : 0;
         c.reply().bulk(value);
         // Never propagated as sent: as DEL/UNLINK, PEXPIREAT or PERSIST, like Redis.
-        if ((flags & (EXAT | PXAT)) != 0 && when <= c.mstime() && !c.keyspace().isLoading()) {
+        if ((flags & (EXAT | PXAT)) != 0 && c.alreadyExpired(when)) {
             db.delete(key);
             c.propagateAs(PropagatedCommands.deletion(lazy(c, ConfigOptions.LAZYFREE_LAZY_EXPIRE)), key);
             c.notify(KeyspaceEvents.GENERIC, "del", key);
