@@ -755,8 +755,10 @@ public final class Dispatcher {
             failed = false;
         } catch (CommandError e) {
             fail(target, mark, spec, e.getMessage(), !e.alreadyCounted);
+            if (client.replicaFlags() != 0) errorOnReplicationLink(client, spec, e.getMessage());
         } catch (WrongTypeException e) {
             fail(target, mark, spec, WrongTypeException.MESSAGE, true);
+            if (client.replicaFlags() != 0) errorOnReplicationLink(client, spec, WrongTypeException.MESSAGE);
         } catch (RuntimeException | StackOverflowError e) {
             log.error("Unexpected error running {}", spec.fullName, e);
             fail(target, mark, spec, "ERR internal error: " + e, true);
@@ -1024,6 +1026,21 @@ public final class Dispatcher {
         server.stats().errorReply(error);
         if (spec != null) spec.stats.rejectedCalls++;
         if (client.multi != null) client.multi.dirty = true;
+        if (client.replicaFlags() != 0) errorOnReplicationLink(client, spec, error);
+    }
+
+    /**
+     * Redis's afterErrorReply for the master's client on a replica and for a replica's on a
+     * master: the error never reaches the other side (neither is answered), so it is logged, as
+     * the data may now differ, and counted in INFO's unexpected_error_replies.
+     */
+    private void errorOnReplicationLink(Client client, CommandSpec spec, String error) {
+        boolean master = client.isMaster();
+        if (!master && (client.replicaFlags() & ReplicaFlags.SYNCING) == 0) return;
+        String text = error.length() > 4096 ? error.substring(0, 4096) : error;
+        log.warn("== CRITICAL == This {} is sending an error to its {}: '{}' after processing the command '{}'",
+                master ? "replica" : "master", master ? "master" : "replica", text, spec != null ? spec.fullName : "<unknown>");
+        server.stats().unexpectedErrorReplies++;
     }
 
     /**

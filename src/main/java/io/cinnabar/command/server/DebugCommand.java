@@ -63,6 +63,8 @@ final class DebugCommand {
         "    * NOSAVE: Do not save the RDB, just load it back.",
         "LOADAOF",
         "    Flush the AOF buffers on disk and reload the AOF in memory.",
+        "REPLICATE <string>",
+        "    Replicates the provided string to replicas, allowing data divergence.",
         "AOF-FLUSH-SLEEP <microsec>",
         "    Server will sleep before flushing the AOF, this is used for testing.",
         "LOG <message>",
@@ -159,6 +161,11 @@ final class DebugCommand {
             c.reply().ok();
         } else if (c.argIs(1, "RELOAD")) {
             reload(c);
+        } else if (c.argIs(1, "REPLICATE") && c.argCount() >= 3) {
+            // Straight into the replicas' stream, unchecked: what Redis's tests use to make a replica fail.
+            io.cinnabar.command.ReplicaLinks replicas = c.server().component(io.cinnabar.command.ReplicaLinks.class, null);
+            if (replicas != null) replicas.toReplicasOnly(java.util.Arrays.copyOfRange(c.args(), 2, c.argCount()));
+            c.reply().ok();
         } else if (c.argIs(1, "LOADAOF") && c.argCount() == 2) {
             c.preventPropagation();
             c.server().dataSets().loadAof();
