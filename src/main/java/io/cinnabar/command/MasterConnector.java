@@ -14,8 +14,8 @@ public interface MasterConnector {
      * Connects to host:port and sends handshake, one command after the other, each after the
      * reply to the one before: PING first, whose error replies other than NOAUTH, NOPERM and "ERR
      * operation not permitted" fail the link, then AUTH (whose error fails it), REPLCONFs (whose
-     * errors are only logged), and last PSYNC, whose +FULLRESYNC starts the transfer. The payload
-     * goes to payloadFile.
+     * errors are only logged), and last PSYNC, whose +FULLRESYNC starts the transfer (the payload
+     * goes to payloadFile) and whose +CONTINUE goes on with the stream.
      */
     Link connect(String host, int port, List<byte[][]> handshake, Path payloadFile, Events events);
 
@@ -47,6 +47,9 @@ public interface MasterConnector {
 
         /** The master answered PSYNC +FULLRESYNC replid offset: the payload comes next. */
         void fullResync(String replid, long offset);
+
+        /** The master answered PSYNC +CONTINUE [replid]: the stream goes on from the offset asked. */
+        void continued(String replid);
 
         /** Bytes of the payload read so far, and its length (-1: diskless, unknown). */
         void transferring(long read, long total);

@@ -49,6 +49,13 @@ public final class MasterLink {
     /** The offset the stream began at (the payload's): what the link's own stream offsets count from. */
     private long streamBase;
     private long lastIoMs, downSinceMs, transferRead, transferSize, transferLastIoMs;
+    /**
+     * Redis's cached master: where the stream stood when a link that was up went down (its
+     * replication id, offset and the master client's database), for a PSYNC that continues it.
+     */
+    private String cachedReplid;
+    private long cachedOffset;
+    private int cachedDb;
     private ClockTimers.Deadline everySecond;
 
     /** Follows the configuration's replicaof ("host port", or "" for none) from the start. */
@@ -85,6 +92,7 @@ public final class MasterLink {
     /** REPLICAOF host port; CONFIG GET replicaof (and CONFIG REWRITE) show it, as Redis's do. */
     public void follow(String host, int port) {
         disconnect();
+        cachedReplid = null;
         this.host = host;
         this.port = port;
         server.keyspace().replica(true);
@@ -205,7 +213,8 @@ public final class MasterLink {
         String ip = config.getString(Config.option("replica-announce-ip"));
         if (!ip.isEmpty()) steps.add(command("REPLCONF", "ip-address", ip));
         steps.add(command("REPLCONF", "capa", "eof", "capa", "psync2"));
-        steps.add(command("PSYNC", "?", "-1"));
+        // A link that was up goes on where it stopped, if the master still holds that part of the stream.
+        steps.add(cachedReplid != null ? command("PSYNC", cachedReplid, Long.toString(cachedOffset + 1)) : command("PSYNC", "?", "-1"));
         return steps;
     }
 
@@ -233,6 +242,11 @@ public final class MasterLink {
         @Override
         public void fullResync(String replid, long offset) {
             if (current()) MasterLink.this.fullResync(replid, offset);
+        }
+
+        @Override
+        public void continued(String replid) {
+            if (current()) MasterLink.this.continued(replid);
         }
 
         @Override
@@ -270,6 +284,7 @@ public final class MasterLink {
     private void fullResync(String replid, long offset) {
         if (link == null) return;
         log.info("Full resync from master: {}:{}", replid, offset);
+        cachedReplid = null;
         masterReplid = replid;
         this.offset = offset;
         state = State.TRANSFER;
@@ -295,19 +310,38 @@ public final class MasterLink {
             l.close();
             return;
         }
+        log.info("MASTER <-> REPLICA sync: Finished with success");
+        streamFrom(l, 0);
+        // The first ACK puts this replica online on a master that waits for it (a diskless sync).
+        l.ack(offset);
+    }
+
+    /** The master accepted PSYNC: the stream goes on from the cached offset, in the cached database. */
+    private void continued(String replid) {
+        MasterConnector.Link l = link;
+        if (l == null || cachedReplid == null) return;
+        log.info("Successful partial resynchronization with master.");
+        masterReplid = replid.isEmpty() ? cachedReplid : replid;
+        offset = cachedOffset;
+        int db = cachedDb;
+        cachedReplid = null;
+        log.info("MASTER <-> REPLICA sync: Master accepted a Partial Resynchronization.");
+        streamFrom(l, db);
+    }
+
+    /** The master client runs the stream from offset on. */
+    private void streamFrom(MasterConnector.Link l, int db) {
         server.replicationId(masterReplid);
         streamBase = offset;
         master = new Client(server.nextClientId(), l.clientChannel(), true);
         master.replyOff(true);
         master.replicaFlags(ReplicaFlags.MASTER);
+        master.db = db;
         server.addClient(master);
         state = State.CONNECTED;
         lastIoMs = now();
         downSinceMs = 0;
-        log.info("MASTER <-> REPLICA sync: Finished with success");
         l.stream(master);
-        // The first ACK puts this replica online on a master that waits for it (a diskless sync).
-        l.ack(offset);
     }
 
     private static void deleteQuietly(Path file) {
@@ -332,6 +366,11 @@ public final class MasterLink {
     private void closed(String why) {
         boolean wasUp = state == State.CONNECTED;
         if (why != null) log.warn(why);
+        if (wasUp && master != null) {
+            cachedReplid = masterReplid;
+            cachedOffset = offset;
+            cachedDb = master.db;
+        }
         link = null;
         attempt = null;
         master = null;

@@ -17,4 +17,6 @@ public final class ReplicaFlags {
     public static final int SYNCING = 8;
     /** The master's connection on a replica, running the replication stream (Redis's CLIENT_MASTER: CLIENT LIST flag M). */
     public static final int MASTER = 16;
+    /** REPLCONF capa psync2: understands "+CONTINUE <replid>". */
+    public static final int CAPA_PSYNC2 = 32;
 }

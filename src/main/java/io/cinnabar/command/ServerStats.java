@@ -14,6 +14,8 @@ public final class ServerStats {
     public long totalConnectionsReceived;
     public long totalCommandsProcessed;
     public long rejectedConnections;
+    /** INFO's sync_full, sync_partial_ok and sync_partial_err: what replicas' SYNC and PSYNC got. */
+    public long syncFull, syncPartialOk, syncPartialErr;
     /** Clients closed by maxmemory-clients (INFO evicted_clients). */
     public long evictedClients;
     public long totalErrorReplies;
@@ -72,6 +74,7 @@ public final class ServerStats {
         totalConnectionsReceived = 0;
         totalCommandsProcessed = 0;
         rejectedConnections = 0;
+        syncFull = syncPartialOk = syncPartialErr = 0;
         evictedClients = 0;
         totalErrorReplies = 0;
         netInputBytes.reset();

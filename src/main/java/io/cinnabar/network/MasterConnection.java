@@ -188,10 +188,16 @@ final class MasterConnection extends ChannelInboundHandlerAdapter implements Mas
             state = State.PAYLOAD_HEADER;
             return true;
         }
+        if (line.startsWith("+CONTINUE")) {
+            String replid = line.substring("+CONTINUE".length()).trim();
+            // What follows is the stream, which waits, unread, for the master client.
+            state = State.LOADING;
+            ctx.channel().config().setAutoRead(false);
+            onKeyspace(() -> events.continued(replid));
+            return false;
+        }
         if (line.startsWith("-NOMASTERLINK") || line.startsWith("-LOADING")) {
             fail(ctx, "Master is currently unable to PSYNC but should be in the future: " + line);
-        } else if (line.startsWith("-")) {
-            fail(ctx, "Unexpected reply to PSYNC from master: " + line);
         } else {
             fail(ctx, "Unexpected reply to PSYNC from master: " + line);
         }

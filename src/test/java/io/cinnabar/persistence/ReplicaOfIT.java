@@ -7,6 +7,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.args.ClientType;
+import redis.clients.jedis.params.ClientKillParams;
 import redis.clients.jedis.Transaction;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -71,6 +73,32 @@ class ReplicaOfIT {
                  Jedis j = new Jedis("127.0.0.1", again.port())) {
                 assertEquals(held, digest(j));
             }
+        }
+    }
+
+    @Test
+    void aLinkThatDropsGoesOnWhereItStoppedThroughTheBacklog() throws Exception {
+        try (CinnabarServer m = server("master").build().start(); Jedis c = new Jedis("127.0.0.1", m.port());
+             CinnabarServer r = server("replica", "replicaof", "127.0.0.1 " + m.port()).build().start();
+             Jedis j = new Jedis("127.0.0.1", r.port())) {
+            awaitLinkUp(j);
+            c.select(3);
+            c.set("before", "1");
+            assertEquals(1L, c.waitReplicas(1, 10_000));
+            assertEquals(1L, j.clientKill(new ClientKillParams().type(ClientType.MASTER)));
+            // Written while the link is down: the backlog holds it, and the master client's SELECT 3 is remembered.
+            c.set("during", "2");
+            c.select(0);
+            c.set("db0", "3");
+            awaitInfo(c, "stats", "sync_partial_ok:1\r\n");
+            awaitLinkUp(j);
+            assertEquals(1L, c.waitReplicas(1, 10_000));
+            assertEquals(digest(c), digest(j));
+            String stats = c.info("stats");
+            assertTrue(stats.contains("sync_full:1\r\nsync_partial_ok:1\r\nsync_partial_err:0\r\n"), stats);
+            String info = c.info("replication");
+            assertTrue(info.contains("repl_backlog_active:1\r\nrepl_backlog_size:1048576\r\nrepl_backlog_first_byte_offset:1\r\n"), info);
+            assertEquals(field(info, "master_repl_offset"), field(info, "repl_backlog_histlen"));
         }
     }
 
@@ -154,6 +182,14 @@ class ReplicaOfIT {
                 assertEquals(1L, c.waitReplicas(1, 10_000), "the replica acknowledged every write");
                 assertEquals(digest(c), digest(j));
                 assertEquals(field(c.info("replication"), "master_repl_offset"), field(j.info("replication"), "slave_repl_offset"));
+                // Redis continues the stream of a replica whose link dropped.
+                j.clientKill(new ClientKillParams().type(ClientType.MASTER));
+                c.set("during", "x");
+                awaitInfo(c, "stats", "sync_partial_ok:1\r\n");
+                awaitLinkUp(j);
+                assertEquals(1L, c.waitReplicas(1, 10_000));
+                assertEquals(digest(c), digest(j));
+                assertTrue(c.info("stats").contains("sync_partial_ok:1\r\n"), c.info("stats"));
             }
         }
     }
@@ -196,10 +232,15 @@ class ReplicaOfIT {
 
     /** Until the replica's link to the master is up: the sync runs on its own time. */
     private static void awaitLinkUp(Jedis replica) throws InterruptedException {
+        awaitInfo(replica, "replication", "master_link_status:up");
+    }
+
+    /** Until INFO section shows text: a link reconnects from the cron, on its own time. */
+    private static void awaitInfo(Jedis j, String section, String text) throws InterruptedException {
         for (int i = 0; i < 1000; i++) {
-            if (replica.info("replication").contains("master_link_status:up")) return;
+            if (j.info(section).contains(text)) return;
             Thread.sleep(20);
         }
-        throw new AssertionError("the replica never synced: " + replica.info("replication"));
+        throw new AssertionError("never showed " + text + ": " + j.info(section));
     }
 }

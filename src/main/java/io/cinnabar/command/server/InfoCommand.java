@@ -289,9 +289,9 @@ public final class InfoCommand implements CommandFamily {
         s.field("instantaneous_input_repl_kbps", "0.00");
         s.field("instantaneous_output_repl_kbps", "0.00");
         s.field("rejected_connections", st.rejectedConnections);
-        s.field("sync_full", 0);
-        s.field("sync_partial_ok", 0);
-        s.field("sync_partial_err", 0);
+        s.field("sync_full", st.syncFull);
+        s.field("sync_partial_ok", st.syncPartialOk);
+        s.field("sync_partial_err", st.syncPartialErr);
         s.field("expired_keys", ks.expiredKeys);
         s.field("expired_stale_perc", String.format(Locale.ROOT, "%.2f", ks.expiredStalePerc * 100));
         s.field("expired_time_cap_reached_count", ks.expiredStalePercentTimes);
@@ -365,10 +365,11 @@ public final class InfoCommand implements CommandFamily {
         s.field("master_replid2", "0000000000000000000000000000000000000000");
         s.field("master_repl_offset", master.host() != null ? master.offset() : syncs == null ? 0 : syncs.offset());
         s.field("second_repl_offset", -1);
-        s.field("repl_backlog_active", 0);
-        s.field("repl_backlog_size", 1048576);
-        s.field("repl_backlog_first_byte_offset", 0);
-        s.field("repl_backlog_histlen", 0);
+        ReplicationBacklog backlog = syncs == null ? null : syncs.backlog();
+        s.field("repl_backlog_active", backlog != null ? 1 : 0);
+        s.field("repl_backlog_size", backlog != null ? backlog.size() : server.config().getLong(io.cinnabar.config.Config.option("repl-backlog-size")));
+        s.field("repl_backlog_first_byte_offset", backlog != null ? backlog.firstByteOffset() : 0);
+        s.field("repl_backlog_histlen", backlog != null ? backlog.histlen() : 0);
     }
 
     private static void cpu(Section s) {

@@ -23,8 +23,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The master side of replication, as a Redis 7.0 master serves replicas (SYNC/PSYNC), with full
- * resynchronisation only (no backlog: every PSYNC gets +FULLRESYNC). A replica waits, sent a
+ * The master side of replication, as a Redis 7.0 master serves replicas (SYNC/PSYNC). A PSYNC
+ * that names this server's replication id and an offset the backlog still holds continues
+ * ("+CONTINUE", then the backlog from there); any other gets a full resynchronisation. The
+ * backlog is made with the first replica (and a new replication id, as Redis's) and kept, with
+ * the stream feeding it, until repl-backlog-ttl seconds without replicas. A replica waits, sent a
  * newline a second, until a snapshot starts for it (a diskless one only after
  * repl-diskless-sync-delay seconds, so that others can join, as Redis waits); from that point
  * on the write feed's bytes are its stream. It gets "+FULLRESYNC id offset" if it asked with
@@ -81,6 +84,10 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
     private long secondsTicked;
     /** master_repl_offset: the bytes of the replication stream so far. */
     private long offset;
+    /** The stream's last bytes, from the first replica on; null before, and after repl-backlog-ttl without replicas. */
+    private ReplicationBacklog backlog;
+    /** Since when the server has had no replica (the backlog's time to live counts from then); 0 while it has. */
+    private long aloneSinceMs;
 
     private Replicas(ServerContext server) {
         this.server = server;
@@ -98,6 +105,12 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
 
     /** SYNC, or PSYNC (then answered +FULLRESYNC first). */
     void add(Client client, boolean psync) {
+        if (backlog == null) {
+            // Redis's syncCommand: a new history begins with the backlog, so no replica of an
+            // older one continues from it.
+            server.newReplicationId();
+            backlog = new ReplicationBacklog(backlogSize(), offset);
+        }
         client.replicaFlags(client.replicaFlags() | ReplicaFlags.SYNCING);
         // A replica's own commands get no replies (Redis's prepareClientToWrite): they would land in its stream.
         client.replyOff(true);
@@ -109,6 +122,56 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
         boolean waitsForOthers = diskless() && (client.replicaFlags() & ReplicaFlags.CAPA_EOF) != 0 && delaySeconds() > 0;
         if (!waitsForOthers) startIfIdle();
         tickEverySecond();
+    }
+
+    /**
+     * masterTryPartialResynchronization: a replica of this history whose next byte the backlog
+     * holds gets "+CONTINUE" and the stream from there, and is online at once; true if so.
+     */
+    boolean tryContinue(Client client, String replid, long psyncOffset) {
+        if (!replid.equalsIgnoreCase(server.replicationId())) {
+            if (!replid.startsWith("?")) {
+                log.info("Partial resynchronization not accepted: Replication ID mismatch (Replica asked for '{}', my "
+                        + "replication IDs are '{}' and '0000000000000000000000000000000000000000')", replid, server.replicationId());
+            }
+            return false;
+        }
+        server.feed().flushTap();
+        if (backlog == null || !backlog.holdsFrom(psyncOffset)) {
+            log.info("Unable to partial resync with replica {} for lack of backlog (Replica request was: {}).", name(client), psyncOffset);
+            if (backlog != null && psyncOffset > offset) {
+                log.warn("Warning: replica {} tried to PSYNC with an offset that is greater than the master replication offset.",
+                        name(client));
+            }
+            return false;
+        }
+        client.replicaFlags(client.replicaFlags() | ReplicaFlags.SYNCING);
+        client.replyOff(true);
+        Replica r = new Replica(client, true, now());
+        boolean psync2 = (client.replicaFlags() & ReplicaFlags.CAPA_PSYNC2) != 0;
+        client.channel().push(("+CONTINUE" + (psync2 ? " " + server.replicationId() : "") + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        byte[] missed = backlog.from(psyncOffset);
+        if (missed.length > 0) client.channel().push(missed);
+        r.streaming = true;
+        r.state = "online";
+        r.ackOffset = psyncOffset - 1;
+        r.ackMs = now();
+        replicas.add(r);
+        aloneSinceMs = 0;
+        server.feed().tap(this);
+        log.info("Partial resynchronization request from {} accepted. Sending {} bytes of backlog starting from offset {}.",
+                name(client), missed.length, psyncOffset);
+        tickEverySecond();
+        return true;
+    }
+
+    /** The backlog, or null when there is none (INFO). */
+    ReplicationBacklog backlog() {
+        return backlog;
+    }
+
+    private int backlogSize() {
+        return (int) Math.min(Integer.MAX_VALUE - 8, config().getLong(Config.option("repl-backlog-size")));
     }
 
     /** REPLCONF ACK offset from a replica: WAITs it completes are answered. */
@@ -168,7 +231,7 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
 
     @Override
     public void toReplicasOnly(byte[][] argv) {
-        if (replicas.stream().noneMatch(r -> r.held != null || r.streaming)) return;
+        if (backlog == null && replicas.stream().noneMatch(r -> r.held != null || r.streaming)) return;
         server.feed().flushTap();
         emit(io.cinnabar.persistence.RespCommandBuffer.encode(argv));
     }
@@ -182,7 +245,7 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
 
     /** Asks every replica for its offset now (a blocked WAIT), through the stream as Redis does. */
     void askForAcks() {
-        if (replicas.stream().noneMatch(r -> r.held != null || r.streaming)) return;
+        if (backlog == null && replicas.stream().noneMatch(r -> r.held != null || r.streaming)) return;
         server.feed().flushTap();
         emit(GETACK);
     }
@@ -211,7 +274,7 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
         secondsTicked++;
         dropClosed();
         long nowMs = now();
-        if (secondsTicked % config().getLong(Config.option("repl-ping-replica-period")) == 0) {
+        if (!replicas.isEmpty() && secondsTicked % config().getLong(Config.option("repl-ping-replica-period")) == 0) {
             server.feed().flushTap();
             emit(PING);
         }
@@ -234,15 +297,31 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
             long most = config().getLong(Config.option("repl-diskless-sync-max-replicas"));
             if (!diskless() || (most > 0 && waiting.size() >= most) || idleSeconds >= delaySeconds()) startIfIdle();
         }
-        if (!replicas.isEmpty()) tickEverySecond();
+        if (backlog != null && backlog.size() != backlogSize()) backlog.resize(backlogSize());
+        expireBacklog(nowMs);
+        if (!replicas.isEmpty() || backlog != null) tickEverySecond();
+    }
+
+    /** Redis's repl-backlog-ttl: a backlog no replica used for that long goes, and the stream with it. */
+    private void expireBacklog(long nowMs) {
+        if (backlog == null || !replicas.isEmpty()) {
+            aloneSinceMs = 0;
+            return;
+        }
+        if (aloneSinceMs == 0) aloneSinceMs = nowMs;
+        long ttl = config().getLong(Config.option("repl-backlog-ttl"));
+        if (ttl == 0 || nowMs - aloneSinceMs < ttl * 1000) return;
+        log.info("Replication backlog freed after {} seconds without connected replicas.", ttl);
+        backlog = null;
+        server.feed().tap(null);
     }
 
     private void dropClosed() {
         replicas.removeIf(r -> r.client.closing());
         waiting.removeIf(w -> w.client.closing());
         onDisk.removeIf(w -> w.client.closing());
-        // With no replica that wants a stream, the feed stops feeding one (and stops, without the AOF).
-        if (replicas.stream().allMatch(Replica::rdbOnly)) server.feed().tap(null);
+        // With no replica that wants a stream and no backlog, the feed stops feeding one (and stops, without the AOF).
+        if (backlog == null && replicas.stream().allMatch(Replica::rdbOnly)) server.feed().tap(null);
     }
 
     /**
@@ -292,6 +371,7 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
     /** Bytes of the stream: to the replicas streaming, held for those whose payload is not out yet. */
     private void emit(byte[] part) {
         offset += part.length;
+        if (backlog != null) backlog.append(part);
         long hardLimit = replicaHardLimit();
         for (Replica r : replicas) {
             if (r.streaming) {

@@ -168,8 +168,9 @@ public final class ReplicationCommands implements CommandFamily {
                             + c.arg(j + 1).length + " bytes");
                 }
             } else if (c.argIs(j, "capa")) {
-                // Capabilities this master does not understand (psync2) are ignored.
+                // Other capabilities are ignored, as Redis ignores those it does not know.
                 if (c.argIs(j + 1, "eof")) client.replicaFlags(client.replicaFlags() | ReplicaFlags.CAPA_EOF);
+                if (c.argIs(j + 1, "psync2")) client.replicaFlags(client.replicaFlags() | ReplicaFlags.CAPA_PSYNC2);
             } else if (c.argIs(j, "ack")) {
                 // replconfCommand: only a replica's counts, and a bad offset is ignored without a reply.
                 Replicas replicas = Replicas.ifAny(c.server());
@@ -225,8 +226,18 @@ public final class ReplicationCommands implements CommandFamily {
         if ((flags & ReplicaFlags.FUNCTIONS_ONLY) != 0 && (flags & ReplicaFlags.CAPA_EOF) == 0) {
             throw new CommandError("ERR Filtered replica requires EOF capability");
         }
-        if (psync) c.longArg(2);
-        Replicas.of(c.server()).add(client, psync);
+        Replicas replicas = Replicas.of(c.server());
+        if (psync) {
+            long offset = c.longArg(2);
+            String replid = c.argString(1);
+            if (replicas.tryContinue(client, replid, offset)) {
+                c.server().stats().syncPartialOk++;
+                return;
+            }
+            if (!replid.startsWith("?")) c.server().stats().syncPartialErr++;
+        }
+        c.server().stats().syncFull++;
+        replicas.add(client, psync);
     }
 
     /** LOLWUT [VERSION version] [art arguments...]: Redis 7.0's own version draws nothing. */
