@@ -81,6 +81,24 @@ public final class BlockedClients {
     }
 
     /**
+     * Redis's disconnectAllBlockedClients, as a master turns replica: its keys now change only as
+     * its master says, so a client blocked on them gets an error and is closed.
+     */
+    public void disconnectAll() {
+        java.util.List<Client> blocked = new java.util.ArrayList<>();
+        for (Client c : server.clients()) if (c.blocked != null && !c.closing) blocked.add(c);
+        for (Client c : blocked) {
+            dispatcher.resume(c, out -> {
+                release(c);
+                String error = "UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)";
+                out.error(error);
+                server.stats().errorReply(error);
+                c.closeAfterReply = true;
+            });
+        }
+    }
+
+    /**
      * Answers a client blocked in command now with what reply writes (a WAIT whose replicas
      * acknowledged); false if it is not blocked in that command.
      */

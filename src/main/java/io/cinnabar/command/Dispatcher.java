@@ -206,6 +206,7 @@ public final class Dispatcher {
                 return;
             }
             afterCommand(client, mark, skipThis);
+            if (client.isMaster()) server.masterLink().ran(client, r);
             if (outputLimit > 0 && writer.size() >= outputLimit) {
                 // Redis checks the limit as replies are added: the client goes before its next
                 // request, and before another client's CLIENT LIST in the same round sees it.

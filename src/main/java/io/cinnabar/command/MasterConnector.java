@@ -27,12 +27,6 @@ public interface MasterConnector {
         /** Writes REPLCONF ACK offset to the master. Any thread. */
         void ack(long offset);
 
-        /**
-         * The stream's offset just before the REPLCONF GETACK the master client is running, as
-         * Redis's reploff is while it runs one; -1 when none runs.
-         */
-        long offsetBeforeGetAck();
-
         /** After Events.payload: reads the stream after the payload as master's commands. */
         void stream(Client master);
 
@@ -57,8 +51,8 @@ public interface MasterConnector {
         /** The whole payload is in the file: load it, then {@link Link#stream}. */
         void payload(Path file);
 
-        /** Runs a batch of the master's commands, which the stream carried in bytes. */
-        void run(Runnable batch, long bytes);
+        /** Runs a batch of the master's commands. */
+        void run(Runnable batch);
 
         /** Any bytes arrived from the master. */
         void heard();

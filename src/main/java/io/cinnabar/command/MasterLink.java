@@ -46,8 +46,8 @@ public final class MasterLink {
     /** The master's replication id and the stream offset this replica has run up to. */
     private String masterReplid;
     private long offset;
-    /** The offset the stream began at (the payload's): what the link's own stream offsets count from. */
-    private long streamBase;
+    /** Bytes of a transaction the master client is queuing: they count once it ends (Redis's reploff). */
+    private long uncommitted;
     private long lastIoMs, downSinceMs, transferRead, transferSize, transferLastIoMs;
     /**
      * Redis's cached master: where the stream stood when a link that was up went down (its
@@ -91,6 +91,7 @@ public final class MasterLink {
 
     /** REPLICAOF host port; CONFIG GET replicaof (and CONFIG REWRITE) show it, as Redis's do. */
     public void follow(String host, int port) {
+        if (this.host == null && server.blocked() != null) server.blocked().disconnectAll();
         disconnect();
         cachedReplid = null;
         this.host = host;
@@ -260,8 +261,8 @@ public final class MasterLink {
         }
 
         @Override
-        public void run(Runnable batch, long bytes) {
-            if (current()) MasterLink.this.run(batch, bytes);
+        public void run(Runnable batch) {
+            if (current()) MasterLink.this.run(batch);
         }
 
         @Override
@@ -332,7 +333,7 @@ public final class MasterLink {
     /** The master client runs the stream from offset on. */
     private void streamFrom(MasterConnector.Link l, int db) {
         server.replicationId(masterReplid);
-        streamBase = offset;
+        uncommitted = 0;
         master = new Client(server.nextClientId(), l.clientChannel(), true);
         master.replyOff(true);
         master.replicaFlags(ReplicaFlags.MASTER);
@@ -352,15 +353,30 @@ public final class MasterLink {
         }
     }
 
-    private void run(Runnable batch, long bytes) {
+    private void run(Runnable batch) {
+        lastIoMs = now();
         server.keyspace().obeyingMaster(true);
         try {
             batch.run();
         } finally {
             server.keyspace().obeyingMaster(false);
         }
-        offset += bytes;
-        lastIoMs = now();
+    }
+
+    /**
+     * The master client ran request: the offset moves past it, as Redis's reploff after each
+     * command (inside MULTI, at its end). Only what ran counts, so a link that drops, or a client
+     * killed with requests still queued, continues from the first request that did not run.
+     */
+    void ran(Client client, byte[][] request) {
+        if (client != master) return;
+        long n = io.cinnabar.protocol.Request.multibulkLength(request);
+        if (client.multi != null) {
+            uncommitted += n;
+        } else {
+            offset += uncommitted + n;
+            uncommitted = 0;
+        }
     }
 
     private void closed(String why) {
@@ -379,14 +395,13 @@ public final class MasterLink {
     }
 
     /**
-     * REPLCONF GETACK: an ACK to the master at once. The master's own GETACK is acknowledged with
-     * the offset before it, as Redis's replicationSendAck sends while it runs.
+     * REPLCONF GETACK: an ACK to the master at once, with the offset before the GETACK (which
+     * counts once it ran), as Redis's replicationSendAck sends it.
      */
     public void getAck(Client client) {
         MasterConnector.Link l = link;
         if (l == null || master == null) return;
-        long at = client == master ? l.offsetBeforeGetAck() : -1;
-        l.ack(at >= 0 ? streamBase + at : offset);
+        l.ack(offset);
     }
 
     // ---- what ROLE and INFO show ----

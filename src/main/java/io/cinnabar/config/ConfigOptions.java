@@ -227,28 +227,28 @@ public final class ConfigOptions {
         add(integer("active-defrag-max-scan-fields", 1, LONG_MAX, 1000).inert());
         // replication
         add(text("replicaof", ReplicaOf::parse, "").alias("slaveof").multiArg().immutable());
-        add(string("masteruser", "").inert());
-        add(string("masterauth", "").inert());
+        add(string("masteruser", ""));
+        add(string("masterauth", ""));
         add(bool("replica-serve-stale-data", true).alias("slave-serve-stale-data").inert());
         add(bool("replica-read-only", true).alias("slave-read-only"));
         add(bool("replica-ignore-maxmemory", true).alias("slave-ignore-maxmemory").inert());
         add(bool("replica-lazy-flush", false).alias("slave-lazy-flush").inert());
         add(bool("replica-announced", true).inert());
         add(integer("replica-priority", 0, INT_MAX, 100).alias("slave-priority").inert());
-        add(string("replica-announce-ip", "").alias("slave-announce-ip").inert());
-        add(integer("replica-announce-port", 0, 65535, 0).alias("slave-announce-port").inert());
+        add(string("replica-announce-ip", "").alias("slave-announce-ip"));
+        add(integer("replica-announce-port", 0, 65535, 0).alias("slave-announce-port"));
         add(bool("replica-ignore-disk-write-errors", false).inert());
         add(bool("repl-diskless-sync", true));
         add(integer("repl-diskless-sync-delay", 0, INT_MAX, 5));
         add(integer("repl-diskless-sync-max-replicas", 0, INT_MAX, 0));
         add(enumeration("repl-diskless-load", "disabled", "disabled", "on-empty-db", "swapdb").inert());
-        add(integer("repl-ping-replica-period", 1, INT_MAX, 10).alias("repl-ping-slave-period").inert());
-        add(integer("repl-timeout", 1, INT_MAX, 60).inert());
+        add(integer("repl-ping-replica-period", 1, INT_MAX, 10).alias("repl-ping-slave-period"));
+        add(integer("repl-timeout", 1, INT_MAX, 60));
         add(bool("repl-disable-tcp-nodelay", false).inert());
         // Redis's resizeReplicationBacklog raises a smaller size to 16 KB, which CONFIG GET then shows.
         add(custom("repl-backlog-size", words -> Math.max(ConfigOption.memoryInRange(words, 1, LONG_MAX), 16 * 1024L),
-                String::valueOf, String.valueOf(1024 * 1024)).inert());
-        add(integer("repl-backlog-ttl", 0, LONG_MAX, 3600).inert());
+                String::valueOf, String.valueOf(1024 * 1024)));
+        add(integer("repl-backlog-ttl", 0, LONG_MAX, 3600));
         add(integer("min-replicas-to-write", 0, INT_MAX, 0).alias("min-slaves-to-write"));
         add(integer("min-replicas-max-lag", 0, INT_MAX, 10).alias("min-slaves-max-lag"));
         add(enumeration("propagation-error-behavior", "ignore", "ignore", "panic", "panic-on-replicas").inert());

@@ -19,7 +19,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * A replica's connection to its master, as Redis's syncWithMaster and readSyncBulkPayload see it:
@@ -47,13 +46,9 @@ final class MasterConnection extends ChannelInboundHandlerAdapter implements Mas
     private String failure;
     private boolean closedReported, closeRequested;
 
-    /** Stream: the offset the next request starts at (counted from the link's start), and the batch being read. */
-    private long streamOffset;
+    /** Stream: the batch being read, and the client that runs it. */
     private List<byte[][]> batch = new ArrayList<>();
-    private long batchBytes;
     private Client master;
-    private final ConcurrentLinkedQueue<Long> getAckOffsets = new ConcurrentLinkedQueue<>();
-    private volatile long runningGetAck = -1;
 
     MasterConnection(Dispatcher dispatcher, List<byte[][]> handshake, Path payloadFile, MasterConnector.Events events) {
         this.dispatcher = dispatcher;
@@ -94,7 +89,7 @@ final class MasterConnection extends ChannelInboundHandlerAdapter implements Mas
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof byte[][]) {
-            streamRequest((byte[][]) msg);
+            batch.add((byte[][]) msg);
             return;
         }
         ByteBuf in = (ByteBuf) msg;
@@ -334,51 +329,13 @@ final class MasterConnection extends ChannelInboundHandlerAdapter implements Mas
         });
     }
 
-    private void streamRequest(byte[][] request) {
-        long length = encodedLength(request);
-        if (isGetAck(request)) getAckOffsets.add(streamOffset);
-        streamOffset += length;
-        batch.add(request);
-        batchBytes += length;
-    }
-
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         if (state != State.STREAM || batch.isEmpty()) return;
         List<byte[][]> run = batch;
-        long bytes = batchBytes;
         batch = new ArrayList<>();
-        batchBytes = 0;
         Client client = master;
-        onKeyspace(() -> events.run(() -> dispatcher.executeBatch(client, run), bytes));
-    }
-
-    private static boolean isGetAck(byte[][] r) {
-        return r.length >= 2 && r[0] != null && new String(r[0], StandardCharsets.US_ASCII).equalsIgnoreCase("REPLCONF")
-                && new String(r[1], StandardCharsets.US_ASCII).equalsIgnoreCase("GETACK");
-    }
-
-    /** The bytes of a request as the master's stream carries it: a multibulk. */
-    private static long encodedLength(byte[][] r) {
-        if (r[0] == null) return 0;
-        long n = 1 + digits(r.length) + 2;
-        for (byte[] a : r) n += 1 + digits(a.length) + 2 + a.length + 2;
-        return n;
-    }
-
-    private static int digits(long v) {
-        int d = 1;
-        while (v >= 10) {
-            v /= 10;
-            d++;
-        }
-        return d;
-    }
-
-    @Override
-    public long offsetBeforeGetAck() {
-        Long at = getAckOffsets.poll();
-        return at == null ? -1 : at;
+        onKeyspace(() -> events.run(() -> dispatcher.executeBatch(client, run)));
     }
 
     // ---- Link ----

@@ -25,4 +25,20 @@ public final class Request {
     public static String errorMessage(byte[][] request) {
         return BinaryText.decode(request[1]);
     }
+
+    /** The bytes of a request in RESP multibulk form (how a master's stream carries it, and CLIENT LIST's qbuf of the caller). */
+    public static long multibulkLength(byte[][] args) {
+        long n = 1 + digits(args.length) + 2;
+        for (byte[] a : args) n += 1 + digits(a.length) + 2 + a.length + 2;
+        return n;
+    }
+
+    private static int digits(long v) {
+        int d = 1;
+        while (v >= 10) {
+            v /= 10;
+            d++;
+        }
+        return d;
+    }
 }

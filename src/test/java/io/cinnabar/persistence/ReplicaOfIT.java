@@ -127,6 +127,21 @@ class ReplicaOfIT {
     }
 
     @Test
+    void aMasterTurningReplicaLetsItsBlockedClientsGo() throws Exception {
+        try (CinnabarServer m = server("master").build().start(); CinnabarServer r = server("replica").build().start();
+             Jedis j = new Jedis("127.0.0.1", r.port()); java.net.Socket blocked = new java.net.Socket("127.0.0.1", r.port())) {
+            blocked.setSoTimeout(10_000);
+            blocked.getOutputStream().write("BLPOP foo 0\r\n".getBytes());
+            for (int i = 0; i < 500 && !j.clientList().contains("cmd=blpop"); i++) Thread.sleep(10);
+            j.replicaof("127.0.0.1", m.port());
+            // Its keys now change only as the master says: Redis's disconnectAllBlockedClients.
+            java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(blocked.getInputStream()));
+            assertEquals("-UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)", in.readLine());
+            assertNull(in.readLine(), "and the connection is closed");
+        }
+    }
+
+    @Test
     void aReplicaLeavesExpiringToItsMaster() throws Exception {
         ManualClock masterClock = new ManualClock(), replicaClock = new ManualClock(masterClock.millis());
         try (CinnabarServer m = server("master").clock(masterClock).build().start(); Jedis c = new Jedis("127.0.0.1", m.port());

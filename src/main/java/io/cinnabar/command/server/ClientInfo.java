@@ -19,7 +19,7 @@ public final class ClientInfo {
      * the command being run, as Redis still holds it in its query buffer while running it.
      */
     static StringBuilder append(StringBuilder sb, Client c, Client caller, byte[][] currentArgs, long nowMs) {
-        long qbuf = c == caller ? multibulkSize(currentArgs) : c.channel().pendingInputBytes();
+        long qbuf = c == caller ? io.cinnabar.protocol.Request.multibulkLength(currentArgs) : c.channel().pendingInputBytes();
         long argvMem = 0;
         if (c == caller) for (byte[] a : currentArgs) argvMem += a.length;
         java.util.List<byte[][]> transaction = c.transaction();
@@ -77,16 +77,5 @@ public final class ClientInfo {
         long n = 0;
         for (byte[][] args : c.transaction()) for (byte[] a : args) n += a.length;
         return n;
-    }
-
-    /** Bytes of the command in RESP multibulk form. */
-    private static long multibulkSize(byte[][] args) {
-        long n = 1 + digits(args.length) + 2;
-        for (byte[] a : args) n += 1 + digits(a.length) + 2 + a.length + 2;
-        return n;
-    }
-
-    private static int digits(long v) {
-        return Long.toString(v).length();
     }
 }
