@@ -11,11 +11,12 @@ import java.util.List;
 /**
  * This server as a replica: the master REPLICAOF (or the replicaof option) names, and the link to
  * it, as Redis's replication.c runs it on the replica's side. The link connects at once and then
- * from the once-a-second cron while it is down; the handshake ends with PSYNC ? -1, so every
- * connection is a full resynchronisation (the payload replaces the data set and becomes the dump
- * file); the stream after it runs as the master client's commands, acknowledged every second
- * and when the master asks (REPLCONF GETACK). Meanwhile the replica serves what it holds, refuses
- * writes under replica-read-only, and leaves expiring to its master. Keyspace thread.
+ * from the once-a-second cron while it is down. Its handshake ends with PSYNC: of the stream
+ * where a link that was up stopped (Redis's cached master), which the master may continue
+ * (+CONTINUE), else "? -1", a full resynchronisation (the payload replaces the data set and
+ * becomes the dump file). The stream runs as the master client's commands, acknowledged every
+ * second and when the master asks (REPLCONF GETACK). Meanwhile the replica serves what it holds,
+ * refuses writes under replica-read-only, and leaves expiring to its master. Keyspace thread.
  */
 public final class MasterLink {
     public static final String READONLY = "READONLY You can't write against a read only replica.";
@@ -82,11 +83,6 @@ public final class MasterLink {
 
     public int port() {
         return port;
-    }
-
-    /** The master client while the link is up, else null. */
-    public Client master() {
-        return master;
     }
 
     /** REPLICAOF host port; CONFIG GET replicaof (and CONFIG REWRITE) show it, as Redis's do. */
@@ -193,8 +189,9 @@ public final class MasterLink {
         log.info("Connecting to MASTER {}:{}", host, port);
         state = State.CONNECTING;
         lastIoMs = now();
+        // Redis's name for a transfer's temp file: temp-<unixtime>.<pid>.tmp, beside the dump.
         Path payload = server.persistence().rdb().dumpFile().resolveSibling(
-                "temp-" + System.currentTimeMillis() + "." + ProcessHandle.current().pid() + ".rdb");
+                "temp-" + System.currentTimeMillis() / 1000 + "." + ProcessHandle.current().pid() + ".tmp");
         log.info("MASTER <-> REPLICA sync started");
         attempt = new Attempt();
         link = connector.connect(host, port, handshake(), payload, attempt);

@@ -93,4 +93,28 @@ final class DataSet {
     private static String clip(String s) {
         return s == null ? "<absent>" : s.length() > 80 ? s.substring(0, 60) + "..." + s.substring(s.length() - 20) : s;
     }
+
+    /**
+     * After {@link #fill}: writes of every kind a replica must follow, each propagated its own way
+     * (INCRBYFLOAT as SET, SPOP as SREM, EXPIRE as PEXPIREAT, a script's and a function's effects,
+     * a transaction, another database, SWAPDB).
+     */
+    static void writeOfEveryKind(Jedis c) {
+        c.incr("int");
+        c.select(1);
+        c.hset("db1-hash", Map.of("g", "w"));
+        c.select(0);
+        c.expire("short", 1000);
+        c.spop("set-strings");
+        c.incrByFloat("float", 1.5);
+        c.sendCommand(() -> "EVAL".getBytes(StandardCharsets.UTF_8),
+                "redis.call('SET', KEYS[1], 'lua'); return redis.call('INCR', KEYS[2])", "2", "lk", "lc");
+        c.functionLoad("#!lua name=lib\nredis.register_function('f', function(k) return redis.call('DEL', k[1]) end)");
+        c.fcall("f", java.util.List.of("list-small"), java.util.List.of());
+        redis.clients.jedis.Transaction tx = c.multi();
+        tx.set("t1", "1");
+        tx.lpush("t2", "a");
+        tx.exec();
+        c.swapDB(0, 9);
+    }
 }

@@ -9,14 +9,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.args.ClientType;
 import redis.clients.jedis.params.ClientKillParams;
-import redis.clients.jedis.Transaction;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -51,7 +49,7 @@ class ReplicaOfIT {
                  Jedis j = new Jedis("127.0.0.1", r.port())) {
                 assertEquals("OK", j.replicaof("127.0.0.1", m.port()));
                 awaitLinkUp(j);
-                writesOfEveryKind(c);
+                DataSet.writeOfEveryKind(c);
                 assertEquals(1L, c.waitReplicas(1, 10_000), "the replica acknowledged every write");
                 held = digest(c);
                 assertEquals(held, digest(j));
@@ -193,7 +191,7 @@ class ReplicaOfIT {
             try (CinnabarServer r = server("replica", "replicaof", "127.0.0.1 " + redis.port).build().start();
                  Jedis j = new Jedis("127.0.0.1", r.port())) {
                 awaitLinkUp(j);
-                writesOfEveryKind(c);
+                DataSet.writeOfEveryKind(c);
                 assertEquals(1L, c.waitReplicas(1, 10_000), "the replica acknowledged every write");
                 assertEquals(digest(c), digest(j));
                 assertEquals(field(c.info("replication"), "master_repl_offset"), field(j.info("replication"), "slave_repl_offset"));
@@ -207,24 +205,6 @@ class ReplicaOfIT {
                 assertTrue(c.info("stats").contains("sync_partial_ok:1\r\n"), c.info("stats"));
             }
         }
-    }
-
-    private static void writesOfEveryKind(Jedis c) {
-        c.incr("int");
-        c.select(1);
-        c.hset("db1-hash", Map.of("g", "w"));
-        c.select(0);
-        c.expire("short", 1000);
-        c.spop("set-strings");
-        c.incrByFloat("float", 1.5);
-        c.sendCommand(() -> "EVAL".getBytes(), "redis.call('SET', KEYS[1], 'lua'); return redis.call('INCR', KEYS[2])", "2", "lk", "lc");
-        c.functionLoad("#!lua name=lib\nredis.register_function('f', function(k) return redis.call('DEL', k[1]) end)");
-        c.fcall("f", List.of("list-small"), List.of());
-        Transaction tx = c.multi();
-        tx.set("t1", "1");
-        tx.lpush("t2", "a");
-        tx.exec();
-        c.swapDB(0, 9);
     }
 
     private static List<Object> role(Jedis j) {
