@@ -517,6 +517,10 @@ public final class Dispatcher {
                     + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
             return null;
         }
+        if (MasterLink.deniesStale(server, spec)) {
+            reject(client, args, spec, MasterLink.MASTERDOWN);
+            return null;
+        }
         if (keyspace.isLoading() && !spec.hasFlag(CommandFlag.LOADING)) {
             reject(client, args, spec, "LOADING Redis is loading the dataset in memory");
             return null;

@@ -23,6 +23,8 @@ public final class MasterLink {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(MasterLink.class);
     private static final ConfigOption READ_ONLY = Config.option("replica-read-only");
     private static final ConfigOption REPLICAOF = Config.option("replicaof");
+    private static final ConfigOption IGNORE_MAXMEMORY = Config.option("replica-ignore-maxmemory");
+    private static final ConfigOption SERVE_STALE = Config.option("replica-serve-stale-data");
 
     /** Redis's repl_state, as ROLE names it. */
     private enum State {
@@ -129,6 +131,23 @@ public final class MasterLink {
         MasterLink link = server.masterLink();
         return link.host != null && client != link.master && server.config().getBool(READ_ONLY);
     }
+
+    /** Redis's isSafeToPerformEvictions: a replica under replica-ignore-maxmemory leaves evicting to its master. */
+    static boolean ignoresMaxmemory(ServerContext server) {
+        return server.masterLink().host != null && server.config().getBool(IGNORE_MAXMEMORY);
+    }
+
+    /**
+     * replica-serve-stale-data no: while the link is down, only commands flagged stale (INFO,
+     * REPLICAOF, ...) run; the others get MASTERDOWN.
+     */
+    public static boolean deniesStale(ServerContext server, CommandSpec spec) {
+        MasterLink link = server.masterLink();
+        return link.host != null && link.state != State.CONNECTED && !spec.hasFlag(CommandFlag.STALE)
+                && !server.config().getBool(SERVE_STALE);
+    }
+
+    public static final String MASTERDOWN = "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
 
     // ---- the cron ----
 

@@ -173,7 +173,7 @@ public final class MemoryLimit {
     /** Redis's performEvictions: DONE when under the limit (now or already). */
     Eviction.Result performEvictions() {
         long max = server.config().getLong(ConfigOptions.MAXMEMORY);
-        if (server.keyspace().isLoading()) return Eviction.Result.DONE;
+        if (server.keyspace().isLoading() || MasterLink.ignoresMaxmemory(server)) return Eviction.Result.DONE;
         long used = usedMemory();
         if (max == 0 || used <= max) {
             overLimit(false);
@@ -266,7 +266,7 @@ public final class MemoryLimit {
         // A pass over every client: only while maxmemory needs it (INFO measures for itself).
         if (server.config().getLong(ConfigOptions.MAXMEMORY) > 0) measureClients(System.nanoTime());
         peak(usedMemory());
-        if (server.config().getLong(ConfigOptions.MAXMEMORY) > 0 && !server.pause().isActive()
+        if (server.config().getLong(ConfigOptions.MAXMEMORY) > 0 && !server.pause().isActive() && !MasterLink.ignoresMaxmemory(server)
                 && usedMemory() > server.config().getLong(ConfigOptions.MAXMEMORY) && policy.evicts()) {
             startEvictionTask();
         }

@@ -229,9 +229,9 @@ public final class ConfigOptions {
         add(text("replicaof", ReplicaOf::parse, "").alias("slaveof").multiArg().immutable());
         add(string("masteruser", ""));
         add(string("masterauth", ""));
-        add(bool("replica-serve-stale-data", true).alias("slave-serve-stale-data").inert());
+        add(bool("replica-serve-stale-data", true).alias("slave-serve-stale-data"));
         add(bool("replica-read-only", true).alias("slave-read-only"));
-        add(bool("replica-ignore-maxmemory", true).alias("slave-ignore-maxmemory").inert());
+        add(bool("replica-ignore-maxmemory", true).alias("slave-ignore-maxmemory"));
         add(bool("replica-lazy-flush", false).alias("slave-lazy-flush").inert());
         add(bool("replica-announced", true).inert());
         add(integer("replica-priority", 0, INT_MAX, 100).alias("slave-priority").inert());
@@ -285,7 +285,7 @@ public final class ConfigOptions {
     public static final ConfigOption TLS_CIPHERS = add(string("tls-ciphers", ""));
     public static final ConfigOption TLS_CIPHERSUITES = add(string("tls-ciphersuites", ""));
     public static final ConfigOption TLS_AUTH_CLIENTS = add(enumeration("tls-auth-clients", "yes", "no", "yes", "optional"));
-    public static final ConfigOption TLS_REPLICATION = add(bool("tls-replication", false).inert());
+    public static final ConfigOption TLS_REPLICATION = add(bool("tls-replication", false));
     public static final ConfigOption TLS_CLUSTER = add(bool("tls-cluster", false).inert());
     public static final ConfigOption TLS_PREFER_SERVER_CIPHERS = add(bool("tls-prefer-server-ciphers", false));
     public static final ConfigOption TLS_SESSION_CACHING = add(bool("tls-session-caching", true));

@@ -115,6 +115,11 @@ public final class NettyServer implements AutoCloseable {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        // tls-replication: the link is TLS, with the context of the TLS port (Redis's client SSL_CTX).
+                        TlsContext context = tls;
+                        if (server.config().getBool(ConfigOptions.TLS_REPLICATION) && context != null) {
+                            ch.pipeline().addLast("tls", context.newClientHandler(ch.alloc(), host, port));
+                        }
                         ch.pipeline().addLast("master", link);
                     }
                 })

@@ -33,13 +33,21 @@ final class TlsContext {
     static final String DEFAULT_PROTOCOLS = "TLSv1.2 TLSv1.3";
 
     private final SslContext ssl;
+    /** For the connections this server makes (a replica's to its master), as Redis's client SSL_CTX. */
+    private final SslContext client;
     private final boolean preferServerCiphers;
     private final boolean sessionCaching;
 
-    private TlsContext(SslContext ssl, boolean preferServerCiphers, boolean sessionCaching) {
+    private TlsContext(SslContext ssl, SslContext client, boolean preferServerCiphers, boolean sessionCaching) {
         this.ssl = ssl;
+        this.client = client;
         this.preferServerCiphers = preferServerCiphers;
         this.sessionCaching = sessionCaching;
+    }
+
+    /** The handler of a connection to host:port this server makes: it checks the peer's certificate against the CAs. */
+    SslHandler newClientHandler(ByteBufAllocator alloc, String host, int port) {
+        return client.newHandler(alloc, host, port);
     }
 
     boolean sessionCaching() {
@@ -98,12 +106,23 @@ final class TlsContext {
         List<String> enabled = new ArrayList<>(suites);
         enabled.addAll(ciphers);
         checkDhParams(config.getString(ConfigOptions.TLS_DH_PARAMS_FILE));
-        // The client side (replication, cluster) is not served, but its files are checked as Redis loads them.
+        // The client side (a replica's link; the cluster bus is not TLS) uses its own files when set.
         String clientCert = config.getString(ConfigOptions.TLS_CLIENT_CERT_FILE);
         String clientKey = config.getString(ConfigOptions.TLS_CLIENT_KEY_FILE);
+        List<X509Certificate> clientChain = chain;
+        PrivateKey clientPrivate = key;
         if (!clientCert.isEmpty() && !clientKey.isEmpty()) {
-            privateKey(clientKey, config.getString(ConfigOptions.TLS_CLIENT_KEY_FILE_PASS), certificates(clientCert).get(0));
+            clientChain = certificates(clientCert);
+            clientPrivate = privateKey(clientKey, config.getString(ConfigOptions.TLS_CLIENT_KEY_FILE_PASS), clientChain.get(0));
         }
+        SslContextBuilder clientBuilder = SslContextBuilder.forClient()
+                .sslProvider(SslProvider.JDK)
+                .protocols(protocols)
+                .ciphers(enabled)
+                .keyManager(clientPrivate, clientChain.toArray(new X509Certificate[0]))
+                // Redis checks the master's chain against its CAs, not the name it was reached by.
+                .endpointIdentificationAlgorithm(null);
+        if (!trusted.isEmpty()) clientBuilder.trustManager(trusted.toArray(new X509Certificate[0]));
 
         boolean caching = config.getBool(ConfigOptions.TLS_SESSION_CACHING);
         SslContextBuilder builder = SslContextBuilder.forServer(key, chain.toArray(new X509Certificate[0]))
@@ -117,7 +136,8 @@ final class TlsContext {
                     .sessionTimeout(config.getLong(ConfigOptions.TLS_SESSION_CACHE_TIMEOUT));
         }
         try {
-            return new TlsContext(build(builder, caching), config.getBool(ConfigOptions.TLS_PREFER_SERVER_CIPHERS), caching);
+            return new TlsContext(build(builder, caching), clientBuilder.build(), config.getBool(ConfigOptions.TLS_PREFER_SERVER_CIPHERS),
+                    caching);
         } catch (SSLException | IllegalArgumentException e) {
             throw fail("Failed to configure TLS: " + e.getMessage());
         }

@@ -62,6 +62,29 @@ class TlsIT {
     }
 
     @Test
+    void aReplicaWithTlsReplicationSyncsOverItsMastersTlsPort() throws Exception {
+        int masterTls = freePort(), replicaTls = freePort();
+        try (CinnabarServer master = tlsServer(masterTls).option("repl-diskless-sync-delay", "0").build().start();
+             Jedis m = new Jedis("127.0.0.1", master.port())) {
+            m.set("before", "1");
+            // The test's server.crt is for servers only: the replica presents client.crt, as tls-client-cert-file says.
+            try (CinnabarServer replica = tlsServer(replicaTls).option("tls-replication", "yes")
+                    .option("tls-client-cert-file", file("client.crt")).option("tls-client-key-file", file("client.key"))
+                    .option("replicaof", "127.0.0.1 " + masterTls).build().start();
+                 Jedis r = new Jedis("127.0.0.1", replica.port())) {
+                for (int i = 0; i < 500 && !r.info("replication").contains("master_link_status:up"); i++) Thread.sleep(20);
+                m.set("after", "2");
+                assertEquals(1L, m.waitReplicas(1, 10_000));
+                assertEquals("1", r.get("before"));
+                assertEquals("2", r.get("after"));
+                // The link is to the TLS port, which answers nothing in plain text and wants a client certificate.
+                assertTrue(m.clientList().contains("laddr=127.0.0.1:" + masterTls + " fd=") && m.clientList().contains("flags=S"),
+                        m.clientList());
+            }
+        }
+    }
+
+    @Test
     void tlsAuthClientsOptionalAndNo() throws Exception {
         int tlsPort = freePort();
         try (CinnabarServer server = tlsServer(tlsPort).option("tls-auth-clients", "optional").build().start();

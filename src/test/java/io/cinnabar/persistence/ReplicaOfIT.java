@@ -125,6 +125,38 @@ class ReplicaOfIT {
     }
 
     @Test
+    void aReplicaWithItsLinkDownServesStaleDataOnlyIfAllowed() throws Exception {
+        int nobody;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            nobody = free.getLocalPort();
+        }
+        try (CinnabarServer r = server("replica", "replica-serve-stale-data", "no").build().start();
+             Jedis j = new Jedis("127.0.0.1", r.port())) {
+            j.replicaof("127.0.0.1", nobody);
+            JedisDataException refused = assertThrows(JedisDataException.class, () -> j.get("k"));
+            assertEquals("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.", refused.getMessage());
+            assertTrue(j.info("replication").contains("master_link_status:down"), "INFO is a stale command");
+            j.configSet("replica-serve-stale-data", "yes");
+            assertNull(j.get("k"));
+        }
+    }
+
+    @Test
+    void aReplicaLeavesEvictingToItsMaster() throws Exception {
+        try (CinnabarServer m = server("master").build().start(); Jedis c = new Jedis("127.0.0.1", m.port());
+             CinnabarServer r = server("replica", "maxmemory", "1", "maxmemory-policy", "allkeys-lru").build().start();
+             Jedis j = new Jedis("127.0.0.1", r.port())) {
+            j.replicaof("127.0.0.1", m.port());
+            awaitLinkUp(j);
+            for (int i = 0; i < 200; i++) c.set("k" + i, "v".repeat(100));
+            assertEquals(1L, c.waitReplicas(1, 10_000));
+            // replica-ignore-maxmemory yes (the default): far over maxmemory, nothing evicted.
+            assertEquals(200L, j.dbSize());
+            assertEquals(digest(c), digest(j));
+        }
+    }
+
+    @Test
     void aMasterTurningReplicaLetsItsBlockedClientsGo() throws Exception {
         try (CinnabarServer m = server("master").build().start(); CinnabarServer r = server("replica").build().start();
              Jedis j = new Jedis("127.0.0.1", r.port()); java.net.Socket blocked = new java.net.Socket("127.0.0.1", r.port())) {
