@@ -2,6 +2,7 @@ package io.cinnabar.network;
 
 import io.cinnabar.command.Dispatcher;
 import io.cinnabar.command.KeyspaceThread;
+import io.cinnabar.command.MasterConnector;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
@@ -11,7 +12,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.cinnabar.command.MasterConnector;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
@@ -105,7 +105,7 @@ public final class NettyServer implements AutoCloseable {
     private MasterConnector.Link connectToMaster(Dispatcher dispatcher, String host, int port, List<byte[][]> handshake,
             java.nio.file.Path payloadFile, MasterConnector.Events events) {
         MasterConnection link = new MasterConnection(dispatcher, handshake, payloadFile, events);
-        long timeoutMs = server.config().getLong(io.cinnabar.config.Config.option("repl-timeout")) * 1000;
+        long timeoutMs = server.config().getLong(Config.option("repl-timeout")) * 1000;
         ChannelFuture connecting = new Bootstrap()
                 .group(workers)
                 .channel(Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class)
