@@ -4,6 +4,7 @@ import io.cinnabar.command.Client;
 import io.cinnabar.command.ClientChannel;
 import io.cinnabar.command.Dispatcher;
 import io.cinnabar.command.MasterConnector;
+import io.cinnabar.persistence.RespCommandBuffer;
 import io.cinnabar.protocol.RespDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -83,7 +84,7 @@ final class MasterConnection extends ChannelInboundHandlerAdapter implements Mas
     }
 
     private void sendStep(ChannelHandlerContext ctx) {
-        ctx.writeAndFlush(Unpooled.wrappedBuffer(encode(handshake.get(step))));
+        ctx.writeAndFlush(Unpooled.wrappedBuffer(RespCommandBuffer.encode(handshake.get(step))));
     }
 
     @Override
@@ -350,7 +351,7 @@ final class MasterConnection extends ChannelInboundHandlerAdapter implements Mas
         Channel ch = channel;
         if (ch == null) return;
         byte[][] command = {bytes("REPLCONF"), bytes("ACK"), bytes(Long.toString(offset))};
-        ch.writeAndFlush(Unpooled.wrappedBuffer(encode(command)));
+        ch.writeAndFlush(Unpooled.wrappedBuffer(RespCommandBuffer.encode(command)));
     }
 
     @Override
@@ -439,16 +440,5 @@ final class MasterConnection extends ChannelInboundHandlerAdapter implements Mas
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    static byte[] encode(byte[][] command) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        out.writeBytes(bytes("*" + command.length + "\r\n"));
-        for (byte[] a : command) {
-            out.writeBytes(bytes("$" + a.length + "\r\n"));
-            out.writeBytes(a);
-            out.writeBytes(bytes("\r\n"));
-        }
-        return out.toByteArray();
     }
 }
