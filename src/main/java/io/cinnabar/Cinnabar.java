@@ -67,6 +67,9 @@ public final class Cinnabar {
         JitWarmUp.runIfAsked(config);
 
         CinnabarServer server = new CinnabarServer(config);
+        // Before the port takes commands: an OutOfMemoryError in the first request must end the process too
+        // (set after "Ready", a loaded machine could serve one first: StartupIT's OOM test hung 20 s).
+        HeapExhaustion.exitProcessOnIt();
         try {
             server.listen();
         } catch (io.cinnabar.config.ConfigStartupException e) {
@@ -109,7 +112,6 @@ public final class Cinnabar {
         server.registerAllCommands();
         log.info("Ready to accept connections");
         HeapReturn.watchQuietPeriods();
-        HeapExhaustion.exitProcessOnIt();
         long maxmemory = config.getLong(ConfigOptions.MAXMEMORY);
         if (maxmemory > 0 && maxmemory < 1024 * 1024) {
             log.warn("WARNING: You specified a maxmemory value that is less than 1MB (current value is {} bytes). "

@@ -263,6 +263,20 @@ class StartupIT {
         }
     }
 
+    /** A hung server's log and thread dump (jcmd beside the running java), for a failure message. */
+    private static String logAndThreads(Path log, Process p) {
+        StringBuilder out = new StringBuilder();
+        try {
+            out.append(Files.readString(log));
+            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+            Process dump = new ProcessBuilder(jcmd.toString(), Long.toString(p.pid()), "Thread.print").redirectErrorStream(true).start();
+            out.append(new String(dump.getInputStream().readAllBytes()));
+        } catch (IOException e) {
+            out.append(e);
+        }
+        return out.toString();
+    }
+
     @Test
     void anOutOfMemoryErrorEndsTheProcessInsteadOfLeavingItHalfDead(@TempDir Path dir) throws Exception {
         int port = freePort();
@@ -272,7 +286,9 @@ class StartupIT {
             // One 200 MB string: below every limit until it is allocated.
             JedisDataException e = assertThrows(JedisDataException.class, () -> j.setrange("big", 200_000_000, "x"));
             assertEquals("OOM command not allowed when used memory > 'maxmemory'.", e.getMessage());
-            assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the server still runs after an OutOfMemoryError");
+            boolean ended = p.waitFor(20, TimeUnit.SECONDS);
+            // Seen once in CI (1 of 4 runs of this session, never locally): what it was doing goes into the failure.
+            assertTrue(ended, () -> "the server still runs after an OutOfMemoryError; its log and threads:\n" + logAndThreads(log, p));
             assertEquals(1, p.exitValue());
             assertTrue(Files.readString(log).contains("Out of memory (java.lang.OutOfMemoryError: Java heap space): exiting"),
                     Files.readString(log));
