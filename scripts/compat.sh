@@ -168,6 +168,8 @@ SPAWN_DEFAULT_UNITS=(unit/dump unit/other "${SPAWN_UNITS[@]}")
 SPAWN_JAVA_OPTS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:+PerfDisableSharedMem -Dio.netty.leakDetection.level=disabled"
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib/server-shim.sh
+source "$SCRIPT_DIR/lib/server-shim.sh"
 ROOT=$(cd "$SCRIPT_DIR/.." && pwd)
 CACHE=${COMPAT_CACHE:-${HOME:-/tmp}/.cache/cinnabar-compat}
 LOG_DIR=${COMPAT_LOG_DIR:-$ROOT/target/compat}
@@ -334,26 +336,7 @@ make_tree() {
     for f in redis-cli redis-benchmark redis-check-aof redis-check-rdb; do
         if command -v "$f" >/dev/null 2>&1; then ln -s "$(command -v "$f")" "$TREE/src/$f"; fi
     done
-    # The harness spawns "src/redis-server <conf> [args]" and waits for " PID: <pid>" of that
-    # very process in its log: exec keeps the pid. The pid and an environment mark let this
-    # script stop servers a killed harness left behind, and only those.
-    local exec_line
-    if [ "$SERVER" = redis ]; then
-        exec_line="exec $(command -v redis-server) \"\$@\""
-    else
-        # A process started in the background of a non-interactive shell (CI runners do that)
-        # inherits SIGINT ignored, and a JVM cannot take back an ignored signal, where
-        # redis-server's sigaction does: perl resets it to the default before java starts.
-        exec_line="exec perl -e '\$SIG{INT} = \"DEFAULT\"; exec @ARGV or die' java $SPAWN_OPTS -jar '$JAR' \"\$@\""
-    fi
-    cat >"$TREE/src/redis-server" <<SHIM
-#!/bin/sh
-# Written by scripts/compat.sh for the Redis test suite's spawn mode.
-echo \$\$ >>'$SERVER_PIDS'
-export $RUN_MARK
-$exec_line
-SHIM
-    chmod +x "$TREE/src/redis-server"
+    write_server_shim "$TREE/src/redis-server" "$SERVER_PIDS" "$RUN_MARK" "$SERVER" "$SPAWN_OPTS" "$JAR"
 }
 
 # ---------------------------------------------------------------- server

@@ -90,7 +90,7 @@ public final class Cinnabar {
             return;
         }
         ShutdownSignals.install(server, pid);
-        PidFile pidFile = PidFile.write(config.getString(ConfigOptions.PIDFILE), pid);
+        PidFile pidFile = PidFile.write(config, pid);
         showBanner(config, server.port() != 0 ? server.port() : server.tlsPort(), pid);
         log.warn("Server initialized");
         refuseModules(config.directives());

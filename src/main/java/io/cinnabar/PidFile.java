@@ -1,5 +1,7 @@
 package io.cinnabar;
 
+import io.cinnabar.config.Config;
+import io.cinnabar.config.ConfigOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,12 +20,14 @@ final class PidFile {
         this.path = path;
     }
 
-    /** Writes the pid to path; returns null when path is empty or could not be written. */
-    static PidFile write(String path, long pid) {
-        if (path.isEmpty()) return null;
+    /** Writes the pid to config's pidfile; returns null when there is none or it could not be written. */
+    static PidFile write(Config config, long pid) {
+        String name = config.getString(ConfigOptions.PIDFILE);
+        if (name.isEmpty()) return null;
+        Path path = config.fileInDir(name);
         try {
-            Files.writeString(Path.of(path), pid + "\n", StandardCharsets.US_ASCII);
-            return new PidFile(Path.of(path));
+            Files.writeString(path, pid + "\n", StandardCharsets.US_ASCII);
+            return new PidFile(path);
         } catch (IOException e) {
             log.warn("Failed to write PID file: {}", e.getMessage());
             return null;

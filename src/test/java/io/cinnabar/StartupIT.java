@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -179,6 +180,30 @@ class StartupIT {
             assertTrue(p.waitFor(20, TimeUnit.SECONDS));
         }
         assertTrue(Files.readString(log).contains("# Redis is now ready to exit, bye bye..."), Files.readString(log));
+    }
+
+    /**
+     * Redis chdirs into "dir" as it reads it, so relative logfile, pidfile and aclfile paths are in
+     * dir (Redis's Sentinel suite reads each server's dir/log.txt), not in the process's directory.
+     */
+    @Test
+    void relativeFilePathsAreInDir(@TempDir Path dir) throws Exception {
+        int port = freePort();
+        Path data = Files.createDirectory(dir.resolve("data"));
+        Files.writeString(data.resolve("users.acl"), "user default on nopass ~* &* +@all\nuser alice on nopass +ping\n");
+        Path conf = dir.resolve("cinnabar.conf");
+        Files.write(conf, List.of("port " + port, "bind 127.0.0.1", "save \"\"", "dir " + data,
+                "logfile log.txt", "pidfile cinnabar.pid", "aclfile users.acl"));
+        Process p = launch(conf.toString());
+        try (Jedis j = awaitPong(port)) {
+            assertTrue(awaitLine(data.resolve("log.txt"), "Ready to accept connections").contains("Server initialized"));
+            assertEquals(p.pid() + "\n", Files.readString(data.resolve("cinnabar.pid")));
+            assertEquals(List.of("alice", "default"), j.aclUsers());
+        } finally {
+            p.destroy();
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS));
+        }
+        assertFalse(Files.exists(data.resolve("cinnabar.pid")));
     }
 
     @Test

@@ -4,6 +4,7 @@ package io.cinnabar.config;
 import io.cinnabar.util.BinaryText;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -81,9 +82,22 @@ public final class Config {
         return (String) values[o.index];
     }
 
+    /**
+     * Where a file option's path points: a relative one is in "dir", Redis's working directory
+     * (it chdirs there as it reads the dir line, before it opens any of these files).
+     */
+    public Path fileInDir(String path) {
+        return Path.of(getString(ConfigOptions.DIR)).resolve(path);
+    }
+
     /** The value as CONFIG GET prints it. */
     public String print(ConfigOption o) {
         return o.print(values[o.index]);
+    }
+
+    /** The value as CONFIG REWRITE writes it. */
+    String printForFile(ConfigOption o) {
+        return o.printForFile(values[o.index]);
     }
 
     public String configFile() {

@@ -76,7 +76,7 @@ public final class ConfigLoader {
     private static void checkLogfile(Config config) throws FatalConfigError {
         String logfile = config.getString(ConfigOptions.LOGFILE);
         if (logfile.isEmpty()) return;
-        try (var out = Files.newOutputStream(Path.of(logfile), StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+        try (var out = Files.newOutputStream(config.fileInDir(logfile), StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
             out.flush();
         } catch (IOException e) {
             throw fatal(null, "Can't open the log file: " + Errno.describe(e));

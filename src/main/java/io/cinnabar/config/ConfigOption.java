@@ -31,6 +31,8 @@ public final class ConfigOption {
     final List<String> aliases;
     final Parser parser;
     final Printer printer;
+    /** How CONFIG REWRITE writes the value: as printer, but memory options in units ("64mb"). */
+    final Printer filePrinter;
     final String defaultText;
     final boolean mutable;
     final boolean multiArg;
@@ -47,6 +49,7 @@ public final class ConfigOption {
         this.aliases = Arrays.asList(b.aliases);
         this.parser = b.parser;
         this.printer = b.printer;
+        this.filePrinter = b.filePrinter == null ? b.printer : b.filePrinter;
         this.defaultText = b.defaultText;
         this.mutable = b.mutable;
         this.multiArg = b.multiArg;
@@ -79,6 +82,10 @@ public final class ConfigOption {
 
     String print(Object value) {
         return printer.print(value);
+    }
+
+    String printForFile(Object value) {
+        return filePrinter.print(value);
     }
 
     // ---- builders for the kinds of option Redis has ----
@@ -141,12 +148,14 @@ public final class ConfigOption {
             }
             if (v < 0 && v < min) throw new ConfigException("percentage argument must be less or equal to " + -min);
             return v < 0 ? v : checkRange(v, 0, max);
-        }, v -> (Long) v < 0 ? -(Long) v + "%" : String.valueOf(v), String.valueOf(def));
+        }, v -> (Long) v < 0 ? -(Long) v + "%" : String.valueOf(v), String.valueOf(def))
+                .writtenInFileAs(v -> (Long) v < 0 ? -(Long) v + "%" : MemoryUnits.format((Long) v));
     }
 
     /** A byte count accepting Redis's units (1k, 1kb, 1m, 1mb, 1g, 1gb). */
     static Builder memory(String name, long min, long max, long def) {
-        return new Builder(name, words -> memoryInRange(words, min, max), String::valueOf, String.valueOf(def));
+        return new Builder(name, words -> memoryInRange(words, min, max), String::valueOf, String.valueOf(def))
+                .writtenInFileAs(MEMORY_IN_FILE);
     }
 
     static long memoryInRange(String[] words, long min, long max) throws ConfigException {
@@ -155,7 +164,8 @@ public final class ConfigOption {
 
     /** A byte count up to 2^64-1 (Redis's unsigned long long options: maxmemory), shown unsigned. */
     static Builder unsignedMemory(String name, long def) {
-        return new Builder(name, words -> memoryValue(single(words)), v -> Long.toUnsignedString((Long) v), String.valueOf(def));
+        return new Builder(name, words -> memoryValue(single(words)), v -> Long.toUnsignedString((Long) v), String.valueOf(def))
+                .writtenInFileAs(MEMORY_IN_FILE);
     }
 
     private static long memoryValue(String w) throws ConfigException {
@@ -206,6 +216,9 @@ public final class ConfigOption {
         return new Builder(name, parser, AS_TEXT, def);
     }
 
+    /** A byte count in a config file: the largest unit that divides it. */
+    static final Printer MEMORY_IN_FILE = v -> MemoryUnits.format((Long) v);
+
     /** One printer for every text option: each lambda written out is a class the JVM makes at start-up. */
     private static final Printer AS_TEXT = v -> (String) v;
 
@@ -225,6 +238,7 @@ public final class ConfigOption {
         private final String name;
         private final Parser parser;
         private final Printer printer;
+        private Printer filePrinter;
         private final String defaultText;
         private String[] aliases = new String[0];
         private boolean mutable = true;
@@ -239,6 +253,12 @@ public final class ConfigOption {
             this.parser = parser;
             this.printer = printer;
             this.defaultText = defaultText;
+        }
+
+        /** CONFIG REWRITE writes the value with printer instead of CONFIG GET's. */
+        Builder writtenInFileAs(Printer printer) {
+            filePrinter = printer;
+            return this;
         }
 
         Builder alias(String... names) {

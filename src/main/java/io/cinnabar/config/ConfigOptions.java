@@ -247,7 +247,7 @@ public final class ConfigOptions {
         add(bool("repl-disable-tcp-nodelay", false).inert());
         // Redis's resizeReplicationBacklog raises a smaller size to 16 KB, which CONFIG GET then shows.
         add(custom("repl-backlog-size", words -> Math.max(ConfigOption.memoryInRange(words, 1, LONG_MAX), 16 * 1024L),
-                String::valueOf, String.valueOf(1024 * 1024)));
+                String::valueOf, String.valueOf(1024 * 1024)).writtenInFileAs(ConfigOption.MEMORY_IN_FILE));
         add(integer("repl-backlog-ttl", 0, LONG_MAX, 3600));
         add(integer("min-replicas-to-write", 0, INT_MAX, 0).alias("min-slaves-to-write"));
         add(integer("min-replicas-max-lag", 0, INT_MAX, 10).alias("min-slaves-max-lag"));

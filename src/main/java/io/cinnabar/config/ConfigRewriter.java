@@ -69,12 +69,17 @@ public final class ConfigRewriter {
                 out.add(line); // include and unknown lines are kept as they are
                 continue;
             }
-            if (written.add(o)) out.add(o.name + " " + quoteValue(config.print(o), o.multiArg));
+            if (!written.add(o)) continue;
+            String rewritten = o.name + " " + quoteValue(config.printForFile(o), o.multiArg);
+            // A line with no spelling (replicaof once REPLICAOF NO ONE ran) is blanked, as Redis's
+            // rewriteConfigRemoveOrphaned does: the file must still load.
+            boolean atDefault = config.print(o).equals(defaults.print(o));
+            out.add(atDefault && !loadsBack(o, rewritten) ? "" : rewritten);
         }
         boolean headerWritten = false;
         for (ConfigOption o : ConfigOptions.all()) {
             if (written.contains(o)) continue;
-            String line = o.name + " " + quoteValue(config.print(o), o.multiArg);
+            String line = o.name + " " + quoteValue(config.printForFile(o), o.multiArg);
             if (config.print(o).equals(defaults.print(o)) && !(all && loadsBack(o, line))) continue;
             if (!headerWritten) {
                 out.add(GENERATED);

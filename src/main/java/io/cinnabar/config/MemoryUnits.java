@@ -11,6 +11,15 @@ public final class MemoryUnits {
      * @throws NumberFormatException when the text is not a memory value: a sign, a space, a
      *         fraction or an unknown unit
      */
+    /** A byte count as CONFIG REWRITE writes it (Redis's rewriteConfigFormatMemory): "1gb", "64mb", "3kb" or bytes. */
+    public static String format(long bytes) {
+        long kb = 1024, mb = kb * 1024, gb = mb * 1024;
+        if (bytes != 0 && bytes % gb == 0) return bytes / gb + "gb";
+        if (bytes != 0 && bytes % mb == 0) return bytes / mb + "mb";
+        if (bytes != 0 && bytes % kb == 0) return bytes / kb + "kb";
+        return Long.toString(bytes);
+    }
+
     public static long parse(String text) {
         int digits = 0;
         while (digits < text.length() && text.charAt(digits) >= '0' && text.charAt(digits) <= '9') digits++;

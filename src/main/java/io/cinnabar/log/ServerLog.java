@@ -48,7 +48,7 @@ public final class ServerLog {
         LoggerContext context = ownContext();
         if (context == null) return;
         String logfile = config.getString(ConfigOptions.LOGFILE);
-        if (!logfile.isEmpty()) use(context, file(logfile));
+        if (!logfile.isEmpty()) use(context, file(config.fileInDir(logfile).toString()));
         verbosity(context, config.getString(ConfigOptions.LOGLEVEL));
         config.onChange(o -> {
             if (o == ConfigOptions.LOGLEVEL) verbosity(context, config.getString(ConfigOptions.LOGLEVEL));

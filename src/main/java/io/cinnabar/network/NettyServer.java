@@ -421,7 +421,7 @@ public final class NettyServer implements AutoCloseable {
             log.warn("unixsocket {} ignored: unix sockets need the epoll transport", path);
             return null;
         }
-        unixSocket = java.nio.file.Path.of(path);
+        unixSocket = config.fileInDir(path);
         try {
             java.nio.file.Files.deleteIfExists(unixSocket);
             Channel ch = new ServerBootstrap()

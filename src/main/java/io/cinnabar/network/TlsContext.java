@@ -74,10 +74,10 @@ final class TlsContext {
 
     /** Builds the context from config, or logs Redis's lines for what is wrong and throws with the last. */
     static TlsContext configure(Config config) {
-        String certFile = config.getString(ConfigOptions.TLS_CERT_FILE);
-        String keyFile = config.getString(ConfigOptions.TLS_KEY_FILE);
-        String caFile = config.getString(ConfigOptions.TLS_CA_CERT_FILE);
-        String caDir = config.getString(ConfigOptions.TLS_CA_CERT_DIR);
+        String certFile = file(config, ConfigOptions.TLS_CERT_FILE);
+        String keyFile = file(config, ConfigOptions.TLS_KEY_FILE);
+        String caFile = file(config, ConfigOptions.TLS_CA_CERT_FILE);
+        String caDir = file(config, ConfigOptions.TLS_CA_CERT_DIR);
         if (certFile.isEmpty()) throw fail("No tls-cert-file configured!");
         if (keyFile.isEmpty()) throw fail("No tls-key-file configured!");
         if ((!config.getString(ConfigOptions.TLS_AUTH_CLIENTS).equals("no") || config.getBool(ConfigOptions.TLS_CLUSTER)
@@ -105,10 +105,10 @@ final class TlsContext {
         if (suites == null) throw fail("Failed to configure ciphersuites: " + suitesSpec);
         List<String> enabled = new ArrayList<>(suites);
         enabled.addAll(ciphers);
-        checkDhParams(config.getString(ConfigOptions.TLS_DH_PARAMS_FILE));
+        checkDhParams(file(config, ConfigOptions.TLS_DH_PARAMS_FILE));
         // The client side (a replica's link; the cluster bus is not TLS) uses its own files when set.
-        String clientCert = config.getString(ConfigOptions.TLS_CLIENT_CERT_FILE);
-        String clientKey = config.getString(ConfigOptions.TLS_CLIENT_KEY_FILE);
+        String clientCert = file(config, ConfigOptions.TLS_CLIENT_CERT_FILE);
+        String clientKey = file(config, ConfigOptions.TLS_CLIENT_KEY_FILE);
         List<X509Certificate> clientChain = chain;
         PrivateKey clientPrivate = key;
         if (!clientCert.isEmpty() && !clientKey.isEmpty()) {
@@ -188,6 +188,12 @@ final class TlsContext {
         }
         if (out.isEmpty()) throw fail("Invalid tls-protocols configuration string");
         return out;
+    }
+
+    /** A file option's path, relative ones in dir as Redis reads them; empty when unset. */
+    private static String file(Config config, ConfigOption option) {
+        String name = config.getString(option);
+        return name.isEmpty() ? name : config.fileInDir(name).toString();
     }
 
     private static List<X509Certificate> certificates(String file) {

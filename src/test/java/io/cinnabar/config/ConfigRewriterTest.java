@@ -43,4 +43,19 @@ class ConfigRewriterTest {
         ConfigRewriter.rewrite(config, conf.toString(), List.of());
         assertEquals(List.of("# users", "port 7000"), Files.readAllLines(conf));
     }
+
+    /**
+     * What Sentinel does to a promoted replica (SLAVEOF NO ONE, then CONFIG REWRITE): its replicaof
+     * line is blanked, as Redis's rewriteConfigRemoveOrphaned does, and the file loads back as a master's.
+     */
+    @Test
+    void aReplicaofLineIsBlankedOnceThereIsNoMaster(@TempDir Path dir) throws Exception {
+        Path conf = dir.resolve("redis.conf");
+        Files.write(conf, List.of("port 7000", "replicaof 127.0.0.1 7001", "maxmemory 1mb"));
+        Config config = ConfigLoader.fromArgs(new String[] {conf.toString()});
+        config.set(Config.option("replicaof"), new String[0]);
+        ConfigRewriter.rewrite(config, conf.toString());
+        assertEquals(List.of("port 7000", "", "maxmemory 1mb"), Files.readAllLines(conf));
+        assertEquals("", ConfigLoader.fromArgs(new String[] {conf.toString()}).print(Config.option("replicaof")));
+    }
 }

@@ -7,7 +7,6 @@ import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,26 +30,6 @@ class CrashIT {
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("server.log").toFile()).start();
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static Jedis await(int port) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            Jedis j = new Jedis("127.0.0.1", port);
-            try {
-                if ("PONG".equals(j.ping())) return j;
-            } catch (Exception notYet) {
-                j.close();
-                Thread.sleep(50);
-            }
-        }
-        throw new AssertionError("server did not start on " + port);
-    }
-
     private static void kill(Process p) throws InterruptedException {
         p.destroyForcibly(); // SIGKILL: no shutdown hook runs
         assertTrue(p.waitFor(10, TimeUnit.SECONDS));
@@ -64,10 +43,10 @@ class CrashIT {
 
     @Test
     void everyAcknowledgedWriteSurvivesSigkillWithAppendfsyncAlways() throws Exception {
-        int port = freePort();
+        int port = LocalServers.freePort();
         Process p = launch(port, "--appendonly", "yes", "--appendfsync", "always");
         int acknowledged = 0;
-        try (Jedis j = await(port)) {
+        try (Jedis j = LocalServers.awaitPong(port)) {
             for (int i = 0; i < 300; i++) {
                 j.set("k" + i, "v" + i);
                 j.incr("counter");
@@ -86,10 +65,10 @@ class CrashIT {
 
     @Test
     void sigkillDuringBgsaveLeavesThePreviousDumpIntact() throws Exception {
-        int port = freePort();
+        int port = LocalServers.freePort();
         Process p = launch(port, "--rdb-key-save-delay", "100000");
         Map<String, String> saved;
-        try (Jedis j = await(port)) {
+        try (Jedis j = LocalServers.awaitPong(port)) {
             for (int i = 0; i < 50; i++) j.set("k" + i, "v" + i);
             j.configSet("rdb-key-save-delay", "0");
             j.save();
@@ -109,10 +88,10 @@ class CrashIT {
 
     @Test
     void sigkillDuringAofRewriteLosesNothing() throws Exception {
-        int port = freePort();
+        int port = LocalServers.freePort();
         Process p = launch(port, "--appendonly", "yes", "--appendfsync", "always", "--rdb-key-save-delay", "100000");
         Map<String, String> written;
-        try (Jedis j = await(port)) {
+        try (Jedis j = LocalServers.awaitPong(port)) {
             for (int i = 0; i < 50; i++) j.set("k" + i, "v" + i);
             j.bgrewriteaof();
             for (int i = 0; i < 50; i += 5) j.set("k" + i, "during-rewrite" + i);

@@ -26,16 +26,11 @@ final class AclFile {
 
     private AclFile() {}
 
-    /** Where a relative aclfile is: in dir, which is Redis's working directory (it chdirs there). */
-    private static Path path(Acl acl, String file) {
-        return Path.of(acl.config().getString(io.cinnabar.config.ConfigOptions.DIR)).resolve(file);
-    }
-
     /** Loads file into acl; null, or every problem found in one line of text (nothing changed then). */
     static String load(Acl acl, String file, Client caller) {
         String text;
         try {
-            text = BinaryText.decode(Files.readAllBytes(path(acl, file)));
+            text = BinaryText.decode(Files.readAllBytes(acl.config().fileInDir(file)));
         } catch (IOException e) {
             String reason = e instanceof NoSuchFileException ? "No such file or directory" : String.valueOf(e.getMessage());
             return "Error loading ACLs, opening file '" + file + "': " + reason;
@@ -101,7 +96,7 @@ final class AclFile {
         for (AclUser u : acl.users()) {
             out.append("user ").append(u.name()).append(' ').append(AclDescription.user(u, acl)).append('\n');
         }
-        Path target = path(acl, file).toAbsolutePath();
+        Path target = acl.config().fileInDir(file).toAbsolutePath();
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis());
         try {
             Files.write(tmp, BinaryText.encode(out.toString()));
