@@ -91,26 +91,40 @@ public final class DataSets {
     /**
      * A replica's full resynchronisation (readSyncBulkPayload): the data set replaced by the
      * master's payload, which becomes the dump file; with the AOF on, a rewrite starts so that
-     * it holds the new data. Null, or what went wrong.
+     * it holds the new data. The database the master's stream continues in (the payload's
+     * repl-stream-db), or what went wrong.
      */
-    public String loadFromMaster(java.nio.file.Path payload) {
+    public MasterPayload loadFromMaster(java.nio.file.Path payload) {
         Persistence p = server.persistence();
         java.nio.file.Path dump = p.rdb().dumpFile();
+        if (p.rdb().bgsaveInProgress()) {
+            // Its file would replace the master's data in the dump file once written.
+            log.info("Replica is about to load the RDB file received from the master, but there is a pending RDB child running. "
+                    + "Killing process {} and removing its temp file to avoid any race", ProcessHandle.current().pid());
+            p.rdb().killBgsave();
+        }
         try {
             java.nio.file.Files.move(payload, dump, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (java.io.IOException e) {
-            return "Failed trying to rename the temp DB into " + dump.getFileName()
-                    + " in MASTER <-> REPLICA synchronization: " + e.getMessage();
+            return MasterPayload.failed("Failed trying to rename the temp DB into " + dump.getFileName()
+                    + " in MASTER <-> REPLICA synchronization: " + e.getMessage());
         }
         emptyData();
         LoadSources.LoadStats stats = new LoadSources.LoadStats();
         if (loadNow(LoadSources.rdb(server.config(), dump, stats), false, stats) != null) {
             emptyData();
-            return "Failed trying to load the MASTER synchronization DB from disk, check server logs.";
+            return MasterPayload.failed("Failed trying to load the MASTER synchronization DB from disk, check server logs.");
         }
         if (p.aof().enabled()) p.aof().bgrewrite(p.rdb().bgsaveInProgress());
-        return null;
+        return new MasterPayload(null, stats.replStreamDb());
+    }
+
+    /** A master's payload loaded (error null, and the database its stream is in), or why not. */
+    public record MasterPayload(String error, int streamDb) {
+        static MasterPayload failed(String error) {
+            return new MasterPayload(error, 0);
+        }
     }
 
     /** DEBUG LOADAOF: the AOF fsynced, the keyspace emptied and loaded back from it. */

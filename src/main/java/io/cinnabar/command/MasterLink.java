@@ -49,8 +49,8 @@ public final class MasterLink {
     /** The master's replication id and the stream offset this replica has run up to. */
     private String masterReplid;
     private long offset;
-    /** Bytes of a transaction the master client is queuing: they count once it ends (Redis's reploff). */
-    private long uncommitted;
+    /** The requests of a transaction the master client is queuing: they count once it ends (Redis's reploff). */
+    private final List<byte[]> uncommitted = new ArrayList<>();
     private long lastIoMs, downSinceMs, transferRead, transferSize, transferLastIoMs;
     /**
      * Redis's cached master: where the stream stood when a link that was up went down (its
@@ -70,6 +70,7 @@ public final class MasterLink {
             host = hostPort[0];
             port = Integer.parseInt(hostPort[1]);
             server.keyspace().replica(true);
+            server.history().follow();
         }
     }
 
@@ -87,11 +88,25 @@ public final class MasterLink {
         return port;
     }
 
-    /** REPLICAOF host port; CONFIG GET replicaof (and CONFIG REWRITE) show it, as Redis's do. */
+    /**
+     * REPLICAOF host port; CONFIG GET replicaof (and CONFIG REWRITE) show it, as Redis's do. The
+     * new master is asked to continue the stream this server's data is at: a master's own (Redis's
+     * replicationCacheMasterUsingMyself), or the one a link that was up ran, so that after a
+     * failover the replicas, and the old master, continue from the promoted replica.
+     */
     public void follow(String host, int port) {
-        if (this.host == null && server.blocked() != null) server.blocked().disconnectAll();
+        boolean wasMaster = this.host == null;
+        if (wasMaster && server.blocked() != null) server.blocked().disconnectAll();
+        if (state == State.CONNECTED) cacheMaster();
         disconnect();
-        cachedReplid = null;
+        if (wasMaster) {
+            server.feed().flushTap();
+            cachedReplid = server.history().id();
+            cachedOffset = server.history().offset();
+            cachedDb = 0; // the new master's stream from here on starts with a SELECT
+        }
+        server.history().follow();
+        disconnectReplicas();
         this.host = host;
         this.port = port;
         server.keyspace().replica(true);
@@ -100,13 +115,24 @@ public final class MasterLink {
         connectSoon();
     }
 
-    /** REPLICAOF NO ONE: the link goes, the data stays, and this server starts a history of its own. */
+    /**
+     * REPLICAOF NO ONE: the link goes, the data stays, and this server starts a history of its own,
+     * its master's kept as the second one (replicationUnsetMaster).
+     */
     public void drop() {
         disconnect();
         host = null;
+        cachedReplid = null;
         server.keyspace().replica(false);
         remember(new String[] {"no", "one"});
-        server.newReplicationId();
+        server.history().promote();
+        disconnectReplicas();
+    }
+
+    /** This server's own replicas: told to reconnect, since the stream they follow here changed. */
+    private void disconnectReplicas() {
+        ReplicaLinks replicas = server.component(ReplicaLinks.class, null);
+        if (replicas != null) replicas.disconnectAll();
     }
 
     private void remember(String[] replicaof) {
@@ -320,15 +346,17 @@ public final class MasterLink {
         MasterConnector.Link l = link;
         log.info("MASTER <-> REPLICA sync: Flushing old data");
         log.info("MASTER <-> REPLICA sync: Loading DB in memory");
-        String error = server.dataSets().loadFromMaster(file);
-        if (error != null) {
-            log.warn(error);
+        DataSets.MasterPayload loaded = server.dataSets().loadFromMaster(file);
+        if (loaded.error() != null) {
+            log.warn(loaded.error());
             deleteQuietly(file);
             l.close();
             return;
         }
         log.info("MASTER <-> REPLICA sync: Finished with success");
-        streamFrom(l, 0);
+        server.history().restartAt(masterReplid, offset);
+        disconnectReplicas();
+        streamFrom(l, loaded.streamDb());
         // The first ACK puts this replica online on a master that waits for it (a diskless sync).
         l.ack(offset);
     }
@@ -339,6 +367,11 @@ public final class MasterLink {
         if (l == null || cachedReplid == null) return;
         log.info("Successful partial resynchronization with master.");
         masterReplid = replid.isEmpty() ? cachedReplid : replid;
+        if (!masterReplid.equalsIgnoreCase(cachedReplid)) {
+            log.warn("Master replication ID changed to {}", masterReplid);
+            server.history().continueAs(masterReplid);
+            disconnectReplicas();
+        }
         offset = cachedOffset;
         int db = cachedDb;
         cachedReplid = null;
@@ -348,8 +381,7 @@ public final class MasterLink {
 
     /** The master client runs the stream from offset on. */
     private void streamFrom(MasterConnector.Link l, int db) {
-        server.replicationId(masterReplid);
-        uncommitted = 0;
+        uncommitted.clear();
         master = new Client(server.nextClientId(), l.clientChannel(), true);
         master.replyOff(true);
         master.replicaFlags(ReplicaFlags.MASTER);
@@ -382,32 +414,38 @@ public final class MasterLink {
     /**
      * The master client ran request: the offset moves past it, as Redis's reploff after each
      * command (inside MULTI, at its end). Only what ran counts, so a link that drops, or a client
-     * killed with requests still queued, continues from the first request that did not run.
+     * killed with requests still queued, continues from the first request that did not run. What
+     * counts joins this server's own stream, byte for byte as the master sent it (a master sends
+     * each command as a multibulk request, which encode gives back exactly).
      */
     void ran(Client client, byte[][] request) {
         if (client != master) return;
-        long n = io.cinnabar.protocol.Request.multibulkLength(request);
-        if (client.multi != null) {
-            uncommitted += n;
-        } else {
-            offset += uncommitted + n;
-            uncommitted = 0;
+        uncommitted.add(io.cinnabar.persistence.RespCommandBuffer.encode(request));
+        if (client.multi != null) return;
+        for (byte[] part : uncommitted) {
+            offset += part.length;
+            server.history().write(part);
         }
+        uncommitted.clear();
     }
 
     private void closed(String why) {
         boolean wasUp = state == State.CONNECTED;
         if (why != null) log.warn(why);
-        if (wasUp && master != null) {
-            cachedReplid = masterReplid;
-            cachedOffset = offset;
-            cachedDb = master.db;
-        }
+        if (wasUp) cacheMaster();
         link = null;
         attempt = null;
         master = null;
         state = State.CONNECT;
         if (wasUp || downSinceMs == 0) downSinceMs = now();
+    }
+
+    /** Redis's replicationCacheMaster: where the stream stood, for a PSYNC that continues it. */
+    private void cacheMaster() {
+        if (master == null) return;
+        cachedReplid = masterReplid;
+        cachedOffset = offset;
+        cachedDb = master.db;
     }
 
     /**
@@ -421,6 +459,11 @@ public final class MasterLink {
     }
 
     // ---- what ROLE and INFO show ----
+
+    /** The database the master's stream is in here (0 on a master, whose stream to replicas starts with a SELECT). */
+    public int streamDb() {
+        return master != null ? master.db : 0;
+    }
 
     /** ROLE's state: connect, connecting, handshake, sync or connected. */
     public String roleState() {

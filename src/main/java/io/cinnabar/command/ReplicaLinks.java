@@ -13,4 +13,10 @@ public interface ReplicaLinks {
      * propagates to replicas (for their subscribers) and not to the AOF.
      */
     void toReplicasOnly(byte[][] argv);
+
+    /**
+     * Closes every replica's link (Redis's disconnectSlaves): the stream they follow changed its
+     * id, or starts over, so they reconnect and learn where they stand (PSYNC).
+     */
+    void disconnectAll();
 }

@@ -9,10 +9,8 @@ import io.cinnabar.persistence.Persistence;
 import io.cinnabar.persistence.PersistenceFormats;
 import io.cinnabar.persistence.WriteFeed;
 
-import java.security.SecureRandom;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +46,9 @@ public final class ServerContext {
     private final io.cinnabar.command.acl.Acl acl;
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final long startTimeMs = System.currentTimeMillis();
-    /** Redis's run_id and master_replid, made when first asked for: see randomId. */
-    private String runId, replicationId;
+    /** Redis's run_id, made when first asked for: see ReplicationHistory.randomId. */
+    private String runId;
+    private final ReplicationHistory history;
     private final MasterLink masterLink;
     private volatile int port;
     private Runnable shutdownHook = () -> { };
@@ -73,6 +72,7 @@ public final class ServerContext {
         this.commands = commands;
         this.thread = thread;
         this.keyspace = new Keyspace(config.getInt(ConfigOptions.DATABASES));
+        this.history = new ReplicationHistory(feed, config);
         this.masterLink = new MasterLink(this, config);
         this.slowLog = new SlowLog(config, keyspace);
         this.latencyMonitor = new LatencyMonitor(config, keyspace);
@@ -235,7 +235,7 @@ public final class ServerContext {
     public long startTimeMs() { return startTimeMs; }
     /** INFO's run_id; keyspace thread. */
     public String runId() {
-        if (runId == null) runId = randomId();
+        if (runId == null) runId = ReplicationHistory.randomId();
         return runId;
     }
 
@@ -244,31 +244,11 @@ public final class ServerContext {
         return masterLink;
     }
 
-    /** INFO's master_replid; keyspace thread. */
-    public String replicationId() {
-        if (replicationId == null) replicationId = randomId();
-        return replicationId;
+    /** The replication stream the data is at: ids, offset, backlog. */
+    public ReplicationHistory history() {
+        return history;
     }
 
-    /** A replica takes its master's replication id with the master's data. */
-    public void replicationId(String id) {
-        replicationId = id;
-    }
-
-    /** A replica promoted (REPLICAOF NO ONE) starts a history of its own: Redis's shiftReplicationId. */
-    public void newReplicationId() {
-        replicationId = randomId();
-    }
-
-    /**
-     * 40 random hex characters, as Redis's getRandomHexChars. Not made at start-up: the first
-     * SecureRandom in a JVM loads the security providers, ~10 ms of an embedded server's start.
-     */
-    private static String randomId() {
-        byte[] id = new byte[20];
-        new SecureRandom().nextBytes(id);
-        return HexFormat.of().formatHex(id);
-    }
     public int port() { return port; }
     public void port(int p) { port = p; }
     public boolean activeExpireEnabled() { return activeExpireEnabled; }

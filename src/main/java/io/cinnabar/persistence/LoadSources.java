@@ -101,6 +101,12 @@ public final class LoadSources {
     /** Keys loaded and skipped as expired, for the log line and INFO. */
     public static final class LoadStats {
         volatile long loaded, expired, emptySkipped;
+        /** The aux field repl-stream-db: the database a master's stream after this payload is in. */
+        volatile int replStreamDb;
+
+        public int replStreamDb() {
+            return replStreamDb;
+        }
 
         public long loaded() {
             return loaded;
@@ -140,6 +146,13 @@ public final class LoadSources {
                     }
                     case "aof-base" -> {
                         if ("1".equals(v)) log.info("RDB is base AOF");
+                    }
+                    case "repl-stream-db" -> {
+                        try {
+                            stats.replStreamDb = Math.max(0, Math.min(Integer.parseInt(v), config.getInt(ConfigOptions.DATABASES) - 1));
+                        } catch (NumberFormatException ignored) {
+                            // database 0, as Redis's rdbLoad takes a bad one
+                        }
                     }
                     default -> log.debug("RDB '{}': {}", k, v);
                 }

@@ -27,8 +27,8 @@ public final class PersistenceFormats {
             }
 
             @Override
-            public SnapshotFormat forReplicas(String replicationId, boolean functionsOnly) {
-                return new Rdb(config, false, libraries.get(), replicationId, functionsOnly);
+            public SnapshotFormat forReplicas(ReplicationPoint where, boolean functionsOnly) {
+                return new Rdb(config, false, libraries.get(), where, functionsOnly);
             }
         };
     }
@@ -52,16 +52,16 @@ public final class PersistenceFormats {
         private final Config config;
         private final boolean aofBase;
         private final List<byte[]> libraries;
-        /** A replica's: the repl-* aux fields' id, else null. */
-        private final String replicationId;
+        /** A replica's: the repl-* aux fields, else null. */
+        private final ReplicationPoint replication;
         private final boolean functionsOnly;
         private RdbWriter writer;
 
-        Rdb(Config config, boolean aofBase, List<byte[]> libraries, String replicationId, boolean functionsOnly) {
+        Rdb(Config config, boolean aofBase, List<byte[]> libraries, ReplicationPoint replication, boolean functionsOnly) {
             this.config = config;
             this.aofBase = aofBase;
             this.libraries = libraries;
-            this.replicationId = replicationId;
+            this.replication = replication;
             this.functionsOnly = functionsOnly;
         }
 
@@ -69,9 +69,9 @@ public final class PersistenceFormats {
         public void begin(OutputStream out) throws IOException {
             writer = new RdbWriter(out, config.getBool(ConfigOptions.RDBCOMPRESSION), config.getBool(ConfigOptions.RDBCHECKSUM));
             Runtime rt = Runtime.getRuntime();
-            // No replication stream follows yet: database 0 at offset 0, as INFO replication says.
-            writer.begin(RdbWriter.standardAux(System.currentTimeMillis() / 1000, rt.totalMemory() - rt.freeMemory(), aofBase,
-                    0, replicationId, 0));
+            long ctime = System.currentTimeMillis() / 1000, used = rt.totalMemory() - rt.freeMemory();
+            writer.begin(replication == null ? RdbWriter.standardAux(ctime, used, aofBase)
+                    : RdbWriter.standardAux(ctime, used, aofBase, replication.streamDb(), replication.id(), replication.offset()));
             for (byte[] code : libraries) writer.function(code);
         }
 

@@ -206,9 +206,9 @@ public final class RdbSaves {
      * False when a snapshot already runs. Otherwise done gets the file, or null when the snapshot
      * failed or was stopped, on the keyspace thread; a temp file is then the caller's to delete.
      */
-    public boolean startForReplicas(boolean toDumpFile, boolean functionsOnly, String replicationId, Consumer<Path> done) {
+    public boolean startForReplicas(boolean toDumpFile, boolean functionsOnly, ReplicationPoint where, Consumer<Path> done) {
         if (running != null) return false;
-        SnapshotFormat format = rdbFormat.forReplicas(replicationId, functionsOnly);
+        SnapshotFormat format = rdbFormat.forReplicas(where, functionsOnly);
         log.info("Starting BGSAVE for SYNC with target: {}", toDumpFile ? "disk" : "replicas sockets");
         if (toDumpFile) {
             startBgsave(format, done);

@@ -141,6 +141,94 @@ class ReplicaOfIT {
         }
     }
 
+    /**
+     * A failover as Sentinel runs it: one replica promoted (REPLICAOF NO ONE), the other replica
+     * and the old master pointed at it. Both continue (+CONTINUE) from its backlog, which holds the
+     * old master's stream as it ran there, under the old id kept as the second one.
+     */
+    @Test
+    void afterAFailoverTheOtherReplicaAndTheOldMasterContinueFromThePromotedReplica() throws Exception {
+        try (CinnabarServer m = server("master").build().start(); Jedis c = new Jedis("127.0.0.1", m.port());
+             CinnabarServer r1 = server("replica1", "replicaof", "127.0.0.1 " + m.port()).build().start();
+             CinnabarServer r2 = server("replica2", "replicaof", "127.0.0.1 " + m.port()).build().start();
+             Jedis j1 = new Jedis("127.0.0.1", r1.port()); Jedis j2 = new Jedis("127.0.0.1", r2.port())) {
+            awaitLinkUp(j1);
+            awaitLinkUp(j2);
+            DataSet.writeOfEveryKind(c);
+            c.select(2);
+            c.set("in db 2", "x");
+            assertEquals(2L, c.waitReplicas(2, 10_000));
+            String oldId = field(c.info("replication"), "master_replid", "");
+            long offset = field(c.info("replication"), "master_repl_offset");
+            String replica = j1.info("replication");
+            assertEquals(oldId, field(replica, "master_replid", ""));
+            assertEquals(offset, field(replica, "master_repl_offset"), "a replica's stream is its master's, byte for byte");
+            assertEquals("1", field(replica, "repl_backlog_active", ""));
+
+            assertEquals("OK", j1.replicaofNoOne());
+            String promoted = j1.info("replication");
+            String newId = field(promoted, "master_replid", "");
+            assertNotEquals(oldId, newId);
+            assertEquals(oldId, field(promoted, "master_replid2", ""));
+            assertEquals(offset + 1, field(promoted, "second_repl_offset"));
+            assertEquals(offset, field(promoted, "master_repl_offset"), "the offset goes on");
+            j1.set("after promotion", "y");
+
+            j2.replicaof("127.0.0.1", r1.port());
+            awaitInfo(j1, "stats", "sync_partial_ok:1\r\n");
+            c.replicaof("127.0.0.1", r1.port());
+            awaitInfo(j1, "stats", "sync_partial_ok:2\r\n");
+            awaitLinkUp(j2);
+            awaitLinkUp(c);
+            assertEquals(2L, j1.waitReplicas(2, 10_000));
+            assertTrue(j1.info("stats").contains("sync_full:0\r\n"), j1.info("stats"));
+            String follower = j2.info("replication");
+            assertEquals(newId, field(follower, "master_replid", ""));
+            assertEquals(oldId, field(follower, "master_replid2", ""), "a replica keeps the id it continued from second");
+            assertEquals(digest(j1), digest(j2));
+            assertEquals(digest(j1), digest(c));
+            c.select(0);
+            assertEquals("y", c.get("after promotion"));
+        }
+    }
+
+    /**
+     * Chained replication: a replica passes its master's stream on, byte for byte, to replicas of
+     * its own (a real Redis one and a Cinnabar one), whose payload says which database that stream
+     * is in (repl-stream-db), so that all four hold the same data at the same offset.
+     */
+    @Test
+    void aReplicaServesReplicasOfItsOwn() throws Exception {
+        try (CinnabarServer m = server("master").build().start(); Jedis c = new Jedis("127.0.0.1", m.port());
+             CinnabarServer r1 = server("replica").build().start(); Jedis j1 = new Jedis("127.0.0.1", r1.port())) {
+            assertEquals("NOMASTERLINK Can't SYNC while not connected with my master", assertThrows(JedisDataException.class,
+                    () -> { j1.replicaof("127.0.0.1", 1); j1.sendCommand(() -> "SYNC".getBytes()); }).getMessage());
+            j1.replicaof("127.0.0.1", m.port());
+            awaitLinkUp(j1);
+            DataSet.writeOfEveryKind(c);
+            c.select(5);
+            c.set("a", "1");
+            assertEquals(1L, c.waitReplicas(1, 10_000));
+            try (RealRedis redis = RealRedis.start(Files.createDirectories(dir.resolve("redis")), "--enable-debug-command", "yes",
+                    "--replicaof", "127.0.0.1", Integer.toString(r1.port())); Jedis rr = redis.client();
+                 CinnabarServer r2 = server("subreplica", "replicaof", "127.0.0.1 " + r1.port()).build().start();
+                 Jedis j2 = new Jedis("127.0.0.1", r2.port())) {
+                awaitLinkUp(rr);
+                awaitLinkUp(j2);
+                // No SELECT in the stream from here: the master's is still in database 5.
+                c.set("b", "2");
+                long offset = field(c.info("replication"), "master_repl_offset");
+                for (Jedis sub : List.of(rr, j2)) {
+                    awaitInfo(sub, "replication", "master_repl_offset:" + offset + "\r\n");
+                    sub.select(5);
+                    assertEquals("2", sub.get("b"));
+                    assertEquals(digest(c), digest(sub));
+                }
+                assertEquals(2, j1.info("replication").split("slave\\d:").length - 1, j1.info("replication"));
+            }
+        }
+    }
+
     @Test
     void aReplicaLeavesEvictingToItsMaster() throws Exception {
         try (CinnabarServer m = server("master").build().start(); Jedis c = new Jedis("127.0.0.1", m.port());
@@ -212,6 +300,49 @@ class ReplicaOfIT {
             for (int i = 0; i < 500 && j.dbSize() != 1; i++) Thread.sleep(20);
             assertEquals(1L, j.dbSize());
             assertEquals("v", j.get("forever"));
+        }
+    }
+
+    /**
+     * Failovers between real Redis and Cinnabar keep partial resynchronisation working both ways:
+     * a Cinnabar replica continues from a promoted Redis replica, then, promoted itself, serves
+     * +CONTINUE to that Redis server.
+     */
+    @Test
+    void failoversBetweenRealRedisAndCinnabarContinueTheStream() throws Exception {
+        try (RealRedis master = RealRedis.start(Files.createDirectories(dir.resolve("redis-master")), "--enable-debug-command", "yes");
+             RealRedis other = RealRedis.start(Files.createDirectories(dir.resolve("redis-replica")), "--enable-debug-command", "yes",
+                     "--replicaof", "127.0.0.1", Integer.toString(master.port));
+             Jedis rm = master.client(); Jedis rr = other.client();
+             CinnabarServer r = server("replica", "replicaof", "127.0.0.1 " + master.port).build().start();
+             Jedis j = new Jedis("127.0.0.1", r.port())) {
+            awaitLinkUp(j);
+            awaitLinkUp(rr);
+            DataSet.writeOfEveryKind(rm);
+            assertEquals(2L, rm.waitReplicas(2, 10_000));
+
+            assertEquals("OK", rr.replicaofNoOne());
+            rr.set("written on redis", "1");
+            j.replicaof("127.0.0.1", other.port);
+            awaitInfo(rr, "stats", "sync_partial_ok:1\r\n");
+            awaitLinkUp(j);
+            assertEquals(1L, rr.waitReplicas(1, 10_000));
+            assertEquals(digest(rr), digest(j));
+            assertEquals(field(rr.info("replication"), "master_repl_offset"), field(j.info("replication"), "master_repl_offset"));
+
+            assertEquals("OK", j.replicaofNoOne());
+            j.set("written on cinnabar", "2");
+            rr.replicaof("127.0.0.1", r.port());
+            awaitInfo(j, "stats", "sync_partial_ok:1\r\n");
+            // Two failovers back, the old master's id is no longer one of the two kept: a full sync, as in Redis.
+            rm.replicaof("127.0.0.1", r.port());
+            awaitInfo(j, "stats", "sync_full:1\r\n");
+            awaitLinkUp(rr);
+            awaitLinkUp(rm);
+            assertEquals(2L, j.waitReplicas(2, 10_000));
+            assertTrue(j.info("stats").contains("sync_full:1\r\nsync_partial_ok:1\r\n"), j.info("stats"));
+            assertEquals(digest(j), digest(rr));
+            assertEquals(digest(j), digest(rm));
         }
     }
 

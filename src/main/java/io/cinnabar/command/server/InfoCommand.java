@@ -361,11 +361,12 @@ public final class InfoCommand implements CommandFamily {
         for (int i = 0; i < replicas.size(); i++) s.field("slave" + i, replicas.get(i));
         if (GoodReplicas.inForce(server.config())) s.field("min_slaves_good_slaves", GoodReplicas.count(server));
         s.field("master_failover_state", "no-failover");
-        s.field("master_replid", server.replicationId());
-        s.field("master_replid2", "0000000000000000000000000000000000000000");
-        s.field("master_repl_offset", master.host() != null ? master.offset() : syncs == null ? 0 : syncs.offset());
-        s.field("second_repl_offset", -1);
-        ReplicationBacklog backlog = syncs == null ? null : syncs.backlog();
+        io.cinnabar.command.ReplicationHistory history = server.history();
+        s.field("master_replid", history.id());
+        s.field("master_replid2", history.secondId());
+        s.field("master_repl_offset", history.offset());
+        s.field("second_repl_offset", history.secondOffset());
+        io.cinnabar.command.ReplicationBacklog backlog = history.backlog();
         s.field("repl_backlog_active", backlog != null ? 1 : 0);
         s.field("repl_backlog_size", backlog != null ? backlog.size() : server.config().getLong(io.cinnabar.config.Config.option("repl-backlog-size")));
         s.field("repl_backlog_first_byte_offset", backlog != null ? backlog.firstByteOffset() : 0);

@@ -6,7 +6,9 @@ import io.cinnabar.command.ReplicaLinks;
 import io.cinnabar.command.ReplicaFlags;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.config.Config;
-import io.cinnabar.persistence.WriteFeed;
+import io.cinnabar.command.ReplicationBacklog;
+import io.cinnabar.command.ReplicationHistory;
+import io.cinnabar.persistence.ReplicationPoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,16 +20,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The master side of replication, as a Redis 7.0 master serves replicas (SYNC/PSYNC). A PSYNC
- * that names this server's replication id and an offset the backlog still holds continues
- * ("+CONTINUE", then the backlog from there); any other gets a full resynchronisation. The
- * backlog is made with the first replica (and a new replication id, as Redis's) and kept, with
- * the stream feeding it, until repl-backlog-ttl seconds without replicas. A replica waits, sent a
+ * of this server's history (its replication id, or the second one up to where that ends, see
+ * {@link ReplicationHistory}) from an offset the backlog still holds continues ("+CONTINUE",
+ * then the backlog from there); any other gets a full resynchronisation. A master's backlog is
+ * made with the first replica (and a new replication id, as Redis's) and kept, with its writes
+ * feeding it, until repl-backlog-ttl seconds without replicas; a replica serves replicas of its
+ * own once its link is up, with its master's stream as it ran here. A replica waits, sent a
  * newline a second, until a snapshot starts for it (a diskless one only after
  * repl-diskless-sync-delay seconds, so that others can join, as Redis waits); from that point
  * on the write feed's bytes are its stream. It gets "+FULLRESYNC id offset" if it asked with
@@ -37,7 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A client that asked REPLCONF rdb-only 1 (redis-cli --rdb) is let go after the payload.
  * Keyspace thread only.
  */
-final class Replicas implements WriteFeed.Tap, ReplicaLinks {
+final class Replicas implements ReplicaLinks {
     private static final Logger log = LoggerFactory.getLogger(Replicas.class);
 
     /** Redis's RDB_EOF_MARK_SIZE. */
@@ -82,15 +85,15 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
     private final List<Replica> diskless = new ArrayList<>();
     private ClockTimers.Deadline everySecond;
     private long secondsTicked;
-    /** master_repl_offset: the bytes of the replication stream so far. */
-    private long offset;
-    /** The stream's last bytes, from the first replica on; null before, and after repl-backlog-ttl without replicas. */
-    private ReplicationBacklog backlog;
+    /** The stream: its offset, and its last bytes, from the first replica on (null after repl-backlog-ttl without replicas). */
+    private final ReplicationHistory history;
     /** Since when the server has had no replica (the backlog's time to live counts from then); 0 while it has. */
     private long aloneSinceMs;
 
     private Replicas(ServerContext server) {
         this.server = server;
+        this.history = server.history();
+        history.onward(this::push);
         server.component(ReplicaLinks.class, () -> this);
     }
 
@@ -105,12 +108,7 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
 
     /** SYNC, or PSYNC (then answered +FULLRESYNC first). */
     void add(Client client, boolean psync) {
-        if (backlog == null) {
-            // Redis's syncCommand: a new history begins with the backlog, so no replica of an
-            // older one continues from it.
-            server.newReplicationId();
-            backlog = new ReplicationBacklog(backlogSize(), offset);
-        }
+        history.startBacklog();
         client.replicaFlags(client.replicaFlags() | ReplicaFlags.SYNCING);
         // A replica's own commands get no replies (Redis's prepareClientToWrite): they would land in its stream.
         client.replyOff(true);
@@ -129,17 +127,20 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
      * holds gets "+CONTINUE" and the stream from there, and is online at once; true if so.
      */
     boolean tryContinue(Client client, String replid, long psyncOffset) {
-        if (!replid.equalsIgnoreCase(server.replicationId())) {
-            if (!replid.startsWith("?")) {
-                log.info("Partial resynchronization not accepted: Replication ID mismatch (Replica asked for '{}', my "
-                        + "replication IDs are '{}' and '0000000000000000000000000000000000000000')", replid, server.replicationId());
-            }
+        if (replid.startsWith("?")) {
+            log.info("Full resync requested by replica {}", name(client));
+            return false;
+        }
+        String mismatch = history.mismatch(replid, psyncOffset);
+        if (mismatch != null) {
+            log.info("Partial resynchronization not accepted: {}", mismatch);
             return false;
         }
         server.feed().flushTap();
+        ReplicationBacklog backlog = history.backlog();
         if (backlog == null || !backlog.holdsFrom(psyncOffset)) {
             log.info("Unable to partial resync with replica {} for lack of backlog (Replica request was: {}).", name(client), psyncOffset);
-            if (backlog != null && psyncOffset > offset) {
+            if (backlog != null && psyncOffset > history.offset()) {
                 log.warn("Warning: replica {} tried to PSYNC with an offset that is greater than the master replication offset.",
                         name(client));
             }
@@ -149,7 +150,7 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
         client.replyOff(true);
         Replica r = new Replica(client, true, now());
         boolean psync2 = (client.replicaFlags() & ReplicaFlags.CAPA_PSYNC2) != 0;
-        client.channel().push(("+CONTINUE" + (psync2 ? " " + server.replicationId() : "") + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        client.channel().push(("+CONTINUE" + (psync2 ? " " + history.id() : "") + "\r\n").getBytes(StandardCharsets.US_ASCII));
         byte[] missed = backlog.from(psyncOffset);
         if (missed.length > 0) client.channel().push(missed);
         r.streaming = true;
@@ -158,20 +159,10 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
         r.ackMs = now();
         replicas.add(r);
         aloneSinceMs = 0;
-        server.feed().tap(this);
         log.info("Partial resynchronization request from {} accepted. Sending {} bytes of backlog starting from offset {}.",
                 name(client), missed.length, psyncOffset);
         tickEverySecond();
         return true;
-    }
-
-    /** The backlog, or null when there is none (INFO). */
-    ReplicationBacklog backlog() {
-        return backlog;
-    }
-
-    private int backlogSize() {
-        return (int) Math.min(Integer.MAX_VALUE - 8, config().getLong(Config.option("repl-backlog-size")));
     }
 
     /** REPLCONF ACK offset from a replica: WAITs it completes are answered. */
@@ -210,15 +201,10 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
         }
     }
 
-    /** master_repl_offset. */
-    long offset() {
-        return offset;
-    }
-
     /** The stream so far includes every write already run: what a WAIT now waits for its replicas to reach. */
     long offsetNow() {
         server.feed().flushTap();
-        return offset;
+        return history.offset();
     }
 
     @Override
@@ -231,9 +217,15 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
 
     @Override
     public void toReplicasOnly(byte[][] argv) {
-        if (backlog == null && replicas.stream().noneMatch(r -> r.held != null || r.streaming)) return;
+        if (!streamIsOurs()) return;
         server.feed().flushTap();
         emit(io.cinnabar.persistence.RespCommandBuffer.encode(argv));
+    }
+
+    @Override
+    public void disconnectAll() {
+        for (Replica r : replicas) r.client.channel().close();
+        dropClosed();
     }
 
     /** Replicas online whose acknowledged offset reached target (WAIT's count). */
@@ -245,9 +237,14 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
 
     /** Asks every replica for its offset now (a blocked WAIT), through the stream as Redis does. */
     void askForAcks() {
-        if (backlog == null && replicas.stream().noneMatch(r -> r.held != null || r.streaming)) return;
+        if (!streamIsOurs()) return;
         server.feed().flushTap();
         emit(GETACK);
+    }
+
+    /** Whether this server writes the stream (a master with a backlog), rather than passing its master's on. */
+    private boolean streamIsOurs() {
+        return history.backlog() != null && server.masterLink().host() == null;
     }
 
     private Replica find(Client client) {
@@ -274,7 +271,7 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
         secondsTicked++;
         dropClosed();
         long nowMs = now();
-        if (!replicas.isEmpty() && secondsTicked % config().getLong(Config.option("repl-ping-replica-period")) == 0) {
+        if (!replicas.isEmpty() && streamIsOurs() && secondsTicked % config().getLong(Config.option("repl-ping-replica-period")) == 0) {
             server.feed().flushTap();
             emit(PING);
         }
@@ -297,14 +294,14 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
             long most = config().getLong(Config.option("repl-diskless-sync-max-replicas"));
             if (!diskless() || (most > 0 && waiting.size() >= most) || idleSeconds >= delaySeconds()) startIfIdle();
         }
-        if (backlog != null && backlog.size() != backlogSize()) backlog.resize(backlogSize());
+        history.resizeBacklog();
         expireBacklog(nowMs);
-        if (!replicas.isEmpty() || backlog != null) tickEverySecond();
+        if (!replicas.isEmpty() || history.backlog() != null) tickEverySecond();
     }
 
-    /** Redis's repl-backlog-ttl: a backlog no replica used for that long goes, and the stream with it. */
+    /** Redis's repl-backlog-ttl: a master's backlog no replica used for that long goes, and the stream with it. */
     private void expireBacklog(long nowMs) {
-        if (backlog == null || !replicas.isEmpty()) {
+        if (!streamIsOurs() || !replicas.isEmpty()) {
             aloneSinceMs = 0;
             return;
         }
@@ -312,16 +309,13 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
         long ttl = config().getLong(Config.option("repl-backlog-ttl"));
         if (ttl == 0 || nowMs - aloneSinceMs < ttl * 1000) return;
         log.info("Replication backlog freed after {} seconds without connected replicas.", ttl);
-        backlog = null;
-        server.feed().tap(null);
+        history.freeBacklog();
     }
 
     private void dropClosed() {
         replicas.removeIf(r -> r.client.closing());
         waiting.removeIf(w -> w.client.closing());
         onDisk.removeIf(w -> w.client.closing());
-        // With no replica that wants a stream and no backlog, the feed stops feeding one (and stops, without the AOF).
-        if (backlog == null && replicas.stream().allMatch(Replica::rdbOnly)) server.feed().tap(null);
     }
 
     /**
@@ -342,19 +336,20 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
             allTakeEof &= (w.client.replicaFlags() & ReplicaFlags.CAPA_EOF) != 0;
         }
         boolean socket = (diskless() || wanted != 0) && allTakeEof;
-        String id = server.replicationId();
+        String id = history.id();
         // What was run before the snapshot goes to the replicas already streaming, not to these;
         // their stream starts with a SELECT, whichever database the feed's last command was in.
+        // A replica passes its master's stream on as it came: the payload says which database
+        // that stream is in (repl-stream-db).
         server.feed().flushTap();
         server.feed().forceSelect();
-        long start = offset;
-        if (!server.persistence().rdb().startForReplicas(!socket, wanted != 0, id, file -> send(group, socket, file))) return;
+        long start = history.offset();
+        ReplicationPoint where = new ReplicationPoint(id, start, server.masterLink().streamDb());
+        if (!server.persistence().rdb().startForReplicas(!socket, wanted != 0, where, file -> send(group, socket, file))) return;
         waiting.removeAll(group);
         (socket ? diskless : onDisk).addAll(group);
         for (Replica w : group) {
-            if (w.rdbOnly()) continue;
-            w.held = new ArrayList<>();
-            server.feed().tap(this);
+            if (!w.rdbOnly()) w.held = new ArrayList<>();
         }
         byte[] fullResync = ("+FULLRESYNC " + id + " " + start + "\r\n").getBytes(StandardCharsets.US_ASCII);
         for (Replica w : group) {
@@ -363,15 +358,13 @@ final class Replicas implements WriteFeed.Tap, ReplicaLinks {
         }
     }
 
-    @Override
-    public void bytes(byte[] bytes, int off, int len, long end) {
-        emit(Arrays.copyOfRange(bytes, off, off + len));
+    /** Bytes this server adds to the stream (PING, GETACK, PUBLISH): counted and kept as its writes are, and sent. */
+    private void emit(byte[] part) {
+        history.write(part);
     }
 
     /** Bytes of the stream: to the replicas streaming, held for those whose payload is not out yet. */
-    private void emit(byte[] part) {
-        offset += part.length;
-        if (backlog != null) backlog.append(part);
+    private void push(byte[] part) {
         long hardLimit = replicaHardLimit();
         for (Replica r : replicas) {
             if (r.streaming) {

@@ -86,7 +86,7 @@ public final class ReplicationCommands implements CommandFamily {
         java.util.List<java.util.List<String>> entries = replicas == null ? java.util.List.of() : replicas.roleEntries();
         c.reply().array(3);
         c.reply().bulk("master");
-        c.reply().integer(replicas == null ? 0 : replicas.offset());
+        c.reply().integer(c.server().history().offset());
         c.reply().array(entries.size());
         for (java.util.List<String> e : entries) {
             c.reply().array(3);
@@ -207,7 +207,7 @@ public final class ReplicationCommands implements CommandFamily {
     /**
      * SYNC / PSYNC replid offset [FAILOVER], with syncCommand's checks in its order: ignored from
      * a client already syncing, then failover, a replica's missing master link, a filter without
-     * the EOF capability, the offset. There is no backlog to continue from: always a full sync.
+     * the EOF capability; then a PSYNC the backlog can continue, else a full sync.
      */
     private void sync(Call c, boolean psync) {
         Client client = c.client();
@@ -216,13 +216,13 @@ public final class ReplicationCommands implements CommandFamily {
         MasterLink master = c.server().masterLink();
         if (psync && c.argCount() > 3 && c.argIs(3, "failover")) {
             if (master.host() == null) throw new CommandError("ERR PSYNC FAILOVER can't be sent to a master.");
-            if (!c.argString(1).equalsIgnoreCase(c.server().replicationId())) {
+            if (!c.argString(1).equalsIgnoreCase(c.server().history().id())) {
                 throw new CommandError("ERR PSYNC FAILOVER replid must match my replid.");
             }
             master.drop();
             log.info("MASTER MODE enabled (failover request from '{}')", ClientInfo.line(client, c.mstime()));
         }
-        if (master.host() != null) throw new CommandError("NOMASTERLINK Can't SYNC while not connected with my master");
+        if (master.host() != null && !master.linkUp()) throw new CommandError("NOMASTERLINK Can't SYNC while not connected with my master");
         if ((flags & ReplicaFlags.FUNCTIONS_ONLY) != 0 && (flags & ReplicaFlags.CAPA_EOF) == 0) {
             throw new CommandError("ERR Filtered replica requires EOF capability");
         }

@@ -1,11 +1,11 @@
-package io.cinnabar.command.server;
+package io.cinnabar.command;
 
 /**
  * The last repl-backlog-size bytes of the replication stream, as Redis's repl_backlog: what a
  * replica that lost its link is sent after +CONTINUE instead of a full resynchronisation.
  * Offsets are Redis's: the stream's first byte is offset 1, and master_repl_offset is the last.
  */
-final class ReplicationBacklog {
+public final class ReplicationBacklog {
     private byte[] ring;
     /** Where the next byte goes in ring, and how many of ring's bytes hold history. */
     private int next, histlen;
@@ -30,25 +30,25 @@ final class ReplicationBacklog {
     }
 
     /** repl_backlog_first_byte_offset: the offset of the oldest byte held. */
-    long firstByteOffset() {
+    public long firstByteOffset() {
         return end - histlen + 1;
     }
 
-    int histlen() {
+    public int histlen() {
         return histlen;
     }
 
-    int size() {
+    public int size() {
         return ring.length;
     }
 
     /** Whether the stream from offset on (the next byte a replica wants) is all here (addReplyReplicationBacklog's test). */
-    boolean holdsFrom(long offset) {
+    public boolean holdsFrom(long offset) {
         return offset >= firstByteOffset() && offset <= end + 1;
     }
 
     /** The bytes from offset to the end of the stream; offset must be held. */
-    byte[] from(long offset) {
+    public byte[] from(long offset) {
         int n = (int) (end + 1 - offset);
         byte[] out = new byte[n];
         int start = Math.floorMod(next - n, ring.length);

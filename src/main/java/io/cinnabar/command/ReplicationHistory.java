@@ -1,0 +1,187 @@
+package io.cinnabar.command;
+
+import io.cinnabar.config.Config;
+import io.cinnabar.config.ConfigOption;
+import io.cinnabar.persistence.WriteFeed;
+
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.function.Consumer;
+
+/**
+ * The replication stream this server's data is at, as Redis keeps it in replid, replid2,
+ * second_replid_offset, master_repl_offset and repl_backlog: on a master, the bytes its writes
+ * make (the write feed's, once a backlog exists); on a replica, its master's stream as it ran,
+ * byte for byte, so that its offsets are its master's. A replica promoted keeps its master's id as
+ * the second one, up to where it got: replicas of that master, and the old master itself, then
+ * continue with it (PSYNC ... +CONTINUE) instead of starting over. Keyspace thread only.
+ */
+public final class ReplicationHistory implements WriteFeed.Tap {
+    private static final String NO_ID = "0000000000000000000000000000000000000000";
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ReplicationHistory.class);
+    private static final ConfigOption BACKLOG_SIZE = Config.option("repl-backlog-size");
+
+    private final WriteFeed feed;
+    private final Config config;
+    /** master_replid, made when first asked for (see randomId); replid2 and second_repl_offset. */
+    private String id, id2 = NO_ID;
+    private long secondOffset = -1;
+    /** master_repl_offset: the offset of the stream's last byte. */
+    private long offset;
+    private ReplicationBacklog backlog;
+    /** Whether the stream is a master's, run here (then the feed's bytes are not part of it). */
+    private boolean following;
+    /** Who sends the stream on (the replicas), or null. */
+    private Consumer<byte[]> onward;
+
+    ReplicationHistory(WriteFeed feed, Config config) {
+        this.feed = feed;
+        this.config = config;
+    }
+
+    public String id() {
+        if (id == null) id = randomId();
+        return id;
+    }
+
+    public String secondId() {
+        return id2;
+    }
+
+    public long secondOffset() {
+        return secondOffset;
+    }
+
+    public long offset() {
+        return offset;
+    }
+
+    /** The backlog, or null when there is none. */
+    public ReplicationBacklog backlog() {
+        return backlog;
+    }
+
+    /** Where the stream's bytes go on to, besides the backlog: the replicas. */
+    public void onward(Consumer<byte[]> to) {
+        onward = to;
+    }
+
+    /** Bytes of the stream: counted, kept in the backlog, sent on. */
+    public void write(byte[] part) {
+        offset += part.length;
+        if (backlog != null) backlog.append(part);
+        if (onward != null) onward.accept(part);
+    }
+
+    @Override
+    public void bytes(byte[] bytes, int off, int len, long end) {
+        if (!following) write(Arrays.copyOfRange(bytes, off, off + len));
+    }
+
+    /** Redis's syncCommand for a master's first replica: a backlog, under a new id (no replica of an older history continues from it). */
+    public void startBacklog() {
+        if (backlog != null) return;
+        if (!following) {
+            id = randomId();
+            clearSecondId();
+        }
+        backlog = new ReplicationBacklog(backlogSize(), offset);
+        tapFeed();
+        log.info("Replication backlog created, my new replication IDs are '{}' and '{}'", id(), id2);
+    }
+
+    /** repl-backlog-ttl: the backlog goes, and the feed stops feeding it. */
+    public void freeBacklog() {
+        backlog = null;
+        tapFeed();
+    }
+
+    /** CONFIG SET repl-backlog-size, applied by the cron. */
+    public void resizeBacklog() {
+        if (backlog != null && backlog.size() != backlogSize()) backlog.resize(backlogSize());
+    }
+
+    private int backlogSize() {
+        return (int) Math.min(Integer.MAX_VALUE - 8, config.getLong(BACKLOG_SIZE));
+    }
+
+    /**
+     * A full synchronisation from a master: its stream from offset on, under its id, with a backlog
+     * from there (Redis's replica keeps one, to serve PSYNCs once promoted).
+     */
+    public void restartAt(String masterId, long masterOffset) {
+        following = true;
+        id = masterId;
+        clearSecondId();
+        offset = masterOffset;
+        backlog = new ReplicationBacklog(backlogSize(), offset);
+        tapFeed();
+    }
+
+    /** The master's stream runs here from now on (REPLICAOF host port), where it continues or restarts. */
+    public void follow() {
+        following = true;
+        tapFeed();
+    }
+
+    /**
+     * +CONTINUE under another id (the master was promoted, or it failed over): the old id stays
+     * second, as Redis's replica keeps it for its own replicas.
+     */
+    public void continueAs(String masterId) {
+        if (masterId.equalsIgnoreCase(id())) return;
+        shiftTo(masterId);
+    }
+
+    /** REPLICAOF NO ONE: a history of this server's own, the master's id kept second (Redis's shiftReplicationId). */
+    public void promote() {
+        following = false;
+        shiftTo(randomId());
+        tapFeed();
+        log.warn("Setting secondary replication ID to {}, valid up to offset: {}. New replication ID is {}", id2, secondOffset, id);
+    }
+
+    private void shiftTo(String newId) {
+        id2 = id();
+        secondOffset = offset + 1;
+        id = newId;
+    }
+
+    private void clearSecondId() {
+        id2 = NO_ID;
+        secondOffset = -1;
+    }
+
+    /**
+     * masterTryPartialResynchronization's test: whether a replica at replid, whose next byte is
+     * psyncOffset, is of this history; null if so, else why not, as Redis logs it.
+     */
+    public String mismatch(String replid, long psyncOffset) {
+        if (replid.equalsIgnoreCase(id())) return null;
+        if (!replid.equalsIgnoreCase(id2)) {
+            return "Replication ID mismatch (Replica asked for '" + replid + "', my replication IDs are '" + id()
+                    + "' and '" + id2 + "')";
+        }
+        if (psyncOffset > secondOffset) {
+            return "Requested offset for second ID was " + psyncOffset + ", but I can reply up to " + secondOffset;
+        }
+        return null;
+    }
+
+    /** A master with a backlog feeds it its writes; a replica's stream is its master's. */
+    private void tapFeed() {
+        feed.tap(backlog != null && !following ? this : null);
+    }
+
+    /**
+     * 40 random hex characters, as Redis's getRandomHexChars. Not made at start-up: the first
+     * SecureRandom in a JVM loads the security providers, ~10 ms of an embedded server's start.
+     */
+    static String randomId() {
+        byte[] bytes = new byte[20];
+        new SecureRandom().nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+}
