@@ -24,6 +24,8 @@ public final class ClientPause {
     private final ArrayDeque<Client> postponed = new ArrayDeque<>();
     private Consumer<Client> resumer = c -> { };
     private Mode mode = Mode.OFF;
+    /** FAILOVER's pause of writes (Redis's PAUSE_DURING_FAILOVER), which CLIENT UNPAUSE does not lift. */
+    private boolean failoverHold;
     private long endMs;
     private ClockTimers.Deadline timer;
 
@@ -60,6 +62,14 @@ public final class ClientPause {
         if (mode != Mode.OFF) end();
     }
 
+    /** FAILOVER: writes wait, whatever CLIENT PAUSE and UNPAUSE do, until the failover ends. */
+    public void holdWritesForFailover(boolean on) {
+        if (failoverHold == on) return;
+        failoverHold = on;
+        keyspace.holdDeletions(on || mode != Mode.OFF);
+        if (!on && mode == Mode.OFF) resumeAll();
+    }
+
     private void timedOut() {
         timer = null;
         if (mode != Mode.OFF) end();
@@ -69,7 +79,7 @@ public final class ClientPause {
         mode = Mode.OFF;
         if (timer != null) timer.cancel();
         timer = null;
-        keyspace.holdDeletions(false);
+        keyspace.holdDeletions(failoverHold);
         resumeAll();
     }
 
@@ -89,7 +99,7 @@ public final class ClientPause {
     }
 
     public boolean isActive() {
-        return mode != Mode.OFF;
+        return mode != Mode.OFF || failoverHold;
     }
 
     /**
@@ -97,7 +107,7 @@ public final class ClientPause {
      * transaction) writes or may propagate. MONITOR clients, replicas in Redis, never wait.
      */
     boolean postpones(Client c, boolean mayReplicate) {
-        if (mode == Mode.OFF || c.monitor) return false;
+        if (!isActive() || c.monitor) return false;
         return mode == Mode.ALL || mayReplicate;
     }
 

@@ -54,7 +54,11 @@ public final class DataSets {
             } catch (IOException e) {
                 error = "Can't open the append-only file: " + e.getMessage();
             }
+            // Redis restores the replication point from an RDB only, not from an AOF; before any
+            // request held meanwhile (a replica's PSYNC) runs.
+            if (error == null && !aof && stats.replicationPoint() != null) server.masterLink().restore(stats.replicationPoint());
             finishLoading(stats);
+            server.masterLink().start();
             done.accept(error);
         });
         showLoadingAfter(p.loading(), config.getLong(ConfigOptions.LOADING_PROCESS_EVENTS_INTERVAL_BYTES),

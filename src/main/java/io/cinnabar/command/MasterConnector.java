@@ -45,6 +45,9 @@ public interface MasterConnector {
         /** The master answered PSYNC +CONTINUE [replid]: the stream goes on from the offset asked. */
         void continued(String replid);
 
+        /** The master answered PSYNC with an error (the link then closes). */
+        void psyncRefused(String reply);
+
         /** Bytes of the payload read so far, and its length (-1: diskless, unknown). */
         void transferring(long read, long total);
 

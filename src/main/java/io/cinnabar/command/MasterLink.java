@@ -3,6 +3,8 @@ package io.cinnabar.command;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOption;
 
+import io.cinnabar.persistence.ReplicationPoint;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -60,6 +62,17 @@ public final class MasterLink {
     private long cachedOffset;
     private int cachedDb;
     private ClockTimers.Deadline everySecond;
+    /** A FAILOVER in progress: told whether the target took over (its PSYNC ... FAILOVER answer), else null. */
+    private FailoverOutcome failover;
+
+    /** What a FAILOVER waits to hear from the link to its target. */
+    public interface FailoverOutcome {
+        /** The target became master and serves this server (+CONTINUE, or +FULLRESYNC). */
+        void accepted();
+
+        /** The target answered PSYNC ... FAILOVER with an error. */
+        void refused();
+    }
 
     /** Follows the configuration's replicaof ("host port", or "" for none) from the start. */
     MasterLink(ServerContext server, Config config) {
@@ -116,12 +129,22 @@ public final class MasterLink {
     }
 
     /**
+     * FAILOVER's last step: this server follows target, asking it with PSYNC ... FAILOVER to become
+     * master first (Redis's replicationSetMaster during FAILOVER_IN_PROGRESS); outcome hears how.
+     */
+    public void failoverTo(String host, int port, FailoverOutcome outcome) {
+        follow(host, port);
+        failover = outcome;
+    }
+
+    /**
      * REPLICAOF NO ONE: the link goes, the data stays, and this server starts a history of its own,
      * its master's kept as the second one (replicationUnsetMaster).
      */
     public void drop() {
         disconnect();
         host = null;
+        failover = null;
         cachedReplid = null;
         server.keyspace().replica(false);
         remember(new String[] {"no", "one"});
@@ -230,7 +253,8 @@ public final class MasterLink {
 
     private void connect() {
         MasterConnector connector = server.component(MasterConnector.class, null);
-        if (connector == null) return; // not listening yet (start-up): start() connects
+        // Not listening yet, or loading the data at start-up: start() connects once it is loaded.
+        if (connector == null || server.keyspace().isLoading()) return;
         log.info("Connecting to MASTER {}:{}", host, port);
         state = State.CONNECTING;
         lastIoMs = now();
@@ -257,7 +281,13 @@ public final class MasterLink {
         if (!ip.isEmpty()) steps.add(command("REPLCONF", "ip-address", ip));
         steps.add(command("REPLCONF", "capa", "eof", "capa", "psync2"));
         // A link that was up goes on where it stopped, if the master still holds that part of the stream.
-        steps.add(cachedReplid != null ? command("PSYNC", cachedReplid, Long.toString(cachedOffset + 1)) : command("PSYNC", "?", "-1"));
+        String[] psync = cachedReplid != null ? new String[] {"PSYNC", cachedReplid, Long.toString(cachedOffset + 1)}
+                : new String[] {"PSYNC", "?", "-1"};
+        if (failover != null) {
+            psync = java.util.Arrays.copyOf(psync, 4);
+            psync[3] = "FAILOVER";
+        }
+        steps.add(command(psync));
         return steps;
     }
 
@@ -290,6 +320,11 @@ public final class MasterLink {
         @Override
         public void continued(String replid) {
             if (current()) MasterLink.this.continued(replid);
+        }
+
+        @Override
+        public void psyncRefused(String reply) {
+            if (current()) MasterLink.this.psyncRefused();
         }
 
         @Override
@@ -327,6 +362,7 @@ public final class MasterLink {
     private void fullResync(String replid, long offset) {
         if (link == null) return;
         log.info("Full resync from master: {}:{}", replid, offset);
+        failoverAccepted();
         cachedReplid = null;
         masterReplid = replid;
         this.offset = offset;
@@ -334,6 +370,19 @@ public final class MasterLink {
         transferRead = 0;
         transferSize = -1;
         transferLastIoMs = now();
+    }
+
+    private void failoverAccepted() {
+        FailoverOutcome f = failover;
+        failover = null;
+        if (f != null) f.accepted();
+    }
+
+    /** The PSYNC got an error: a FAILOVER asking it gives up (its target is not taking over). */
+    private void psyncRefused() {
+        FailoverOutcome f = failover;
+        failover = null;
+        if (f != null) f.refused();
     }
 
     private void transferring(long read, long total) {
@@ -366,6 +415,7 @@ public final class MasterLink {
         MasterConnector.Link l = link;
         if (l == null || cachedReplid == null) return;
         log.info("Successful partial resynchronization with master.");
+        failoverAccepted();
         masterReplid = replid.isEmpty() ? cachedReplid : replid;
         if (!masterReplid.equalsIgnoreCase(cachedReplid)) {
             log.warn("Master replication ID changed to {}", masterReplid);
@@ -459,6 +509,37 @@ public final class MasterLink {
     }
 
     // ---- what ROLE and INFO show ----
+
+    /**
+     * Where the data stands in a replication stream, for a dump file (Redis's rdbPopulateSaveInfo):
+     * a master's with a backlog, a replica's as run so far (or as cached while its link is down);
+     * null when the server is in no replication chain.
+     */
+    public ReplicationPoint savePoint() {
+        ReplicationHistory history = server.history();
+        if (host == null) {
+            if (history.backlog() == null) return null;
+            server.feed().flushTap();
+            return new ReplicationPoint(history.id(), history.offset(), 0);
+        }
+        if (master != null) return new ReplicationPoint(history.id(), offset, master.db);
+        return cachedReplid == null ? null : new ReplicationPoint(cachedReplid, cachedOffset, cachedDb);
+    }
+
+    /**
+     * Start-up loaded a dump that says where its data was in a replication stream: a replica asks
+     * its master to continue from there, a master keeps it as its second history.
+     */
+    public void restore(ReplicationPoint saved) {
+        if (host == null) {
+            server.history().restoreAsMaster(saved.id(), saved.offset());
+            return;
+        }
+        server.history().restartAt(saved.id(), saved.offset());
+        cachedReplid = saved.id();
+        cachedOffset = saved.offset();
+        cachedDb = saved.streamDb();
+    }
 
     /** The database the master's stream is in here (0 on a master, whose stream to replicas starts with a SELECT). */
     public int streamDb() {

@@ -120,6 +120,19 @@ public final class ReplicationHistory implements WriteFeed.Tap {
         tapFeed();
     }
 
+    /**
+     * A master restarted from a dump that was at offset of stream id (Redis's loadDataFromDisk):
+     * a history of its own that keeps that one second, so that its replicas continue.
+     */
+    public void restoreAsMaster(String savedId, long savedOffset) {
+        following = false;
+        offset = savedOffset;
+        id = savedId;
+        shiftTo(randomId());
+        backlog = new ReplicationBacklog(backlogSize(), offset);
+        tapFeed();
+    }
+
     /** The master's stream runs here from now on (REPLICAOF host port), where it continues or restarts. */
     public void follow() {
         following = true;

@@ -117,7 +117,7 @@ public final class ServerContext {
                 long threshold = config.getLong(ConfigOptions.LATENCY_MONITOR_THRESHOLD);
                 if (threshold != 0 && ms >= threshold) thread.execute(() -> latencyMonitor.addSample(event, ms));
             }
-        }, PersistenceFormats.rdb(config, () -> functionLibraries.get()), PersistenceFormats.aof(config, () -> functionLibraries.get()));
+        }, PersistenceFormats.rdb(config, () -> functionLibraries.get(), () -> masterLink.savePoint()), PersistenceFormats.aof(config, () -> functionLibraries.get()));
         // The write feed is the script's while it owns the keyspace past the threshold.
         thread.atEndOfTurn(() -> {
             if (!thread.lent()) persistence.endOfRound();

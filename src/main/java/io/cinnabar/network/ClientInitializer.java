@@ -50,15 +50,17 @@ final class ClientInitializer extends ChannelInitializer<Channel> {
     private final Dispatcher dispatcher;
     private final ServerContext server;
     private final AtomicInteger connected;
+    private final OpenChannels open;
     private final ReplyRouter replies;
     /** The TLS port's current context (a CONFIG SET may replace it), or null on the plain port. */
     private final Supplier<TlsContext> tls;
 
-    ClientInitializer(Dispatcher dispatcher, ReplyRouter replies, AtomicInteger connected, Supplier<TlsContext> tls) {
+    ClientInitializer(Dispatcher dispatcher, ReplyRouter replies, AtomicInteger connected, OpenChannels open, Supplier<TlsContext> tls) {
         this.dispatcher = dispatcher;
         this.replies = replies;
         this.server = dispatcher.server();
         this.connected = connected;
+        this.open = open;
         this.tls = tls;
     }
 
@@ -75,6 +77,7 @@ final class ClientInitializer extends ChannelInitializer<Channel> {
             return;
         }
         ch.closeFuture().addListener(f -> connected.decrementAndGet());
+        open.add(ch);
         if (ch instanceof SocketChannel) TcpKeepAlive.apply(ch.config(), server.config().getLong(ConfigOptions.TCP_KEEPALIVE));
         if (tls != null) {
             TlsContext context = tls.get();

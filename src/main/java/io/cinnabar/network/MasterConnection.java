@@ -192,6 +192,7 @@ final class MasterConnection extends ChannelInboundHandlerAdapter implements Mas
             onKeyspace(() -> events.continued(replid));
             return false;
         }
+        onKeyspace(() -> events.psyncRefused(line));
         if (line.startsWith("-NOMASTERLINK") || line.startsWith("-LOADING")) {
             fail(ctx, "Master is currently unable to PSYNC but should be in the future: " + line);
         } else {

@@ -49,6 +49,7 @@ public final class NettyServer implements AutoCloseable {
     private final ServerContext server;
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
+    private final OpenChannels open = new OpenChannels();
     private final Class<? extends ServerChannel> channelClass;
     /** The plain port's listening sockets and the TLS port's (tls-port), on the same bind addresses. */
     private final Listener plain = new Listener("TCP");
@@ -95,8 +96,8 @@ public final class NettyServer implements AutoCloseable {
         // turn, not with the next round of work (the cron's, 100 ms later on an idle server).
         server.thread().atEndOfTurn(replies::flush);
         AtomicInteger connected = new AtomicInteger();
-        this.initializer = new ClientInitializer(dispatcher, replies, connected, null);
-        this.tlsInitializer = new ClientInitializer(dispatcher, replies, connected, () -> tls);
+        this.initializer = new ClientInitializer(dispatcher, replies, connected, open, null);
+        this.tlsInitializer = new ClientInitializer(dispatcher, replies, connected, open, () -> tls);
         server.component(MasterConnector.class, () -> (host, port, handshake, payloadFile, events) ->
                 connectToMaster(dispatcher, host, port, handshake, payloadFile, events));
     }
@@ -125,6 +126,7 @@ public final class NettyServer implements AutoCloseable {
                 })
                 .connect(host, port);
         link.attach(connecting.channel());
+        open.add(connecting.channel());
         connecting.addListener(f -> {
             if (!f.isSuccess()) link.closed("Error condition on socket for SYNC: " + f.cause().getMessage());
         });
@@ -493,6 +495,7 @@ public final class NettyServer implements AutoCloseable {
             }
             unixSocket = null;
         }
+        open.closeAll();
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }

@@ -103,9 +103,17 @@ public final class LoadSources {
         volatile long loaded, expired, emptySkipped;
         /** The aux field repl-stream-db: the database a master's stream after this payload is in. */
         volatile int replStreamDb;
+        /** The aux fields repl-id and repl-offset: where in a replication stream the data is (null: in none). */
+        volatile String replId;
+        volatile long replOffset = -1;
 
         public int replStreamDb() {
             return replStreamDb;
+        }
+
+        /** The replication stream the file's data is at, or null when it names none. */
+        public ReplicationPoint replicationPoint() {
+            return replId == null || replOffset < 0 ? null : new ReplicationPoint(replId, replOffset, replStreamDb);
         }
 
         public long loaded() {
@@ -146,6 +154,14 @@ public final class LoadSources {
                     }
                     case "aof-base" -> {
                         if ("1".equals(v)) log.info("RDB is base AOF");
+                    }
+                    case "repl-id" -> stats.replId = v;
+                    case "repl-offset" -> {
+                        try {
+                            stats.replOffset = Long.parseLong(v);
+                        } catch (NumberFormatException ignored) {
+                            // no replication point then
+                        }
                     }
                     case "repl-stream-db" -> {
                         try {

@@ -18,12 +18,16 @@ import java.util.function.Supplier;
 public final class PersistenceFormats {
     private PersistenceFormats() {}
 
-    /** dump.rdb as SAVE/BGSAVE write it, and what replicas get. */
-    public static RdbFormats rdb(Config config, Supplier<List<byte[]>> libraries) {
+    /**
+     * dump.rdb as SAVE/BGSAVE write it, and what replicas get. A dump carries where its data is in
+     * a replication stream (replication, asked when the snapshot starts; null for none), so that a
+     * restarted server continues that stream (PSYNC) rather than synchronising anew.
+     */
+    public static RdbFormats rdb(Config config, Supplier<List<byte[]>> libraries, Supplier<ReplicationPoint> replication) {
         return new RdbFormats() {
             @Override
             public SnapshotFormat get() {
-                return new Rdb(config, false, libraries.get(), null, false);
+                return new Rdb(config, false, libraries.get(), replication.get(), false);
             }
 
             @Override

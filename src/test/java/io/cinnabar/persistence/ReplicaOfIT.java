@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.args.ClientType;
 import redis.clients.jedis.params.ClientKillParams;
+import redis.clients.jedis.params.FailoverParams;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 import java.nio.file.Files;
@@ -148,12 +149,9 @@ class ReplicaOfIT {
      */
     @Test
     void afterAFailoverTheOtherReplicaAndTheOldMasterContinueFromThePromotedReplica() throws Exception {
-        try (CinnabarServer m = server("master").build().start(); Jedis c = new Jedis("127.0.0.1", m.port());
-             CinnabarServer r1 = server("replica1", "replicaof", "127.0.0.1 " + m.port()).build().start();
-             CinnabarServer r2 = server("replica2", "replicaof", "127.0.0.1 " + m.port()).build().start();
-             Jedis j1 = new Jedis("127.0.0.1", r1.port()); Jedis j2 = new Jedis("127.0.0.1", r2.port())) {
-            awaitLinkUp(j1);
-            awaitLinkUp(j2);
+        try (Group g = masterAndTwoReplicas()) {
+            Jedis c = g.c, j1 = g.j1, j2 = g.j2;
+            int r1Port = g.r1.port();
             DataSet.writeOfEveryKind(c);
             c.select(2);
             c.set("in db 2", "x");
@@ -174,21 +172,105 @@ class ReplicaOfIT {
             assertEquals(offset, field(promoted, "master_repl_offset"), "the offset goes on");
             j1.set("after promotion", "y");
 
-            j2.replicaof("127.0.0.1", r1.port());
+            j2.replicaof("127.0.0.1", r1Port);
             awaitInfo(j1, "stats", "sync_partial_ok:1\r\n");
-            c.replicaof("127.0.0.1", r1.port());
+            c.replicaof("127.0.0.1", r1Port);
             awaitInfo(j1, "stats", "sync_partial_ok:2\r\n");
             awaitLinkUp(j2);
             awaitLinkUp(c);
-            assertEquals(2L, j1.waitReplicas(2, 10_000));
+            assertReplicated(j1, j2, c);
             assertTrue(j1.info("stats").contains("sync_full:0\r\n"), j1.info("stats"));
             String follower = j2.info("replication");
             assertEquals(newId, field(follower, "master_replid", ""));
             assertEquals(oldId, field(follower, "master_replid2", ""), "a replica keeps the id it continued from second");
-            assertEquals(digest(j1), digest(j2));
-            assertEquals(digest(j1), digest(c));
             c.select(0);
             assertEquals("y", c.get("after promotion"));
+        }
+    }
+
+    /**
+     * FAILOVER: the master pauses writes until the replica named has acknowledged the whole
+     * stream, then becomes its replica with PSYNC ... FAILOVER, which promotes it; the old master
+     * continues from it (+CONTINUE), and so does the other replica once pointed at it.
+     */
+    @Test
+    void failoverHandsTheMasterRoleToACaughtUpReplicaWithoutASync() throws Exception {
+        try (Group g = masterAndTwoReplicas()) {
+            Jedis c = g.c, j1 = g.j1, j2 = g.j2;
+            int r1Port = g.r1.port();
+            assertEquals("ERR FAILOVER is not valid when server is a replica.",
+                    assertThrows(JedisDataException.class, () -> j1.failover()).getMessage());
+            assertEquals("ERR No failover in progress.",
+                    assertThrows(JedisDataException.class, () -> c.sendCommand(() -> "FAILOVER".getBytes(), "ABORT")).getMessage());
+            assertEquals("ERR FAILOVER with force option requires both a timeout and target HOST and IP.",
+                    assertThrows(JedisDataException.class, () -> c.sendCommand(() -> "FAILOVER".getBytes(),
+                            "TO", "127.0.0.1", Integer.toString(r1Port), "FORCE")).getMessage());
+            assertEquals("ERR FAILOVER target HOST and PORT is not a replica.",
+                    assertThrows(JedisDataException.class, () -> c.failover(FailoverParams.failoverParams()
+                            .to("127.0.0.1", g.m.port()))).getMessage());
+            DataSet.writeOfEveryKind(c);
+
+            assertEquals("OK", c.failover(FailoverParams.failoverParams().to("127.0.0.1", r1Port)));
+            awaitInfo(c, "replication", "master_failover_state:no-failover");
+            assertEquals("master", role(j1).get(0));
+            assertEquals(List.of("slave", "127.0.0.1", (long) r1Port), role(c).subList(0, 3));
+            assertEquals("READONLY You can't write against a read only replica.",
+                    assertThrows(JedisDataException.class, () -> c.set("k", "v")).getMessage());
+            j2.replicaof("127.0.0.1", r1Port);
+            awaitInfo(j1, "stats", "sync_partial_ok:2\r\n");
+            awaitLinkUp(c);
+            awaitLinkUp(j2);
+            j1.set("after failover", "1");
+            assertReplicated(j1, c, j2);
+            assertTrue(j1.info("stats").contains("sync_full:0\r\n"), j1.info("stats"));
+        }
+    }
+
+    /**
+     * A dump says where its data is in the replication stream (repl-id, repl-offset): a replica
+     * restarted from it, and then a master restarted from its own, continue with their
+     * counterpart (+CONTINUE) instead of synchronising the whole data set again.
+     */
+    @Test
+    void restartsFromADumpContinueTheStream() throws Exception {
+        int masterPort;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            masterPort = free.getLocalPort();
+        }
+        CinnabarServer m = server("master").port(masterPort).build().start();
+        try (Jedis c = new Jedis("127.0.0.1", masterPort)) {
+            try (CinnabarServer r = server("replica", "replicaof", "127.0.0.1 " + masterPort).build().start();
+                 Jedis j = new Jedis("127.0.0.1", r.port())) {
+                awaitLinkUp(j);
+                DataSet.writeOfEveryKind(c);
+                assertEquals(1L, c.waitReplicas(1, 10_000));
+                j.save();
+            }
+            c.set("while the replica was down", "1");
+            try (CinnabarServer r = server("replica", "replicaof", "127.0.0.1 " + masterPort).build().start();
+                 Jedis j = new Jedis("127.0.0.1", r.port())) {
+                awaitInfo(c, "stats", "sync_partial_ok:1\r\n");
+                awaitLinkUp(j);
+                assertEquals(1L, c.waitReplicas(1, 10_000));
+                assertEquals(digest(c), digest(j));
+                String oldId = field(c.info("replication"), "master_replid", "");
+                long offset = field(c.info("replication"), "master_repl_offset");
+                c.save();
+                m.close();
+                m = server("master").port(masterPort).build().start();
+                try (Jedis again = new Jedis("127.0.0.1", masterPort)) {
+                    String info = again.info("replication");
+                    assertEquals(oldId, field(info, "master_replid2", ""));
+                    assertEquals(offset + 1, field(info, "second_repl_offset"));
+                    awaitInfo(again, "stats", "sync_partial_ok:1\r\n");
+                    awaitLinkUp(j);
+                    again.set("after the restart", "2");
+                    assertReplicated(again, j);
+                    assertTrue(again.info("stats").contains("sync_full:0\r\n"), again.info("stats"));
+                }
+            }
+        } finally {
+            m.close();
         }
     }
 
@@ -326,8 +408,7 @@ class ReplicaOfIT {
             j.replicaof("127.0.0.1", other.port);
             awaitInfo(rr, "stats", "sync_partial_ok:1\r\n");
             awaitLinkUp(j);
-            assertEquals(1L, rr.waitReplicas(1, 10_000));
-            assertEquals(digest(rr), digest(j));
+            assertReplicated(rr, j);
             assertEquals(field(rr.info("replication"), "master_repl_offset"), field(j.info("replication"), "master_repl_offset"));
 
             assertEquals("OK", j.replicaofNoOne());
@@ -339,10 +420,8 @@ class ReplicaOfIT {
             awaitInfo(j, "stats", "sync_full:1\r\n");
             awaitLinkUp(rr);
             awaitLinkUp(rm);
-            assertEquals(2L, j.waitReplicas(2, 10_000));
+            assertReplicated(j, rr, rm);
             assertTrue(j.info("stats").contains("sync_full:1\r\nsync_partial_ok:1\r\n"), j.info("stats"));
-            assertEquals(digest(j), digest(rr));
-            assertEquals(digest(j), digest(rm));
         }
     }
 
@@ -382,6 +461,37 @@ class ReplicaOfIT {
     private static String field(String info, String name, String ignored) {
         for (String line : info.split("\r\n")) if (line.startsWith(name + ":")) return line.substring(name.length() + 1);
         throw new AssertionError(name + " not in " + info);
+    }
+
+    /** A master and two replicas with their links up, and a client of each. */
+    private record Group(CinnabarServer m, CinnabarServer r1, CinnabarServer r2, Jedis c, Jedis j1, Jedis j2) implements AutoCloseable {
+        @Override
+        public void close() {
+            for (AutoCloseable a : new AutoCloseable[] {j2, j1, c, r2, r1, m}) {
+                try {
+                    a.close();
+                } catch (Exception ignored) {
+                    // the others close all the same
+                }
+            }
+        }
+    }
+
+    private Group masterAndTwoReplicas() throws Exception {
+        CinnabarServer m = server("master").build().start();
+        CinnabarServer r1 = server("replica1", "replicaof", "127.0.0.1 " + m.port()).build().start();
+        CinnabarServer r2 = server("replica2", "replicaof", "127.0.0.1 " + m.port()).build().start();
+        Group g = new Group(m, r1, r2, new Jedis("127.0.0.1", m.port()), new Jedis("127.0.0.1", r1.port()),
+                new Jedis("127.0.0.1", r2.port()));
+        awaitLinkUp(g.j1);
+        awaitLinkUp(g.j2);
+        return g;
+    }
+
+    /** Every replica acknowledged all the master's writes (WAIT), and holds the same data. */
+    private static void assertReplicated(Jedis master, Jedis... replicas) {
+        assertEquals(replicas.length, master.waitReplicas(replicas.length, 10_000));
+        for (Jedis r : replicas) assertEquals(digest(master), digest(r));
     }
 
     private static String digest(Jedis j) {

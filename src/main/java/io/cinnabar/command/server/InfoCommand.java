@@ -360,7 +360,7 @@ public final class InfoCommand implements CommandFamily {
         s.field("connected_slaves", replicas.size());
         for (int i = 0; i < replicas.size(); i++) s.field("slave" + i, replicas.get(i));
         if (GoodReplicas.inForce(server.config())) s.field("min_slaves_good_slaves", GoodReplicas.count(server));
-        s.field("master_failover_state", "no-failover");
+        s.field("master_failover_state", Failover.infoState(server));
         io.cinnabar.command.ReplicationHistory history = server.history();
         s.field("master_replid", history.id());
         s.field("master_replid2", history.secondId());

@@ -228,6 +228,35 @@ final class Replicas implements ReplicaLinks {
         dropClosed();
     }
 
+    /** A replica as FAILOVER sees it: its address, the port it listens on, and how far it acknowledged the stream. */
+    record Target(String host, int port, boolean online, long ackOffset) { }
+
+    /** The replica at host (the address it connected from) and port (its listening port), as Redis's findReplica; or null. */
+    Target at(String host, int port) {
+        dropClosed();
+        for (Replica r : replicas) {
+            if (host.equalsIgnoreCase(host(r.client)) && port == r.client.replicaPort()) {
+                return new Target(host(r.client), port, r.streaming, r.ackOffset);
+            }
+        }
+        return null;
+    }
+
+    /** The first replica online that acknowledged the whole stream, or null. */
+    Target caughtUp() {
+        dropClosed();
+        long end = offsetNow();
+        for (Replica r : replicas) {
+            if (r.streaming && r.ackOffset == end) return new Target(host(r.client), r.client.replicaPort(), true, r.ackOffset);
+        }
+        return null;
+    }
+
+    boolean none() {
+        dropClosed();
+        return replicas.isEmpty();
+    }
+
     /** Replicas online whose acknowledged offset reached target (WAIT's count). */
     int acknowledged(long target) {
         int n = 0;
@@ -271,7 +300,10 @@ final class Replicas implements ReplicaLinks {
         secondsTicked++;
         dropClosed();
         long nowMs = now();
-        if (!replicas.isEmpty() && streamIsOurs() && secondsTicked % config().getLong(Config.option("repl-ping-replica-period")) == 0) {
+        // No PING while a FAILOVER waits for a replica to acknowledge the whole stream: it would move the end.
+        boolean failoverWaits = Failover.running(server) && Failover.of(server).waiting();
+        if (!replicas.isEmpty() && streamIsOurs() && !failoverWaits
+                && secondsTicked % config().getLong(Config.option("repl-ping-replica-period")) == 0) {
             server.feed().flushTap();
             emit(PING);
         }

@@ -100,6 +100,7 @@ public final class ReplicationCommands implements CommandFamily {
      */
     private void replicaof(Call c) {
         if (c.server().cluster() != null) throw new CommandError("ERR REPLICAOF not allowed in cluster mode.");
+        if (Failover.running(c.server())) throw new CommandError("ERR REPLICAOF not allowed while failing over.");
         MasterLink master = c.server().masterLink();
         String from = ClientInfo.line(c.client(), c.mstime());
         if (c.argIs(1, "NO") && c.argIs(2, "ONE")) {
@@ -124,21 +125,30 @@ public final class ReplicationCommands implements CommandFamily {
         c.reply().ok();
     }
 
-    /** FAILOVER [TO host port [FORCE]] [ABORT] [TIMEOUT milliseconds]: there is never a replica to fail over to. */
+    /**
+     * FAILOVER [TO host port [FORCE]] [ABORT] [TIMEOUT milliseconds], with failoverCommand's checks
+     * in its order; the failover itself runs in {@link Failover}.
+     */
     private void failover(Call c) {
         if (c.server().cluster() != null) {
             throw new CommandError("ERR FAILOVER not allowed in cluster mode. Use CLUSTER FAILOVER command instead.");
         }
-        if (c.argCount() == 2 && c.argIs(1, "ABORT")) throw new CommandError("ERR No failover in progress.");
-        long timeout = 0;
-        boolean force = false, target = false;
+        if (c.argCount() == 2 && c.argIs(1, "ABORT")) {
+            if (!Failover.running(c.server())) throw new CommandError("ERR No failover in progress.");
+            Failover.of(c.server()).abort("Failover manually aborted");
+            c.reply().ok();
+            return;
+        }
+        long timeout = 0, port = 0;
+        boolean force = false;
+        String host = null;
         for (int j = 1; j < c.argCount(); j++) {
             if (c.argIs(j, "TIMEOUT") && j + 1 < c.argCount() && timeout == 0) {
                 timeout = c.longArg(++j);
                 if (timeout <= 0) throw new CommandError("ERR FAILOVER timeout must be greater than 0");
-            } else if (c.argIs(j, "TO") && j + 2 < c.argCount() && !target) {
-                c.longArg(j + 2);
-                target = true;
+            } else if (c.argIs(j, "TO") && j + 2 < c.argCount() && host == null) {
+                port = c.longArg(j + 2);
+                host = c.argString(j + 1);
                 j += 2;
             } else if (c.argIs(j, "FORCE") && !force) {
                 force = true;
@@ -146,8 +156,20 @@ public final class ReplicationCommands implements CommandFamily {
                 throw CommandError.syntax();
             }
         }
+        if (Failover.running(c.server())) throw new CommandError("ERR FAILOVER already in progress.");
         if (c.server().masterLink().host() != null) throw new CommandError("ERR FAILOVER is not valid when server is a replica.");
-        throw new CommandError("ERR FAILOVER requires connected replicas.");
+        Replicas replicas = Replicas.ifAny(c.server());
+        if (replicas == null || replicas.none()) throw new CommandError("ERR FAILOVER requires connected replicas.");
+        if (force && (timeout == 0 || host == null)) {
+            throw new CommandError("ERR FAILOVER with force option requires both a timeout and target HOST and IP.");
+        }
+        if (host != null) {
+            Replicas.Target target = replicas.at(host, (int) port);
+            if (target == null || port != (int) port) throw new CommandError("ERR FAILOVER target HOST and PORT is not a replica.");
+            if (!target.online()) throw new CommandError("ERR FAILOVER target replica is not online.");
+        }
+        Failover.of(c.server()).start(host, (int) port, force, timeout);
+        c.reply().ok();
     }
 
     /**
@@ -222,6 +244,7 @@ public final class ReplicationCommands implements CommandFamily {
             master.drop();
             log.info("MASTER MODE enabled (failover request from '{}')", ClientInfo.line(client, c.mstime()));
         }
+        if (Failover.running(c.server())) throw new CommandError("NOMASTERLINK Can't SYNC while failing over");
         if (master.host() != null && !master.linkUp()) throw new CommandError("NOMASTERLINK Can't SYNC while not connected with my master");
         if ((flags & ReplicaFlags.FUNCTIONS_ONLY) != 0 && (flags & ReplicaFlags.CAPA_EOF) == 0) {
             throw new CommandError("ERR Filtered replica requires EOF capability");
