@@ -18,14 +18,17 @@ import java.util.function.Consumer;
 public final class ClientPause {
     public enum Mode { OFF, WRITE, ALL }
 
+    /** Who else holds writes back, besides CLIENT PAUSE: Redis's PAUSE_DURING_FAILOVER and PAUSE_DURING_SHUTDOWN. */
+    public enum WriteHold { FAILOVER, SHUTDOWN }
+
     private final ClockTimers timers;
     private final KeyspaceThread thread;
     private final Keyspace keyspace;
     private final ArrayDeque<Client> postponed = new ArrayDeque<>();
     private Consumer<Client> resumer = c -> { };
     private Mode mode = Mode.OFF;
-    /** FAILOVER's pause of writes (Redis's PAUSE_DURING_FAILOVER), which CLIENT UNPAUSE does not lift. */
-    private boolean failoverHold;
+    /** FAILOVER's and SHUTDOWN's pauses of writes, which CLIENT UNPAUSE does not lift. */
+    private final java.util.EnumSet<WriteHold> holds = java.util.EnumSet.noneOf(WriteHold.class);
     private long endMs;
     private ClockTimers.Deadline timer;
 
@@ -62,12 +65,11 @@ public final class ClientPause {
         if (mode != Mode.OFF) end();
     }
 
-    /** FAILOVER: writes wait, whatever CLIENT PAUSE and UNPAUSE do, until the failover ends. */
-    public void holdWritesForFailover(boolean on) {
-        if (failoverHold == on) return;
-        failoverHold = on;
-        keyspace.holdDeletions(on || mode != Mode.OFF);
-        if (!on && mode == Mode.OFF) resumeAll();
+    /** FAILOVER, a SHUTDOWN waiting for replicas: writes wait, whatever CLIENT PAUSE and UNPAUSE do, until it ends. */
+    public void holdWrites(WriteHold hold, boolean on) {
+        if (!(on ? holds.add(hold) : holds.remove(hold))) return;
+        keyspace.holdDeletions(isActive());
+        if (!isActive()) resumeAll();
     }
 
     private void timedOut() {
@@ -79,7 +81,7 @@ public final class ClientPause {
         mode = Mode.OFF;
         if (timer != null) timer.cancel();
         timer = null;
-        keyspace.holdDeletions(failoverHold);
+        keyspace.holdDeletions(!holds.isEmpty());
         resumeAll();
     }
 
@@ -99,7 +101,7 @@ public final class ClientPause {
     }
 
     public boolean isActive() {
-        return mode != Mode.OFF || failoverHold;
+        return mode != Mode.OFF || !holds.isEmpty();
     }
 
     /**

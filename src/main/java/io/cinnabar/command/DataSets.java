@@ -44,6 +44,7 @@ public final class DataSets {
         Persistence p = server.persistence();
         boolean aof = config.getBool(ConfigOptions.APPENDONLY);
         LoadSources.LoadStats stats = new LoadSources.LoadStats();
+        if (!aof && server.masterLink().host() == null) stats.keepExpiredKeys();
         AofManifest[] manifest = new AofManifest[1];
         Loading.Source source = aof ? LoadSources.aof(config, p.aof().layout(), stats, manifest)
                 : LoadSources.rdb(config, p.rdb().dumpFile(), stats);
@@ -56,7 +57,9 @@ public final class DataSets {
             }
             // Redis restores the replication point from an RDB only, not from an AOF; before any
             // request held meanwhile (a replica's PSYNC) runs.
-            if (error == null && !aof && stats.replicationPoint() != null) server.masterLink().restore(stats.replicationPoint());
+            if (error == null && !aof && stats.replicationPoint() != null) {
+                server.masterLink().restore(stats.replicationPoint(), stats.expiredKeys());
+            }
             finishLoading(stats);
             server.masterLink().start();
             done.accept(error);

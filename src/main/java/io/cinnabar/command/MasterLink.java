@@ -2,7 +2,6 @@ package io.cinnabar.command;
 
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOption;
-
 import io.cinnabar.persistence.ReplicationPoint;
 
 import java.nio.charset.StandardCharsets;
@@ -291,6 +290,10 @@ public final class MasterLink {
         return steps;
     }
 
+    private static byte[] encode(byte[][] argv) {
+        return io.cinnabar.persistence.RespCommandBuffer.encode(argv);
+    }
+
     private static byte[][] command(String... words) {
         byte[][] c = new byte[words.length][];
         for (int i = 0; i < words.length; i++) c[i] = words[i].getBytes(StandardCharsets.UTF_8);
@@ -470,7 +473,7 @@ public final class MasterLink {
      */
     void ran(Client client, byte[][] request) {
         if (client != master) return;
-        uncommitted.add(io.cinnabar.persistence.RespCommandBuffer.encode(request));
+        uncommitted.add(encode(request));
         if (client.multi != null) return;
         for (byte[] part : uncommitted) {
             offset += part.length;
@@ -508,7 +511,7 @@ public final class MasterLink {
         l.ack(offset);
     }
 
-    // ---- what ROLE and INFO show ----
+    // ---- the stream's place, for dumps, restarts and replicas of this one ----
 
     /**
      * Where the data stands in a replication stream, for a dump file (Redis's rdbPopulateSaveInfo):
@@ -528,11 +531,22 @@ public final class MasterLink {
 
     /**
      * Start-up loaded a dump that says where its data was in a replication stream: a replica asks
-     * its master to continue from there, a master keeps it as its second history.
+     * its master to continue from there, a master keeps it as its second history, after which come
+     * the deletions of the keys it found expired ({db, key} pairs), for its replicas still hold them.
      */
-    public void restore(ReplicationPoint saved) {
+    public void restore(ReplicationPoint saved, List<Object[]> expiredKeys) {
         if (host == null) {
             server.history().restoreAsMaster(saved.id(), saved.offset());
+            byte[] del = (config.getBool(io.cinnabar.config.ConfigOptions.LAZYFREE_LAZY_EXPIRE) ? "UNLINK" : "DEL")
+                    .getBytes(StandardCharsets.US_ASCII);
+            int db = -1;
+            for (Object[] expired : expiredKeys == null ? List.<Object[]>of() : expiredKeys) {
+                if ((int) expired[0] != db) {
+                    db = (int) expired[0];
+                    server.history().write(encode(command("SELECT", Integer.toString(db))));
+                }
+                server.history().write(encode(new byte[][] {del, (byte[]) expired[1]}));
+            }
             return;
         }
         server.history().restartAt(saved.id(), saved.offset());
@@ -545,6 +559,8 @@ public final class MasterLink {
     public int streamDb() {
         return master != null ? master.db : 0;
     }
+
+    // ---- what ROLE and INFO show ----
 
     /** ROLE's state: connect, connecting, handshake, sync or connected. */
     public String roleState() {

@@ -19,4 +19,16 @@ public interface ReplicaLinks {
      * id, or starts over, so they reconnect and learn where they stand (PSYNC).
      */
     void disconnectAll();
+
+    /** Whether any replica is connected (in sync or not). */
+    boolean hasReplicas();
+
+    /** Whether every replica acknowledged the whole stream (Redis's isReadyToShutdown). */
+    boolean inSync();
+
+    /** Asks every replica for its offset now (REPLCONF GETACK into the stream). */
+    void askForAcks();
+
+    /** Logs, as a shutdown does, each replica behind the stream, and how many are in sync. */
+    void logLagging();
 }

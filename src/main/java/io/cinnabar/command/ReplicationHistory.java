@@ -22,6 +22,7 @@ public final class ReplicationHistory implements WriteFeed.Tap {
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ReplicationHistory.class);
     private static final ConfigOption BACKLOG_SIZE = Config.option("repl-backlog-size");
+    private static final ConfigOption BACKLOG_TTL = Config.option("repl-backlog-ttl");
 
     private final WriteFeed feed;
     private final Config config;
@@ -33,6 +34,8 @@ public final class ReplicationHistory implements WriteFeed.Tap {
     private ReplicationBacklog backlog;
     /** Whether the stream is a master's, run here (then the feed's bytes are not part of it). */
     private boolean following;
+    /** Since when a master's backlog has had no replica (repl-backlog-ttl counts from then); 0 while it has. */
+    private long aloneSinceMs;
     /** Who sends the stream on (the replicas), or null. */
     private Consumer<byte[]> onward;
 
@@ -92,9 +95,21 @@ public final class ReplicationHistory implements WriteFeed.Tap {
         log.info("Replication backlog created, my new replication IDs are '{}' and '{}'", id(), id2);
     }
 
-    /** repl-backlog-ttl: the backlog goes, and the feed stops feeding it. */
-    public void freeBacklog() {
+    /**
+     * Redis's repl-backlog-ttl, from the cron: a master's backlog that no replica used for that long
+     * goes, and the feed stops feeding it (also one a restart kept for replicas that never came back).
+     */
+    public void expireIfUnused(long nowMs, boolean hasReplicas) {
+        if (backlog == null || following || hasReplicas) {
+            aloneSinceMs = 0;
+            return;
+        }
+        if (aloneSinceMs == 0) aloneSinceMs = nowMs;
+        long ttl = config.getLong(BACKLOG_TTL);
+        if (ttl == 0 || nowMs - aloneSinceMs < ttl * 1000) return;
+        log.info("Replication backlog freed after {} seconds without connected replicas.", ttl);
         backlog = null;
+        aloneSinceMs = 0;
         tapFeed();
     }
 

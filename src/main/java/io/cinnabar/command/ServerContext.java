@@ -365,6 +365,34 @@ public final class ServerContext {
     public String shutdown(boolean save, boolean nosave, boolean force) {
         if (shutdownStarted) return null;
         log.warn("User requested shutdown...");
+        return finishShutdown(save, nosave, force);
+    }
+
+    /**
+     * SHUTDOWN without NOW, or a signal's: true when it waits for lagging replicas first (see
+     * {@link ShutdownWait}; the cron then finishes it), false when the caller shuts down now.
+     */
+    public boolean shutdownAfterReplicas(boolean save, boolean nosave, boolean force) {
+        if (shutdownWait.waiting()) return true;
+        if (shutdownStarted || !shutdownWait.begin(save, nosave, force)) return false;
+        log.warn("User requested shutdown...");
+        return true;
+    }
+
+    /** A SHUTDOWN client waiting for the shutdown under way: blocked; answered only if it fails. */
+    public void waitForShutdown(Client client) {
+        shutdownWait.addWaiter(client);
+    }
+
+    /** INFO's shutdown_in_milliseconds while a shutdown waits for replicas, else -1. */
+    public long shutdownInMs() {
+        return shutdownWait.waiting() ? shutdownWait.remainingMs() : -1;
+    }
+
+    /** Redis's finishShutdown: lagging replicas logged, then persistence; null once the server stops. */
+    String finishShutdown(boolean save, boolean nosave, boolean force) {
+        ReplicaLinks replicas = component(ReplicaLinks.class, null);
+        if (replicas != null) replicas.logLagging();
         String error = persistence.prepareShutdown(save, nosave, force);
         if (error != null) return error;
         shutdownStarted = true;
@@ -389,9 +417,10 @@ public final class ServerContext {
         return shutdownSignal != 0;
     }
 
-    /** SHUTDOWN ABORT: forgets the shutdown a signal asked for; false when there is none. */
+    /** SHUTDOWN ABORT: stops a shutdown waiting for replicas, forgets one a signal asked for; false when there is none. */
     public boolean abortShutdown() {
-        if (shutdownSignal == 0) return false;
+        boolean waited = shutdownWait.abort();
+        if (shutdownSignal == 0 && !waited) return false;
         shutdownSignal = 0;
         log.warn("Shutdown manually aborted.");
         return true;
@@ -399,11 +428,19 @@ public final class ServerContext {
 
     private volatile int shutdownSignal;
 
+    /** A shutdown a signal asked for failed: the server goes on (Redis's cancelShutdown). */
+    void forgetShutdownSignal() {
+        shutdownSignal = 0;
+    }
+    private final ShutdownWait shutdownWait = new ShutdownWait(this);
+
     /** serverCron's shutdown_asap: when persistence refuses (a failed final save), the server goes on. */
     private void shutdownOnSignal() {
         ConfigOption option = shutdownSignal == 2 ? ConfigOptions.SHUTDOWN_ON_SIGINT : ConfigOptions.SHUTDOWN_ON_SIGTERM;
         java.util.Set<String> flags = java.util.Set.of(config.getString(option).split(" "));
-        if (shutdown(flags.contains("save"), flags.contains("nosave"), flags.contains("force")) != null) shutdownSignal = 0;
+        boolean save = flags.contains("save"), nosave = flags.contains("nosave"), force = flags.contains("force");
+        if (!flags.contains("now") && shutdownAfterReplicas(save, nosave, force)) return;
+        if (shutdown(save, nosave, force) != null) shutdownSignal = 0;
     }
 
     /** True once a shutdown passed its persistence steps: closing must not save again. */
@@ -436,6 +473,9 @@ public final class ServerContext {
         timers.runDue();
         if (cronPaused) return;
         if (shutdownSignal != 0 && !shutdownStarted) shutdownOnSignal();
+        if (!shutdownStarted) shutdownWait.check();
+        ReplicaLinks replicas = component(ReplicaLinks.class, null);
+        history.expireIfUnused(keyspace.mstime(), replicas != null && replicas.hasReplicas());
         stats.sampleRates(keyspace.mstime());
         persistence.cron();
         if (cluster != null && blocked != null) blocked.redirectMovedSlots(cluster);

@@ -106,6 +106,21 @@ public final class LoadSources {
         /** The aux fields repl-id and repl-offset: where in a replication stream the data is (null: in none). */
         volatile String replId;
         volatile long replOffset = -1;
+        /**
+         * The keys found expired and left out, as {db, key} pairs, when asked for (non-null): a
+         * master restarted from a dump passes their deletion on to its replicas (Redis's RDBFLAGS_FEED_REPL).
+         */
+        private java.util.List<Object[]> expiredKeys;
+
+        /** Keeps the keys found expired (see {@link #expiredKeys()}). */
+        public void keepExpiredKeys() {
+            expiredKeys = new java.util.ArrayList<>();
+        }
+
+        /** The {db, key} pairs found expired, in the file's order, or null when not kept. */
+        public java.util.List<Object[]> expiredKeys() {
+            return expiredKeys;
+        }
 
         public int replStreamDb() {
             return replStreamDb;
@@ -185,6 +200,7 @@ public final class LoadSources {
                 progress.loaded(reader.bytesRead());
                 if (dropExpired && expireAtMs != -1 && expireAtMs < now) {
                     stats.expired++;
+                    if (stats.expiredKeys != null) stats.expiredKeys.add(new Object[] {db, key});
                 } else {
                     sink.entry(db, key, value, expireAtMs, idleSeconds, freq);
                     stats.loaded++;

@@ -229,7 +229,8 @@ class ReplicaOfIT {
     /**
      * A dump says where its data is in the replication stream (repl-id, repl-offset): a replica
      * restarted from it, and then a master restarted from its own, continue with their
-     * counterpart (+CONTINUE) instead of synchronising the whole data set again.
+     * counterpart (+CONTINUE) instead of synchronising the whole data set again. Keys the master
+     * finds expired as it loads are deleted on its replicas too.
      */
     @Test
     void restartsFromADumpContinueTheStream() throws Exception {
@@ -237,7 +238,8 @@ class ReplicaOfIT {
         try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
             masterPort = free.getLocalPort();
         }
-        CinnabarServer m = server("master").port(masterPort).build().start();
+        ManualClock masterClock = new ManualClock();
+        CinnabarServer m = server("master").port(masterPort).clock(masterClock).build().start();
         try (Jedis c = new Jedis("127.0.0.1", masterPort)) {
             try (CinnabarServer r = server("replica", "replicaof", "127.0.0.1 " + masterPort).build().start();
                  Jedis j = new Jedis("127.0.0.1", r.port())) {
@@ -253,15 +255,20 @@ class ReplicaOfIT {
                 awaitLinkUp(j);
                 assertEquals(1L, c.waitReplicas(1, 10_000));
                 assertEquals(digest(c), digest(j));
+                c.psetex("expires while the master is down", 1000, "v");
+                assertEquals(1L, c.waitReplicas(1, 10_000));
                 String oldId = field(c.info("replication"), "master_replid", "");
                 long offset = field(c.info("replication"), "master_repl_offset");
                 c.save();
                 m.close();
-                m = server("master").port(masterPort).build().start();
+                masterClock.advance(Duration.ofSeconds(2));
+                m = server("master").port(masterPort).clock(masterClock).build().start();
                 try (Jedis again = new Jedis("127.0.0.1", masterPort)) {
                     String info = again.info("replication");
                     assertEquals(oldId, field(info, "master_replid2", ""));
                     assertEquals(offset + 1, field(info, "second_repl_offset"));
+                    // The key it found expired goes from the replica too: a DEL after the saved offset.
+                    assertTrue(field(info, "master_repl_offset") > offset, info);
                     awaitInfo(again, "stats", "sync_partial_ok:1\r\n");
                     awaitLinkUp(j);
                     again.set("after the restart", "2");
@@ -271,6 +278,29 @@ class ReplicaOfIT {
             }
         } finally {
             m.close();
+        }
+    }
+
+    /** repl-backlog-ttl: once no replica is left, the backlog goes after that many seconds (on the master's clock). */
+    @Test
+    void aBacklogNoReplicaUsesGoesAfterReplBacklogTtl() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (CinnabarServer m = server("master", "repl-backlog-ttl", "10").clock(clock).build().start();
+             Jedis c = new Jedis("127.0.0.1", m.port())) {
+            try (CinnabarServer r = server("replica", "replicaof", "127.0.0.1 " + m.port()).build().start();
+                 Jedis j = new Jedis("127.0.0.1", r.port())) {
+                awaitLinkUp(j);
+                c.set("k", "v");
+                assertReplicated(c, j);
+            }
+            awaitInfo(c, "replication", "connected_slaves:0\r\n");
+            assertTrue(c.info("replication").contains("repl_backlog_active:1\r\n"));
+            // The cron starts counting when it first sees no replica: the clock moves until it has.
+            for (int i = 0; i < 200 && c.info("replication").contains("repl_backlog_active:1"); i++) {
+                clock.advance(Duration.ofSeconds(11));
+                Thread.sleep(20);
+            }
+            assertTrue(c.info("replication").contains("repl_backlog_active:0\r\n"), c.info("replication"));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.cinnabar.command.server;
 
+import io.cinnabar.command.ClientPause;
 import io.cinnabar.command.ClockTimers;
 import io.cinnabar.command.MasterLink;
 import io.cinnabar.command.ServerContext;
@@ -72,7 +73,7 @@ final class Failover implements MasterLink.FailoverOutcome {
         if (host != null) log.info("FAILOVER requested to {}:{}.", host, port);
         else log.info("FAILOVER requested to any replica.");
         state = State.WAITING_FOR_SYNC;
-        server.pause().holdWritesForFailover(true);
+        server.pause().holdWrites(ClientPause.WriteHold.FAILOVER, true);
         scheduleCheck();
     }
 
@@ -104,7 +105,7 @@ final class Failover implements MasterLink.FailoverOutcome {
         endMs = 0;
         if (check != null) check.cancel();
         check = null;
-        server.pause().holdWritesForFailover(false);
+        server.pause().holdWrites(ClientPause.WriteHold.FAILOVER, false);
     }
 
     private void scheduleCheck() {

@@ -129,6 +129,8 @@ public final class InfoCommand implements CommandFamily {
         s.field("executable", executable());
         s.field("config_file", cfg.configFile() == null ? "" : Path.of(cfg.configFile()).toAbsolutePath().toString());
         s.field("io_threads_active", 0);
+        long shutdownIn = server.shutdownInMs();
+        if (shutdownIn >= 0) s.field("shutdown_in_milliseconds", shutdownIn);
     }
 
     private static void clients(Section s, ServerContext server) {

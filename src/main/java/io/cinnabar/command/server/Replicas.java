@@ -87,8 +87,6 @@ final class Replicas implements ReplicaLinks {
     private long secondsTicked;
     /** The stream: its offset, and its last bytes, from the first replica on (null after repl-backlog-ttl without replicas). */
     private final ReplicationHistory history;
-    /** Since when the server has had no replica (the backlog's time to live counts from then); 0 while it has. */
-    private long aloneSinceMs;
 
     private Replicas(ServerContext server) {
         this.server = server;
@@ -158,7 +156,6 @@ final class Replicas implements ReplicaLinks {
         r.ackOffset = psyncOffset - 1;
         r.ackMs = now();
         replicas.add(r);
-        aloneSinceMs = 0;
         log.info("Partial resynchronization request from {} accepted. Sending {} bytes of backlog starting from offset {}.",
                 name(client), missed.length, psyncOffset);
         tickEverySecond();
@@ -228,6 +225,29 @@ final class Replicas implements ReplicaLinks {
         dropClosed();
     }
 
+    @Override
+    public boolean inSync() {
+        dropClosed();
+        long end = offsetNow();
+        for (Replica r : replicas) if (r.ackOffset != end) return false;
+        return true;
+    }
+
+    @Override
+    public void logLagging() {
+        dropClosed();
+        if (replicas.isEmpty()) return;
+        long end = offsetNow();
+        int lagging = 0;
+        for (Replica r : replicas) {
+            if (r.ackOffset == end) continue;
+            lagging++;
+            long lag = r.streaming ? (now() - r.ackMs) / 1000 : 0;
+            log.warn("Lagging replica {} reported offset {} behind master, lag={}, state={}.", name(r.client), end - r.ackOffset, lag, r.state);
+        }
+        log.info("{} of {} replicas are in sync when shutting down.", replicas.size() - lagging, replicas.size());
+    }
+
     /** A replica as FAILOVER sees it: its address, the port it listens on, and how far it acknowledged the stream. */
     record Target(String host, int port, boolean online, long ackOffset) { }
 
@@ -257,6 +277,11 @@ final class Replicas implements ReplicaLinks {
         return replicas.isEmpty();
     }
 
+    @Override
+    public boolean hasReplicas() {
+        return !none();
+    }
+
     /** Replicas online whose acknowledged offset reached target (WAIT's count). */
     int acknowledged(long target) {
         int n = 0;
@@ -264,8 +289,9 @@ final class Replicas implements ReplicaLinks {
         return n;
     }
 
-    /** Asks every replica for its offset now (a blocked WAIT), through the stream as Redis does. */
-    void askForAcks() {
+    /** Asks every replica for its offset now (a blocked WAIT, a shutdown), through the stream as Redis does. */
+    @Override
+    public void askForAcks() {
         if (!streamIsOurs()) return;
         server.feed().flushTap();
         emit(GETACK);
@@ -327,21 +353,7 @@ final class Replicas implements ReplicaLinks {
             if (!diskless() || (most > 0 && waiting.size() >= most) || idleSeconds >= delaySeconds()) startIfIdle();
         }
         history.resizeBacklog();
-        expireBacklog(nowMs);
         if (!replicas.isEmpty() || history.backlog() != null) tickEverySecond();
-    }
-
-    /** Redis's repl-backlog-ttl: a master's backlog no replica used for that long goes, and the stream with it. */
-    private void expireBacklog(long nowMs) {
-        if (!streamIsOurs() || !replicas.isEmpty()) {
-            aloneSinceMs = 0;
-            return;
-        }
-        if (aloneSinceMs == 0) aloneSinceMs = nowMs;
-        long ttl = config().getLong(Config.option("repl-backlog-ttl"));
-        if (ttl == 0 || nowMs - aloneSinceMs < ttl * 1000) return;
-        log.info("Replication backlog freed after {} seconds without connected replicas.", ttl);
-        history.freeBacklog();
     }
 
     private void dropClosed() {

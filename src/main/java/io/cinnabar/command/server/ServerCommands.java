@@ -125,17 +125,16 @@ public final class ServerCommands implements CommandFamily {
 
     /** SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT] */
     private void shutdown(Call c) {
-        boolean nosave = false, save = false, force = false, abort = false, flags = false;
+        boolean nosave = false, save = false, force = false, abort = false, now = false, flags = false;
         for (int i = 1; i < c.argCount(); i++) {
             if (c.argIs(i, "NOSAVE")) nosave = flags = true;
             else if (c.argIs(i, "SAVE")) save = flags = true;
-            else if (c.argIs(i, "NOW")) flags = true;
+            else if (c.argIs(i, "NOW")) now = flags = true;
             else if (c.argIs(i, "FORCE")) force = flags = true;
             else if (c.argIs(i, "ABORT")) abort = true;
             else throw CommandError.syntax();
         }
         if ((abort && flags) || (nosave && save)) throw CommandError.syntax();
-        // Only one a signal asked for can be pending: none waits for replicas here.
         if (abort) {
             if (!c.server().abortShutdown()) throw new CommandError("ERR No shutdown in progress.");
             c.reply().ok();
@@ -159,6 +158,12 @@ public final class ServerCommands implements CommandFamily {
                 reply.error("ERR " + error);
                 client.channel().send(reply, false);
             });
+            return;
+        }
+        if (!now && c.server().shutdownAfterReplicas(save, nosave, force)) {
+            // It waits for lagging replicas: the connection closes with the server, or gets the error.
+            c.block(new byte[0][], 0, r -> { });
+            c.server().waitForShutdown(c.client());
             return;
         }
         String error = c.server().shutdown(save, nosave, force);
