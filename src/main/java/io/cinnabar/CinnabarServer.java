@@ -163,8 +163,6 @@ public final class CinnabarServer implements AutoCloseable {
             throw new IllegalStateException(e.getMessage(), e);
         }
         context.port(port);
-        ServerContext replica = context;
-        thread.execute(() -> replica.masterLink().start());
         if (clusterNode != null) clusterState.listening(clusterNode, port);
         config.onApply(ConfigOptions.PORT, () -> relisten("Unable to listen on this port. Check server logs."));
         config.onApply(ConfigOptions.BIND, () -> relisten("Failed to bind to specified addresses."));

@@ -2,7 +2,9 @@ package io.cinnabar.command;
 
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOption;
+import io.cinnabar.persistence.LoadSources;
 import io.cinnabar.persistence.ReplicationPoint;
+import io.cinnabar.persistence.RespCommandBuffer;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -86,9 +88,12 @@ public final class MasterLink {
         }
     }
 
-    /** Once the server runs (its port bound): a configured master is connected to. */
+    /**
+     * Once the server runs and its data is loaded: a configured master is connected to by the
+     * cron, within a second, as Redis's replicationCron first connects (ROLE says "connect" until then).
+     */
     public void start() {
-        if (host != null) connectSoon();
+        if (host != null) tickEverySecond();
     }
 
     /** The master's host, or null while this server is a master. */
@@ -291,7 +296,7 @@ public final class MasterLink {
     }
 
     private static byte[] encode(byte[][] argv) {
-        return io.cinnabar.persistence.RespCommandBuffer.encode(argv);
+        return RespCommandBuffer.encode(argv);
     }
 
     private static byte[][] command(String... words) {
@@ -532,20 +537,20 @@ public final class MasterLink {
     /**
      * Start-up loaded a dump that says where its data was in a replication stream: a replica asks
      * its master to continue from there, a master keeps it as its second history, after which come
-     * the deletions of the keys it found expired ({db, key} pairs), for its replicas still hold them.
+     * the deletions of the keys it found expired, for its replicas still hold them.
      */
-    public void restore(ReplicationPoint saved, List<Object[]> expiredKeys) {
+    public void restore(ReplicationPoint saved, List<LoadSources.ExpiredKey> expiredKeys) {
         if (host == null) {
             server.history().restoreAsMaster(saved.id(), saved.offset());
             byte[] del = (config.getBool(io.cinnabar.config.ConfigOptions.LAZYFREE_LAZY_EXPIRE) ? "UNLINK" : "DEL")
                     .getBytes(StandardCharsets.US_ASCII);
             int db = -1;
-            for (Object[] expired : expiredKeys == null ? List.<Object[]>of() : expiredKeys) {
-                if ((int) expired[0] != db) {
-                    db = (int) expired[0];
+            for (var expired : expiredKeys == null ? List.<LoadSources.ExpiredKey>of() : expiredKeys) {
+                if (expired.db() != db) {
+                    db = expired.db();
                     server.history().write(encode(command("SELECT", Integer.toString(db))));
                 }
-                server.history().write(encode(new byte[][] {del, (byte[]) expired[1]}));
+                server.history().write(encode(new byte[][] {del, expired.key()}));
             }
             return;
         }

@@ -376,6 +376,7 @@ public final class ServerContext {
         if (shutdownWait.waiting()) return true;
         if (shutdownStarted || !shutdownWait.begin(save, nosave, force)) return false;
         log.warn("User requested shutdown...");
+        log.info("Waiting for replicas before shutting down.");
         return true;
     }
 

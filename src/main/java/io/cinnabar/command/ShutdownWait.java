@@ -12,8 +12,6 @@ import java.util.List;
  * Keyspace thread.
  */
 final class ShutdownWait {
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ShutdownWait.class);
-
     private final ServerContext server;
     /** When the wait ends whatever the replicas say (Redis's shutdown_mstime), 0 while none runs. */
     private long deadlineMs;
@@ -43,7 +41,6 @@ final class ShutdownWait {
         deadlineMs = server.keyspace().mstime() + timeoutSeconds * 1000;
         if (!server.pause().isActive()) replicas.askForAcks();
         server.pause().holdWrites(ClientPause.WriteHold.SHUTDOWN, true);
-        log.info("Waiting for replicas before shutting down.");
         return true;
     }
 

@@ -99,6 +99,9 @@ public final class LoadSources {
     }
 
     /** Keys loaded and skipped as expired, for the log line and INFO. */
+    /** A key a load left out because it had expired. */
+    public record ExpiredKey(int db, byte[] key) { }
+
     public static final class LoadStats {
         volatile long loaded, expired, emptySkipped;
         /** The aux field repl-stream-db: the database a master's stream after this payload is in. */
@@ -107,18 +110,18 @@ public final class LoadSources {
         volatile String replId;
         volatile long replOffset = -1;
         /**
-         * The keys found expired and left out, as {db, key} pairs, when asked for (non-null): a
-         * master restarted from a dump passes their deletion on to its replicas (Redis's RDBFLAGS_FEED_REPL).
+         * The keys found expired and left out, when asked for (non-null): a master restarted from
+         * a dump passes their deletion on to its replicas (Redis's RDBFLAGS_FEED_REPL).
          */
-        private java.util.List<Object[]> expiredKeys;
+        private java.util.List<ExpiredKey> expiredKeys;
 
         /** Keeps the keys found expired (see {@link #expiredKeys()}). */
         public void keepExpiredKeys() {
             expiredKeys = new java.util.ArrayList<>();
         }
 
-        /** The {db, key} pairs found expired, in the file's order, or null when not kept. */
-        public java.util.List<Object[]> expiredKeys() {
+        /** The keys found expired, in the file's order, or null when not kept. */
+        public java.util.List<ExpiredKey> expiredKeys() {
             return expiredKeys;
         }
 
@@ -200,7 +203,7 @@ public final class LoadSources {
                 progress.loaded(reader.bytesRead());
                 if (dropExpired && expireAtMs != -1 && expireAtMs < now) {
                     stats.expired++;
-                    if (stats.expiredKeys != null) stats.expiredKeys.add(new Object[] {db, key});
+                    if (stats.expiredKeys != null) stats.expiredKeys.add(new ExpiredKey(db, key));
                 } else {
                     sink.entry(db, key, value, expireAtMs, idleSeconds, freq);
                     stats.loaded++;
