@@ -69,16 +69,28 @@ trap stop_leftovers EXIT
 LOG=$WORK/run.log
 echo "sentinel-suite.sh: $SERVER servers, Redis $("$REDIS_SERVER" --version | sed 's/.* v=\([^ ]*\).*/\1/') sentinels; log in $LOG"
 (cd "$TREE" && timeout 1200 ./runtest-sentinel) >"$LOG" 2>&1 || true
-# "Testing unit: 00-base.tcl", then "HH:MM:SS> test name: OK" (or ": FAILED: ...") per test.
+# "Testing unit: 00-base.tcl", then per test "HH:MM:SS> test name: ", whatever the test prints
+# (restarted instances' names, "Waiting for process N to exit..." on a line of its own), and last
+# a green OK or a red "FAILED: ..." (instances.tcl's test). A test whose result never came failed.
 RESULTS=$WORK/results.tsv
 sed 's/\x1b\[[0-9;]*m//g' "$LOG" | awk '
-    /^Testing unit: / { unit = $3; sub(/\.tcl$/, "", unit); next }
+    function settle(s) {
+        if (!pending) return
+        if (s ~ /FAILED/) { print unit "\tfailed\t" name; pending = 0 }
+        else if (s ~ /OK$/) { print unit "\tok\t" name; pending = 0 }
+    }
+    function unsettled() { if (pending) print unit "\tfailed\t" name; pending = 0 }
+    /^Testing unit: / { unsettled(); unit = $3; sub(/\.tcl$/, "", unit); next }
     /^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]> / {
+        unsettled()
+        rest = substr($0, 11); i = index(rest, ": ")
+        name = substr(rest, 1, i - 1)
         # The instance a failover promotes, named in some tests, is picked by the sentinels.
-        line = substr($0, 11); gsub(/127\.0\.0\.1:[0-9]+/, "<host:port>", line)
-        if (match(line, /: OK$/)) { print unit "\tok\t" substr(line, 1, RSTART - 1); next }
-        if (match(line, /: FAILED/)) { print unit "\tfailed\t" substr(line, 1, RSTART - 1) }
-    }' >"$RESULTS"
+        gsub(/127\.0\.0\.1:[0-9]+/, "<host:port>", name)
+        pending = 1; settle(substr(rest, i + 2)); next
+    }
+    { settle($0) }
+    END { unsettled() }' >"$RESULTS"
 passed=$(grep -c $'\tok\t' "$RESULTS" || true)
 failed=$(grep -c $'\tfailed\t' "$RESULTS" || true)
 grep $'\tfailed\t' "$RESULTS" | sed 's/^/FAILED: /' || true
