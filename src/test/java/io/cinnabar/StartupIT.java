@@ -1,5 +1,6 @@
 package io.cinnabar;
 
+import io.cinnabar.persistence.LocalServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
@@ -7,7 +8,6 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ class StartupIT {
     void unreadableTlsFilesStopStartupWithRedisLines(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("stdout");
         String missing = dir.resolve("missing.crt").toString();
-        Process p = launch(log, "--port", "0", "--tls-port", Integer.toString(freePort()), "--tls-cert-file", missing,
+        Process p = launch(log, "--port", "0", "--tls-port", Integer.toString(LocalServers.freePort()), "--tls-cert-file", missing,
                 "--tls-key-file", missing, "--tls-auth-clients", "no");
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(1, p.exitValue());
@@ -49,10 +49,10 @@ class StartupIT {
 
     @Test
     void processServesAndShutsDownOnShutdownCommand() throws Exception {
-        int port = freePort();
+        int port = LocalServers.freePort();
         Process p = launch("--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1");
         try {
-            awaitPong(port).close();
+            LocalServers.awaitPong(port).close();
             try (Jedis j = new Jedis("127.0.0.1", port)) {
                 j.set("a", "1");
                 assertEquals("1", j.get("a"));
@@ -74,7 +74,7 @@ class StartupIT {
         Path log = dir.resolve("stdout");
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         Path data = Files.createDirectories(dir.resolve("data"));
-        int port = freePort();
+        int port = LocalServers.freePort();
         Process p = launch(log, List.of("-Dcinnabar.warmupMs=300", "-Djava.io.tmpdir=" + tmp),
                 "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes",
                 "--dir", data.toString());
@@ -88,7 +88,7 @@ class StartupIT {
             try (Stream<Path> left = Files.list(tmp)) {
                 assertEquals(List.of(), left.filter(f -> f.getFileName().toString().startsWith("cinnabar-warm-up")).toList());
             }
-            try (Jedis j = awaitPong(port)) {
+            try (Jedis j = LocalServers.awaitPong(port)) {
                 assertEquals(0, j.dbSize());
                 j.set("a", "1");
                 assertEquals("1", j.get("a"));
@@ -100,10 +100,10 @@ class StartupIT {
 
     @Test
     void sigtermStopsTheServerWithClientsConnected() throws Exception {
-        int port = freePort();
+        int port = LocalServers.freePort();
         Process p = launch("--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1");
         try {
-            awaitPong(port).close();
+            LocalServers.awaitPong(port).close();
             try (Jedis idle = new Jedis("127.0.0.1", port)) {
                 idle.set("k", "v");
                 p.destroy(); // SIGTERM
@@ -117,11 +117,11 @@ class StartupIT {
     /** As redis-server: a signal asks for a shutdown the cron carries out; a failed final save keeps it running. */
     @Test
     void sigtermWhoseFinalSaveFailsLeavesTheServerRunningAndSigintTwiceExitsAtOnce(@TempDir Path dir) throws Exception {
-        int port = freePort();
+        int port = LocalServers.freePort();
         Path log = dir.resolve("out.log");
         Process p = launch(log, "--port", Integer.toString(port), "--save", "900 1", "--bind", "127.0.0.1",
                 "--dir", dir.toString(), "--enable-debug-command", "yes");
-        try (Jedis j = awaitPong(port)) {
+        try (Jedis j = LocalServers.awaitPong(port)) {
             j.set("k", "v");
             Files.createDirectory(dir.resolve("dump.rdb")); // the final save cannot rename onto a directory
             p.destroy(); // SIGTERM
@@ -156,12 +156,12 @@ class StartupIT {
 
     @Test
     void logsWhatTheRedisTestSuiteWaitsForAndFailsOnABusyPort(@TempDir Path dir) throws Exception {
-        int port = freePort();
+        int port = LocalServers.freePort();
         Path log = dir.resolve("stdout");
         Process p = launch(log, "--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1",
                 "--always-show-logo", "yes", "--loglevel", "verbose");
         try {
-            awaitPong(port).close();
+            LocalServers.awaitPong(port).close();
             String text = awaitLine(log, "Ready to accept connections");
             int banner = text.indexOf(" PID: " + p.pid() + "\n");
             assertTrue(banner > 0 && banner < text.indexOf("Ready to accept connections"), text);
@@ -188,14 +188,14 @@ class StartupIT {
      */
     @Test
     void relativeFilePathsAreInDir(@TempDir Path dir) throws Exception {
-        int port = freePort();
+        int port = LocalServers.freePort();
         Path data = Files.createDirectory(dir.resolve("data"));
         Files.writeString(data.resolve("users.acl"), "user default on nopass ~* &* +@all\nuser alice on nopass +ping\n");
         Path conf = dir.resolve("cinnabar.conf");
         Files.write(conf, List.of("port " + port, "bind 127.0.0.1", "save \"\"", "dir " + data,
                 "logfile log.txt", "pidfile cinnabar.pid", "aclfile users.acl"));
         Process p = launch(conf.toString());
-        try (Jedis j = awaitPong(port)) {
+        try (Jedis j = LocalServers.awaitPong(port)) {
             assertTrue(awaitLine(data.resolve("log.txt"), "Ready to accept connections").contains("Server initialized"));
             assertEquals(p.pid() + "\n", Files.readString(data.resolve("cinnabar.pid")));
             assertEquals(List.of("alice", "default"), j.aclUsers());
@@ -267,11 +267,11 @@ class StartupIT {
 
     @Test
     void aFullHeapRefusesWritesButKeepsAnsweringAndFlushallMakesRoom() throws Exception {
-        int port = freePort();
+        int port = LocalServers.freePort();
         // The JVM options users start with (Shenandoah), on a heap too small for what is written.
         Process p = launch(null, List.of("@conf/jvm.options", "-Xmx96m"),
                 "--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1");
-        try (Jedis j = awaitPong(port)) {
+        try (Jedis j = LocalServers.awaitPong(port)) {
             String value = "v".repeat(10_000);
             String refused = null;
             int written = 0;
@@ -322,10 +322,10 @@ class StartupIT {
 
     @Test
     void anOutOfMemoryErrorEndsTheProcessInsteadOfLeavingItHalfDead(@TempDir Path dir) throws Exception {
-        int port = freePort();
+        int port = LocalServers.freePort();
         Path log = dir.resolve("stdout");
         Process p = launch(log, List.of("-Xmx64m"), "--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1");
-        try (Jedis j = awaitPong(port)) {
+        try (Jedis j = LocalServers.awaitPong(port)) {
             // One 200 MB string: below every limit until it is allocated.
             JedisDataException e = assertThrows(JedisDataException.class, () -> j.setrange("big", 200_000_000, "x"));
             assertEquals("OOM command not allowed when used memory > 'maxmemory'.", e.getMessage());
@@ -369,11 +369,11 @@ class StartupIT {
 
     @Test
     void aCrashLogsRedisBugReportAndEndsTheProcessAsTheSignalWould(@TempDir Path dir) throws Exception {
-        int port = freePort();
+        int port = LocalServers.freePort();
         Path log = dir.resolve("stdout");
         Process p = launch(log, "--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1",
                 "--enable-debug-command", "yes");
-        try (Jedis j = awaitPong(port)) {
+        try (Jedis j = LocalServers.awaitPong(port)) {
             j.set("k", "v");
             assertThrows(JedisConnectionException.class, () -> j.sendCommand(() -> "DEBUG".getBytes(StandardCharsets.US_ASCII), "SEGFAULT"));
             assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the server still runs after DEBUG SEGFAULT");
@@ -389,7 +389,7 @@ class StartupIT {
         }
         Path abortLog = dir.resolve("abort");
         Process aborted = launch(abortLog, "--port", Integer.toString(port), "--save", "", "--bind", "127.0.0.1");
-        try (Jedis j = awaitPong(port)) {
+        try (Jedis j = LocalServers.awaitPong(port)) {
             new ProcessBuilder("kill", "-ABRT", Long.toString(aborted.pid())).start().waitFor();
             assertTrue(aborted.waitFor(20, TimeUnit.SECONDS), "the server still runs after SIGABRT");
             assertEquals(128 + 6, aborted.exitValue());
@@ -434,12 +434,6 @@ class StartupIT {
                 : ProcessBuilder.Redirect.to(stdout.toFile())).start();
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     private static String awaitLine(Path log, String text) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
@@ -459,20 +453,5 @@ class StartupIT {
             Thread.sleep(50);
         }
         throw new AssertionError("not " + n + " times '" + text + "' in " + Files.readString(log));
-    }
-
-    /** A client of the server on port once it answers PING (the caller closes it). */
-    private static Jedis awaitPong(int port) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            Jedis j = new Jedis("127.0.0.1", port);
-            try {
-                if ("PONG".equals(j.ping())) return j;
-            } catch (Exception notYet) {
-                Thread.sleep(100);
-            }
-            j.close();
-        }
-        throw new AssertionError("server did not answer PING on " + port);
     }
 }

@@ -7,17 +7,17 @@ import java.net.ServerSocket;
 import java.util.concurrent.TimeUnit;
 
 /** Ports for servers a test starts as processes, and waiting for one to answer. */
-final class LocalServers {
+public final class LocalServers {
     private LocalServers() {}
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
     }
 
     /** A client of the server on port once it answers PING (the caller closes it); a process starts on its own time. */
-    static Jedis awaitPong(int port) throws InterruptedException {
+    public static Jedis awaitPong(int port) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             Jedis j = new Jedis("127.0.0.1", port);
