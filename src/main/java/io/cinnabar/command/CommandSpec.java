@@ -82,7 +82,7 @@ public final class CommandSpec {
     /** The flags that decide Redis's checks before a call, for commands whose calls differ (Redis's getCommandFlags). */
     @FunctionalInterface
     public interface CallFlags {
-        int WRITE = 1, DENYOOM = 2, MAY_REPLICATE = 4, READONLY = 8;
+        int WRITE = 1, DENYOOM = 2, MAY_REPLICATE = 4, READONLY = 8, STALE = 16;
 
         /** The call's bits, given the spec's own (declared). */
         int of(ServerContext server, byte[][] argv, int declared);
@@ -128,7 +128,8 @@ public final class CommandSpec {
         this.runsWhileBusy = b.runsWhileBusy;
         this.callFlags = b.callFlags;
         this.declaredCallFlags = (write ? CallFlags.WRITE : 0) | (denyOom ? CallFlags.DENYOOM : 0)
-                | (flags.contains(CommandFlag.MAY_REPLICATE) ? CallFlags.MAY_REPLICATE : 0) | (readonly ? CallFlags.READONLY : 0);
+                | (flags.contains(CommandFlag.MAY_REPLICATE) ? CallFlags.MAY_REPLICATE : 0) | (readonly ? CallFlags.READONLY : 0)
+                | (flags.contains(CommandFlag.STALE) ? CallFlags.STALE : 0);
         this.aclCategories = categories(b.extraCategories, !b.subs.isEmpty() || !b.groupCategory);
         this.tips = Collections.unmodifiableList(new ArrayList<>(b.tips));
         this.categoryBits = AclCategories.bits(aclCategories);

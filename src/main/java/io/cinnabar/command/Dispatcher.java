@@ -5,6 +5,7 @@ import io.cinnabar.command.acl.Acl;
 import io.cinnabar.command.acl.AclUser;
 import io.cinnabar.keyspace.Keyspace;
 import io.cinnabar.keyspace.WrongTypeException;
+import io.cinnabar.persistence.WriteFeed;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.protocol.Request;
 import io.cinnabar.protocol.RespConstants;
@@ -517,7 +518,7 @@ public final class Dispatcher {
                     + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
             return null;
         }
-        if (MasterLink.deniesStale(server, spec)) {
+        if (MasterLink.deniesStale(server, flags)) {
             reject(client, args, spec, MasterLink.MASTERDOWN);
             return null;
         }
@@ -637,7 +638,7 @@ public final class Dispatcher {
      * the current batch. What a top-level run changed is propagated as one unit.
      */
     public void run(Client client, CommandSpec spec, byte[][] args) {
-        run(client, spec, args, writer, true);
+        run(client, spec, args, writer, WriteFeed.TO_ALL);
     }
 
     /** Where the running command's reply has got to, for {@link #settleReplies}. */
@@ -656,10 +657,11 @@ public final class Dispatcher {
 
     /**
      * Runs a command inside the running one (redis.call): its reply goes to target, built
-     * directly, and its writes are propagated unless propagate is false (redis.set_repl).
+     * directly, and its writes are propagated to the feed's consumers propagateTo names
+     * (redis.set_repl: {@link WriteFeed#TO_ALL}, ...).
      */
-    public void runNested(Client client, CommandSpec spec, byte[][] args, NestedReply target, boolean propagate) {
-        run(client, spec, args, target, propagate);
+    public void runNested(Client client, CommandSpec spec, byte[][] args, NestedReply target, int propagateTo) {
+        run(client, spec, args, target, propagateTo);
     }
 
     /**
@@ -687,6 +689,7 @@ public final class Dispatcher {
         if (spec.hasFlag(CommandFlag.NOSCRIPT) && !server.scriptsMayRunNoscript()) {
             return "This Redis command is not allowed from script";
         }
+        if (MasterLink.deniesStale(server, spec.callFlags(server, args))) return "Can not execute the command on a stale replica";
         String denied = acl.scriptRefusal(caller, spec, args);
         if (denied != null) return denied;
         if (readOnlyScript && (spec.write || spec.hasFlag(CommandFlag.MAY_REPLICATE))) {
@@ -713,6 +716,11 @@ public final class Dispatcher {
         return writer.size() > 0 || client.channel().pendingOutputBytes() > 0;
     }
 
+    /** Redis's mustObeyClient: the master's stream and an AOF being replayed run whatever the server's state. */
+    public boolean obeys(Client client) {
+        return replaying || client.isMaster();
+    }
+
     /** The command (and subcommand) argv names, null when this server has none (redis.acl_check_cmd). */
     public CommandSpec resolve(byte[][] argv) {
         return commands.resolve(argv);
@@ -725,7 +733,7 @@ public final class Dispatcher {
         return c;
     }
 
-    private void run(Client client, CommandSpec spec, byte[][] args, Reply target, boolean propagate) {
+    private void run(Client client, CommandSpec spec, byte[][] args, Reply target, int propagateTo) {
         // Deletions of expired keys met outside any command go out on their own first.
         if (depth == 0) {
             propagation.endUnit(false);
@@ -774,9 +782,9 @@ public final class Dispatcher {
             HeapExhaustion.happened(e);
         } finally {
             if (failed) keyspace.commandFailed(); else keyspace.commandSucceeded();
-            if (!failed && propagate && !replaying && !spec.propagatesInnerCommands && !call.propagationPrevented
+            if (!failed && propagateTo != 0 && !replaying && !spec.propagatesInnerCommands && !call.propagationPrevented
                     && (call.propagationForced || keyspace.dirty() != dirtyBefore)) {
-                propagation.also(client.db, call.propagateAs != null ? call.propagateAs : args);
+                propagation.also(client.db, call.propagateAs != null ? call.propagateAs : args, propagateTo);
             }
             // Redis rewrites the running command's argv (rewriteClientCommandArgument), and EXEC keeps
             // the rewritten argv of its own commands (depth 2; not a script's calls), INCRBYFLOAT's
@@ -1055,8 +1063,10 @@ public final class Dispatcher {
     private int callFlags(Client client, CommandSpec spec, byte[][] args) {
         int flags = spec.callFlags(server, args);
         if (client.multi != null && TransactionControl.isExec(spec)) {
+            // EXEC may do what any queued command does, and may run stale only if all of them may.
             for (int i = 0, n = client.multi.specs.size(); i < n; i++) {
-                flags |= client.multi.specs.get(i).callFlags(server, client.multi.queued.get(i));
+                int queued = client.multi.specs.get(i).callFlags(server, client.multi.queued.get(i));
+                flags = (flags | queued) & (queued | ~CallFlags.STALE);
             }
         }
         return flags;

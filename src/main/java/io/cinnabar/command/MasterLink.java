@@ -192,12 +192,16 @@ public final class MasterLink {
 
     /**
      * replica-serve-stale-data no: while the link is down, only commands flagged stale (INFO,
-     * REPLICAOF, ...) run; the others get MASTERDOWN.
+     * REPLICAOF, ..., scripts declaring allow-stale) run; the others get MASTERDOWN.
      */
-    public static boolean deniesStale(ServerContext server, CommandSpec spec) {
+    public static boolean deniesStale(ServerContext server, int callFlags) {
+        return (callFlags & CommandSpec.CallFlags.STALE) == 0 && runningStale(server);
+    }
+
+    /** A replica whose link is down under replica-serve-stale-data no. */
+    public static boolean runningStale(ServerContext server) {
         MasterLink link = server.masterLink();
-        return link.host != null && link.state != State.CONNECTED && !spec.hasFlag(CommandFlag.STALE)
-                && !server.config().getBool(SERVE_STALE);
+        return link.host != null && link.state != State.CONNECTED && !server.config().getBool(SERVE_STALE);
     }
 
     public static final String MASTERDOWN = "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";

@@ -19,6 +19,7 @@ final class Propagation {
     private final WriteFeed feed;
     private final List<byte[][]> ops = new ArrayList<>();
     private final List<Integer> dbs = new ArrayList<>();
+    private final List<Integer> targets = new ArrayList<>();
 
     Propagation(WriteFeed feed) {
         this.feed = feed;
@@ -30,9 +31,15 @@ final class Propagation {
 
     /** Queues argv, run in database db, for the current unit (Redis's alsoPropagate). */
     void also(int db, byte[][] argv) {
-        if (!feed.enabled()) return;
+        also(db, argv, WriteFeed.TO_ALL);
+    }
+
+    /** Queues argv for some of the feed's consumers only ({@link WriteFeed#TO_AOF}, ...). */
+    void also(int db, byte[][] argv, int to) {
+        if (!feed.enabled() || to == 0) return;
         ops.add(argv);
         dbs.add(db);
+        targets.add(to);
     }
 
     /** Ends the unit: writes what it queued, in MULTI/EXEC when there are several and wrap allows. */
@@ -41,9 +48,10 @@ final class Propagation {
         if (n == 0) return;
         boolean transaction = wrap && n > 1;
         if (transaction) feed.append(dbs.get(0), MULTI);
-        for (int i = 0; i < n; i++) feed.append(dbs.get(i), ops.get(i));
+        for (int i = 0; i < n; i++) feed.append(dbs.get(i), ops.get(i), targets.get(i));
         if (transaction) feed.append(dbs.get(n - 1), EXEC);
         ops.clear();
         dbs.clear();
+        targets.clear();
     }
 }

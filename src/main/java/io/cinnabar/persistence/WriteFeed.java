@@ -8,6 +8,9 @@ package io.cinnabar.persistence;
  * is taken. Disabled — and then free — while nothing consumes it. Keyspace thread only.
  */
 public final class WriteFeed {
+    /** Which consumers an appended command is for (Redis's PROPAGATE_AOF and PROPAGATE_REPL). */
+    public static final int TO_AOF = 1, TO_REPLICAS = 2, TO_ALL = TO_AOF | TO_REPLICAS;
+
     private static final int SHRINK_ABOVE = 1024 * 1024;
     private static final int INITIAL_CAPACITY = 16 * 1024;
 
@@ -27,6 +30,8 @@ public final class WriteFeed {
     private Tap tap;
     /** Bytes up to this offset went to the tap. */
     private long tappedUpTo;
+    /** Where a command for the replicas alone is encoded for the tap, out of the AOF's bytes. */
+    private RespCommandBuffer replicasOnly;
 
     /** Sees the feed's bytes in order, each once: len bytes of bytes from off, ending at feed offset end. */
     public interface Tap {
@@ -131,6 +136,34 @@ public final class WriteFeed {
 
     private void emptied() {
         if (buf.size() > SHRINK_ABOVE) buf = new RespCommandBuffer(INITIAL_CAPACITY); else buf.clear();
+    }
+
+    /**
+     * Appends argv as executed in database db for some consumers only (a script's redis.set_repl).
+     * The bytes of one consumer are kept from the other; a SELECT one of them did not see makes
+     * the next command select again.
+     */
+    public void append(int db, byte[][] argv, int targets) {
+        boolean toAof = aof && (targets & TO_AOF) != 0, toReplicas = tap != null && (targets & TO_REPLICAS) != 0;
+        if (toAof == aof && toReplicas == (tap != null)) {
+            append(db, argv);
+        } else if (toAof) {
+            flushTap();
+            int selected = selectedDb;
+            append(db, argv);
+            tappedUpTo = offset;
+            if (selectedDb != selected) selectedDb = -1;
+        } else if (toReplicas) {
+            flushTap();
+            if (replicasOnly == null) replicasOnly = new RespCommandBuffer(256);
+            if (db != selectedDb) {
+                replicasOnly.select(db);
+                selectedDb = -1;
+            }
+            replicasOnly.command(argv);
+            tap.bytes(replicasOnly.array(), 0, replicasOnly.size(), offset);
+            replicasOnly.clear();
+        }
     }
 
     /** Appends argv as executed in database db. */

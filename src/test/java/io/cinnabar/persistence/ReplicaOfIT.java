@@ -143,6 +143,84 @@ class ReplicaOfIT {
     }
 
     /**
+     * redis.set_repl as Redis's scriptCall passes it to call(): each write goes to the AOF, to the
+     * replicas, to both or to neither, and each of them selects its own databases. The MULTI and
+     * EXEC around the script's writes go to both.
+     */
+    @Test
+    void aScriptsWritesGoWhereSetReplSays() throws Exception {
+        try (CinnabarServer m = server("master", "appendonly", "yes", "appendfsync", "always").build().start();
+             Jedis c = new Jedis("127.0.0.1", m.port());
+             CinnabarServer r = server("replica", "replicaof", "127.0.0.1 " + m.port()).build().start();
+             Jedis j = new Jedis("127.0.0.1", r.port())) {
+            awaitLinkUp(j);
+            c.eval("redis.call('select', 2) redis.call('set', 'both', '1')"
+                    + " redis.set_repl(redis.REPL_NONE) redis.call('set', 'none', '2')"
+                    + " redis.set_repl(redis.REPL_AOF) redis.call('select', 4) redis.call('set', 'aof', '3')"
+                    + " redis.set_repl(redis.REPL_REPLICA) redis.call('set', 'replica', '4')"
+                    + " redis.call('select', 5) redis.call('set', 'replica', '5')"
+                    + " redis.set_repl(redis.REPL_ALL) redis.call('set', 'both', '6')");
+            c.set("after", "7");
+            assertEquals(1L, c.waitReplicas(1, 10_000));
+            assertEquals(List.of("1", "-", "-", "-"), values(j, 2, "both", "none", "aof", "replica"));
+            assertEquals(List.of("-", "-", "-", "4"), values(j, 4, "both", "none", "aof", "replica"));
+            assertEquals(List.of("6", "-", "-", "5"), values(j, 5, "both", "none", "aof", "replica"));
+            assertEquals("7", j.get("after"));
+
+            // The master's data as its AOF has it.
+            assertEquals("OK", new String((byte[]) c.sendCommand(() -> "DEBUG".getBytes(), "LOADAOF")));
+            assertEquals(List.of("1", "-", "-", "-"), values(c, 2, "both", "none", "aof", "replica"));
+            assertEquals(List.of("-", "-", "3", "-"), values(c, 4, "both", "none", "aof", "replica"));
+            assertEquals(List.of("6", "-", "-", "-"), values(c, 5, "both", "none", "aof", "replica"));
+            assertEquals("7", c.get("after"));
+        }
+    }
+
+    private static List<String> values(Jedis j, int db, String... keys) {
+        j.select(db);
+        List<String> out = new java.util.ArrayList<>();
+        for (String v : j.mget(keys)) out.add(v == null ? "-" : v);
+        j.select(0);
+        return out;
+    }
+
+    /**
+     * Scripts on a stale replica, as Redis's scriptPrepareForRun and scriptCall decide: one that
+     * declares allow-stale runs and may call stale commands only; any other, MASTERDOWN (with its
+     * own text for a script that declared flags).
+     */
+    @Test
+    void aStaleReplicaRunsOnlyTheScriptsThatAllowIt() throws Exception {
+        int nobody;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            nobody = free.getLocalPort();
+        }
+        try (CinnabarServer r = server("replica", "replica-serve-stale-data", "no").build().start();
+             Jedis j = new Jedis("127.0.0.1", r.port())) {
+            j.functionLoad("#!lua name=lib\n"
+                    + "redis.register_function{function_name='plain', callback=function() return 'ran' end, flags={'no-writes'}}\n"
+                    + "redis.register_function{function_name='stale', callback=function() return 'ran' end, flags={'allow-stale', 'no-writes'}}\n"
+                    + "redis.register_function{function_name='reads', callback=function() return redis.call('get', 'k') end, flags={'allow-stale', 'no-writes'}}\n"
+                    + "redis.register_function{function_name='info', callback=function() return redis.call('info', 'server') end, flags={'allow-stale', 'no-writes'}}");
+            j.replicaof("127.0.0.1", nobody);
+            String masterDown = "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
+            assertEquals(masterDown, assertThrows(JedisDataException.class, () -> j.fcall("plain", List.of(), List.of())).getMessage());
+            assertEquals("ran", j.fcall("stale", List.of(), List.of()));
+            assertEquals("ERR Can not execute the command on a stale replica script: reads, on @user_function:4.",
+                    assertThrows(JedisDataException.class, () -> j.fcall("reads", List.of(), List.of())).getMessage());
+            assertTrue(j.fcall("info", List.of(), List.of()).toString().contains("redis_version:"));
+            assertEquals(masterDown, assertThrows(JedisDataException.class, () -> j.eval("#!lua flags=no-writes\nreturn 1")).getMessage());
+            assertEquals(masterDown, assertThrows(JedisDataException.class, () -> j.eval("return 1")).getMessage(),
+                    "a script without flags may not run stale either, although EVAL itself may");
+            assertEquals("ERR Can not execute the command on a stale replica",
+                    j.eval("#!lua flags=no-writes,allow-stale\nreturn redis.pcall('get', 'k')['err']"));
+            j.configSet("replica-serve-stale-data", "yes");
+            assertEquals("ran", j.fcall("plain", List.of(), List.of()));
+            assertEquals(1L, j.eval("return 1"));
+        }
+    }
+
+    /**
      * A failover as Sentinel runs it: one replica promoted (REPLICAOF NO ONE), the other replica
      * and the old master pointed at it. Both continue (+CONTINUE) from its backlog, which holds the
      * old master's stream as it ran there, under the old id kept as the second one.

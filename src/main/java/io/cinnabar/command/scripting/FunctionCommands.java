@@ -91,7 +91,7 @@ public final class FunctionCommands implements CommandFamily {
         long numkeys = c.longArg(2, "ERR Bad number of keys provided");
         if (numkeys > c.argCount() - 3) throw new CommandError("ERR Number of keys can't be greater than number of args");
         if (numkeys < 0) throw new CommandError("ERR Number of keys can't be negative");
-        ScriptingCommands.checkWritable(c, f.flags(), ro);
+        ScriptingCommands.checkBeforeRun(c, f.flags(), ro);
         int keysEnd = 3 + (int) numkeys;
         byte[][] keys = Arrays.copyOfRange(c.args(), 3, keysEnd);
         byte[][] args = Arrays.copyOfRange(c.args(), keysEnd, c.argCount());

@@ -4,6 +4,7 @@ import io.cinnabar.Version;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.Dispatcher;
+import io.cinnabar.persistence.WriteFeed;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
@@ -100,7 +101,7 @@ final class RedisApi {
         if (spec.isWrite()) run.wrote = true;
         else if (spec.hasFlag(io.cinnabar.command.CommandFlag.MAY_REPLICATE)) run.sideEffects = true;
         LuaReplyBuilder reply = new LuaReplyBuilder(run.resp);
-        dispatcher.runNested(run.scriptClient, spec, argv, reply, run.propagate);
+        dispatcher.runNested(run.scriptClient, spec, argv, reply, run.propagateTo);
         LuaValue result = reply.result();
         if (raise && result.istable() && result.rawget("err").isstring()) throw new LuaError(result);
         return result;
@@ -189,7 +190,7 @@ final class RedisApi {
         if ((flags & ~(REPL_AOF | REPL_REPLICA)) != 0) {
             throw error("Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
         }
-        run.propagate = (flags & REPL_AOF) != 0;
+        run.propagateTo = ((flags & REPL_AOF) != 0 ? WriteFeed.TO_AOF : 0) | ((flags & REPL_REPLICA) != 0 ? WriteFeed.TO_REPLICAS : 0);
         return LuaValue.NONE;
     }
 

@@ -233,11 +233,8 @@ public final class ScriptEngine {
         run(run, f.callback(), LuaValue.varargsOf(array(keys), array(args)), out, f.place());
     }
 
-    /** Redis's scriptPrepareForRun: what the declared flags allow, or the refusal of a no-cluster script. */
+    /** What the declared flags allow the run (its refusals: ScriptingCommands.checkBeforeRun). */
     private void prepare(ScriptRun run, ScriptFlags flags) {
-        if (!flags.compat() && flags.noCluster() && dispatcher.server().cluster() != null) {
-            throw new CommandError("ERR Can not run script on cluster, 'no-cluster' flag is set.");
-        }
         run.allowOom = flags.allowOom();
         run.allowCrossSlot = flags.compat() || flags.allowCrossSlot();
     }

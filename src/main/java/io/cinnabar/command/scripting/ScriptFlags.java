@@ -17,14 +17,16 @@ record ScriptFlags(boolean compat, boolean noWrites, boolean allowOom, boolean a
 
     /**
      * Redis's scriptFlagsToCmdFlags: a script with a shebang replaces its command's write,
-     * deny-oom and may-replicate flags with what it declared (flags null: not known, the command's own).
+     * deny-oom, stale and may-replicate flags with what it declared (flags null: not known, the
+     * command's own).
      */
     static int commandFlags(ScriptFlags flags, int declared) {
         if (flags == null || flags.compat) return declared;
-        int out = declared & ~(CallFlags.WRITE | CallFlags.DENYOOM | CallFlags.MAY_REPLICATE);
+        int out = declared & ~(CallFlags.WRITE | CallFlags.DENYOOM | CallFlags.MAY_REPLICATE | CallFlags.STALE);
         // no-writes implies allow-oom
         if (!flags.allowOom && !flags.noWrites) out |= CallFlags.DENYOOM;
         if (!flags.noWrites) out |= CallFlags.WRITE;
+        if (flags.allowStale) out |= CallFlags.STALE;
         return out;
     }
 

@@ -17,8 +17,8 @@ final class ScriptRun {
     final boolean readOnly;
     /** RESP version of redis.call replies (redis.setresp). */
     int resp = 2;
-    /** Whether writes are propagated (redis.set_repl: REPL_AOF bit). */
-    boolean propagate = true;
+    /** Where writes are propagated (redis.set_repl): {@link io.cinnabar.persistence.WriteFeed#TO_ALL}, ... */
+    int propagateTo = io.cinnabar.persistence.WriteFeed.TO_ALL;
     /** A function's library code, to name the callee of a failed call in the error (CalledNames). */
     org.luaj.vm2.Prototype chunk;
     /** The command that started it and when (FUNCTION STATS). */

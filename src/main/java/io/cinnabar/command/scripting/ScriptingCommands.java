@@ -8,6 +8,7 @@ import io.cinnabar.command.GoodReplicas;
 import io.cinnabar.command.HelpReply;
 import io.cinnabar.command.KeyProcs;
 import io.cinnabar.command.KeySpec;
+import io.cinnabar.command.MasterLink;
 import io.cinnabar.command.MemoryLimit;
 
 import java.nio.charset.StandardCharsets;
@@ -119,7 +120,7 @@ public final class ScriptingCommands implements CommandFamily {
             script = engine.load(c.arg(1));
         }
         ScriptFlags flags = script.flags();
-        checkWritable(c, flags, ro);
+        checkBeforeRun(c, flags, ro);
         int keysEnd = 3 + (int) numkeys;
         byte[][] keys = Arrays.copyOfRange(c.args(), 3, keysEnd);
         byte[][] args = Arrays.copyOfRange(c.args(), keysEnd, c.argCount());
@@ -127,10 +128,29 @@ public final class ScriptingCommands implements CommandFamily {
         engine.invoke(script, c.client(), keys, args, readOnly, c.reply());
     }
 
-    /** Redis's scriptPrepareForRun checks of a script that declared it may write. */
-    static void checkWritable(Call c, ScriptFlags flags, boolean ro) {
-        if (flags.compat() || flags.noWrites()) return;
-        String diskError = c.server().persistence().writeDeniedError();
+    /**
+     * Redis's scriptPrepareForRun checks, in its order: what the declared flags allow here (a
+     * script without them may only not run stale). The master's stream and an AOF are obeyed.
+     */
+    static void checkBeforeRun(Call c, ScriptFlags flags, boolean ro) {
+        boolean obeyed = c.dispatcher().obeys(c.client());
+        boolean stale = !obeyed && MasterLink.runningStale(c.server());
+        if (flags.compat()) {
+            if (stale) throw new CommandError(MasterLink.MASTERDOWN);
+            return;
+        }
+        if (flags.noCluster() && c.server().cluster() != null) {
+            throw new CommandError("ERR Can not run script on cluster, 'no-cluster' flag is set.");
+        }
+        if (stale && !flags.allowStale()) {
+            throw new CommandError("MASTERDOWN Link with MASTER is down, replica-serve-stale-data is set to 'no' "
+                    + "and 'allow-stale' flag is not set on the script.");
+        }
+        if (flags.noWrites()) return;
+        if (!obeyed && MasterLink.refusesWrites(c.server(), c.client())) {
+            throw new CommandError("READONLY Can not run script with write flag on readonly replica");
+        }
+        String diskError = obeyed ? null : c.server().persistence().writeDeniedError();
         if (diskError != null) throw new CommandError(writableScriptsBlocked(diskError));
         if (ro) throw new CommandError("ERR Can not execute a script with write flag using *_ro command.");
         if (!GoodReplicas.enough(c.server())) throw new CommandError(GoodReplicas.NOREPLICAS);
