@@ -482,13 +482,16 @@ public final class MasterLink {
      */
     void ran(Client client, byte[][] request) {
         if (client != master) return;
-        uncommitted.add(encode(request));
-        if (client.multi != null) return;
+        if (client.multi != null) {
+            uncommitted.add(encode(request));
+            return;
+        }
         for (byte[] part : uncommitted) {
             offset += part.length;
             server.history().write(part);
         }
         uncommitted.clear();
+        offset += server.history().writeCommand(request);
     }
 
     private void closed(String why) {

@@ -18,15 +18,20 @@ public final class ReplicationBacklog {
     }
 
     void append(byte[] part) {
-        end += part.length;
-        int from = Math.max(0, part.length - ring.length);
-        for (int i = from; i < part.length; ) {
-            int n = Math.min(part.length - i, ring.length - next);
-            System.arraycopy(part, i, ring, next, n);
+        append(part, 0, part.length);
+    }
+
+    /** Appends len bytes of bytes from off. */
+    void append(byte[] bytes, int off, int len) {
+        end += len;
+        int to = off + len;
+        for (int i = Math.max(off, to - ring.length); i < to; ) {
+            int n = Math.min(to - i, ring.length - next);
+            System.arraycopy(bytes, i, ring, next, n);
             i += n;
             next = (next + n) % ring.length;
         }
-        histlen = (int) Math.min(ring.length, (long) histlen + part.length);
+        histlen = (int) Math.min(ring.length, (long) histlen + len);
     }
 
     /** repl_backlog_first_byte_offset: the offset of the oldest byte held. */

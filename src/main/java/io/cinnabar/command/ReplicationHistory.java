@@ -2,11 +2,13 @@ package io.cinnabar.command;
 
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOption;
+import io.cinnabar.persistence.RespCommandBuffer;
 import io.cinnabar.persistence.WriteFeed;
 
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -19,6 +21,7 @@ import java.util.function.Consumer;
  */
 public final class ReplicationHistory implements WriteFeed.Tap {
     private static final String NO_ID = "0000000000000000000000000000000000000000";
+    private static final int ENCODED_CAPACITY = 4096;
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ReplicationHistory.class);
     private static final ConfigOption BACKLOG_SIZE = Config.option("repl-backlog-size");
@@ -36,8 +39,11 @@ public final class ReplicationHistory implements WriteFeed.Tap {
     private boolean following;
     /** Since when a master's backlog has had no replica (repl-backlog-ttl counts from then); 0 while it has. */
     private long aloneSinceMs;
-    /** Who sends the stream on (the replicas), or null. */
+    /** Who sends the stream on (the replicas), or null; and whether it has anyone to send it to. */
     private Consumer<byte[]> onward;
+    private BooleanSupplier onwardWanted;
+    /** Where a replica's commands from its master are encoded for the backlog (see writeCommand). */
+    private RespCommandBuffer encoded = new RespCommandBuffer(ENCODED_CAPACITY);
 
     ReplicationHistory(WriteFeed feed, Config config) {
         this.feed = feed;
@@ -66,21 +72,43 @@ public final class ReplicationHistory implements WriteFeed.Tap {
         return backlog;
     }
 
-    /** Where the stream's bytes go on to, besides the backlog: the replicas. */
-    public void onward(Consumer<byte[]> to) {
+    /** Where the stream's bytes go on to, besides the backlog (the replicas), while wanted says there is anyone. */
+    public void onward(Consumer<byte[]> to, BooleanSupplier wanted) {
         onward = to;
+        onwardWanted = wanted;
     }
 
-    /** Bytes of the stream: counted, kept in the backlog, sent on. */
+    /** Bytes of the stream, given away: counted, kept in the backlog, sent on. */
     public void write(byte[] part) {
-        offset += part.length;
-        if (backlog != null) backlog.append(part);
-        if (onward != null) onward.accept(part);
+        write(part, 0, part.length, false);
+    }
+
+    /**
+     * A command of a master's stream, which a replica ran: its multibulk request, which is how
+     * the master sent it, joins the stream. It is encoded where it is copied into the backlog
+     * (an array of its own only for replicas of this one); returns its length in the stream.
+     */
+    public int writeCommand(byte[][] argv) {
+        encoded.clear();
+        encoded.command(argv);
+        int n = encoded.size();
+        write(encoded.array(), 0, n, true);
+        if (encoded.array().length > 64 * ENCODED_CAPACITY) encoded = new RespCommandBuffer(ENCODED_CAPACITY);
+        return n;
+    }
+
+    /** len bytes from off: lent ones are copied for whoever keeps them beyond the call. */
+    private void write(byte[] bytes, int off, int len, boolean lent) {
+        offset += len;
+        if (backlog != null) backlog.append(bytes, off, len);
+        if (onward != null && onwardWanted.getAsBoolean()) {
+            onward.accept(lent || off != 0 || len != bytes.length ? Arrays.copyOfRange(bytes, off, off + len) : bytes);
+        }
     }
 
     @Override
     public void bytes(byte[] bytes, int off, int len, long end) {
-        if (!following) write(Arrays.copyOfRange(bytes, off, off + len));
+        if (!following) write(bytes, off, len, true);
     }
 
     /** Redis's syncCommand for a master's first replica: a backlog, under a new id (no replica of an older history continues from it). */

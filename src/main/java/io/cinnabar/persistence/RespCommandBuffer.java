@@ -108,7 +108,7 @@ public final class RespCommandBuffer {
     }
 
     /** The array holding the bytes, its first {@link #size()}; lent until the buffer changes. */
-    byte[] array() {
+    public byte[] array() {
         return buf;
     }
 

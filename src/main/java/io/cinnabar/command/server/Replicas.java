@@ -91,7 +91,7 @@ final class Replicas implements ReplicaLinks {
     private Replicas(ServerContext server) {
         this.server = server;
         this.history = server.history();
-        history.onward(this::push);
+        history.onward(this::push, () -> !replicas.isEmpty());
         server.component(ReplicaLinks.class, () -> this);
     }
 
