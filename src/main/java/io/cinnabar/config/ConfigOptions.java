@@ -209,7 +209,7 @@ public final class ConfigOptions {
         add(bool("io-threads-do-reads", false).immutable().inert());
         // network and security
         add(integer("socket-mark-id", 0, UINT_MAX, 0).immutable().inert());
-        add(string("bind-source-addr", "").inert());
+        add(string("bind-source-addr", ""));
     }
 
     public static final ConfigOption ACLFILE = add(string("aclfile", "").immutable());

@@ -124,13 +124,19 @@ public final class NettyServer implements AutoCloseable {
                         ch.pipeline().addLast("master", link);
                     }
                 })
-                .connect(host, port);
+                .connect(InetSocketAddress.createUnresolved(host, port), sourceAddress());
         link.attach(connecting.channel());
         open.add(connecting.channel());
         connecting.addListener(f -> {
             if (!f.isSuccess()) link.closed("Error condition on socket for SYNC: " + f.cause().getMessage());
         });
         return link;
+    }
+
+    /** bind-source-addr: the address a replica connects to its master from, or null for the system's choice. */
+    private InetSocketAddress sourceAddress() {
+        String source = server.config().getString(Config.option("bind-source-addr"));
+        return source.isEmpty() ? null : new InetSocketAddress(source, 0);
     }
 
     private final ClientInitializer initializer;

@@ -76,6 +76,19 @@ class ReplicaOfIT {
     }
 
     @Test
+    void aReplicaConnectsFromBindSourceAddr() throws Exception {
+        // Protected mode, as Redis's islocalClient, takes only 127.0.0.1 and ::1 for local.
+        try (CinnabarServer m = server("master", "protected-mode", "no").build().start(); Jedis c = new Jedis("127.0.0.1", m.port());
+             CinnabarServer r = server("replica", "bind-source-addr", "127.0.0.2").build().start();
+             Jedis j = new Jedis("127.0.0.1", r.port())) {
+            j.replicaof("127.0.0.1", m.port());
+            awaitLinkUp(j);
+            String info = c.info("replication");
+            assertTrue(info.contains("slave0:ip=127.0.0.2,port=" + r.port() + ","), info);
+        }
+    }
+
+    @Test
     void aLinkThatDropsGoesOnWhereItStoppedThroughTheBacklog() throws Exception {
         try (CinnabarServer m = server("master").build().start(); Jedis c = new Jedis("127.0.0.1", m.port());
              CinnabarServer r = server("replica", "replicaof", "127.0.0.1 " + m.port()).build().start();
