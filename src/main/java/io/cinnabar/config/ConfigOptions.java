@@ -233,8 +233,8 @@ public final class ConfigOptions {
         add(bool("replica-read-only", true).alias("slave-read-only"));
         add(bool("replica-ignore-maxmemory", true).alias("slave-ignore-maxmemory"));
         add(bool("replica-lazy-flush", false).alias("slave-lazy-flush").inert());
-        add(bool("replica-announced", true).inert());
-        add(integer("replica-priority", 0, INT_MAX, 100).alias("slave-priority").inert());
+        add(bool("replica-announced", true));
+        add(integer("replica-priority", 0, INT_MAX, 100).alias("slave-priority"));
         add(string("replica-announce-ip", "").alias("slave-announce-ip"));
         add(integer("replica-announce-port", 0, 65535, 0).alias("slave-announce-port"));
         add(bool("replica-ignore-disk-write-errors", false).inert());
