@@ -36,6 +36,7 @@ public final class MemoryLimit {
 
     /** maxmemory-samples goes to INT_MAX as in Redis; more than this per database only costs time. */
     private static final int MAX_SAMPLES = 1024;
+    private static final ConfigOption REPL_BACKLOG_SIZE = io.cinnabar.config.Config.option("repl-backlog-size");
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(MemoryLimit.class);
     private final ServerContext server;
     private EvictionPolicy policy;
@@ -46,7 +47,7 @@ public final class MemoryLimit {
         configChanged(ConfigOptions.MAXMEMORY_POLICY);
         server.keyspace().tableGrowth(bytes -> {
             long max = server.config().getLong(ConfigOptions.MAXMEMORY);
-            return max == 0 || usedMemory() + bytes <= max;
+            return max == 0 || countedMemory() + bytes <= max;
         });
         server.config().onChange(this::configChanged);
     }
@@ -60,7 +61,7 @@ public final class MemoryLimit {
         } else if (o == ConfigOptions.MAXMEMORY) {
             // Redis's updateMaxmemory: a lower limit starts evicting now, not at the next command.
             server.thread().execute(() -> {
-                long max = config.getLong(ConfigOptions.MAXMEMORY), used = usedMemory();
+                long max = config.getLong(ConfigOptions.MAXMEMORY), used = countedMemory();
                 if (max > 0 && max < used) {
                     log.warn("WARNING: the new maxmemory value set via CONFIG SET ({}) is smaller than the current memory "
                             + "usage ({}). This will result in key eviction and/or the inability to accept new write "
@@ -78,7 +79,33 @@ public final class MemoryLimit {
      * {@link #clientBytes} says.
      */
     public long usedMemory() {
-        return heldBytes() + clientBytes();
+        return heldBytes() + clientBytes() + replicationBytes;
+    }
+
+    /**
+     * What maxmemory is held to: used memory but the replication buffers past repl-backlog-size
+     * (Redis's freeMemoryGetNotCountedMemory), so that a slow replica does not evict the data.
+     */
+    private long countedMemory() {
+        return usedMemory() - notCountedForEvict();
+    }
+
+    /** INFO's mem_not_counted_for_evict. */
+    public long notCountedForEvict() {
+        return Math.max(0, replicationBytes - server.config().getLong(REPL_BACKLOG_SIZE));
+    }
+
+    /**
+     * INFO's mem_total_replication_buffers: the backlog's blocks and the stream queued for the
+     * replicas (one copy they share), as of the last measure of the clients.
+     */
+    public long replicationBytes() {
+        return replicationBytes;
+    }
+
+    /** The non-replica clients' share of used memory (INFO's mem_clients_normal), as of the last measure. */
+    public long normalClientBytes() {
+        return normalClientBytes;
     }
 
     /** used_memory without the clients' buffers (mostly direct memory, not the heap's). */
@@ -106,6 +133,8 @@ public final class MemoryLimit {
     }
 
     private long clientBytes;
+    private long normalClientBytes;
+    private long replicationBytes;
     private long clientsMeasuredNanos;
     /** Set from any event loop; read on the keyspace thread. */
     private volatile boolean clientsGrew;
@@ -118,17 +147,32 @@ public final class MemoryLimit {
     private void measureClients(long now) {
         clientsGrew = false;
         clientsMeasuredNanos = now;
-        long total = 0;
+        long total = 0, normal = 0;
         for (Client c : server.clients()) {
             c.memoryCounted = c.leaving() ? 0 : ClientMemory.of(c, null);
+            if ((c.replicaFlags() & ReplicaFlags.SYNCING) != 0) {
+                // Its queue holds the stream, which the replicas share: counted once, below.
+                c.memoryCounted -= Math.min(c.memoryCounted, c.channel().pendingOutputBytes());
+            } else {
+                normal += c.memoryCounted;
+            }
             total += c.memoryCounted;
         }
         clientBytes = total;
+        normalClientBytes = normal;
+        ReplicationBacklog backlog = server.history().backlog();
+        ReplicaLinks replicas = server.component(ReplicaLinks.class, null);
+        replicationBytes = (backlog != null ? backlog.allocated() : 0) + (replicas != null ? replicas.pendingBytes() : 0);
     }
 
     /** A client is gone: what it held leaves used memory now, as Redis frees it when it frees the client. */
     public void clientLeft(Client c) {
         clientBytes = Math.max(0, clientBytes - c.memoryCounted);
+        if ((c.replicaFlags() & ReplicaFlags.SYNCING) == 0) {
+            normalClientBytes = Math.max(0, normalClientBytes - c.memoryCounted);
+        } else {
+            clientsGrew = true; // what it alone was owed leaves the replication buffers
+        }
         c.memoryCounted = 0;
     }
 
@@ -167,14 +211,14 @@ public final class MemoryLimit {
     public boolean outOfMemory() {
         if (server.pause().isActive()) return false;
         long max = server.config().getLong(ConfigOptions.MAXMEMORY);
-        return (max > 0 && usedMemory() > max) || overImplicitLimit();
+        return (max > 0 && countedMemory() > max) || overImplicitLimit();
     }
 
     /** Redis's performEvictions: DONE when under the limit (now or already). */
     Eviction.Result performEvictions() {
         long max = server.config().getLong(ConfigOptions.MAXMEMORY);
         if (server.keyspace().isLoading() || MasterLink.ignoresMaxmemory(server)) return Eviction.Result.DONE;
-        long used = usedMemory();
+        long used = countedMemory();
         if (max == 0 || used <= max) {
             overLimit(false);
             return Eviction.Result.DONE;
@@ -184,7 +228,7 @@ public final class MemoryLimit {
         Eviction.Result r = server.keyspace().eviction().evict(policy, used - max,
                 Math.min(server.config().getInt(ConfigOptions.MAXMEMORY_SAMPLES), MAX_SAMPLES), timeLimitNanos());
         if (r == Eviction.Result.RUNNING) startEvictionTask();
-        returnEvictedHeap(used - usedMemory(), max);
+        returnEvictedHeap(used - countedMemory(), max);
         return r;
     }
 
@@ -267,7 +311,7 @@ public final class MemoryLimit {
         if (server.config().getLong(ConfigOptions.MAXMEMORY) > 0) measureClients(System.nanoTime());
         peak(usedMemory());
         if (server.config().getLong(ConfigOptions.MAXMEMORY) > 0 && !server.pause().isActive() && !MasterLink.ignoresMaxmemory(server)
-                && usedMemory() > server.config().getLong(ConfigOptions.MAXMEMORY) && policy.evicts()) {
+                && countedMemory() > server.config().getLong(ConfigOptions.MAXMEMORY) && policy.evicts()) {
             startEvictionTask();
         }
     }

@@ -31,4 +31,7 @@ public interface ReplicaLinks {
 
     /** Logs, as a shutdown does, each replica behind the stream, and how many are in sync. */
     void logLagging();
+
+    /** The stream's bytes queued for the replicas and not sent yet, which they share (the most any one has). */
+    long pendingBytes();
 }

@@ -146,8 +146,8 @@ public final class ReplicationHistory implements WriteFeed.Tap {
         if (backlog != null && backlog.size() != backlogSize()) backlog.resize(backlogSize());
     }
 
-    private int backlogSize() {
-        return (int) Math.min(Integer.MAX_VALUE - 8, config.getLong(BACKLOG_SIZE));
+    private long backlogSize() {
+        return config.getLong(BACKLOG_SIZE);
     }
 
     /**

@@ -36,6 +36,17 @@ public final class ClientOutputBufferLimit implements ConfigOption.Parser, Confi
 
     private ClientOutputBufferLimit() {}
 
+    /**
+     * The hard limit a client of clientClass is held to (0: none). As Redis's
+     * checkClientOutputBufferLimits, a replica's is at least repl-backlog-size: the stream a
+     * partial resynchronisation sends may be that long, and the backlog holds it anyway.
+     */
+    public static long hardLimit(Config config, int clientClass) {
+        long hard = ((Limits) config.get(ConfigOptions.CLIENT_OUTPUT_BUFFER_LIMIT)).hard(clientClass);
+        if (clientClass != Limits.REPLICA || hard == 0) return hard;
+        return Math.max(hard, config.getLong(Config.option("repl-backlog-size")));
+    }
+
     @Override
     public Object parse(String[] words) throws ConfigException {
         return parse(words, null);

@@ -1,5 +1,6 @@
 package io.cinnabar.network;
 
+import io.cinnabar.config.ClientOutputBufferLimit;
 import io.cinnabar.config.ClientOutputBufferLimit.Limits;
 import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
@@ -25,7 +26,8 @@ final class OutputBufferLimit {
      */
     boolean exceeded(long bytes, int cls) {
         Limits limits = limits(config);
-        long hard = limits.hard(cls), soft = limits.soft(cls), softSeconds = limits.softSeconds(cls);
+        long hard = cls == Limits.REPLICA ? ClientOutputBufferLimit.hardLimit(config, cls) : limits.hard(cls);
+        long soft = limits.soft(cls), softSeconds = limits.softSeconds(cls);
         if (hard > 0 && bytes >= hard) return true;
         if (soft > 0 && bytes >= soft) {
             long nowMs = System.currentTimeMillis();
@@ -41,7 +43,7 @@ final class OutputBufferLimit {
 
     /** The hard limit of the client's class (0: none), for a command building a reply that only this limit bounds. */
     static long hardLimit(Config config, int cls) {
-        return limits(config).hard(cls);
+        return ClientOutputBufferLimit.hardLimit(config, cls);
     }
 
     /** True while the output stays past a soft limit whose seconds have not run out yet. */

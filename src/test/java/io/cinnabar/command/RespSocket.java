@@ -102,6 +102,18 @@ final class RespSocket implements AutoCloseable {
         }
     }
 
+    /** As a replica: PSYNC ? -1 (capa eof, psync2) and the payload read through its end mark; the +FULLRESYNC line. */
+    String fullSync() throws IOException {
+        Object capa = call("REPLCONF", "capa", "eof", "capa", "psync2");
+        if (!"OK".equals(capa)) throw new IOException("REPLCONF capa answered " + capa);
+        send("PSYNC", "?", "-1");
+        String fullResync = line();
+        if (!fullResync.startsWith("+FULLRESYNC ")) throw new IOException("not a full resync: " + fullResync);
+        String eof = line();
+        readThrough(eof.substring(5).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        return fullResync;
+    }
+
     /** Sends one command and reads one reply. */
     Object call(String... args) throws IOException {
         return send(args).read();

@@ -69,12 +69,7 @@ class ShutdownWaitIT {
     /** A replica by hand: synced, then a write it does not acknowledge. The stream's end offset. */
     private static long lagBehind(Jedis c, RespSocket replica) throws Exception {
         assertEquals("OK", replica.call("REPLCONF", "listening-port", "6390"));
-        assertEquals("OK", replica.call("REPLCONF", "capa", "eof", "capa", "psync2"));
-        replica.send("PSYNC", "?", "-1");
-        String fullResync = replica.line();
-        assertTrue(fullResync.startsWith("+FULLRESYNC "), fullResync);
-        String eof = replica.line();
-        replica.readThrough(eof.substring(5).getBytes(StandardCharsets.US_ASCII));
+        String fullResync = replica.fullSync();
         long start = Long.parseLong(fullResync.substring(fullResync.lastIndexOf(' ') + 1));
         replica.send("REPLCONF", "ACK", Long.toString(start));
         c.set("k", "v");

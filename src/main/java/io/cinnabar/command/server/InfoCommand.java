@@ -134,7 +134,10 @@ public final class InfoCommand implements CommandFamily {
     }
 
     private static void clients(Section s, ServerContext server) {
-        s.field("connected_clients", server.clients().size());
+        // Replicas are not counted, as Redis's listLength(server.clients) - listLength(server.slaves).
+        int replicas = 0;
+        for (io.cinnabar.command.Client c : server.clients()) if ((c.replicaFlags() & io.cinnabar.command.ReplicaFlags.SYNCING) != 0) replicas++;
+        s.field("connected_clients", server.clients().size() - replicas);
         s.field("cluster_connections", 0);
         s.field("maxclients", server.config().getLong(ConfigOptions.MAXCLIENTS));
         s.field("client_recent_max_input_buffer", 0);
@@ -197,10 +200,10 @@ public final class InfoCommand implements CommandFamily {
         s.field("rss_overhead_bytes", 0);
         s.field("mem_fragmentation_ratio", ratio(rss, used));
         s.field("mem_fragmentation_bytes", rss - used);
-        s.field("mem_not_counted_for_evict", 0);
-        s.field("mem_replication_backlog", 0);
-        s.field("mem_total_replication_buffers", 0);
-        s.field("mem_clients_slaves", 0);
+        s.field("mem_not_counted_for_evict", server.memoryLimit().notCountedForEvict());
+        s.field("mem_replication_backlog", m.replicationBacklog());
+        s.field("mem_total_replication_buffers", server.memoryLimit().replicationBytes());
+        s.field("mem_clients_slaves", m.replicaClients());
         s.field("mem_clients_normal", m.clients());
         s.field("mem_cluster_links", 0);
         s.field("mem_aof_buffer", 0);

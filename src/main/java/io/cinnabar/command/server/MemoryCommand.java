@@ -83,8 +83,8 @@ public final class MemoryCommand implements CommandFamily {
         field(c, "peak.allocated", m.peak());
         field(c, "total.allocated", m.used());
         field(c, "startup.allocated", m.startup());
-        field(c, "replication.backlog", 0);
-        field(c, "clients.slaves", 0);
+        field(c, "replication.backlog", m.replicationBacklog());
+        field(c, "clients.slaves", m.replicaClients());
         field(c, "clients.normal", m.clients());
         field(c, "cluster.links", 0);
         field(c, "aof.buffer", 0);

@@ -12,16 +12,22 @@ import java.nio.file.Path;
  * getMemoryOverheadData: used memory is the data's estimate plus the overheads; the JVM heap
  * (in use, committed) plays the allocator's part and RSS is the process's.
  */
-record MemoryFigures(long used, long peak, long startup, long scripts, long clients, long overhead, long dataset,
-                     long keys, long heapUsed, long heapCommitted, long rss, long[] dbTableBytes) {
+record MemoryFigures(long used, long peak, long startup, long scripts, long clients, long replicationBacklog,
+                     long replicaClients, long overhead, long dataset, long keys, long heapUsed, long heapCommitted, long rss,
+                     long[] dbTableBytes) {
 
     static MemoryFigures of(ServerContext server) {
         MemoryLimit limit = server.memoryLimit();
         Keyspace ks = server.keyspace();
-        long clients = limit.measureClientsNow();
+        long allClients = limit.measureClientsNow();
+        long replication = limit.replicationBytes();
         long used = limit.usedMemory();
         long peak = limit.peak(used);
-        long scripts = used - MemoryLimit.STARTUP_BYTES - ks.dataBytes() - clients;
+        long scripts = used - MemoryLimit.STARTUP_BYTES - ks.dataBytes() - allClients - replication;
+        // As Redis's getMemoryOverheadData: with replicas, the replication buffers past the backlog's size are theirs.
+        long backlogSize = server.config().getLong(io.cinnabar.config.Config.option("repl-backlog-size"));
+        var replicas = server.component(io.cinnabar.command.ReplicaLinks.class, null);
+        boolean shared = replicas != null && replicas.hasReplicas() && replication > backlogSize;
         long[] tables = new long[ks.databaseCount()];
         long tableBytes = 0;
         for (int i = 0; i < tables.length; i++) {
@@ -29,10 +35,11 @@ record MemoryFigures(long used, long peak, long startup, long scripts, long clie
             tables[i] = ks.db(i).tableBytes();
             tableBytes += tables[i];
         }
-        long overhead = MemoryLimit.STARTUP_BYTES + scripts + clients + tableBytes;
+        long overhead = MemoryLimit.STARTUP_BYTES + scripts + allClients + replication + tableBytes;
         Runtime rt = Runtime.getRuntime();
         long committed = rt.totalMemory();
-        return new MemoryFigures(used, peak, MemoryLimit.STARTUP_BYTES, scripts, clients, overhead, used - overhead,
+        return new MemoryFigures(used, peak, MemoryLimit.STARTUP_BYTES, scripts, limit.normalClientBytes(),
+                shared ? backlogSize : replication, shared ? replication - backlogSize : 0, overhead, used - overhead,
                 ks.totalKeys(), committed - rt.freeMemory(), committed, residentSetSize(committed), tables);
     }
 

@@ -5,6 +5,7 @@ import io.cinnabar.command.ClockTimers;
 import io.cinnabar.command.ReplicaLinks;
 import io.cinnabar.command.ReplicaFlags;
 import io.cinnabar.command.ServerContext;
+import io.cinnabar.config.ClientOutputBufferLimit;
 import io.cinnabar.config.Config;
 import io.cinnabar.command.ReplicationBacklog;
 import io.cinnabar.command.ReplicationHistory;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -35,7 +37,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * repl-diskless-sync-delay seconds, so that others can join, as Redis waits); from that point
  * on the write feed's bytes are its stream. It gets "+FULLRESYNC id offset" if it asked with
  * PSYNC, the payload ("$EOF:mark" ... mark when diskless, else "$length" and the dump file), then
- * the stream held meanwhile, then the stream as it comes, with a PING every
+ * the stream meanwhile, which the backlog keeps for it (growing past its size if it must, as
+ * Redis's shared replication buffer), then the stream as it comes, with a PING every
  * repl-ping-replica-period seconds; its REPLCONF ACKs say how far it got (INFO, ROLE, WAIT).
  * A client that asked REPLCONF rdb-only 1 (redis-cli --rdb) is let go after the payload.
  * Keyspace thread only.
@@ -57,9 +60,8 @@ final class Replicas implements ReplicaLinks {
         final long sinceMs;
         /** INFO's state: wait_bgsave, send_bulk, online. */
         String state = "wait_bgsave";
-        /** The stream since its snapshot, held until the payload is out; null once it streams (or for rdb-only). */
-        List<byte[]> held;
-        long heldBytes;
+        /** The offset of the stream's first byte after its snapshot, which the backlog keeps until the payload is out; -1 once it streams (or for rdb-only). */
+        long owedFrom = -1;
         boolean streaming;
         long ackOffset;
         long ackMs;
@@ -149,15 +151,14 @@ final class Replicas implements ReplicaLinks {
         Replica r = new Replica(client, true, now());
         boolean psync2 = (client.replicaFlags() & ReplicaFlags.CAPA_PSYNC2) != 0;
         client.channel().push(("+CONTINUE" + (psync2 ? " " + history.id() : "") + "\r\n").getBytes(StandardCharsets.US_ASCII));
-        byte[] missed = backlog.from(psyncOffset);
-        if (missed.length > 0) client.channel().push(missed);
+        long missed = sendFrom(backlog, psyncOffset, client);
         r.streaming = true;
         r.state = "online";
         r.ackOffset = psyncOffset - 1;
         r.ackMs = now();
         replicas.add(r);
         log.info("Partial resynchronization request from {} accepted. Sending {} bytes of backlog starting from offset {}.",
-                name(client), missed.length, psyncOffset);
+                name(client), missed, psyncOffset);
         tickEverySecond();
         return true;
     }
@@ -357,9 +358,39 @@ final class Replicas implements ReplicaLinks {
     }
 
     private void dropClosed() {
-        replicas.removeIf(r -> r.client.closing());
+        if (replicas.removeIf(r -> r.client.closing())) keepOwedStream();
         waiting.removeIf(w -> w.client.closing());
         onDisk.removeIf(w -> w.client.closing());
+    }
+
+    /** The backlog keeps the stream from the oldest byte a replica waiting for its payload is owed. */
+    private void keepOwedStream() {
+        ReplicationBacklog backlog = history.backlog();
+        if (backlog == null) return;
+        long oldest = Long.MAX_VALUE;
+        for (Replica r : replicas) if (r.owedFrom >= 0 && !r.client.closing()) oldest = Math.min(oldest, r.owedFrom);
+        backlog.keepFrom(oldest);
+    }
+
+    /** The backlog from offset on, to client, a block at a time; returns the bytes sent. */
+    private static long sendFrom(ReplicationBacklog backlog, long offset, Client client) {
+        long[] sent = {0};
+        backlog.from(offset, (bytes, off, len) -> {
+            client.channel().push(Arrays.copyOfRange(bytes, off, off + len));
+            sent[0] += len;
+        });
+        return sent[0];
+    }
+
+    /**
+     * The bytes waiting to reach the replicas, which share them: the most any one replica has
+     * not been sent yet (its connection's queue), as Redis's replicas refer to one buffer.
+     */
+    @Override
+    public long pendingBytes() {
+        long most = 0;
+        for (Replica r : replicas) if (r.streaming && !r.client.closing()) most = Math.max(most, r.client.channel().pendingOutputBytes());
+        return most;
     }
 
     /**
@@ -393,8 +424,9 @@ final class Replicas implements ReplicaLinks {
         waiting.removeAll(group);
         (socket ? diskless : onDisk).addAll(group);
         for (Replica w : group) {
-            if (!w.rdbOnly()) w.held = new ArrayList<>();
+            if (!w.rdbOnly()) w.owedFrom = start + 1;
         }
+        keepOwedStream();
         byte[] fullResync = ("+FULLRESYNC " + id + " " + start + "\r\n").getBytes(StandardCharsets.US_ASCII);
         for (Replica w : group) {
             if (w.psync) w.client.channel().push(fullResync);
@@ -407,16 +439,18 @@ final class Replicas implements ReplicaLinks {
         history.write(part);
     }
 
-    /** Bytes of the stream: to the replicas streaming, held for those whose payload is not out yet. */
+    /**
+     * Bytes of the stream: to the replicas streaming; those whose payload is not out yet find
+     * them in the backlog, which counts against their output limit as Redis counts its shared
+     * buffer from the block a replica refers to.
+     */
     private void push(byte[] part) {
         long hardLimit = replicaHardLimit();
         for (Replica r : replicas) {
             if (r.streaming) {
                 r.client.channel().push(part);
-            } else if (r.held != null) {
-                r.held.add(part);
-                r.heldBytes += part.length;
-                if (hardLimit > 0 && r.heldBytes >= hardLimit && !r.client.closing()) {
+            } else if (r.owedFrom >= 0) {
+                if (hardLimit > 0 && history.offset() + 1 - r.owedFrom >= hardLimit && !r.client.closing()) {
                     log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits.", name(r.client));
                     r.client.channel().close();
                 }
@@ -478,12 +512,18 @@ final class Replicas implements ReplicaLinks {
         startIfIdle();
     }
 
-    /** The payload is out: what the stream held goes after it, then the stream as it comes. */
+    /** The payload is out: what the backlog kept for it goes after it, then the stream as it comes. */
     private void online(Replica r) {
-        if (r.client.closing() || r.held == null) return;
-        for (byte[] part : r.held) r.client.channel().push(part);
-        r.held = null;
-        r.heldBytes = 0;
+        if (r.client.closing() || r.owedFrom < 0) return;
+        ReplicationBacklog backlog = history.backlog();
+        if (backlog == null || !backlog.holdsFrom(r.owedFrom)) {
+            log.warn("The stream after the snapshot of replica {} is gone: disconnecting it", name(r.client));
+            r.client.channel().close();
+            return;
+        }
+        sendFrom(backlog, r.owedFrom, r.client);
+        r.owedFrom = -1;
+        keepOwedStream();
         r.streaming = true;
         r.state = "online";
         r.ackMs = now();
@@ -514,8 +554,7 @@ final class Replicas implements ReplicaLinks {
     }
 
     private long replicaHardLimit() {
-        Object limits = config().get(io.cinnabar.config.ConfigOptions.CLIENT_OUTPUT_BUFFER_LIMIT);
-        return ((io.cinnabar.config.ClientOutputBufferLimit.Limits) limits).hard(io.cinnabar.config.ClientOutputBufferLimit.Limits.REPLICA);
+        return ClientOutputBufferLimit.hardLimit(config(), ClientOutputBufferLimit.Limits.REPLICA);
     }
 
     private static byte[] randomMark() {
