@@ -522,7 +522,11 @@ public final class Dispatcher {
             reject(client, args, spec, MasterLink.MASTERDOWN);
             return null;
         }
-        if (keyspace.isLoading() && !spec.hasFlag(CommandFlag.LOADING)) {
+        if ((keyspace.isLoading() || server.masterLink().loadingPayload()) && !spec.hasFlag(CommandFlag.LOADING)) {
+            reject(client, args, spec, "LOADING Redis is loading the dataset in memory");
+            return null;
+        }
+        if (server.masterLink().asyncLoadingPayload() && deniedWhileAsyncLoading(client, spec)) {
             reject(client, args, spec, "LOADING Redis is loading the dataset in memory");
             return null;
         }
@@ -545,6 +549,14 @@ public final class Dispatcher {
         if (spec.mayRunLong && depth == 0 && !replaying) return spec;
         run(client, spec, args);
         return null;
+    }
+
+    /** Redis's CMD_NO_ASYNC_LOADING: the command, or EXEC of a transaction holding one. */
+    private static boolean deniedWhileAsyncLoading(Client client, CommandSpec spec) {
+        if (spec.hasFlag(CommandFlag.NO_ASYNC_LOADING)) return true;
+        if (client.multi == null || !TransactionControl.isExec(spec)) return false;
+        for (CommandSpec queued : client.multi.specs) if (queued.hasFlag(CommandFlag.NO_ASYNC_LOADING)) return true;
+        return false;
     }
 
     /**

@@ -48,6 +48,9 @@ public interface MasterConnector {
         /** The master answered PSYNC with an error (the link then closes). */
         void psyncRefused(String reply);
 
+        /** The payload begins: its length, or -1 for a diskless one that ends with a mark. */
+        void receiving(long length);
+
         /** Bytes of the payload read so far, and its length (-1: diskless, unknown). */
         void transferring(long read, long total);
 

@@ -28,6 +28,7 @@ public final class MasterLink {
     private static final ConfigOption REPLICAOF = Config.option("replicaof");
     private static final ConfigOption IGNORE_MAXMEMORY = Config.option("replica-ignore-maxmemory");
     private static final ConfigOption SERVE_STALE = Config.option("replica-serve-stale-data");
+    private static final ConfigOption DISKLESS_LOAD = Config.option("repl-diskless-load");
 
     /** Redis's repl_state, as ROLE names it. */
     private enum State {
@@ -55,6 +56,9 @@ public final class MasterLink {
     /** The requests of a transaction the master client is queuing: they count once it ends (Redis's reploff). */
     private final List<byte[]> uncommitted = new ArrayList<>();
     private long lastIoMs, downSinceMs, transferRead, transferSize, transferLastIoMs;
+    /** See {@link #loadingPayload} and {@link #asyncLoadingPayload}. */
+    private boolean payloadLoading, payloadServesOldData;
+    private long payloadSinceSeconds;
     /**
      * Redis's cached master: where the stream stood when a link that was up went down (its
      * replication id, offset and the master client's database), for a PSYNC that continues it.
@@ -340,6 +344,11 @@ public final class MasterLink {
         }
 
         @Override
+        public void receiving(long length) {
+            if (current()) MasterLink.this.receiving(length);
+        }
+
+        @Override
         public void transferring(long read, long total) {
             if (current()) MasterLink.this.transferring(read, total);
         }
@@ -397,6 +406,25 @@ public final class MasterLink {
         if (f != null) f.refused();
     }
 
+    /**
+     * The payload begins. Under repl-diskless-load (Redis's useDisklessLoad) it counts as loading
+     * from here, as Redis parses it as it comes; a swapdb load of the history this replica
+     * follows serves the old data meanwhile (async loading). It still goes to a file first.
+     */
+    private void receiving(long length) {
+        String diskless = server.config().getString(DISKLESS_LOAD);
+        payloadLoading = diskless.equals("swapdb") || (diskless.equals("on-empty-db") && server.keyspace().totalKeys() == 0);
+        payloadServesOldData = payloadLoading && diskless.equals("swapdb") && masterReplid != null
+                && masterReplid.equalsIgnoreCase(server.history().id());
+        String to = payloadLoading ? "to parser" : "to disk";
+        if (length < 0) log.info("MASTER <-> REPLICA sync: receiving streamed RDB from master with EOF {}", to);
+        else log.info("MASTER <-> REPLICA sync: receiving {} bytes from master {}", length, to);
+        if (!payloadLoading) return;
+        payloadSinceSeconds = now() / 1000;
+        if (!diskless.equals("swapdb")) log.info("MASTER <-> REPLICA sync: Flushing old data");
+        log.info("MASTER <-> REPLICA sync: Loading DB in memory");
+    }
+
     private void transferring(long read, long total) {
         transferRead = read;
         transferSize = total;
@@ -405,14 +433,22 @@ public final class MasterLink {
 
     private void payload(Path file) {
         MasterConnector.Link l = link;
-        log.info("MASTER <-> REPLICA sync: Flushing old data");
-        log.info("MASTER <-> REPLICA sync: Loading DB in memory");
+        boolean swapped = payloadLoading && server.config().getString(DISKLESS_LOAD).equals("swapdb");
+        if (!payloadLoading) {
+            log.info("MASTER <-> REPLICA sync: Flushing old data");
+            log.info("MASTER <-> REPLICA sync: Loading DB in memory");
+        }
+        payloadLoading = false;
         DataSets.MasterPayload loaded = server.dataSets().loadFromMaster(file);
         if (loaded.error() != null) {
             log.warn(loaded.error());
             deleteQuietly(file);
             l.close();
             return;
+        }
+        if (swapped) {
+            log.info("MASTER <-> REPLICA sync: Swapping active DB with loaded DB");
+            log.info("MASTER <-> REPLICA sync: Discarding old DB in background");
         }
         log.info("MASTER <-> REPLICA sync: Finished with success");
         server.history().restartAt(masterReplid, offset);
@@ -497,6 +533,16 @@ public final class MasterLink {
     private void closed(String why) {
         boolean wasUp = state == State.CONNECTED;
         if (why != null) log.warn(why);
+        if (payloadLoading) {
+            // What Redis's parser says of a payload cut short, and it keeps (swapdb) or empties its data.
+            log.warn("Internal error in RDB reading offset {}, function at rdb.c:0 -> Unexpected EOF reading RDB file. "
+                    + "Failure loading rdb format from socket, assuming connection error, resuming operation.", transferRead);
+            log.warn("Failed trying to load the MASTER synchronization DB from socket: Connection reset by peer");
+            if (server.config().getString(DISKLESS_LOAD).equals("swapdb")) {
+                log.info("MASTER <-> REPLICA sync: Discarding temporary DB in background");
+            }
+            payloadLoading = false;
+        }
         if (wasUp) cacheMaster();
         link = null;
         attempt = null;
@@ -609,6 +655,29 @@ public final class MasterLink {
 
     public long transferRead() {
         return transferRead;
+    }
+
+    /**
+     * A full sync's payload is arriving under repl-diskless-load, where Redis loads it as it
+     * comes: the server is loading (INFO loading, and commands but LOADING-flagged ones get
+     * LOADING). The data stays as it was until the payload is whole, and is kept if it never is.
+     */
+    public boolean loadingPayload() {
+        return payloadLoading && !payloadServesOldData;
+    }
+
+    /**
+     * As {@link #loadingPayload}, for a payload of the history this replica follows under
+     * repl-diskless-load swapdb: the old data is served meanwhile (INFO async_loading), and only
+     * commands flagged no-async-loading get LOADING.
+     */
+    public boolean asyncLoadingPayload() {
+        return payloadLoading && payloadServesOldData;
+    }
+
+    /** When the payload that counts as loading began to arrive (INFO loading_start_time). */
+    public long payloadSinceSeconds() {
+        return payloadSinceSeconds;
     }
 
     public long transferSize() {

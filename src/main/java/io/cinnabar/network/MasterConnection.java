@@ -216,7 +216,6 @@ final class MasterConnection extends ChannelInboundHandlerAdapter implements Mas
         if (line.startsWith("$EOF:") && line.length() >= 5 + MARK_LENGTH) {
             eofMark = line.substring(5, 5 + MARK_LENGTH).getBytes(StandardCharsets.US_ASCII);
             payloadLength = -1;
-            NettyServer.log.info("MASTER <-> REPLICA sync: receiving streamed RDB from master with EOF to disk");
         } else {
             try {
                 payloadLength = Long.parseLong(line.substring(1));
@@ -224,8 +223,9 @@ final class MasterConnection extends ChannelInboundHandlerAdapter implements Mas
                 fail(ctx, "Bad protocol from MASTER: '" + line + "'");
                 return false;
             }
-            NettyServer.log.info("MASTER <-> REPLICA sync: receiving {} bytes from master to disk", payloadLength);
         }
+        long length = payloadLength;
+        onKeyspace(() -> events.receiving(length));
         file = FileChannel.open(payloadFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
         state = State.PAYLOAD;

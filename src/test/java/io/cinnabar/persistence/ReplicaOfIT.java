@@ -198,6 +198,59 @@ class ReplicaOfIT {
     }
 
     /**
+     * repl-diskless-load swapdb, as Redis's readSyncBulkPayload: while a full sync's payload
+     * arrives the replica is loading (LOADING to its clients), or, when the payload is of the
+     * history it already follows, serves its old data (async_loading) and refuses only the
+     * commands flagged no-async-loading; a transfer cut short leaves the old data. The master is
+     * real Redis, whose diskless payload comes as its snapshot is made (Cinnabar's comes once made).
+     */
+    @Test
+    void aDisklessLoadIsLoadingOrServesTheOldDataWhileThePayloadArrives() throws Exception {
+        try (RealRedis m = RealRedis.start(Files.createDirectories(dir.resolve("redis")), "--repl-diskless-sync-delay", "0",
+                "--enable-debug-command", "yes"); Jedis c = m.client();
+             CinnabarServer r = server("replica", "repl-diskless-load", "swapdb", "replica-read-only", "no").build().start();
+             Jedis j = new Jedis("127.0.0.1", r.port())) {
+            // Values big enough for Redis's snapshot to reach the socket key by key.
+            for (int i = 0; i < 100; i++) c.set("m" + i, "v".repeat(100_000));
+            j.set("mine", "old");
+            c.configSet("rdb-key-save-delay", "100000"); // 0.1 s a key: the payload takes 10 s
+            j.replicaof("127.0.0.1", m.port);
+            awaitInfo(j, "persistence", "\nloading:1\r\n");
+            assertTrue(j.info("persistence").contains("async_loading:0\r\n"));
+            assertEquals("LOADING Redis is loading the dataset in memory",
+                    assertThrows(JedisDataException.class, () -> j.get("mine")).getMessage());
+            c.configSet("repl-diskless-sync-delay", "5"); // the next sync waits: the replica is seen between the two
+            c.clientKill(new ClientKillParams().type(ClientType.REPLICA));
+            awaitInfo(j, "persistence", "\nloading:0\r\n");
+            assertEquals("old", j.get("mine"), "a payload cut short leaves the data as it was");
+
+            // Synced once; then a full sync of the same history (the backlog no longer holds its offset).
+            c.configSet("rdb-key-save-delay", "0", "repl-diskless-sync-delay", "0");
+            awaitLinkUp(j);
+            assertEquals(100L, j.dbSize());
+            j.set("mine", "kept");
+            c.configSet("rdb-key-save-delay", "100000", "repl-backlog-size", "16384");
+            c.clientKill(new ClientKillParams().type(ClientType.REPLICA));
+            for (int i = 0; i < 10; i++) c.set("big" + i, "A".repeat(16384));
+            awaitInfo(j, "persistence", "async_loading:1\r\n");
+            assertTrue(j.info("persistence").contains("\nloading:0\r\n"));
+            assertEquals("kept", j.get("mine"), "the old data is served meanwhile");
+            assertEquals("LOADING Redis is loading the dataset in memory",
+                    assertThrows(JedisDataException.class, () -> j.replicaofNoOne()).getMessage());
+            assertEquals("LOADING Redis is loading the dataset in memory",
+                    assertThrows(JedisDataException.class, () -> j.configSet("appendonly", "no")).getMessage());
+            c.configSet("rdb-key-save-delay", "0", "repl-diskless-sync-delay", "5");
+            c.clientKill(new ClientKillParams().type(ClientType.REPLICA));
+            awaitInfo(j, "persistence", "async_loading:0\r\n");
+            assertEquals("kept", j.get("mine"));
+            c.configSet("repl-diskless-sync-delay", "0");
+            awaitLinkUp(j);
+            assertEquals(1L, c.waitReplicas(1, 10_000));
+            assertEquals(digest(c), digest(j));
+        }
+    }
+
+    /**
      * Scripts on a stale replica, as Redis's scriptPrepareForRun and scriptCall decide: one that
      * declares allow-stale runs and may call stale commands only; any other, MASTERDOWN (with its
      * own text for a script that declared flags).

@@ -61,7 +61,9 @@ public final class ConfigCommands implements CommandFamily {
         if (c.argCount() % 2 != 0) throw CommandError.syntax();
         List<byte[]> pairs = new ArrayList<>();
         for (int i = 2; i < c.argCount(); i++) pairs.add(c.arg(i));
-        String error = c.config().configSet(pairs, c.client().channel().loopback(), c.keyspace().isLoading());
+        var link = c.server().masterLink();
+        boolean loading = c.keyspace().isLoading() || link.loadingPayload() || link.asyncLoadingPayload();
+        String error = c.config().configSet(pairs, c.client().channel().loopback(), loading);
         if (error != null) throw new CommandError(error);
         c.reply().ok();
     }

@@ -7,6 +7,7 @@ import io.cinnabar.command.CommandSpec;
 import io.cinnabar.command.CommandStats;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.GoodReplicas;
+import io.cinnabar.command.MasterLink;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.command.ServerStats;
 import io.cinnabar.persistence.AppendOnly;
@@ -222,8 +223,9 @@ public final class InfoCommand implements CommandFamily {
         RdbSaves rdb = p.rdb();
         AppendOnly aof = p.aof();
         Loading loading = p.loading();
-        s.field("loading", loading.inProgress() ? 1 : 0);
-        s.field("async_loading", 0);
+        MasterLink link = server.masterLink();
+        s.field("loading", loading.inProgress() || link.loadingPayload() ? 1 : 0);
+        s.field("async_loading", link.asyncLoadingPayload() ? 1 : 0);
         // Without fork() the copy-on-write figures count what the running snapshot holds because
         // writes changed keys before its walk reached them.
         long cow = rdb.currentCopiedBytes() + aof.currentCopiedBytes();
@@ -265,12 +267,16 @@ public final class InfoCommand implements CommandFamily {
             s.field("aof_pending_bio_fsync", aof.backgroundFsyncs());
             s.field("aof_delayed_fsync", 0);
         }
-        if (loading.inProgress()) {
-            long elapsed = System.currentTimeMillis() / 1000 - loading.startSeconds();
-            long total = loading.totalBytes(), loaded = loading.loadedBytes();
+        boolean payload = link.loadingPayload() || link.asyncLoadingPayload();
+        if (loading.inProgress() || payload) {
+            // A master's payload loads as it arrives (repl-diskless-load): its transfer is the load.
+            long start = payload ? link.payloadSinceSeconds() : loading.startSeconds();
+            long elapsed = System.currentTimeMillis() / 1000 - start;
+            long total = payload ? Math.max(0, link.transferSize()) : loading.totalBytes();
+            long loaded = payload ? link.transferRead() : loading.loadedBytes();
             double perc = total == 0 ? 0 : (double) loaded / total * 100;
             long eta = elapsed == 0 ? 1 : elapsed * Math.max(1, total - loaded) / (loaded + 1);
-            s.field("loading_start_time", loading.startSeconds());
+            s.field("loading_start_time", start);
             s.field("loading_total_bytes", total);
             s.field("loading_rdb_used_mem", 0);
             s.field("loading_loaded_bytes", loaded);
@@ -335,7 +341,7 @@ public final class InfoCommand implements CommandFamily {
     }
 
     private static void replication(Section s, ServerContext server) {
-        io.cinnabar.command.MasterLink master = server.masterLink();
+        MasterLink master = server.masterLink();
         if (master.host() == null) {
             s.field("role", "master");
         } else {
