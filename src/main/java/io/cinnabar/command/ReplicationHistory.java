@@ -48,6 +48,9 @@ public final class ReplicationHistory implements WriteFeed.Tap {
     ReplicationHistory(WriteFeed feed, Config config) {
         this.feed = feed;
         this.config = config;
+        config.onChange(o -> {
+            if (o == BACKLOG_SIZE) resizeBacklog();
+        });
     }
 
     public String id() {
@@ -141,8 +144,8 @@ public final class ReplicationHistory implements WriteFeed.Tap {
         tapFeed();
     }
 
-    /** CONFIG SET repl-backlog-size, applied by the cron. */
-    public void resizeBacklog() {
+    /** CONFIG SET repl-backlog-size, at once (Redis's resizeReplicationBacklog): the next PSYNC finds the new size. */
+    private void resizeBacklog() {
         if (backlog != null && backlog.size() != backlogSize()) backlog.resize(backlogSize());
     }
 

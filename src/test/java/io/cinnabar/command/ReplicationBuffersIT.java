@@ -43,6 +43,20 @@ class ReplicationBuffersIT {
         }
     }
 
+    @Test
+    void aSmallerBacklogDropsItsOldestBlocksAtOnce() throws Exception {
+        try (CinnabarServer server = CinnabarServer.builder().port(0).option("repl-diskless-sync-delay", "0").build().start();
+             Jedis c = new Jedis("127.0.0.1", server.port()); RespSocket replica = new RespSocket(server.port())) {
+            replica.fullSync();
+            for (int i = 0; i < 20; i++) c.set("k" + i, VALUE);
+            assertTrue(field(c.info("replication"), "repl_backlog_histlen") > 200_000);
+            // As Redis's resizeReplicationBacklog: a PSYNC right after finds the new size.
+            c.configSet("repl-backlog-size", "16384");
+            long histlen = field(c.info("replication"), "repl_backlog_histlen");
+            assertTrue(histlen >= 16384 && histlen <= 2 * 16384, "repl_backlog_histlen:" + histlen);
+        }
+    }
+
     private static long field(String info, String name) {
         for (String line : info.split("\r\n")) {
             if (line.startsWith(name + ":")) return Long.parseLong(line.substring(name.length() + 1));

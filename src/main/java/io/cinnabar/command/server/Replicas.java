@@ -353,7 +353,6 @@ final class Replicas implements ReplicaLinks {
             long most = config().getLong(Config.option("repl-diskless-sync-max-replicas"));
             if (!diskless() || (most > 0 && waiting.size() >= most) || idleSeconds >= delaySeconds()) startIfIdle();
         }
-        history.resizeBacklog();
         if (!replicas.isEmpty() || history.backlog() != null) tickEverySecond();
     }
 
