@@ -701,7 +701,10 @@ public final class Dispatcher {
         if (spec.hasFlag(CommandFlag.NOSCRIPT) && !server.scriptsMayRunNoscript()) {
             return "This Redis command is not allowed from script";
         }
-        if (MasterLink.deniesStale(server, spec.callFlags(server, args))) return "Can not execute the command on a stale replica";
+        // An AOF being replayed is obeyed, as checkBeforeRun lets its scripts run.
+        if (!replaying && MasterLink.deniesStale(server, spec.callFlags(server, args))) {
+            return "Can not execute the command on a stale replica";
+        }
         String denied = acl.scriptRefusal(caller, spec, args);
         if (denied != null) return denied;
         if (readOnlyScript && (spec.write || spec.hasFlag(CommandFlag.MAY_REPLICATE))) {

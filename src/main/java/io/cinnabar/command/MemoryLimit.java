@@ -19,7 +19,9 @@ import java.util.List;
  * Nothing is evicted or refused during a CLIENT PAUSE, as in Redis.
  * <p>
  * Used memory is {@link #usedMemory}: the keyspace's running estimate of its data (not the JVM
- * heap, whose garbage comes and goes) plus what an empty server reports. Eviction that takes
+ * heap, whose garbage comes and goes) plus what an empty server reports, the clients and the
+ * replication buffers; maxmemory holds it without the replication buffers past
+ * repl-backlog-size, as Redis's freeMemoryGetNotCountedMemory. Eviction that takes
  * longer than maxmemory-eviction-tenacity allows goes on in a timer task, so latency stays flat.
  * <p>
  * The JVM's maximum heap is also a hard limit, which Redis does not have: data may fill
