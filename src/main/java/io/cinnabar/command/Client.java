@@ -185,6 +185,9 @@ public final class Client {
     public int replicaFlags() { return replicaFlags; }
     /** The master's connection on a replica (Redis's CLIENT_MASTER): obeyed, never answered. */
     public boolean isMaster() { return (replicaFlags & ReplicaFlags.MASTER) != 0; }
+
+    /** A replica of this server's: it took SYNC or PSYNC (CLIENT LIST flag S). */
+    public boolean isReplica() { return (replicaFlags & ReplicaFlags.SYNCING) != 0; }
     public void replicaFlags(int flags) { replicaFlags = flags; }
     public int replicaPort() { return replicaPort; }
     public void replicaPort(int port) { replicaPort = port; }

@@ -522,11 +522,12 @@ public final class Dispatcher {
             reject(client, args, spec, MasterLink.MASTERDOWN);
             return null;
         }
-        if ((keyspace.isLoading() || server.masterLink().loadingPayload()) && !spec.hasFlag(CommandFlag.LOADING)) {
+        MasterLink link = server.masterLink();
+        if ((keyspace.isLoading() || link.loadingPayload()) && !spec.hasFlag(CommandFlag.LOADING)) {
             reject(client, args, spec, "LOADING Redis is loading the dataset in memory");
             return null;
         }
-        if (server.masterLink().asyncLoadingPayload() && deniedWhileAsyncLoading(client, spec)) {
+        if (link.asyncLoadingPayload() && deniedWhileAsyncLoading(client, spec)) {
             reject(client, args, spec, "LOADING Redis is loading the dataset in memory");
             return null;
         }

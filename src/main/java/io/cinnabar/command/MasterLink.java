@@ -57,7 +57,7 @@ public final class MasterLink {
     private final List<byte[]> uncommitted = new ArrayList<>();
     private long lastIoMs, downSinceMs, transferRead, transferSize, transferLastIoMs;
     /** See {@link #loadingPayload} and {@link #asyncLoadingPayload}. */
-    private boolean payloadLoading, payloadServesOldData;
+    private boolean payloadLoading, payloadServesOldData, payloadSwapsDb;
     private long payloadSinceSeconds;
     /**
      * Redis's cached master: where the stream stood when a link that was up went down (its
@@ -413,15 +413,15 @@ public final class MasterLink {
      */
     private void receiving(long length) {
         String diskless = server.config().getString(DISKLESS_LOAD);
-        payloadLoading = diskless.equals("swapdb") || (diskless.equals("on-empty-db") && server.keyspace().totalKeys() == 0);
-        payloadServesOldData = payloadLoading && diskless.equals("swapdb") && masterReplid != null
-                && masterReplid.equalsIgnoreCase(server.history().id());
+        payloadSwapsDb = diskless.equals("swapdb");
+        payloadLoading = payloadSwapsDb || (diskless.equals("on-empty-db") && server.keyspace().totalKeys() == 0);
+        payloadServesOldData = payloadSwapsDb && masterReplid != null && masterReplid.equalsIgnoreCase(server.history().id());
         String to = payloadLoading ? "to parser" : "to disk";
         if (length < 0) log.info("MASTER <-> REPLICA sync: receiving streamed RDB from master with EOF {}", to);
         else log.info("MASTER <-> REPLICA sync: receiving {} bytes from master {}", length, to);
         if (!payloadLoading) return;
         payloadSinceSeconds = now() / 1000;
-        if (!diskless.equals("swapdb")) log.info("MASTER <-> REPLICA sync: Flushing old data");
+        if (!payloadSwapsDb) log.info("MASTER <-> REPLICA sync: Flushing old data");
         log.info("MASTER <-> REPLICA sync: Loading DB in memory");
     }
 
@@ -433,7 +433,7 @@ public final class MasterLink {
 
     private void payload(Path file) {
         MasterConnector.Link l = link;
-        boolean swapped = payloadLoading && server.config().getString(DISKLESS_LOAD).equals("swapdb");
+        boolean swapped = payloadLoading && payloadSwapsDb;
         if (!payloadLoading) {
             log.info("MASTER <-> REPLICA sync: Flushing old data");
             log.info("MASTER <-> REPLICA sync: Loading DB in memory");
@@ -538,9 +538,7 @@ public final class MasterLink {
             log.warn("Internal error in RDB reading offset {}, function at rdb.c:0 -> Unexpected EOF reading RDB file. "
                     + "Failure loading rdb format from socket, assuming connection error, resuming operation.", transferRead);
             log.warn("Failed trying to load the MASTER synchronization DB from socket: Connection reset by peer");
-            if (server.config().getString(DISKLESS_LOAD).equals("swapdb")) {
-                log.info("MASTER <-> REPLICA sync: Discarding temporary DB in background");
-            }
+            if (payloadSwapsDb) log.info("MASTER <-> REPLICA sync: Discarding temporary DB in background");
             payloadLoading = false;
         }
         if (wasUp) cacheMaster();
@@ -601,9 +599,9 @@ public final class MasterLink {
             for (var expired : expiredKeys == null ? List.<LoadSources.ExpiredKey>of() : expiredKeys) {
                 if (expired.db() != db) {
                     db = expired.db();
-                    server.history().write(encode(command("SELECT", Integer.toString(db))));
+                    server.history().writeCommand(command("SELECT", Integer.toString(db)));
                 }
-                server.history().write(encode(new byte[][] {del, expired.key()}));
+                server.history().writeCommand(new byte[][] {del, expired.key()});
             }
             return;
         }

@@ -152,7 +152,7 @@ public final class MemoryLimit {
         long total = 0, normal = 0;
         for (Client c : server.clients()) {
             c.memoryCounted = c.leaving() ? 0 : ClientMemory.of(c, null);
-            if ((c.replicaFlags() & ReplicaFlags.SYNCING) != 0) {
+            if (c.isReplica()) {
                 // Its queue holds the stream, which the replicas share: counted once, below.
                 c.memoryCounted -= Math.min(c.memoryCounted, c.channel().pendingOutputBytes());
             } else {
@@ -170,7 +170,7 @@ public final class MemoryLimit {
     /** A client is gone: what it held leaves used memory now, as Redis frees it when it frees the client. */
     public void clientLeft(Client c) {
         clientBytes = Math.max(0, clientBytes - c.memoryCounted);
-        if ((c.replicaFlags() & ReplicaFlags.SYNCING) == 0) {
+        if (!c.isReplica()) {
             normalClientBytes = Math.max(0, normalClientBytes - c.memoryCounted);
         } else {
             clientsGrew = true; // what it alone was owed leaves the replication buffers

@@ -33,10 +33,6 @@ public final class ReplicationBacklog {
         end = offset;
     }
 
-    void append(byte[] part) {
-        append(part, 0, part.length);
-    }
-
     /** Appends len bytes of bytes from off. */
     void append(byte[] bytes, int off, int len) {
         while (len > 0) {
@@ -124,17 +120,6 @@ public final class ReplicationBacklog {
             out.accept(b, (int) skip, used - (int) skip);
             skip = 0;
         }
-    }
-
-    /** The bytes from offset to the end of the stream in one array; offset must be held. */
-    public byte[] from(long offset) {
-        byte[] out = new byte[(int) (end + 1 - offset)];
-        int[] at = {0};
-        from(offset, (b, off, len) -> {
-            System.arraycopy(b, off, out, at[0], len);
-            at[0] += len;
-        });
-        return out;
     }
 
     /** CONFIG SET repl-backlog-size: a smaller backlog drops its oldest blocks now, as Redis's resizeReplicationBacklog. */

@@ -98,10 +98,10 @@ public final class LoadSources {
         };
     }
 
-    /** Keys loaded and skipped as expired, for the log line and INFO. */
     /** A key a load left out because it had expired. */
     public record ExpiredKey(int db, byte[] key) { }
 
+    /** Keys loaded and skipped as expired, for the log line and INFO. */
     public static final class LoadStats {
         volatile long loaded, expired, emptySkipped;
         /** The aux field repl-stream-db: the database a master's stream after this payload is in. */

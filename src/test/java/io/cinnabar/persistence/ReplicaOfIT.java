@@ -140,10 +140,7 @@ class ReplicaOfIT {
 
     @Test
     void aReplicaWithItsLinkDownServesStaleDataOnlyIfAllowed() throws Exception {
-        int nobody;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
-            nobody = free.getLocalPort();
-        }
+        int nobody = LocalServers.freePort();
         try (CinnabarServer r = server("replica", "replica-serve-stale-data", "no").build().start();
              Jedis j = new Jedis("127.0.0.1", r.port())) {
             j.replicaof("127.0.0.1", nobody);
@@ -257,10 +254,7 @@ class ReplicaOfIT {
      */
     @Test
     void aStaleReplicaRunsOnlyTheScriptsThatAllowIt() throws Exception {
-        int nobody;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
-            nobody = free.getLocalPort();
-        }
+        int nobody = LocalServers.freePort();
         try (CinnabarServer r = server("replica", "replica-serve-stale-data", "no").build().start();
              Jedis j = new Jedis("127.0.0.1", r.port())) {
             j.functionLoad("#!lua name=lib\n"
@@ -378,10 +372,7 @@ class ReplicaOfIT {
      */
     @Test
     void restartsFromADumpContinueTheStream() throws Exception {
-        int masterPort;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
-            masterPort = free.getLocalPort();
-        }
+        int masterPort = LocalServers.freePort();
         ManualClock masterClock = new ManualClock();
         CinnabarServer m = server("master").port(masterPort).clock(masterClock).build().start();
         try (Jedis c = new Jedis("127.0.0.1", masterPort)) {

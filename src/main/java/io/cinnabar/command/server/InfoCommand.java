@@ -137,7 +137,7 @@ public final class InfoCommand implements CommandFamily {
     private static void clients(Section s, ServerContext server) {
         // Replicas are not counted, as Redis's listLength(server.clients) - listLength(server.slaves).
         int replicas = 0;
-        for (io.cinnabar.command.Client c : server.clients()) if ((c.replicaFlags() & io.cinnabar.command.ReplicaFlags.SYNCING) != 0) replicas++;
+        for (io.cinnabar.command.Client c : server.clients()) if (c.isReplica()) replicas++;
         s.field("connected_clients", server.clients().size() - replicas);
         s.field("cluster_connections", 0);
         s.field("maxclients", server.config().getLong(ConfigOptions.MAXCLIENTS));
