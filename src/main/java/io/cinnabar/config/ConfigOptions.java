@@ -241,7 +241,7 @@ public final class ConfigOptions {
         add(bool("repl-diskless-sync", true));
         add(integer("repl-diskless-sync-delay", 0, INT_MAX, 5));
         add(integer("repl-diskless-sync-max-replicas", 0, INT_MAX, 0));
-        add(enumeration("repl-diskless-load", "disabled", "disabled", "on-empty-db", "swapdb"));
+        add(enumeration("repl-diskless-load", "disabled", "disabled", "on-empty-db", "swapdb").deniedWhileLoading());
         add(integer("repl-ping-replica-period", 1, INT_MAX, 10).alias("repl-ping-slave-period"));
         add(integer("repl-timeout", 1, INT_MAX, 60));
         add(bool("repl-disable-tcp-nodelay", false).inert());

@@ -236,6 +236,8 @@ class ReplicaOfIT {
                     assertThrows(JedisDataException.class, () -> j.replicaofNoOne()).getMessage());
             assertEquals("LOADING Redis is loading the dataset in memory",
                     assertThrows(JedisDataException.class, () -> j.configSet("appendonly", "no")).getMessage());
+            assertEquals("LOADING Redis is loading the dataset in memory",
+                    assertThrows(JedisDataException.class, () -> j.configSet("repl-diskless-load", "disabled")).getMessage());
             c.configSet("rdb-key-save-delay", "0", "repl-diskless-sync-delay", "5");
             c.clientKill(new ClientKillParams().type(ClientType.REPLICA));
             awaitInfo(j, "persistence", "async_loading:0\r\n");
