@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code java -jar cinnabar.jar [conf-file] [--name value ...]}, started like redis-server and
@@ -118,7 +119,9 @@ public final class Cinnabar {
                     + "Are you sure this is what you really want?", maxmemory);
         }
         Thread main = Thread.currentThread();
+        AtomicBoolean exitingAlready = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            exitingAlready.set(true);
             if (!server.isRunning()) return;
             // Signals go through ShutdownSignals; this is an exit from elsewhere (SIGHUP, System.exit).
             if (!HeapExhaustion.exiting()) log.warn("User requested shutdown...");
@@ -132,6 +135,12 @@ public final class Cinnabar {
         server.awaitTermination();
         if (pidFile != null) pidFile.remove();
         log.warn("Redis is now ready to exit, bye bye...");
+        // Exits now, as redis-server does, rather than when the last non-daemon thread ends: Netty's
+        // GlobalEventExecutor thread (it tells the event loop groups' listeners that they stopped)
+        // is one, and outlives its last task by a second. The Redis test suite waits for each server
+        // it stops to be gone. Not when the JVM is already exiting: exit() would wait for the hook
+        // that waits for this thread.
+        if (!exitingAlready.get()) System.exit(0);
     }
 
     /** Redis's lines for a port it cannot listen on; the test suite retries on another port when it sees them. */
