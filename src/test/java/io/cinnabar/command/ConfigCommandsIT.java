@@ -209,18 +209,12 @@ class ConfigCommandsIT {
         assertEquals(expected, e.getMessage());
     }
 
-    private static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
-            return probe.getLocalPort();
-        }
-    }
-
     @Test
     void setPortListensThereAndKeepsConnectedClients() throws Exception {
         try (io.cinnabar.CinnabarServer s = io.cinnabar.CinnabarServer.builder().port(0).build().start();
              Jedis before = new Jedis(s.host(), s.port())) {
             int old = s.port();
-            int next = freePort();
+            int next = io.cinnabar.persistence.LocalServers.freePort();
             assertEquals("OK", before.configSet("port", String.valueOf(next)));
             assertEquals(next, s.port());
             assertEquals("PONG", before.ping(), "a client connected before still is");

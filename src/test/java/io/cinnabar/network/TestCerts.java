@@ -7,13 +7,14 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
+import static io.cinnabar.persistence.LocalServers.freePort;
 
 /**
  * Certificates made once per test run by scripts/gen-test-certs.sh (so the script is tested too),
@@ -92,12 +93,6 @@ final class TestCerts {
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
         return context;
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket probe = new ServerSocket(0)) {
-            return probe.getLocalPort();
-        }
     }
 
     static String read(Path p) throws IOException {

@@ -15,7 +15,7 @@ import redis.clients.jedis.Jedis;
 import java.io.File;
 
 import static io.cinnabar.network.TestCerts.file;
-import static io.cinnabar.network.TestCerts.freePort;
+import static io.cinnabar.persistence.LocalServers.freePort;
 import static io.cinnabar.network.TestCerts.tlsServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -17,7 +17,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
 
-import static io.cinnabar.network.TestCerts.freePort;
+import static io.cinnabar.persistence.LocalServers.freePort;
 import static io.cinnabar.network.TestCerts.tlsServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

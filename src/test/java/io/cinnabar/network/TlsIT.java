@@ -11,7 +11,7 @@ import javax.net.ssl.SSLParameters;
 import java.util.List;
 
 import static io.cinnabar.network.TestCerts.file;
-import static io.cinnabar.network.TestCerts.freePort;
+import static io.cinnabar.persistence.LocalServers.freePort;
 import static io.cinnabar.network.TestCerts.tlsServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -5,7 +5,6 @@ import redis.clients.jedis.Jedis;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,10 +23,7 @@ final class RealRedis implements AutoCloseable {
     /** Starts redis-server on a free port in dir with the given extra options, once it answers PING. */
     static RealRedis start(Path dir, String... options) throws Exception {
         String binary = requireTool("redis-server");
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = LocalServers.freePort();
         List<String> cmd = new ArrayList<>(List.of(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--dir", dir.toString(), "--save", "", "--daemonize", "no", "--logfile", dir.resolve("redis.log").toString()));
         cmd.addAll(List.of(options));

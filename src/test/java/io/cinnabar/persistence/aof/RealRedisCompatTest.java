@@ -4,6 +4,7 @@ import io.cinnabar.keyspace.HashValue;
 import io.cinnabar.keyspace.ListValue;
 import io.cinnabar.keyspace.SetValue;
 import io.cinnabar.keyspace.ZSetValue;
+import io.cinnabar.persistence.LocalServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
@@ -11,7 +12,6 @@ import redis.clients.jedis.Jedis;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -179,11 +179,7 @@ class RealRedisCompatTest {
     void redisServerLoadsWhatWeWrite() throws Exception {
         assumeTrue(onPath("redis-server"), "redis-server is not installed");
         writeOurOwnAof(true);
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        assumeTrue(port != 6379);
+        int port = LocalServers.freePort();
         Process redis = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--dir", dir.toString(), "--appendonly", "yes", "--save", "", "--aof-use-rdb-preamble", "no")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
