@@ -46,6 +46,19 @@ class ServerCommandsIT {
         assertEquals(replId, infoField(jedis.info("replication"), "master_replid"));
     }
 
+    @Test
+    void executableAndSystemMemoryAreThereInEveryInfo(Jedis jedis) {
+        // Looked up once (InfoCommand.ProcessFacts): the second INFO must still carry them.
+        for (int i = 0; i < 2; i++) {
+            String executable = infoField(jedis.info("server"), "executable");
+            assertEquals(ProcessHandle.current().info().command().orElse(""), executable);
+            long systemMemory = Long.parseLong(infoField(jedis.info("memory"), "total_system_memory"));
+            assertTrue(systemMemory > 64L * 1024 * 1024, Long.toString(systemMemory));
+            assertTrue(infoField(jedis.info("memory"), "total_system_memory_human").endsWith("G")
+                    || systemMemory < 1024L * 1024 * 1024);
+        }
+    }
+
     private static String infoField(String info, String name) {
         for (String line : info.split("\r\n")) {
             if (line.startsWith(name + ":")) return line.substring(name.length() + 1);
