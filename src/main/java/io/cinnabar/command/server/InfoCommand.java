@@ -127,7 +127,7 @@ public final class InfoCommand implements CommandFamily {
         s.field("hz", cfg.getLong(ConfigOptions.HZ));
         s.field("configured_hz", cfg.getLong(ConfigOptions.HZ));
         s.field("lru_clock", (clock / 1000) & ((1 << 24) - 1));
-        s.field("executable", executable());
+        s.field("executable", ProcessFacts.EXECUTABLE);
         s.field("config_file", cfg.configFile() == null ? "" : Path.of(cfg.configFile()).toAbsolutePath().toString());
         s.field("io_threads_active", 0);
         long shutdownIn = server.shutdownInMs();
@@ -152,7 +152,7 @@ public final class InfoCommand implements CommandFamily {
         MemoryFigures m = MemoryFigures.of(server);
         long used = m.used();
         long rss = m.rss();
-        long systemMemory = totalSystemMemory();
+        long systemMemory = ProcessFacts.TOTAL_SYSTEM_MEMORY;
         long maxmemory = server.config().getLong(ConfigOptions.MAXMEMORY);
         s.field("used_memory", used);
         s.field("used_memory_human", human(used));
@@ -503,10 +503,6 @@ public final class InfoCommand implements CommandFamily {
         return String.format(Locale.ROOT, "%.6f", s);
     }
 
-    private static String executable() {
-        return ProcessFacts.EXECUTABLE;
-    }
-
     /** utime and stime of this process in clock ticks (Linux), or null elsewhere. */
     private static long[] procCpuTicks() {
         try {
@@ -516,10 +512,6 @@ public final class InfoCommand implements CommandFamily {
         } catch (Exception e) {
             return null;
         }
-    }
-
-    private static long totalSystemMemory() {
-        return ProcessFacts.TOTAL_SYSTEM_MEMORY;
     }
 
     /**
