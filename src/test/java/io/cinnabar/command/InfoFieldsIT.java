@@ -88,6 +88,52 @@ class InfoFieldsIT {
         }
     }
 
+    /**
+     * The server runs in this JVM: INFO's CPU times and resident size are this process's, read
+     * from /proc (through descriptors INFO keeps open, so the second reading must move too).
+     */
+    @Test
+    void cpuTimesAndResidentSizeAreTheProcesss(Jedis jedis) throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(java.nio.file.Path.of("/proc/self/statm")));
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        double lastUsed = -1;
+        for (int i = 0; i < 2; i++) {
+            double before = os.getProcessCpuTime() / 1e9;
+            long rssBefore = rss();
+            String info = jedis.info("everything");
+            double after = os.getProcessCpuTime() / 1e9;
+            long rssAfter = rss();
+            double used = number(info, "used_cpu_user") + number(info, "used_cpu_sys");
+            // stat counts 10 ms ticks and INFO keeps a reading for 10 ms; the JDK's figure is exact.
+            assertTrue(used >= before - 0.05 && used <= after + 0.05, before + " <= " + used + " <= " + after);
+            assertTrue(used >= lastUsed, "CPU time went back: " + lastUsed + " then " + used);
+            lastUsed = used;
+            double mainThread = number(info, "used_cpu_user_main_thread") + number(info, "used_cpu_sys_main_thread");
+            assertTrue(mainThread >= 0 && mainThread <= used, mainThread + " of " + used);
+            long reported = (long) number(info, "used_memory_rss");
+            long slack = 16L << 20;
+            assertTrue(reported >= Math.min(rssBefore, rssAfter) - slack && reported <= Math.max(rssBefore, rssAfter) + slack,
+                    rssBefore + " / " + reported + " / " + rssAfter);
+            assertEquals(Long.parseLong(java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/meminfo")).get(0)
+                    .replaceAll("[^0-9]", "")) * 1024, (long) number(info, "total_system_memory"));
+            // Burn CPU time for the second reading to see.
+            long spin = System.nanoTime() + 50_000_000;
+            while (System.nanoTime() < spin) Thread.onSpinWait();
+        }
+    }
+
+    private static long rss() throws IOException {
+        String statm = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/statm"));
+        return Long.parseLong(statm.split(" ")[1]) * 4096;
+    }
+
+    private static double number(String info, String field) {
+        for (String line : info.split("\r\n")) {
+            if (line.startsWith(field + ":")) return Double.parseDouble(line.substring(field.length() + 1));
+        }
+        throw new AssertionError("no " + field + " in INFO");
+    }
+
     private static String redisFields() throws IOException {
         try (InputStream in = InfoFieldsIT.class.getResourceAsStream("/info/redis-7.0.15-fields.txt")) {
             assertNotNull(in);

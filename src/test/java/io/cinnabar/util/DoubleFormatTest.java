@@ -45,4 +45,46 @@ class DoubleFormatTest {
         assertEquals("-inf", DoubleFormat.g17(Double.NEGATIVE_INFINITY));
         assertEquals("nan", DoubleFormat.g17(Double.NaN));
     }
+
+    /** Expected strings are glibc printf("%.2f") and ("%.6f") output. */
+    @ParameterizedTest
+    @CsvSource({
+            "0.125, 2, 0.12",
+            "0.375, 2, 0.38",
+            "1.005, 2, 1.00",
+            "2.675, 2, 2.67",
+            "0.5, 0, 0",
+            "1.5, 0, 2",
+            "2.5, 0, 2",
+            "99.995, 2, 100.00", // 99.9950000000000045...: above the tie
+            "99.996, 2, 100.00",
+            "-0.001, 2, -0.00",
+            "0, 2, 0.00",
+            "-1.25, 1, -1.2",
+            "12.34, 6, 12.340000",
+            "0.0000005, 6, 0.000000",
+            "1e12, 2, 1000000000000.00",
+            "123456.789, 2, 123456.79",
+    })
+    void fixed(double d, int digits, String expected) {
+        assertEquals(expected, DoubleFormat.fixed(d, digits));
+    }
+
+    @Test
+    void fixedMatchesTheExactValueRoundedHalfEven() {
+        java.util.Random random = new java.util.Random(8);
+        for (int i = 0; i < 200_000; i++) {
+            double d = switch (i % 4) {
+                case 0 -> random.nextDouble() * 100;
+                case 1 -> random.nextInt(1_000_000) / 1000.0 + 0.0005; // near the 2-digit ties
+                case 2 -> (random.nextLong() % 10_000_000_000L) / 8.0;  // exact ties in binary
+                default -> random.nextGaussian() * 1e7;
+            };
+            for (int digits : new int[] {0, 2, 3, 6}) {
+                String exact = new java.math.BigDecimal(d).setScale(digits, java.math.RoundingMode.HALF_EVEN).toPlainString();
+                if (d < 0 && exact.charAt(0) != '-') exact = "-" + exact;
+                assertEquals(exact, DoubleFormat.fixed(d, digits), d + " to " + digits + " digits");
+            }
+        }
+    }
 }

@@ -18,6 +18,7 @@ import io.cinnabar.config.Config;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Keyspace;
 import io.cinnabar.keyspace.KeyspaceStats;
+import io.cinnabar.util.DoubleFormat;
 
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -79,7 +80,7 @@ public final class InfoCommand implements CommandFamily {
 
     /** The INFO text for the chosen sections; all = every section. */
     String generate(ServerContext server, Set<String> sections, boolean all) {
-        StringBuilder out = new StringBuilder(4096);
+        StringBuilder out = new StringBuilder(8192);
         Section s = new Section(out);
         if (s.begin(all, sections, "Server", "server")) server(s, server);
         if (s.begin(all, sections, "Clients", "clients")) clients(s, server);
@@ -160,11 +161,11 @@ public final class InfoCommand implements CommandFamily {
         s.field("used_memory_rss_human", human(rss));
         s.field("used_memory_peak", m.peak());
         s.field("used_memory_peak_human", human(m.peak()));
-        s.field("used_memory_peak_perc", String.format(Locale.ROOT, "%.2f%%", m.peakPercentage()));
+        s.field("used_memory_peak_perc", fixed2(m.peakPercentage()) + "%");
         s.field("used_memory_overhead", m.overhead());
         s.field("used_memory_startup", m.startup());
         s.field("used_memory_dataset", m.dataset());
-        s.field("used_memory_dataset_perc", String.format(Locale.ROOT, "%.2f%%", m.datasetPercentage()));
+        s.field("used_memory_dataset_perc", fixed2(m.datasetPercentage()) + "%");
         // The JVM's heap plays jemalloc's part: in use, committed, and resident with the rest of the process.
         long committed = m.heapCommitted();
         long heapUsed = m.heapUsed();
@@ -215,7 +216,7 @@ public final class InfoCommand implements CommandFamily {
     }
 
     private static String ratio(long a, long b) {
-        return String.format(Locale.ROOT, "%.2f", b == 0 ? 0.0 : (double) a / b);
+        return fixed2(b == 0 ? 0.0 : (double) a / b);
     }
 
     private void persistence(Section s, ServerContext server) {
@@ -234,7 +235,7 @@ public final class InfoCommand implements CommandFamily {
         s.field("current_cow_peak", cow);
         s.field("current_cow_size", cow);
         s.field("current_cow_size_age", 0);
-        s.field("current_fork_perc", String.format(Locale.ROOT, "%.2f", keysTotal == 0 ? 0.0 : processed * 100.0 / keysTotal));
+        s.field("current_fork_perc", fixed2(keysTotal == 0 ? 0.0 : processed * 100.0 / keysTotal));
         s.field("current_save_keys_processed", processed);
         s.field("current_save_keys_total", keysTotal);
         s.field("rdb_changes_since_last_save", rdb.changesSinceLastSave());
@@ -280,7 +281,7 @@ public final class InfoCommand implements CommandFamily {
             s.field("loading_total_bytes", total);
             s.field("loading_rdb_used_mem", 0);
             s.field("loading_loaded_bytes", loaded);
-            s.field("loading_loaded_perc", String.format(Locale.ROOT, "%.2f", perc));
+            s.field("loading_loaded_perc", fixed2(perc));
             s.field("loading_eta_seconds", eta);
         }
     }
@@ -295,8 +296,8 @@ public final class InfoCommand implements CommandFamily {
         s.field("total_net_output_bytes", st.netOutputBytes);
         s.field("total_net_repl_input_bytes", 0);
         s.field("total_net_repl_output_bytes", 0);
-        s.field("instantaneous_input_kbps", String.format(Locale.ROOT, "%.2f", st.inputPerSecond.perSecond() / 1024f));
-        s.field("instantaneous_output_kbps", String.format(Locale.ROOT, "%.2f", st.outputPerSecond.perSecond() / 1024f));
+        s.field("instantaneous_input_kbps", fixed2(st.inputPerSecond.perSecond() / 1024f));
+        s.field("instantaneous_output_kbps", fixed2(st.outputPerSecond.perSecond() / 1024f));
         s.field("instantaneous_input_repl_kbps", "0.00");
         s.field("instantaneous_output_repl_kbps", "0.00");
         s.field("rejected_connections", st.rejectedConnections);
@@ -304,7 +305,7 @@ public final class InfoCommand implements CommandFamily {
         s.field("sync_partial_ok", st.syncPartialOk);
         s.field("sync_partial_err", st.syncPartialErr);
         s.field("expired_keys", ks.expiredKeys);
-        s.field("expired_stale_perc", String.format(Locale.ROOT, "%.2f", ks.expiredStalePerc * 100));
+        s.field("expired_stale_perc", fixed2(ks.expiredStalePerc * 100));
         s.field("expired_time_cap_reached_count", ks.expiredStalePercentTimes);
         s.field("expire_cycle_cpu_milliseconds", ks.expireCycleMicros / 1000);
         s.field("evicted_keys", ks.evictedKeys);
@@ -358,7 +359,7 @@ public final class InfoCommand implements CommandFamily {
                 s.field("master_sync_total_bytes", size);
                 s.field("master_sync_read_bytes", read);
                 s.field("master_sync_left_bytes", size - read);
-                s.field("master_sync_perc", String.format(java.util.Locale.ROOT, "%.2f", size > 0 ? 100.0 * read / size : 0.0));
+                s.field("master_sync_perc", fixed2(size > 0 ? 100.0 * read / size : 0.0));
                 s.field("master_sync_last_io_seconds_ago", master.transferLastIoSecondsAgo());
             }
             if (!master.linkUp()) s.field("master_link_down_since_seconds", master.downSinceSeconds());
@@ -384,26 +385,23 @@ public final class InfoCommand implements CommandFamily {
         s.field("repl_backlog_histlen", backlog != null ? backlog.histlen() : 0);
     }
 
+    /** Redis's getrusage figures: the process's, then the thread running commands (its "main thread"). */
     private static void cpu(Section s) {
-        long[] ticks = procCpuTicks();
-        double user, sys;
-        if (ticks != null) {
-            user = ticks[0] / 100.0;
-            sys = ticks[1] / 100.0;
-        } else {
-            long total = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                    .getProcessCpuTime();
-            user = total / 1e9;
-            sys = 0;
-        }
-        long threadUser = ManagementFactory.getThreadMXBean().getCurrentThreadUserTime();
-        long threadTotal = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-        s.field("used_cpu_sys", seconds(sys));
-        s.field("used_cpu_user", seconds(user));
+        double[] process = userAndSystem(ProcStats.processTicks(), () ->
+                ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime());
+        double[] thread = userAndSystem(ProcStats.threadTicks(), () -> ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
+        s.field("used_cpu_sys", seconds(process[1]));
+        s.field("used_cpu_user", seconds(process[0]));
         s.field("used_cpu_sys_children", "0.000000");
         s.field("used_cpu_user_children", "0.000000");
-        s.field("used_cpu_sys_main_thread", seconds(Math.max(0, threadTotal - threadUser) / 1e9));
-        s.field("used_cpu_user_main_thread", seconds(Math.max(0, threadUser) / 1e9));
+        s.field("used_cpu_sys_main_thread", seconds(thread[1]));
+        s.field("used_cpu_user_main_thread", seconds(thread[0]));
+    }
+
+    /** User and system seconds from /proc's ticks; without them (not Linux) the JDK's total counts as user time. */
+    private static double[] userAndSystem(long[] ticks, java.util.function.LongSupplier totalNanos) {
+        if (ticks != null) return new double[] {ticks[0] / ProcStats.TICKS_PER_SECOND, ticks[1] / ProcStats.TICKS_PER_SECOND};
+        return new double[] {Math.max(0, totalNanos.getAsLong()) / 1e9, 0};
     }
 
     private static void commandStats(Section s, ServerContext server) {
@@ -411,7 +409,7 @@ public final class InfoCommand implements CommandFamily {
             CommandStats st = spec.stats();
             if (st.calls == 0 && st.failedCalls == 0 && st.rejectedCalls == 0) continue;
             s.line("cmdstat_" + spec.fullName() + ":calls=" + st.calls + ",usec=" + st.micros
-                    + ",usec_per_call=" + String.format(Locale.ROOT, "%.2f", st.calls == 0 ? 0.0 : (double) st.micros / st.calls)
+                    + ",usec_per_call=" + fixed2(st.calls == 0 ? 0.0 : (double) st.micros / st.calls)
                     + ",rejected_calls=" + st.rejectedCalls + ",failed_calls=" + st.failedCalls);
         }
     }
@@ -431,7 +429,7 @@ public final class InfoCommand implements CommandFamily {
             for (int i = 0; i < names.length; i++) {
                 if (i > 0) line.append(',');
                 line.append('p').append(names[i]).append('=')
-                        .append(String.format(Locale.ROOT, "%.3f", h.valueAtPercentile(percentiles[i]) / 1000.0));
+                        .append(DoubleFormat.fixed(h.valueAtPercentile(percentiles[i]) / 1000.0, 3));
             }
             s.line(line.toString());
         }
@@ -472,7 +470,11 @@ public final class InfoCommand implements CommandFamily {
             return true;
         }
 
-        void field(String name, Object value) {
+        void field(String name, String value) {
+            out.append(name).append(':').append(value).append("\r\n");
+        }
+
+        void field(String name, long value) {
             out.append(name).append(':').append(value).append("\r\n");
         }
 
@@ -496,22 +498,16 @@ public final class InfoCommand implements CommandFamily {
             d /= 1024;
             u++;
         }
-        return String.format(Locale.ROOT, "%.2f%s", d, units[u]);
+        return fixed2(d) + units[u];
     }
 
     private static String seconds(double s) {
-        return String.format(Locale.ROOT, "%.6f", s);
+        return DoubleFormat.fixed(s, 6);
     }
 
-    /** utime and stime of this process in clock ticks (Linux), or null elsewhere. */
-    private static long[] procCpuTicks() {
-        try {
-            String stat = Files.readString(Path.of("/proc/self/stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12])};
-        } catch (Exception e) {
-            return null;
-        }
+    /** C's "%.2f", which most of INFO's ratios and percentages use. */
+    private static String fixed2(double d) {
+        return DoubleFormat.fixed(d, 2);
     }
 
     /**
@@ -525,7 +521,20 @@ public final class InfoCommand implements CommandFamily {
         static final String EXECUTABLE = ProcessHandle.current().info().command().orElse("");
         static final long TOTAL_SYSTEM_MEMORY = systemMemory();
 
+        /**
+         * Redis's zmalloc_get_memory_size(): the machine's physical memory, which /proc/meminfo's
+         * MemTotal is, also inside a container (the JDK's figure is the container's limit, and
+         * its first call costs ~20 ms of a cold server's first INFO).
+         */
         private static long systemMemory() {
+            try {
+                String first = Files.readAllLines(Path.of("/proc/meminfo")).get(0);
+                if (first.startsWith("MemTotal:") && first.endsWith(" kB")) {
+                    return Long.parseLong(first.substring(9, first.length() - 3).trim()) * 1024;
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                // not Linux: the JDK knows
+            }
             try {
                 return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                         .getTotalMemorySize();

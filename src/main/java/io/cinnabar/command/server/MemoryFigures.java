@@ -4,9 +4,6 @@ import io.cinnabar.command.MemoryLimit;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.keyspace.Keyspace;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 /**
  * The figures INFO memory and MEMORY STATS/DOCTOR report, computed once per request as Redis's
  * getMemoryOverheadData: used memory is the data's estimate plus the overheads; the JVM heap
@@ -65,11 +62,7 @@ record MemoryFigures(long used, long peak, long startup, long scripts, long clie
     }
 
     static long residentSetSize(long fallback) {
-        try {
-            String[] f = Files.readString(Path.of("/proc/self/statm")).trim().split(" ");
-            return Long.parseLong(f[1]) * 4096;
-        } catch (Exception e) {
-            return fallback;
-        }
+        long rss = ProcStats.residentBytes();
+        return rss < 0 ? fallback : rss;
     }
 }
