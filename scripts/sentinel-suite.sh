@@ -53,9 +53,10 @@ grep -q '^set ::sentinel_base_port 23000$' "$TREE/tests/instances.tcl" || die "i
 # redis-server started under the name redis-sentinel runs as a sentinel.
 ln -s "$REDIS_SERVER" "$TREE/src/redis-sentinel"
 ln -s "$(command -v redis-cli)" "$TREE/src/redis-cli"
-# The README's JVM options without the JIT warm-up (the suite restarts servers often).
+# The README's JVM options without the JIT warm-up (the suite restarts servers often), and the
+# class data sharing archive they name relative to the repository (the harness starts servers elsewhere).
 write_server_shim "$TREE/src/redis-server" "$SERVER_PIDS" "$RUN_MARK" "$SERVER" \
-    "@$ROOT/conf/jvm.options -Dcinnabar.warmupMs=0" "$JAR"
+    "@$ROOT/conf/jvm.options -XX:SharedArchiveFile=$ROOT/target/cinnabar.jsa -Dcinnabar.warmupMs=0" "$JAR"
 
 # Servers a killed harness left behind: those of this run only (their environment has the mark).
 stop_leftovers() {
