@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -68,12 +67,12 @@ public final class ClassArchiveTraining {
             OutputStream out = socket.getOutputStream();
             InputStream in = socket.getInputStream();
             for (String[] command : COMMANDS) {
-                out.write(encode(command));
+                out.write(JitWarmUp.command(command));
                 out.flush();
-                readReply(in);
+                JitWarmUp.skipReply(in);
             }
             // SHUTDOWN ends the process through System.exit, which writes the archive.
-            out.write(encode(new String[] {"SHUTDOWN", "NOSAVE"}));
+            out.write(JitWarmUp.command("SHUTDOWN", "NOSAVE"));
             out.flush();
         }
         server.join(30_000);
@@ -89,37 +88,5 @@ public final class ClassArchiveTraining {
                 Thread.sleep(20);
             }
         }
-    }
-
-    private static byte[] encode(String[] command) {
-        StringBuilder sb = new StringBuilder().append('*').append(command.length).append("\r\n");
-        for (String arg : command) sb.append('$').append(arg.length()).append("\r\n").append(arg).append("\r\n");
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Reads one RESP2 reply, whatever its shape. */
-    private static void readReply(InputStream in) throws IOException {
-        String line = readLine(in);
-        switch (line.charAt(0)) {
-            case '$' -> {
-                int length = Integer.parseInt(line.substring(1));
-                if (length >= 0) in.readNBytes(length + 2);
-            }
-            case '*' -> {
-                int count = Integer.parseInt(line.substring(1));
-                for (int i = 0; i < count; i++) readReply(in);
-            }
-            default -> { }
-        }
-    }
-
-    private static String readLine(InputStream in) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        int c;
-        while ((c = in.read()) != '\n') {
-            if (c < 0) throw new IOException("connection closed");
-            if (c != '\r') sb.append((char) c);
-        }
-        return sb.toString();
     }
 }

@@ -169,14 +169,15 @@ final class JitWarmUp {
         };
     }
 
-    private static byte[] command(String... args) {
+    /** A request in RESP2, as clients send it (the class archive's training sends these too). */
+    static byte[] command(String... args) {
         StringBuilder b = new StringBuilder().append('*').append(args.length).append("\r\n");
         for (String a : args) b.append('$').append(a.length()).append("\r\n").append(a).append("\r\n");
         return b.toString().getBytes(StandardCharsets.US_ASCII);
     }
 
     /** Reads one RESP2 reply and drops it. */
-    private static void skipReply(InputStream in) throws IOException {
+    static void skipReply(InputStream in) throws IOException {
         int type = in.read();
         if (type < 0) throw new EOFException();
         long n = switch (type) {

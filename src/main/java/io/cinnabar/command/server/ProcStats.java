@@ -13,10 +13,10 @@ import java.nio.file.Path;
  * opens the thread's stat file itself. Sentinel asks each server for INFO ten times a second
  * while it acts. Where /proc cannot be read (not Linux) the figures are -1.
  * <p>
- * A reading is kept for a while: the resident size for 100 ms, as Redis's cron refreshes the
- * process_rss INFO reports, and the CPU times for 10 ms, the ticks they count in. The kernel makes
- * the process's stat by adding up every thread's times, and the JVM runs some twenty: 15 us a
- * read, where a whole warm INFO took ~100 us.
+ * The CPU times are kept for 10 ms, the ticks they count in: the kernel makes the process's stat by
+ * adding up every thread's times, and the JVM runs some twenty, 15 us a read where a whole warm
+ * INFO took ~100 us. The resident size is read each time: a collection can give back tens of MB
+ * within Redis's 100 ms cron period, and several servers in one JVM would see each other's reading.
  */
 final class ProcStats {
     /** Linux's clock ticks per second, which stat's times count. */
@@ -24,7 +24,6 @@ final class ProcStats {
     private static final long PAGE_SIZE = 4096;
     /** utime and stime: fields 14 and 15 of stat, the 12th and 13th after the command's closing parenthesis. */
     private static final int USER_AFTER_NAME = 11;
-    private static final long RSS_KEPT_NANOS = 100_000_000;
     private static final long TICKS_KEPT_NANOS = 10_000_000;
 
     private static final ProcFile STATM = new ProcFile("/proc/self/statm");
@@ -37,7 +36,7 @@ final class ProcStats {
     /** Resident set size in bytes, or -1. */
     static long residentBytes() {
         synchronized (STATM) {
-            if (!STATM.read(false, RSS_KEPT_NANOS)) return -1;
+            if (!STATM.read(false, 0)) return -1;
             long pages = STATM.field(1);
             return pages < 0 ? -1 : pages * PAGE_SIZE;
         }
@@ -64,9 +63,8 @@ final class ProcStats {
         private FileChannel channel;
         private Thread openedBy;
         private boolean unreadable;
-        /** When the text was read (System.nanoTime()), while it is there. */
+        /** When the text was read (System.nanoTime()); the text is there while the channel is open. */
         private long readAt;
-        private boolean current;
 
         ProcFile(String path) {
             this.path = Path.of(path);
@@ -80,7 +78,7 @@ final class ProcStats {
             if (unreadable) return false;
             if (channel != null && perThread && openedBy != Thread.currentThread()) close();
             long now = System.nanoTime();
-            if (current && now - readAt < keptNanos) return true;
+            if (channel != null && now - readAt < keptNanos) return true;
             try {
                 if (channel == null) {
                     channel = FileChannel.open(path);
@@ -90,7 +88,6 @@ final class ProcStats {
                 // The files are far shorter than the buffer; a full buffer means a text cut short.
                 if (channel.read(text, 0) > 0 && text.hasRemaining()) {
                     readAt = now;
-                    current = true;
                     return true;
                 }
             } catch (IOException | UnsupportedOperationException e) {
@@ -102,7 +99,6 @@ final class ProcStats {
         }
 
         private void close() {
-            current = false;
             try {
                 if (channel != null) channel.close();
             } catch (IOException e) {
