@@ -18,6 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The standalone server's JIT warm-up ({@code -Dcinnabar.warmupMs=N}, set in conf/jvm.options):
@@ -32,7 +34,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * cold: the first ~20k connections cost 2-3 times the CPU of later ones. Measured on
  * 2 cores with AOF everysec: a fresh server's first 100k SETs ran at 55k/s and the next 100k at
  * 71-87k/s; after 1000 ms of warm-up the next 100k ran at 96-102k/s (the first still at ~60k/s:
- * real clients' profiles still make the JIT compile). Embedded servers never do this.
+ * real clients' profiles still make the JIT compile). For the last third the clients move to a
+ * second private server: code compiled while only the first served had never seen a new server's
+ * first commands nor its new threads, and the real server's first requests deoptimised it
+ * (Dispatcher.run, continueBatch, executeOne, Netty's Recycler and allocator: recompiled at up to
+ * 216 ms of C2 each while its clients waited). On 2 cores with a 3 s warm-up, a fresh server's
+ * first 20k PING_INLINE at -c 50 then ran at 27-28k/s instead of 17-19k/s, and the next 20k at
+ * 38-49k/s instead of ~25k/s. Embedded servers never do this.
  */
 final class JitWarmUp {
     private static final Logger log = LoggerFactory.getLogger(JitWarmUp.class);
@@ -57,30 +65,29 @@ final class JitWarmUp {
 
     /** The warm-up itself; returns the requests served, or -1 when it could not start. */
     private static long run(Config serverConfig, long millis, long started) {
-        CinnabarServer server;
-        try {
-            // The same persistence as the real server's, so the AOF's write path warms up too (in
-            // a temporary directory of the warm-up server's own).
-            server = CinnabarServer.builder().port(0).bind("127.0.0.1")
-                    .option("save", "")
-                    .option("appendonly", serverConfig.getBool(ConfigOptions.APPENDONLY) ? "yes" : "no")
-                    .option("appendfsync", serverConfig.getString(ConfigOptions.APPENDFSYNC))
-                    .option("io-threads", String.valueOf(serverConfig.getInt(ConfigOptions.IO_THREADS)))
-                    .build().start();
-        } catch (RuntimeException e) {
-            return -1;
-        }
+        CinnabarServer first = startServer(serverConfig);
+        if (first == null) return -1;
+        AtomicInteger port = new AtomicInteger(first.port());
         long deadline = started + millis * 1_000_000L;
         List<Thread> clients = new ArrayList<>();
         long[] served = new long[CLIENTS];
         for (int i = 0; i < CLIENTS; i++) {
             int id = i;
             int depth = i < 2 ? 1 : 16;
-            Thread t = new Thread(() -> served[id] = drive(server.port(), depth, deadline), "cinnabar-warm-up-" + i);
+            Thread t = new Thread(() -> served[id] = drive(port, depth, deadline), "cinnabar-warm-up-" + i);
             t.setDaemon(true);
             t.start();
             clients.add(t);
         }
+        // A second server for the last third: its first commands, on its own threads, take the
+        // branches every new server takes once (lazily made per-server and per-thread state), so
+        // the code compiled by the end has seen them instead of leaving the real server's first
+        // requests to deoptimise it.
+        long switchAt = started + millis * 1_000_000L * 2 / 3;
+        long wait;
+        while ((wait = switchAt - System.nanoTime()) > 0) LockSupport.parkNanos(wait);
+        CinnabarServer second = startServer(serverConfig);
+        if (second != null) port.set(second.port());
         for (Thread t : clients) {
             try {
                 t.join(millis + 5_000);
@@ -89,13 +96,30 @@ final class JitWarmUp {
                 break;
             }
         }
-        server.close();
-        // Its garbage goes now, before the real server's data arrives: the heap it grew can then be
+        first.close();
+        if (second != null) second.close();
+        // Their garbage goes now, before the real server's data arrives: the heap they grew can then be
         // given back (Shenandoah uncommits regions a second after they emptied).
         System.gc();
         long total = 0;
         for (long n : served) total += n;
         return total;
+    }
+
+    /** A private server with the real one's persistence and io-threads; null if it cannot start. */
+    private static CinnabarServer startServer(Config serverConfig) {
+        try {
+            // The same persistence as the real server's, so the AOF's write path warms up too (in
+            // a temporary directory of the warm-up server's own).
+            return CinnabarServer.builder().port(0).bind("127.0.0.1")
+                    .option("save", "")
+                    .option("appendonly", serverConfig.getBool(ConfigOptions.APPENDONLY) ? "yes" : "no")
+                    .option("appendfsync", serverConfig.getString(ConfigOptions.APPENDFSYNC))
+                    .option("io-threads", String.valueOf(serverConfig.getInt(ConfigOptions.IO_THREADS)))
+                    .build().start();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /** Requests a client sends per connection before it reconnects. */
@@ -104,7 +128,7 @@ final class JitWarmUp {
     private static final int ROUNDS = 64;
 
     /** One client: the benchmark's commands in turn, depth at a time, until the deadline; returns requests served. */
-    private static long drive(int port, int depth, long deadline) {
+    private static long drive(AtomicInteger port, int depth, long deadline) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         byte[][] rounds = new byte[ROUNDS][];
         int next = 0;
@@ -119,7 +143,8 @@ final class JitWarmUp {
             // One round at least: a slow start (cold class loading, a loaded machine) may have used
             // the whole time before the first client connects.
             do {
-                try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                int to = port.get();
+                try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), to)) {
                     socket.setTcpNoDelay(true);
                     OutputStream out = socket.getOutputStream();
                     InputStream in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
@@ -128,6 +153,7 @@ final class JitWarmUp {
                         for (int i = 0; i < depth; i++) skipReply(in);
                         served += depth;
                         if (System.nanoTime() - deadline >= 0) return served;
+                        if (port.get() != to) break;
                     }
                 }
             } while (System.nanoTime() - deadline < 0);
