@@ -39,8 +39,9 @@ import java.util.concurrent.locks.LockSupport;
  * first commands nor its new threads, and the real server's first requests deoptimised it
  * (Dispatcher.run, continueBatch, executeOne, Netty's Recycler and allocator: recompiled at up to
  * 216 ms of C2 each while its clients waited). On 2 cores with a 3 s warm-up, a fresh server's
- * first 20k PING_INLINE at -c 50 then ran at 27-28k/s instead of 17-19k/s, and the next 20k at
- * 38-49k/s instead of ~25k/s. Embedded servers never do this.
+ * first 20k PING_INLINE at -c 50 then ran at 27-29k/s instead of 17-22k/s, and the next 20k at
+ * 38-49k/s instead of 25-32k/s (with the 1 s warm-up of conf/jvm.options on that slow machine,
+ * within the noise). Embedded servers never do this.
  */
 final class JitWarmUp {
     private static final Logger log = LoggerFactory.getLogger(JitWarmUp.class);
@@ -85,7 +86,9 @@ final class JitWarmUp {
         // requests to deoptimise it.
         long switchAt = started + millis * 1_000_000L * 2 / 3;
         long wait;
-        while ((wait = switchAt - System.nanoTime()) > 0) LockSupport.parkNanos(wait);
+        while ((wait = switchAt - System.nanoTime()) > 0 && !Thread.currentThread().isInterrupted()) {
+            LockSupport.parkNanos(wait);
+        }
         CinnabarServer second = startServer(serverConfig);
         if (second != null) port.set(second.port());
         for (Thread t : clients) {
