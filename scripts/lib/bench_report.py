@@ -41,6 +41,16 @@ def load_runs(work, modes, cases, rounds):
     return runs
 
 
+def round_spreads(runs, server):
+    """Per test with two rounds or more, how much its best round's rps exceeded its worst's (0.1 = 10%)."""
+    spreads = []
+    for by_server in runs.values():
+        rps = [r["rps"] for r in by_server.get(server, []) if r["rps"] > 0]
+        if len(rps) >= 2:
+            spreads.append(max(rps) / min(rps) - 1)
+    return spreads
+
+
 def median_of(rows, field):
     return statistics.median(r[field] for r in rows) if rows else None
 
@@ -192,11 +202,16 @@ def main():
     # Issue 8's targets, each with the measured value.
     targets = []
     ratios = [(m, c, t, r) for m, c, t, _, r, _ in results if r is not None]
+    spreads = {s: round_spreads(runs, s) for s in SERVERS}
+    redis_noise = statistics.median(spreads["redis"]) if spreads["redis"] else 0.0
     if ratios:
         worst = min(ratios, key=lambda x: x[3])
         below = sum(1 for x in ratios if x[3] < 1.0)
+        # A ratio is only as exact as the rounds agree: Redis's own rounds say how much.
+        clearly = sum(1 for x in ratios if x[3] < 1 / (1 + redis_noise))
         targets.append(("Throughput ≥ 1.0x Redis for every test and case, AOF off and everysec",
-                        f"{below} of {len(ratios)} below 1.0; lowest {worst[3]:.2f} "
+                        f"{below} of {len(ratios)} below 1.0 ({clearly} below 1/(1 + Redis's median "
+                        f"round-to-round spread, {redis_noise:.0%})); lowest {worst[3]:.2f} "
                         f"({short_test(worst[2])}, {worst[1]}, {worst[0]})", below == 0))
     latency_target(targets, results, "p99", 1, "p99 ≤ Redis's in the default suite, -c 1000 and -d 61",
                    lambda case: case in P99_CASES)
@@ -246,6 +261,11 @@ def main():
       "FLUSHALL before every run. Numbers are medians of the rounds; latencies in ms. Both servers "
       "stay up across rounds, so rounds after the first see a warmed-up JVM (the first seconds after "
       "a JVM starts run slower while the JIT compiles).")
+    if spreads["redis"] and spreads["cinnabar"]:
+        w("- Noise: the fastest round of a test exceeded its slowest by a median of "
+          f"{statistics.median(spreads['redis']):.0%} (up to {max(spreads['redis']):.0%}) for Redis and "
+          f"{statistics.median(spreads['cinnabar']):.0%} (up to {max(spreads['cinnabar']):.0%}) for Cinnabar; "
+          "a ratio nearer 1.0 than that is within what this machine measures.")
     w("- Cases (`redis-benchmark -h 127.0.0.1 -p P -n N ARGS --csv`, N = %d):" % a.n)
     for c in cases:
         w(f"  - `{c}`: `{case_args.get(c, '')}`")
