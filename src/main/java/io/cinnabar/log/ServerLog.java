@@ -34,6 +34,7 @@ public final class ServerLog {
 
     /** The default set-up, before any configuration is read: notice level on standard output. */
     static void install(LoggerContext context) {
+        LogbackWarnings.install(context);
         use(context, new ConsoleAppender<>());
         context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(Level.INFO);
         // Netty's own debug output is about Netty, not about the server: keep it out of "debug".
