@@ -13,17 +13,19 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LogbackWarningsTest {
     private final LoggerContext context = new LoggerContext();
     private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    private final PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
 
     @Test
     void warningsFromBeforeAndAfterArePrintedAndInformationIsNot() {
         context.getStatusManager().add(new InfoStatus("configurator ran", this));
         context.getStatusManager().add(new WarnStatus("no such property", "origin"));
-        LogbackWarnings.install(context, new PrintStream(printed, true, StandardCharsets.UTF_8));
+        LogbackWarnings.install(context, out);
         context.getStatusManager().add(new InfoStatus("appender started", this));
         context.getStatusManager().add(new ErrorStatus("openFile(/nope/x.log) call failed", "appender",
                 new IOException("No such file or directory")));
@@ -33,21 +35,21 @@ class LogbackWarningsTest {
         assertEquals("|-ERROR in appender - openFile(/nope/x.log) call failed java.io.IOException: No such file or directory", lines[1]);
         assertEquals("java.io.IOException: No such file or directory", lines[2]);
         assertTrue(lines[3].startsWith("\tat "), lines[3]);
-        assertTrue(!text().contains("INFO"), text());
+        assertFalse(text().contains("INFO"), text());
     }
 
     @Test
     void childrenOfAWarningAreIndented() {
         WarnStatus parent = new WarnStatus("appender failed", "origin");
         parent.add(new WarnStatus("cause", "origin"));
-        LogbackWarnings.install(context, new PrintStream(printed, true, StandardCharsets.UTF_8));
+        LogbackWarnings.install(context, out);
         context.getStatusManager().add(parent);
         assertEquals("+ WARN in origin - appender failed\n  |-WARN in origin - cause\n", text());
     }
 
     @Test
     void logbackSeesAListenerSoDoesNotPrintItself() {
-        LogbackWarnings.install(context, new PrintStream(printed, true, StandardCharsets.UTF_8));
+        LogbackWarnings.install(context, out);
         assertTrue(StatusUtil.contextHasStatusListener(context));
     }
 
