@@ -23,12 +23,17 @@ public final class HashValue implements TypedValue {
         void accept(byte[] f, int fOff, int fLen, byte[] v, int vOff, int vLen);
     }
 
+    /** Header and fields of a HashValue; of a BytesMap; of one of its nodes, with its bucket slot. */
+    private static final int OBJECT_BYTES = 24, TABLE_BYTES = 48, TABLE_FIELD_BYTES = 40;
+
     /** The compact encoding; null once converted. */
     private byte[] pack = PairPack.EMPTY;
     /** Pairs in pack. */
     private int count;
     /** The hashtable encoding; null while compact. */
     private BytesMap<byte[]> table;
+    /** Heap bytes of the hashtable's field and value arrays, kept as they change ({@link #memoryUsage}). */
+    private long tableBytes;
 
     public HashValue() {
     }
@@ -47,7 +52,7 @@ public final class HashValue implements TypedValue {
         } else {
             h.pack = null;
             h.table = new BytesMap<>(n / 2);
-            for (int i = 0; i + 1 < n; i += 2) h.table.put(items[i], items[i + 1]);
+            for (int i = 0; i + 1 < n; i += 2) h.put(items[i], items[i + 1]);
         }
         return h;
     }
@@ -69,6 +74,7 @@ public final class HashValue implements TypedValue {
         h.pack = pack;
         h.count = count;
         h.table = table == null ? null : table.copy(v -> v);
+        h.tableBytes = tableBytes;
         return h;
     }
 
@@ -196,7 +202,7 @@ public final class HashValue implements TypedValue {
     /** Sets field to value (both stored as given); true when field was created. */
     public boolean set(byte[] field, byte[] value, long maxEntries, long maxValue) {
         if (table == null && (field.length > maxValue || value.length > maxValue)) convert();
-        if (table != null) return table.put(field, value) == null;
+        if (table != null) return put(field, value);
         int off = PairPack.find(pack, field);
         if (off >= 0) {
             pack = PairPack.replaceValue(pack, off, value);
@@ -226,7 +232,7 @@ public final class HashValue implements TypedValue {
         int created = 0;
         if (table != null) {
             for (int i = from; i + 1 < args.length; i += 2) {
-                if (table.put(args[i], args[i + 1]) == null) created++;
+                if (put(args[i], args[i + 1])) created++;
             }
             return created;
         }
@@ -258,11 +264,10 @@ public final class HashValue implements TypedValue {
             }
         }
         if (n / 2 > maxEntries) {
-            BytesMap<byte[]> t = new BytesMap<>(n / 2);
-            for (int i = 0; i < n; i += 2) t.put(items[i], items[i + 1]);
-            table = t;
             pack = null;
             count = 0;
+            table = new BytesMap<>(n / 2);
+            for (int i = 0; i < n; i += 2) put(items[i], items[i + 1]);
         } else {
             pack = PairPack.build(items, n);
             count = n / 2;
@@ -275,7 +280,11 @@ public final class HashValue implements TypedValue {
         if (table != null) {
             int removed = 0;
             for (int i = from; i < args.length; i++) {
-                if (table.remove(args[i]) != null) removed++;
+                BytesMap.Node<byte[]> gone = table.remove(args[i]);
+                if (gone != null) {
+                    tableBytes -= pairBytes(gone.key(), gone.value());
+                    removed++;
+                }
             }
             return removed;
         }
@@ -315,17 +324,31 @@ public final class HashValue implements TypedValue {
 
     /** Converts the compact encoding to a hashtable (Redis's hashTypeConvert). */
     private void convert() {
-        BytesMap<byte[]> t = new BytesMap<>(count);
         byte[][] items = PairPack.unpack(pack, count);
-        for (int i = 0; i < items.length; i += 2) t.put(items[i], items[i + 1]);
-        table = t;
+        table = new BytesMap<>(count);
         pack = null;
         count = 0;
+        for (int i = 0; i < items.length; i += 2) put(items[i], items[i + 1]);
     }
 
-    /** A flat estimate per element (bookkeeping plus small element bytes); O(1), unlike a walk. */
+    /** Stores a pair in the hashtable, counting its bytes; true when field was created. */
+    private boolean put(byte[] field, byte[] value) {
+        byte[] old = table.put(field, value);
+        tableBytes += old == null ? pairBytes(field, value) : Entry.arrayBytes(value.length) - Entry.arrayBytes(old.length);
+        return old == null;
+    }
+
+    private static long pairBytes(byte[] field, byte[] value) {
+        return Entry.arrayBytes(field.length) + Entry.arrayBytes(value.length);
+    }
+
+    /**
+     * Heap bytes, O(1): this object and its listpack array; or the hashtable's nodes and bucket
+     * slots (~40 bytes a field) and the field and value arrays it holds.
+     */
     @Override
     public long memoryUsage() {
-        return 48 + 56L * size();
+        if (table == null) return OBJECT_BYTES + Entry.arrayBytes(pack.length);
+        return OBJECT_BYTES + TABLE_BYTES + TABLE_FIELD_BYTES * (long) table.size() + tableBytes;
     }
 }

@@ -15,6 +15,8 @@ public final class IntSet {
     private static final VarHandle INT32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final byte[] EMPTY = new byte[0];
+    /** Header and fields of an IntSet. */
+    private static final int OBJECT_BYTES = 24;
 
     private int width = 2;
     private int size;
@@ -83,6 +85,11 @@ public final class IntSet {
         size--;
         if (size * 2 < data.length / width - 8) data = Arrays.copyOf(data, size * width);
         return true;
+    }
+
+    /** Heap bytes: this object and its array. */
+    long memoryUsage() {
+        return OBJECT_BYTES + Entry.arrayBytes(data.length);
     }
 
     /** A copy sized exactly, sharing nothing. */

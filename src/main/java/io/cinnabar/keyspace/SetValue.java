@@ -11,6 +11,8 @@ import java.util.function.Consumer;
  * added or they grow past {@code set-max-intset-entries} (Redis 7.0 has no listpack sets).
  */
 public final class SetValue implements TypedValue, MemberSet {
+    /** Header and fields of a SetValue; of a BytesSet; of one of its nodes, with its bucket slot. */
+    private static final int OBJECT_BYTES = 24, TABLE_BYTES = 48, TABLE_MEMBER_BYTES = 32;
     /** Redis caps set-max-intset-entries at 1G "due to intset internals". */
     private static final long INTSET_CAP = 1L << 30;
 
@@ -18,6 +20,8 @@ public final class SetValue implements TypedValue, MemberSet {
     private IntSet ints;
     /** Non-null once hashtable-encoded. */
     private BytesSet table;
+    /** Heap bytes of the hashtable's member arrays, kept as they change ({@link #memoryUsage}). */
+    private long memberBytes;
 
     private SetValue(IntSet ints, BytesSet table) {
         this.ints = ints;
@@ -61,7 +65,10 @@ public final class SetValue implements TypedValue, MemberSet {
 
     @Override
     public SetValue copy() {
-        return ints != null ? new SetValue(ints.copy(), null) : new SetValue(null, table.copy());
+        if (ints != null) return new SetValue(ints.copy(), null);
+        SetValue s = new SetValue(null, table.copy());
+        s.memberBytes = memberBytes;
+        return s;
     }
 
     public boolean isIntset() {
@@ -79,18 +86,18 @@ public final class SetValue implements TypedValue, MemberSet {
 
     /** Adds member; false if present. maxIntsetEntries is set-max-intset-entries. */
     public boolean add(byte[] member, long maxIntsetEntries) {
-        if (ints == null) return table.add(member);
+        if (ints == null) return addToTable(member);
         long[] v = new long[1];
         if (!Numbers.parseLong(member, v)) {
             toHashtable();
-            return table.add(member);
+            return addToTable(member);
         }
         return addToIntset(v[0], maxIntsetEntries);
     }
 
     /** Adds an integer member without formatting it while the set is an intset. */
     public boolean add(long member, long maxIntsetEntries) {
-        if (ints == null) return table.add(Numbers.toBytes(member));
+        if (ints == null) return addToTable(Numbers.toBytes(member));
         return addToIntset(member, maxIntsetEntries);
     }
 
@@ -101,13 +108,13 @@ public final class SetValue implements TypedValue, MemberSet {
     }
 
     public boolean remove(byte[] member) {
-        if (ints == null) return table.remove(member);
+        if (ints == null) return removeFromTable(member);
         long[] v = new long[1];
         return Numbers.parseLong(member, v) && ints.remove(v[0]);
     }
 
     public boolean remove(long member) {
-        return ints != null ? ints.remove(member) : table.remove(Numbers.toBytes(member));
+        return ints != null ? ints.remove(member) : removeFromTable(Numbers.toBytes(member));
     }
 
     public boolean contains(byte[] member) {
@@ -151,15 +158,31 @@ public final class SetValue implements TypedValue, MemberSet {
     }
 
     private void toHashtable() {
-        BytesSet t = new BytesSet(ints.size());
-        for (int i = 0; i < ints.size(); i++) t.add(Numbers.toBytes(ints.get(i)));
-        table = t;
+        IntSet old = ints;
+        table = new BytesSet(old.size());
         ints = null;
+        for (int i = 0; i < old.size(); i++) addToTable(Numbers.toBytes(old.get(i)));
     }
 
-    /** A flat estimate per element (bookkeeping plus small element bytes); O(1), unlike a walk. */
+    private boolean addToTable(byte[] member) {
+        if (!table.add(member)) return false;
+        memberBytes += Entry.arrayBytes(member.length);
+        return true;
+    }
+
+    private boolean removeFromTable(byte[] member) {
+        if (!table.remove(member)) return false;
+        memberBytes -= Entry.arrayBytes(member.length);
+        return true;
+    }
+
+    /**
+     * Heap bytes, O(1): this object and its intset; or the hashtable's nodes and bucket slots
+     * (~32 bytes a member) and the member arrays it holds.
+     */
     @Override
     public long memoryUsage() {
-        return 48 + 56L * size();
+        if (ints != null) return OBJECT_BYTES + ints.memoryUsage();
+        return OBJECT_BYTES + TABLE_BYTES + TABLE_MEMBER_BYTES * (long) table.size() + memberBytes;
     }
 }

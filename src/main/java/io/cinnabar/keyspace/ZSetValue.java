@@ -26,6 +26,8 @@ public final class ZSetValue implements TypedValue {
     // skiplist encoding
     private ZSkipList zsl;
     private BytesMap<ZSkipList.Node> dict;
+    /** Heap bytes of the member arrays, in either encoding, kept as they change ({@link #memoryUsage}). */
+    private long memberBytes;
 
     /** An empty listpack-encoded set. */
     public ZSetValue() {
@@ -64,6 +66,7 @@ public final class ZSetValue implements TypedValue {
         } else {
             for (int i = 0; i < n; i++) z.dict.putNode(z.zsl.insert(ss[i], ms[i]));
         }
+        for (int i = 0; i < n; i++) z.memberBytes += Entry.arrayBytes(ms[i].length);
         return z;
     }
 
@@ -88,12 +91,14 @@ public final class ZSetValue implements TypedValue {
             System.arraycopy(members, 0, z.members, 0, size);
             System.arraycopy(scores, 0, z.scores, 0, size);
             z.size = size;
+            z.memberBytes = memberBytes;
             return z;
         }
         ZSetValue z = new ZSetValue(dict.size(), true);
         for (ZSkipList.Node n = zsl.first(); n != null; n = n.next0) {
             z.dict.putNode(z.zsl.insert(n.score, n.key()));
         }
+        z.memberBytes = memberBytes;
         return z;
     }
 
@@ -163,6 +168,7 @@ public final class ZSetValue implements TypedValue {
         }
         if (xx) return OUT_NOP;
         dict.putNode(zsl.insert(score, member));
+        memberBytes += Entry.arrayBytes(member.length);
         if (out != null) out[0] = score;
         return OUT_ADDED;
     }
@@ -178,6 +184,7 @@ public final class ZSetValue implements TypedValue {
         BytesMap.Node<ZSkipList.Node> n = dict.remove(member);
         if (n == null) return false;
         zsl.delete(n.value().score, member);
+        memberBytes -= Entry.arrayBytes(member.length);
         return true;
     }
 
@@ -285,6 +292,7 @@ public final class ZSetValue implements TypedValue {
         if (start > end) return 0;
         if (dict == null) {
             int s = (int) start, e = (int) end + 1;
+            for (int i = s; i < e; i++) memberBytes -= Entry.arrayBytes(members[i].length);
             System.arraycopy(members, e, members, s, size - e);
             System.arraycopy(scores, e, scores, s, size - e);
             int removed = e - s;
@@ -292,7 +300,10 @@ public final class ZSetValue implements TypedValue {
             size -= removed;
             return removed;
         }
-        return zsl.deleteRangeByRank(start + 1, end + 1, n -> dict.remove(n.key()));
+        return zsl.deleteRangeByRank(start + 1, end + 1, n -> {
+            dict.remove(n.key());
+            memberBytes -= Entry.arrayBytes(n.key().length);
+        });
     }
 
     /** A cursor at 0-based rank (which must be within 0..size-1). */
@@ -375,6 +386,7 @@ public final class ZSetValue implements TypedValue {
     }
 
     private void removeAt(int i) {
+        memberBytes -= Entry.arrayBytes(members[i].length);
         System.arraycopy(members, i + 1, members, i, size - i - 1);
         System.arraycopy(scores, i + 1, scores, i, size - i - 1);
         members[--size] = null;
@@ -396,6 +408,7 @@ public final class ZSetValue implements TypedValue {
         members[lo] = member;
         scores[lo] = listpackScore(score);
         size++;
+        memberBytes += Entry.arrayBytes(member.length);
     }
 
     /**
@@ -422,9 +435,12 @@ public final class ZSetValue implements TypedValue {
         size = 0;
     }
 
-    /** A flat estimate per member (skiplist node, dict slot, member bytes); O(1), unlike a walk. */
+    /**
+     * Heap bytes, O(1): a flat ~96 bytes a member for the skiplist node and dict slot, whatever
+     * the encoding (SORT, a read, turns a listpack into a skiplist), plus the member arrays.
+     */
     @Override
     public long memoryUsage() {
-        return 48 + 96L * size();
+        return 48 + 96L * size() + memberBytes;
     }
 }
