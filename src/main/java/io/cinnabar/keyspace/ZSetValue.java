@@ -16,6 +16,8 @@ public final class ZSetValue implements TypedValue {
     // zsetAdd's outcome flags.
     public static final int OUT_ADDED = 1, OUT_UPDATED = 1 << 1, OUT_NOP = 1 << 2, OUT_NAN = 1 << 3;
 
+    /** Header and fields of a ZSetValue; of a ZSkipList and its dict; of one member's node, levels and dict slot. */
+    private static final int OBJECT_BYTES = 40, SKIPLIST_BYTES = 96, SKIPLIST_MEMBER_BYTES = 96;
     private static final byte[][] NO_MEMBERS = new byte[0][];
     private static final double[] NO_SCORES = new double[0];
 
@@ -436,11 +438,14 @@ public final class ZSetValue implements TypedValue {
     }
 
     /**
-     * Heap bytes, O(1): a flat ~96 bytes a member for the skiplist node and dict slot, whatever
-     * the encoding (SORT, a read, turns a listpack into a skiplist), plus the member arrays.
+     * Heap bytes, O(1): this object and its member and score arrays, or ~96 bytes a member for
+     * the skiplist node, its levels and the dict slot; plus the member arrays in either encoding.
      */
     @Override
     public long memoryUsage() {
-        return 48 + 96L * size() + memberBytes;
+        if (dict == null) {
+            return OBJECT_BYTES + Entry.arrayBytes(4 * members.length) + Entry.arrayBytes(8 * scores.length) + memberBytes;
+        }
+        return OBJECT_BYTES + SKIPLIST_BYTES + SKIPLIST_MEMBER_BYTES * (long) dict.size() + memberBytes;
     }
 }

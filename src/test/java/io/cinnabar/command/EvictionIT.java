@@ -115,6 +115,11 @@ class EvictionIT {
         jedis.hset("user:1", tenFields);
         // Redis 7.0 says 144 for this listpack; the estimate was 664 (56 bytes a field) before.
         assertTrue(jedis.memoryUsage("user:1") < 200, "small hash " + jedis.memoryUsage("user:1"));
+        Map<String, Double> tenMembers = new java.util.HashMap<>();
+        for (int i = 0; i < 10; i++) tenMembers.put("m" + i, (double) i);
+        jedis.zadd("small-zset", tenMembers);
+        // Redis 7.0 says 136 for this listpack; a flat 96 bytes a member made it 1064.
+        assertTrue(jedis.memoryUsage("small-zset") < 600, "small zset " + jedis.memoryUsage("small-zset"));
         for (int i = 0; i < 1000; i++) {
             jedis.hset("hash", "f" + i, value(1000));
             jedis.sadd("set", i + value(1000));
