@@ -67,8 +67,8 @@ rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 used() { redis-cli -p "$1" info memory | awk -F: '/^used_memory:/ {gsub("\r",""); print $2}'; }
 
 # One line per step: RSS 1 s after it, used_memory, RSS 10 s after it. A JVM's RSS 1 s after a
-# bulk load still holds the requests' garbage (1M 10-field HSETs: ~620 MB at 1 s, ~254 MB at 10 s);
-# the heap goes back within seconds, so both are shown.
+# bulk load still holds the requests' garbage (after the 1M 10-field hashes: 1081 MB at 1 s, 522 MB
+# at 10 s); the heap goes back within seconds, so both are shown.
 measure() { # name pid port -> $work/<name>.tsv
     local name=$1 pid=$2 port=$3 s rss
     : >"$work/$name.tsv"

@@ -198,6 +198,8 @@ class EvictionIT {
         jedis.hincrBy("small", "b", 1_000_000_000_000L);
         jedis.hincrByFloat("small", "c", 1.25);
         jedis.hsetnx("small", "d", "x");
+        jedis.hset("converted", Map.of("a", "1", "b", value(100)));
+        jedis.hset("converted", "a", value(300));
         jedis.hset("h", "f5", value(200));
         jedis.hset("h", "tx", "short");
         jedis.hdel("small", "a", "b", "c", "d");
