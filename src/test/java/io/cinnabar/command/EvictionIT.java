@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and flushes; the eight policies evict what Redis's would; OOM for deny-oom commands; MEMORY
  * STATS/DOCTOR/MALLOC-STATS/PURGE. Time (LRU idle time, LFU decay, TTLs) is moved by hand.
  */
-@CinnabarTest(clock = ClockMode.MANUAL)
+@CinnabarTest(clock = ClockMode.MANUAL, options = {"enable-debug-command", "yes"})
 class EvictionIT {
     private static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
     private Jedis jedis;
@@ -125,10 +125,16 @@ class EvictionIT {
             jedis.sadd("set", i + value(1000));
             jedis.zadd("zset", i, i + value(1000));
         }
+        Map<String, Long> usages = new java.util.HashMap<>();
+        for (String key : List.of("user:1", "hash", "set", "zset")) usages.put(key, jedis.memoryUsage(key));
         for (String key : List.of("hash", "set", "zset")) {
-            long usage = jedis.memoryUsage(key);
+            long usage = usages.get(key);
             assertTrue(usage > 1_000_000 && usage < 1_200_000, key + " " + usage);
         }
+        // Loaded back from an RDB, each weighs what it did, and the total is their sum again.
+        assertEquals("OK", Raw.cmd(jedis, "DEBUG", "RELOAD"));
+        for (String key : usages.keySet()) assertEquals(usages.get(key), jedis.memoryUsage(key), key);
+        assertEquals(keysEstimate(jedis), datasetEstimate(jedis));
         for (int i = 0; i < 1000; i++) {
             jedis.hset("hash", "f" + i, "v");
             jedis.srem("set", i + value(1000));
