@@ -97,12 +97,16 @@ public final class DataSets {
 
     /**
      * A replica's full resynchronisation (readSyncBulkPayload): the data set replaced by the
-     * master's payload, which becomes the dump file; with the AOF on, a rewrite starts so that
-     * it holds the new data. The database the master's stream continues in (the payload's
+     * master's payload, which becomes the dump file. The AOF is switched off first and back on
+     * after, as Redis's stopAppendOnly and restartAOFAfterSYNC do: until the rewrite that follows
+     * makes a base of the new data, the files keep the old data set whole, and the master's
+     * stream collects beside them. The database the master's stream continues in (the payload's
      * repl-stream-db), or what went wrong.
      */
     public MasterPayload loadFromMaster(java.nio.file.Path payload) {
         Persistence p = server.persistence();
+        // Left on, a stop before the rewrite ends would leave files holding the old data plus the new stream.
+        p.aof().disable();
         java.nio.file.Path dump = p.rdb().dumpFile();
         if (p.rdb().bgsaveInProgress()) {
             // Its file would replace the master's data in the dump file once written.
@@ -123,8 +127,17 @@ public final class DataSets {
             emptyData();
             return MasterPayload.failed("Failed trying to load the MASTER synchronization DB from disk, check server logs.");
         }
-        if (p.aof().enabled()) p.aof().bgrewrite(p.rdb().bgsaveInProgress());
+        restartAppendOnlyAfterSync();
         return new MasterPayload(null, stats.replStreamDb());
+    }
+
+    /**
+     * appendonly yes but the AOF off, as a full sync leaves it until it succeeds: it starts again,
+     * with its rewrite (Redis's restartAOFAfterSYNC, also run by REPLICAOF NO ONE).
+     */
+    public void restartAppendOnlyAfterSync() {
+        Persistence p = server.persistence();
+        if (server.config().getBool(ConfigOptions.APPENDONLY) && !p.aof().enabled()) p.aof().enable(p.rdb().bgsaveInProgress());
     }
 
     /** A master's payload loaded (error null, and the database its stream is in), or why not. */

@@ -64,6 +64,8 @@ class ReplicaOfIT {
                 assertTrue(c.info("replication").contains("slave0:ip=127.0.0.1,port=" + r.port() + ",state=online,offset="
                         + (offset - "*3\r\n$8\r\nREPLCONF\r\n$6\r\nGETACK\r\n$1\r\n*\r\n".length()) + ","), c.info("replication"));
                 assertTrue(j.clientList().contains(" flags=M "), j.clientList());
+                // The AOF holds the master's data once the rewrite after the sync has made a base of it.
+                awaitInfo(j, "persistence", "aof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0\r\n");
             }
         }
         if (appendonly.equals("yes")) {
@@ -72,6 +74,31 @@ class ReplicaOfIT {
                  Jedis j = new Jedis("127.0.0.1", again.port())) {
                 assertEquals(held, digest(j));
             }
+        }
+    }
+
+    @Test
+    void aReplicaStoppedBeforeItsAofRewriteEndsComesBackWithItsOldDataWhole() throws Exception {
+        try (CinnabarServer m = server("master").build().start(); Jedis c = new Jedis("127.0.0.1", m.port())) {
+            DataSet.fill(c);
+            try (CinnabarServer r = server("replica", "appendonly", "yes").build().start();
+                 Jedis j = new Jedis("127.0.0.1", r.port())) {
+                j.set("own", "before the sync");
+                j.configSet("rdb-key-save-delay", "1000000"); // a second a key: the rewrite after the sync outlasts the test
+                j.replicaof("127.0.0.1", m.port());
+                awaitLinkUp(j);
+                c.set("streamed", "after the sync");
+                assertEquals(1L, c.waitReplicas(1, 10_000));
+                assertTrue(j.info("persistence").contains("aof_enabled:1\r\naof_rewrite_in_progress:1\r\n"), j.info("persistence"));
+                // Redis's prepareForShutdown: the AOF does not hold the data set yet.
+                assertEquals("ERR Errors trying to SHUTDOWN. Check logs.", assertThrows(JedisDataException.class,
+                        () -> j.sendCommand(redis.clients.jedis.Protocol.Command.SHUTDOWN)).getMessage());
+            } // closing forces the stop, as SHUTDOWN FORCE would
+        }
+        // Neither the master's data nor its stream without the rest: the data set as it was before the sync.
+        try (CinnabarServer again = server("replica", "appendonly", "yes").build().start();
+             Jedis j = new Jedis("127.0.0.1", again.port())) {
+            assertEquals(java.util.Set.of("own"), j.keys("*"));
         }
     }
 
