@@ -23,9 +23,12 @@ final class ChainedTable<N extends ChainedTable.Link<N>> {
     /** Redis's dictGetFairRandomKey samples this many elements. */
     private static final int FAIR_SAMPLE = 15;
 
-    /** What a table chains: a key, its hash and the next link of the bucket. */
+    /**
+     * What a table chains: a key, its hash and the next link of the bucket. An {@link Entry} may
+     * hold its string after its key in the same array, and compares its keys itself.
+     */
     abstract static class Link<N> {
-        final byte[] key;
+        byte[] key;
         final int hash;
         N next;
 
@@ -103,9 +106,18 @@ final class ChainedTable<N extends ChainedTable.Link<N>> {
         if (resized != null && rehashPaused == 0) rehashStep(1);
         Link<N>[] t = arrayFor(h);
         for (Link<N> n = t[h & (t.length - 1)]; n != null; n = (Link<N>) n.next) {
-            if (n.hash == h && Arrays.equals(n.key, key)) return (N) n;
+            if (n.hash == h && (n instanceof Entry e ? e.hasKey(key) : Arrays.equals(n.key, key))) return (N) n;
         }
         return null;
+    }
+
+    /** True when this very link is in the table. */
+    boolean holds(N link) {
+        Link<N>[] t = arrayFor(link.hash);
+        for (Link<N> n = t[link.hash & (t.length - 1)]; n != null; n = (Link<N>) n.next) {
+            if (n == link) return true;
+        }
+        return false;
     }
 
     N find(byte[] key) {

@@ -27,7 +27,7 @@ public final class DataCopy {
         for (int i = 0; i < out.length; i++) {
             Database db = keyspace.db(i);
             List<Entry> copies = new ArrayList<>(db.size());
-            db.forEach(e -> copies.add(detached(e, frozen(e.value))));
+            db.forEach(e -> copies.add(detached(e, frozen(e))));
             out[i] = copies.toArray(new Entry[0]);
             total += out[i].length;
         }
@@ -47,20 +47,19 @@ public final class DataCopy {
         int n = Math.min(entries.length, keyspace.databaseCount());
         for (int i = 0; i < n; i++) {
             Database db = keyspace.db(i);
-            for (Entry e : entries[i]) db.putFrom(e.key, frozen(e.value), e, false);
+            for (Entry e : entries[i]) db.putFrom(e.key(), frozen(e), e, false);
         }
     }
 
     /** A value nobody else can change: strings as they are (never edited in place), others copied. */
-    private static Object frozen(Object value) {
-        if (value instanceof GrowableString g) return g.toBytes();
-        if (value instanceof TypedValue t) return t.copy();
-        return value;
+    private static Object frozen(Entry e) {
+        TypedValue t = e.typed();
+        return t != null ? t.copy() : e.frozenString();
     }
 
     private static Entry detached(Entry e, Object value) {
         long expireAt = e.expireAt();
-        return expireAt < 0 ? new Entry(e.key, e.hash, value, e.lru)
-                : new VolatileEntry(e.key, e.hash, value, e.lru, expireAt);
+        return expireAt < 0 ? new Entry(e.key(), e.hash, value, e.lru)
+                : new VolatileEntry(e.key(), e.hash, value, e.lru, expireAt);
     }
 }

@@ -81,7 +81,8 @@ public final class Database {
         return e == null ? null : e.value();
     }
 
-    private Entry readEntry(byte[] key) {
+    /** As {@link #read}, the entry itself. */
+    public Entry readEntry(byte[] key) {
         Entry e = lookup(key);
         if (e == null) {
             keyspace.stats().keyspaceMisses++;
@@ -101,7 +102,7 @@ public final class Database {
     public Object getStringInPlace(byte[] key) {
         Entry e = readEntry(key);
         if (e == null) return null;
-        if (e.value instanceof byte[] || e.value instanceof GrowableString) return e.value;
+        if (e.isString()) return e.stringInPlace();
         throw WrongTypeException.INSTANCE;
     }
 
@@ -113,7 +114,7 @@ public final class Database {
     public Object stringBeforeEdit(byte[] key) {
         Entry e = lookup(key);
         if (e == null) return null;
-        if (e.value instanceof byte[] || e.value instanceof GrowableString) return e.value;
+        if (e.isString()) return e.stringInPlace();
         throw WrongTypeException.INSTANCE;
     }
 
@@ -124,13 +125,19 @@ public final class Database {
      * is only called on real changes).
      */
     public Object write(byte[] key) {
+        Entry e = writeEntry(key);
+        return e == null ? null : e.value();
+    }
+
+    /** As {@link #write}, the entry itself: no copy of a packed string for a command that only needs to know of it. */
+    public Entry writeEntry(byte[] key) {
         Entry e = lookup(key);
         if (e == null) return null;
         beforeChange(e);
         keyspace.touch(e);
         keyspace.memoryTally().measuring(this, e);
         keyspace.pendingChanges().add(this, key);
-        return e.value();
+        return e;
     }
 
     /**
@@ -141,16 +148,16 @@ public final class Database {
     public GrowableString growable(byte[] key) {
         Entry e = lookup(key);
         if (e == null) return null;
-        Object v = e.value;
-        if (!(v instanceof byte[]) && !(v instanceof GrowableString)) throw WrongTypeException.INSTANCE;
+        if (!e.isString()) throw WrongTypeException.INSTANCE;
         beforeChange(e);
         keyspace.touch(e);
         keyspace.memoryTally().measuring(this, e);
         keyspace.pendingChanges().add(this, key);
         e.lru |= Entry.RAW;
-        if (v instanceof GrowableString g) return g;
-        GrowableString g = new GrowableString((byte[]) v);
-        e.value = g;
+        GrowableString growing = e.growing();
+        if (growing != null) return growing;
+        GrowableString g = new GrowableString((byte[]) e.value());
+        e.setValue(g, false);
         return g;
     }
 
@@ -204,6 +211,16 @@ public final class Database {
         throw WrongTypeException.INSTANCE;
     }
 
+    /**
+     * As {@link #getString}, the entry itself, for a reader that takes the string where it lies
+     * ({@link Entry#stringArray()}) rather than a copy of a packed one.
+     */
+    public Entry getStringEntry(byte[] key) {
+        Entry e = readEntry(key);
+        if (e == null || e.isString()) return e;
+        throw WrongTypeException.INSTANCE;
+    }
+
     public boolean exists(byte[] key) {
         return lookup(key) != null;
     }
@@ -240,12 +257,13 @@ public final class Database {
         }
         keyspace.dirty(1);
         if (e != null) {
-            if (e.value != value) keyspace.lazyFree().overwritten(e.value);
-            if (e.value instanceof StreamValue && e.value != value) keyspace.streamGone(id, key);
+            TypedValue old = e.typed();
+            if (old != value) keyspace.lazyFree().overwritten(old);
+            if (old instanceof StreamValue && old != value) keyspace.streamGone(id, key);
             // Under LFU an overwritten key keeps its counter, as Redis's dbSetValue.
             int access = keyspace.lfu() ? e.lru & Entry.LRU_MASK : keyspace.freshAccess();
             if (e instanceof VolatileEntry && !keepTtl) {
-                replace(e, new Entry(e.key, h, value, access | keyspace.snapshotMark()));
+                replace(e, new Entry(key, h, value, access | keyspace.snapshotMark(), keyspace.packsStrings()));
             } else {
                 replaceValue(e, value);
                 e.lru = access | keyspace.snapshotMark() | (e.lru & Entry.MEASURING);
@@ -253,7 +271,7 @@ public final class Database {
             if (!watched.isEmpty()) watched.touched(key, true);
             return;
         }
-        Entry added = new Entry(key, h, value, keyspace.freshLru());
+        Entry added = new Entry(key, h, value, keyspace.freshLru(), keyspace.packsStrings());
         markUsed();
         table.insert(added, tableMayGrow);
         added(added);
@@ -289,7 +307,7 @@ public final class Database {
             counted = false;
         }
         if (counted) bytes -= e.memory();
-        e.value = value;
+        e.setValue(value, keyspace.packsStrings());
         if (counted) bytes += e.memory();
     }
 
@@ -319,7 +337,7 @@ public final class Database {
         if (old != null && isExpired(old)) reclaim(old);
         else if (old != null) {
             unlink(old);
-            if (old.value != value) keyspace.lazyFree().overwritten(old.value);
+            if (old.typed() != value) keyspace.lazyFree().overwritten(old.typed());
         }
         int lru = keepAccessTime ? source.lru : (source.lru & ~Entry.LRU_MASK) | keyspace.freshAccess();
         // The new entry did not exist when a running snapshot began: it owes it nothing.
@@ -327,7 +345,8 @@ public final class Database {
         keyspace.dirty(1);
         long expireAt = source.expireAt();
         int h = ChainedTable.hash(key);
-        Entry added = expireAt < 0 ? new Entry(key, h, value, lru) : new VolatileEntry(key, h, value, lru, expireAt);
+        boolean pack = keyspace.packsStrings();
+        Entry added = expireAt < 0 ? new Entry(key, h, value, lru, pack) : new VolatileEntry(key, h, value, lru, expireAt, pack);
         markUsed();
         table.insert(added, tableMayGrow);
         added(added);
@@ -362,7 +381,7 @@ public final class Database {
         unlink(e);
         keyspace.dirty(1);
         if (!watched.isEmpty()) watched.touched(key, false);
-        return e.value;
+        return e.value();
     }
 
     /**
@@ -377,10 +396,11 @@ public final class Database {
     /** Deletes an expired entry even while deletions are held: a write replaces it (Redis's EXPIRE_FORCE_DELETE_EXPIRED). */
     private void reclaim(Entry e) {
         unlink(e);
-        keyspace.lazyFree().expired(e.value);
+        keyspace.lazyFree().expired(e.typed());
         keyspace.stats().expiredKeys++;
-        if (!watched.isEmpty()) watched.touched(e.key, false);
-        keyspace.keyExpired(id, e.key);
+        byte[] key = e.key();
+        if (!watched.isEmpty()) watched.touched(key, false);
+        keyspace.keyExpired(id, key);
     }
 
     // ---- expiry ----
@@ -401,7 +421,7 @@ public final class Database {
             beforeChange(e);
             ((VolatileEntry) e).expireAt = whenMs;
         } else {
-            VolatileEntry v = new VolatileEntry(e.key, e.hash, e.value, e.lru, whenMs);
+            VolatileEntry v = new VolatileEntry(e, whenMs);
             replace(e, v);
         }
         rememberReplicaTtl(key);
@@ -441,7 +461,7 @@ public final class Database {
         Entry e = lookup(key);
         if (!(e instanceof VolatileEntry)) return false;
         keyspace.dirty(1);
-        replace(e, new Entry(e.key, e.hash, e.value, e.lru));
+        replace(e, new Entry(e));
         if (!watched.isEmpty()) watched.touched(key, true);
         return true;
     }
@@ -550,10 +570,10 @@ public final class Database {
                 // Each miss reclaims a key, so this ends (Redis's give-up-after-100 is for replicas only);
                 // while deletions are held nothing is reclaimed, so it gives up the same way.
                 expire(e);
-                if (keyspace.deletionsHeld() && ++misses >= 100) return e.key;
+                if (keyspace.deletionsHeld() && ++misses >= 100) return e.key();
                 continue;
             }
-            return e.key;
+            return e.key();
         }
         return null;
     }
@@ -585,6 +605,11 @@ public final class Database {
     /** The entry as stored, even past its TTL and without reclaiming it (DEBUG OBJECT, Redis's dictFind). */
     public Entry stored(byte[] key) {
         return table.find(key);
+    }
+
+    /** True when e is this database's entry for its key, expired or not. */
+    boolean holds(Entry e) {
+        return table.holds(e);
     }
 
     /** True when key is stored but its TTL has passed (Redis's keyIsExpired). */
@@ -660,16 +685,17 @@ public final class Database {
     /** Deletes e for maxmemory: a change (WATCH, dirty) that the keyspace reports as an eviction. */
     void evict(Entry e) {
         unlink(e);
-        keyspace.lazyFree().evicted(e.value);
+        keyspace.lazyFree().evicted(e.typed());
         keyspace.dirty(1);
-        if (!watched.isEmpty()) watched.touched(e.key, false);
-        keyspace.keyEvicted(id, e.key);
+        byte[] key = e.key();
+        if (!watched.isEmpty()) watched.touched(key, false);
+        keyspace.keyEvicted(id, key);
     }
 
     /** Removes the entry for key if it is expired; true if it was. */
     public boolean reclaimIfExpired(Entry e) {
         if (!isExpired(e)) return false;
-        if (table.find(e.key, e.hash) == e) expire(e);
+        if (table.holds(e)) expire(e);
         return true;
     }
 
@@ -702,7 +728,7 @@ public final class Database {
 
     private void unlink(Entry e) {
         beforeChange(e);
-        if (e.value instanceof StreamValue) keyspace.streamGone(id, e.key);
+        if (e.typed() instanceof StreamValue) keyspace.streamGone(id, e.key());
         table.unlink(e);
         if ((e.lru & Entry.MEASURING) == 0) bytes -= e.memory(); else e.lru &= ~Entry.MEASURING;
         if (e instanceof VolatileEntry) removeVolatile((VolatileEntry) e);

@@ -1,11 +1,20 @@
 package io.cinnabar.keyspace;
 
+import java.util.Arrays;
+
 /**
  * One key in a {@link Database}'s chained hash table. Kept to 32 bytes: keys without a TTL pay
  * nothing for expiry, which lives in {@link VolatileEntry}.
+ * <p>
+ * A short string is kept in one array with its key, the string after the key, as Redis keeps a
+ * short string in one allocation with its object (embstr): one array header and its padding
+ * less, 16 bytes a key for 16-byte keys and 32-byte values. The link's array is then longer than
+ * the key, whose length the value field holds ({@link Packed}); {@link #key()} and
+ * {@link #value()} hand out copies, {@link #stringArray()} the string where it lies.
  */
 public class Entry extends ChainedTable.Link<Entry> {
-    Object value;
+    /** The value, or, for a string packed after the key, the key's length. */
+    private Object value;
     /**
      * Bits 0-23: last access in seconds of the server's 24-bit LRU clock (OBJECT IDLETIME), as
      * Redis's robj.lru; the bits above hold flags ({@link #RAW}), so entries stay 32 bytes.
@@ -42,20 +51,122 @@ public class Entry extends ChainedTable.Link<Entry> {
     /** Redis's OBJ_ENCODING_EMBSTR_SIZE_LIMIT. */
     private static final int EMBSTR_SIZE_LIMIT = 44;
 
+    /** The longest key and string packed into one array: copying them on every store stays cheap. */
+    private static final int PACKED_KEY_MAX = 127, PACKED_STRING_MAX = 64;
+
+    /** The value field of a packed string: the key's length, one shared instance per length. */
+    private static final class Packed {
+        private static final Packed[] BY_KEY_LENGTH = new Packed[PACKED_KEY_MAX + 1];
+        static {
+            for (int i = 0; i <= PACKED_KEY_MAX; i++) BY_KEY_LENGTH[i] = new Packed(i);
+        }
+
+        final int keyLength;
+
+        private Packed(int keyLength) {
+            this.keyLength = keyLength;
+        }
+    }
+
     Entry(byte[] key, int hash, Object value, int lru) {
+        this(key, hash, value, lru, true);
+    }
+
+    /** pack: a short string may be packed after the key. */
+    Entry(byte[] key, int hash, Object value, int lru, boolean pack) {
         super(key, hash);
-        this.value = value;
         this.lru = lru;
+        store(key, key.length, value, pack);
     }
 
+    /** The same key, value and access time as from (packed or not), for a replacement entry. */
+    Entry(Entry from) {
+        super(from.key, from.hash);
+        this.value = from.value;
+        this.lru = from.lru;
+    }
+
+    /** The key; a copy when the string is packed after it. */
     public final byte[] key() {
-        return key;
+        return value instanceof Packed p ? Arrays.copyOf(key, p.keyLength) : key;
     }
 
-    /** The value; a string grown in place is trimmed to a plain array here, once, for every reader but its editors. */
+    /** True when this entry's key is k. */
+    final boolean hasKey(byte[] k) {
+        return value instanceof Packed p ? Arrays.equals(key, 0, p.keyLength, k, 0, k.length) : Arrays.equals(key, k);
+    }
+
+    /**
+     * The value; a copy of a packed string. A string grown in place is trimmed to a plain array
+     * here, once, for every reader but its editors.
+     */
     public final Object value() {
-        if (value instanceof GrowableString g) value = g.toBytes();
-        return value;
+        Object v = value;
+        if (v instanceof Packed p) return Arrays.copyOfRange(key, p.keyLength, key.length);
+        if (v instanceof GrowableString g) value = v = g.toBytes();
+        return v;
+    }
+
+    /** Stores value, packing a short string after the key; keySource holds the key in its first keyLength bytes. */
+    private void store(byte[] keySource, int keyLength, Object v, boolean pack) {
+        if (pack && v instanceof byte[] s && keyLength <= PACKED_KEY_MAX && s.length > 0 && s.length <= PACKED_STRING_MAX) {
+            byte[] both = Arrays.copyOf(keySource, keyLength + s.length);
+            System.arraycopy(s, 0, both, keyLength, s.length);
+            key = both;
+            value = Packed.BY_KEY_LENGTH[keyLength];
+        } else {
+            if (keySource.length != keyLength) key = Arrays.copyOf(keySource, keyLength);
+            value = v;
+        }
+    }
+
+    /** Replaces the value (the key stays); pack: a short string may be packed after the key. */
+    final void setValue(Object v, boolean pack) {
+        store(key, value instanceof Packed p ? p.keyLength : key.length, v, pack);
+    }
+
+    /** True when the value is a string (packed, plain or being grown). */
+    public final boolean isString() {
+        Object v = value;
+        return v instanceof Packed || v instanceof byte[] || v instanceof GrowableString;
+    }
+
+    /** The value when it is not a string (a collection, a stream...), else null. */
+    final TypedValue typed() {
+        return value instanceof TypedValue t ? t : null;
+    }
+
+    /** A string being grown in place, else null. */
+    final GrowableString growing() {
+        return value instanceof GrowableString g ? g : null;
+    }
+
+    /**
+     * A string value as it is, for reads of a few bytes: a copy of a packed string, a string
+     * being grown where it is (not trimmed, so the next APPEND need not copy it), else the array.
+     */
+    final Object stringInPlace() {
+        return value instanceof Packed p ? Arrays.copyOfRange(key, p.keyLength, key.length) : value;
+    }
+
+    /** A string value frozen for a snapshot: a packed or growing string copied, without trimming the latter. */
+    final byte[] frozenString() {
+        Object v = value;
+        if (v instanceof Packed p) return Arrays.copyOfRange(key, p.keyLength, key.length);
+        return v instanceof GrowableString g ? g.toBytes() : (byte[]) v;
+    }
+
+    /**
+     * The array a string value lies in, from {@link #stringStart()} to its end: a packed string
+     * is read where it is, without a copy (GET).
+     */
+    public final byte[] stringArray() {
+        return value instanceof Packed ? key : (byte[]) value();
+    }
+
+    /** Where the string starts in {@link #stringArray()}. */
+    public final int stringStart() {
+        return value instanceof Packed p ? p.keyLength : 0;
     }
 
     /**
@@ -63,7 +174,8 @@ public class Entry extends ChainedTable.Link<Entry> {
      * databases' running totals that maxmemory acts on add up). O(1) for every type.
      */
     public final long memory() {
-        return (this instanceof VolatileEntry ? VOLATILE_ENTRY_BYTES : ENTRY_BYTES) + arrayBytes(key.length) + valueMemory();
+        long entry = this instanceof VolatileEntry ? VOLATILE_ENTRY_BYTES : ENTRY_BYTES;
+        return entry + arrayBytes(key.length) + (value instanceof Packed ? 0 : valueMemory());
     }
 
     /**
@@ -72,6 +184,7 @@ public class Entry extends ChainedTable.Link<Entry> {
      */
     long valueMemory() {
         Object v = value;
+        if (v instanceof Packed p) return key.length - p.keyLength;
         if (v instanceof byte[] b) return arrayBytes(b.length);
         if (v instanceof GrowableString g) return arrayBytes(g.length());
         return ((TypedValue) v).memoryUsage();

@@ -123,7 +123,7 @@ public final class Eviction {
                 System.arraycopy(poolDb, 1, poolDb, 0, k);
             }
             poolRank[k] = rank;
-            poolKey[k] = e.key;
+            poolKey[k] = e.key();
             poolDb[k] = dbIndex;
         }
     }

@@ -21,6 +21,8 @@ public final class Keyspace {
     private long wallReadNanos = System.nanoTime() - 10_000_001L;
     private long now = System.currentTimeMillis();
     private boolean frozenClock;
+    /** See {@link #keepArguments}. */
+    private boolean keepingArguments;
     private boolean touchEnabled = true;
     private int expireCursorDb;
     private KeyListener keyAdded;
@@ -304,6 +306,20 @@ public final class Keyspace {
     /** Between beginCommand and endCommand. */
     boolean inCommand() {
         return frozenClock;
+    }
+
+    /**
+     * While EXEC runs, strings are stored as the argument arrays they came in, never packed with
+     * their keys: OBJECT REFCOUNT tells a value that is still one of EXEC's queued arguments
+     * (Redis stores the argument object itself) by its identity.
+     */
+    public void keepArguments(boolean keep) {
+        keepingArguments = keep;
+    }
+
+    /** False while strings are stored as their argument arrays ({@link #keepArguments}). */
+    boolean packsStrings() {
+        return !keepingArguments;
     }
 
     /**

@@ -196,18 +196,20 @@ public final class KeyspaceSnapshot {
     private void hand(int walk, Entry e) {
         if (!keyspace.owedToSnapshot(e)) return;
         e.lru = (e.lru & ~Entry.SNAPSHOT_MARK) | keyspace.snapshotMark();
-        Object frozen = e.value instanceof TypedValue && sink != DISCARD ? ((TypedValue) e.value).copy()
-                : e.value instanceof GrowableString g ? g.toBytes() : e.value;
+        // A discarded walk only marks: nothing is copied for it.
+        TypedValue typed = e.typed();
+        Object frozen = sink == DISCARD ? null : typed == null ? e.frozenString() : typed.copy();
+        byte[] key = sink == DISCARD ? null : e.key();
         long idle = keyspace.savedIdleSeconds(e);
         int freq = keyspace.savedFrequency(e);
         Walk w = walks[walk];
         if (walk == current || sink == DISCARD) {
             if (!w.started) begin(w);
             handed++;
-            sink.entry(walk, e.key, frozen, e.expireAt(), idle, freq);
+            sink.entry(walk, key, frozen, e.expireAt(), idle, freq);
         } else {
             if (w.early == null) w.early = new ArrayList<>();
-            w.early.add(new Object[] {e.key, frozen, e.expireAt(), idle, freq});
+            w.early.add(new Object[] {key, frozen, e.expireAt(), idle, freq});
         }
     }
 

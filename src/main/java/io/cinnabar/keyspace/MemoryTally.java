@@ -38,7 +38,7 @@ final class MemoryTally {
             Entry e = entries[i];
             if ((e.lru & Entry.MEASURING) != 0) {
                 e.lru &= ~Entry.MEASURING;
-                if (dbs[i].stored(e.key) == e) dbs[i].bytes += e.memory();
+                if (dbs[i].holds(e)) dbs[i].bytes += e.memory();
             }
             entries[i] = null;
             dbs[i] = null;

@@ -6,7 +6,17 @@ final class VolatileEntry extends Entry {
     int volatileIndex;
 
     VolatileEntry(byte[] key, int hash, Object value, int lru, long expireAt) {
-        super(key, hash, value, lru);
+        this(key, hash, value, lru, expireAt, true);
+    }
+
+    VolatileEntry(byte[] key, int hash, Object value, int lru, long expireAt, boolean pack) {
+        super(key, hash, value, lru, pack);
+        this.expireAt = expireAt;
+    }
+
+    /** from's key, value and access time, with a TTL. */
+    VolatileEntry(Entry from, long expireAt) {
+        super(from);
         this.expireAt = expireAt;
     }
 

@@ -77,6 +77,33 @@ class StringCommandsIT {
         assertArrayEquals(binary, jedis.get("bin".getBytes()));
     }
 
+    /** Short strings are kept in one array with their key: every reader and editor sees them as they were stored. */
+    @Test
+    void shortStringsWeighLessAndReadAsTheyWereStored(Jedis jedis) {
+        String key = "key:000000123456", value = "x".repeat(32);
+        jedis.set(key, value);
+        jedis.set("long", "y".repeat(65));
+        // Entry 32 bytes and one array of 16 + 48 (apart: arrays of 32 and 48); Redis 7.0 says 120.
+        assertEquals(96L, jedis.memoryUsage(key));
+        assertEquals(value, jedis.get(key));
+        assertEquals(List.of(value, "y".repeat(65)), jedis.mget(key, "long"));
+        assertEquals(32L, jedis.strlen(key));
+        assertEquals("xx", jedis.getrange(key, 30, -1));
+        assertEquals(java.util.Set.of(key), jedis.keys("key:*"));
+        assertEquals(33L, jedis.append(key, "!"));
+        assertEquals("raw", jedis.objectEncoding(key));
+        assertEquals(value + "!", jedis.get(key));
+        jedis.set("n", "41");
+        assertEquals(42L, jedis.incr("n"));
+        assertEquals("int", jedis.objectEncoding("n"));
+        assertEquals("OK", jedis.rename("n", "m"));
+        assertEquals("42", jedis.get("m"));
+        assertEquals(1L, jedis.expire("m", 100));
+        assertEquals("42", jedis.getDel("m"));
+        jedis.lpush("list", "a");
+        assertThrows(JedisDataException.class, () -> jedis.incr("list"));
+    }
+
     @Test
     void setNxXx(Jedis jedis) {
         assertNull(jedis.set("k", "1", SetParams.setParams().xx()));

@@ -140,7 +140,8 @@ public final class KeyCommands implements CommandFamily {
         boolean all = GlobMatcher.matchesAll(pattern);
         List<byte[]> found = new ArrayList<>();
         db.forEach(e -> {
-            if ((all || GlobMatcher.matches(pattern, e.key(), false)) && !db.isExpired(e)) found.add(e.key());
+            byte[] key = e.key();
+            if ((all || GlobMatcher.matches(pattern, key, false)) && !db.isExpired(e)) found.add(key);
         });
         replyKeys(c.reply(), found);
     }

@@ -9,7 +9,9 @@ import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.PropagatedCommands;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
+import io.cinnabar.keyspace.Entry;
 import io.cinnabar.keyspace.GrowableString;
+import io.cinnabar.keyspace.WrongTypeException;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.protocol.RespConstants;
 import io.cinnabar.util.LongDouble;
@@ -108,8 +110,15 @@ public final class StringCommands implements CommandFamily {
 
     /** GET key */
     private void get(Call c) {
-        byte[] value = c.db().getString(c.arg(1));
-        if (value == null) c.reply().nullBulk(); else c.reply().bulk(value);
+        Entry e = c.db().getStringEntry(c.arg(1));
+        if (e == null) c.reply().nullBulk(); else bulkString(c.reply(), e);
+    }
+
+    /** Replies e's string from where it lies: a string packed with its key is not copied out first. */
+    private static void bulkString(Reply r, Entry e) {
+        byte[] a = e.stringArray();
+        int start = e.stringStart();
+        r.bulk(a, start, a.length - start);
     }
 
     // ---- SET and its variants ----
@@ -145,7 +154,7 @@ public final class StringCommands implements CommandFamily {
             byte[] old = db.getString(key);
             if (old == null) r.nullBulk(); else r.bulk(old);
         }
-        boolean found = db.write(key) != null;
+        boolean found = db.writeEntry(key) != null;
         if (((flags & NX) != 0 && found) || ((flags & XX) != 0 && !found)) {
             db.unchanged(key);
             c.preventPropagation();
@@ -305,8 +314,8 @@ public final class StringCommands implements CommandFamily {
         Reply r = c.reply();
         r.array(c.argCount() - 1);
         for (int i = 1; i < c.argCount(); i++) {
-            Object v = db.read(c.arg(i));
-            if (v instanceof byte[]) r.bulk((byte[]) v); else r.nullBulk();
+            Entry e = db.readEntry(c.arg(i));
+            if (e != null && e.isString()) bulkString(r, e); else r.nullBulk();
         }
     }
 
@@ -418,11 +427,14 @@ public final class StringCommands implements CommandFamily {
     private void incrBy(Call c, long delta) {
         Database db = c.db();
         byte[] key = c.arg(1);
-        byte[] old = StringValues.forWrite(db, key);
+        Entry old = db.writeEntry(key);
         long value = 0;
         if (old != null) {
+            if (!old.isString()) throw WrongTypeException.INSTANCE;
+            byte[] a = old.stringArray();
+            int start = old.stringStart();
             long[] out = new long[1];
-            if (!Numbers.parseLong(old, out)) throw CommandError.notInteger();
+            if (!Numbers.parseLong(a, start, a.length - start, out)) throw CommandError.notInteger();
             value = out[0];
         }
         if ((delta < 0 && value < 0 && delta < Long.MIN_VALUE - value)

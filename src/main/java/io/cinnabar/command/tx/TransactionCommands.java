@@ -79,6 +79,7 @@ public final class TransactionCommands implements CommandFamily {
         dispatcher.settleReplies(client, mark);
         var acl = c.server().acl();
         client.executing(queued);
+        c.server().keyspace().keepArguments(true);
         try {
             for (int i = 0; i < queued.size(); i++) {
                 mark = dispatcher.replyMark();
@@ -94,6 +95,7 @@ public final class TransactionCommands implements CommandFamily {
             }
         } finally {
             client.executing(null);
+            c.server().keyspace().keepArguments(false);
         }
     }
 
