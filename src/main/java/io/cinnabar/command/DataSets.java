@@ -127,17 +127,8 @@ public final class DataSets {
             emptyData();
             return MasterPayload.failed("Failed trying to load the MASTER synchronization DB from disk, check server logs.");
         }
-        restartAppendOnlyAfterSync();
+        p.restartAppendOnly();
         return new MasterPayload(null, stats.replStreamDb());
-    }
-
-    /**
-     * appendonly yes but the AOF off, as a full sync leaves it until it succeeds: it starts again,
-     * with its rewrite (Redis's restartAOFAfterSYNC, also run by REPLICAOF NO ONE).
-     */
-    public void restartAppendOnlyAfterSync() {
-        Persistence p = server.persistence();
-        if (server.config().getBool(ConfigOptions.APPENDONLY) && !p.aof().enabled()) p.aof().enable(p.rdb().bgsaveInProgress());
     }
 
     /** A master's payload loaded (error null, and the database its stream is in), or why not. */

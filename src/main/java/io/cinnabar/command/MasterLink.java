@@ -158,7 +158,7 @@ public final class MasterLink {
         remember(new String[] {"no", "one"});
         server.history().promote();
         disconnectReplicas();
-        server.dataSets().restartAppendOnlyAfterSync();
+        server.persistence().restartAppendOnly();
     }
 
     /** This server's own replicas: told to reconnect, since the stream they follow here changed. */

@@ -206,9 +206,8 @@ public final class Database {
 
     /** The string at key, null if absent; WRONGTYPE if another type. */
     public byte[] getString(byte[] key) {
-        Object v = read(key);
-        if (v == null || v instanceof byte[]) return (byte[]) v;
-        throw WrongTypeException.INSTANCE;
+        Entry e = getStringEntry(key);
+        return e == null ? null : (byte[]) e.value();
     }
 
     /**

@@ -102,9 +102,14 @@ public class Entry extends ChainedTable.Link<Entry> {
      */
     public final Object value() {
         Object v = value;
-        if (v instanceof Packed p) return Arrays.copyOfRange(key, p.keyLength, key.length);
+        if (v instanceof Packed p) return packedString(p);
         if (v instanceof GrowableString g) value = v = g.toBytes();
         return v;
+    }
+
+    /** A copy of the string packed after the key. */
+    private byte[] packedString(Packed p) {
+        return Arrays.copyOfRange(key, p.keyLength, key.length);
     }
 
     /** Stores value, packing a short string after the key; keySource holds the key in its first keyLength bytes. */
@@ -146,13 +151,13 @@ public class Entry extends ChainedTable.Link<Entry> {
      * being grown where it is (not trimmed, so the next APPEND need not copy it), else the array.
      */
     final Object stringInPlace() {
-        return value instanceof Packed p ? Arrays.copyOfRange(key, p.keyLength, key.length) : value;
+        return value instanceof Packed p ? packedString(p) : value;
     }
 
     /** A string value frozen for a snapshot: a packed or growing string copied, without trimming the latter. */
     final byte[] frozenString() {
         Object v = value;
-        if (v instanceof Packed p) return Arrays.copyOfRange(key, p.keyLength, key.length);
+        if (v instanceof Packed p) return packedString(p);
         return v instanceof GrowableString g ? g.toBytes() : (byte[]) v;
     }
 

@@ -85,6 +85,14 @@ public final class Persistence {
         }
     }
 
+    /**
+     * appendonly yes but the AOF off, as a replica's full sync leaves it until the sync succeeds:
+     * it starts again, with its rewrite (Redis's restartAOFAfterSYNC, also run by REPLICAOF NO ONE).
+     */
+    public void restartAppendOnly() {
+        if (config.getBool(ConfigOptions.APPENDONLY) && !aof.enabled()) aof.enable(rdb.bgsaveInProgress());
+    }
+
     /** End of a round of keyspace work: the round's writes go to the replicas (the feed's tap) and the persistence thread. */
     public void endOfRound() {
         if (!feed.hasPending()) return;
