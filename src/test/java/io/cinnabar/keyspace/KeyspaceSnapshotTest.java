@@ -106,8 +106,10 @@ class KeyspaceSnapshotTest {
         Recorder r = new Recorder();
         KeyspaceSnapshot s = ks.beginSnapshot(r);
         ((SetValue) db.write(b("s"))).add(b("b"), 512);
+        db.set(b("k0"), b("w")); // written over the packed "v" where it lies
         s.finish();
         assertEquals("set[a]@-1", r.dbs.get(0).get("s"));
+        assertEquals("v@-1", r.dbs.get(0).get("k0"));
         assertEquals(101, r.dbs.get(0).size());
     }
 

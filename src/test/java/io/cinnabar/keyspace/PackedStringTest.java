@@ -46,6 +46,25 @@ class PackedStringTest {
     }
 
     @Test
+    void aStringOfTheSameLengthIsWrittenOverTheOldOneWhereItLies() {
+        byte[] key = b("key:000000000042");
+        db.set(key, b("x".repeat(61)));
+        byte[] lies = db.lookup(key).stringArray();
+        long weight = db.bytes();
+        byte[] overwritten = b("y".repeat(61));
+        db.set(key, overwritten);
+        assertSame(lies, db.lookup(key).stringArray());
+        assertArrayEquals(b("y".repeat(61)), db.getString(key));
+        assertArrayEquals(key, db.lookup(key).key());
+        assertEquals(weight, db.bytes());
+        overwritten[0] = 'z';
+        assertArrayEquals(b("y".repeat(61)), db.getString(key), "the stored string is a copy");
+        db.set(key, b("y".repeat(60)));
+        assertArrayEquals(b("y".repeat(60)), db.getString(key));
+        assertEquals(db.lookup(key).memory(), db.bytes() - db.tableBytes());
+    }
+
+    @Test
     void storesMoveBetweenPackedAndApartAndTheKeyStaysTheSame() {
         byte[] key = b("k");
         db.set(key, b("short"));
