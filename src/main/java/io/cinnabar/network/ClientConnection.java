@@ -73,6 +73,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         deliver(replies, closeDue);
     };
     private final OutputBufferLimit outputLimit;
+    /** Sends replies without the pipeline where it may; null where it may not. */
+    private final WriteThrough writeThrough;
     /** Keyspace thread: replies handed out to wait for the AOF (delivery()), and the push batch being filled. */
     private long heldCreated;
     private PushBatch openPushes;
@@ -88,6 +90,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         this.channel = channel;
         this.client = new Client(id, this, authenticated);
         this.outputLimit = new OutputBufferLimit(dispatcher.server().config());
+        this.writeThrough = WriteThrough.of(channel);
     }
 
     Client client() {
@@ -333,6 +336,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         int size = replies.readableBytes();
         if (size > 0 && closeAfterReply) {
             channel.writeAndFlush(replies).addListener(written -> closeAfterLastReply());
+        } else if (size > 0 && writeThrough != null) {
+            writeThrough.write(replies);
         } else if (size > 0) {
             // A failed write reaches exceptionCaught, which closes the socket: no promise per reply.
             channel.writeAndFlush(replies, channel.voidPromise());

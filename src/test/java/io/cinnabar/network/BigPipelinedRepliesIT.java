@@ -17,6 +17,7 @@ import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Pipelines whose replies pass the size at which a batch's replies start leaving before it ends:
@@ -46,6 +47,51 @@ class BigPipelinedRepliesIT {
                 assertEquals(":" + (i + 1), line(in));
             }
         }
+    }
+
+    /**
+     * A client that reads nothing while it sends one GET at a time: its replies go to the socket
+     * until the socket takes only part of one; that one's rest, and every reply after it, wait in
+     * the server and still arrive whole and in order once the client reads.
+     */
+    @Test
+    void repliesTheSocketTookPartOfKeepTheirPlace(CinnabarServer server, Jedis jedis) throws IOException {
+        byte[][] values = storeValues(jedis);
+        int sent = 0;
+        try (Socket s = RawSockets.connect(server)) {
+            s.getOutputStream().write(request("CLIENT", "SETNAME", "slow-reader"));
+            // One request a write, each answered before the next is sent: one reply a delivery.
+            for (int queuedAt = -1; sent < 1000 && (queuedAt < 0 || sent < queuedAt + 3); sent++) {
+                s.getOutputStream().write(request("GET", "big:" + sent % KEYS));
+                s.getOutputStream().write(request("INCR", "n"));
+                awaitCount(jedis, sent + 1);
+                if (queuedAt < 0 && outputWaits(jedis, "slow-reader")) queuedAt = sent;
+            }
+            InputStream in = new BufferedInputStream(s.getInputStream(), 64 * 1024);
+            assertEquals("+OK", line(in));
+            for (int i = 0; i < sent; i++) {
+                assertArrayEquals(values[i % KEYS], bulk(in), "GET big:" + i % KEYS);
+                assertEquals(":" + (i + 1), line(in));
+            }
+        }
+        assertTrue(sent < 1000, "the socket never stopped taking replies");
+    }
+
+    /** Waits (without sleeping for time to pass) until INCR n has run count times and been answered. */
+    private static void awaitCount(Jedis jedis, int count) {
+        for (int i = 0; i < 100_000; i++) {
+            if (String.valueOf(count).equals(jedis.get("n"))) return;
+            Thread.onSpinWait();
+        }
+        throw new AssertionError("n never reached " + count + ": " + jedis.get("n"));
+    }
+
+    /** True when replies to the named client wait in the server. */
+    private static boolean outputWaits(Jedis jedis, String name) {
+        for (String client : jedis.clientList().split("\\n")) {
+            if (client.contains(" name=" + name + " ")) return !client.contains(" omem=0 ");
+        }
+        throw new AssertionError("no client named " + name);
     }
 
     @Test
@@ -83,9 +129,13 @@ class BigPipelinedRepliesIT {
     }
 
     private static void command(ByteArrayOutputStream out, String... args) {
+        out.writeBytes(request(args));
+    }
+
+    private static byte[] request(String... args) {
         StringBuilder b = new StringBuilder("*").append(args.length).append("\r\n");
         for (String a : args) b.append('$').append(a.length()).append("\r\n").append(a).append("\r\n");
-        out.writeBytes(b.toString().getBytes(StandardCharsets.US_ASCII));
+        return b.toString().getBytes(StandardCharsets.US_ASCII);
     }
 
     private static byte[] bulk(InputStream in) throws IOException {
