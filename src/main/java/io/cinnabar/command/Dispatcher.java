@@ -110,6 +110,10 @@ public final class Dispatcher {
         this.blocked = new BlockedClients(server, this);
         server.blocked(blocked);
         this.propagation = server.propagation();
+        // The top-level command's Call exists before the first command: code the JIT compiled
+        // while other servers ran (the standalone server's warm-up) never saw it missing, and
+        // a new server's first command made Dispatcher.run fall back to the interpreter.
+        calls[0] = new Call(server, this);
         if (keyspace.isLoading()) heldAtStart = new java.util.ArrayList<>();
         server.dataSets(new DataSets(server, this));
         server.pubSub(new io.cinnabar.command.pubsub.PubSub(this::push));

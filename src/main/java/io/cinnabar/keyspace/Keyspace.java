@@ -285,18 +285,25 @@ public final class Keyspace {
     }
 
     private long systemMillis(long nanos) {
-        if (nanos - wallReadNanos > 10_000_000L || nanos - wallReadNanos < 0) {
-            // The wall clock first: the offset may lag by the gap between the two reads, never lead.
-            // A thread preempted between them would lag by the preemption, so that reading is retried.
-            for (int tries = 0; tries < 4; tries++) {
-                long before = System.nanoTime();
-                java.time.Instant wall = java.time.Instant.now();
-                wallReadNanos = System.nanoTime();
-                wallMinusNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - wallReadNanos;
-                if (wallReadNanos - before < 20_000L) break;
-            }
-        }
+        if (nanos - wallReadNanos > 10_000_000L || nanos - wallReadNanos < 0) readWallClock();
         return Math.floorDiv(nanos + wallMinusNanos, 1_000_000L);
+    }
+
+    /**
+     * The wall clock's offset from System.nanoTime(). Apart from systemMillis, which runs in
+     * every command: a call made once per 10 ms stays out of line there, and so does the rare
+     * retry, which the JIT had compiled as a trap back to the interpreter for all of Dispatcher.run.
+     */
+    private void readWallClock() {
+        // The wall clock first: the offset may lag by the gap between the two reads, never lead.
+        // A thread preempted between them would lag by the preemption, so that reading is retried.
+        for (int tries = 0; tries < 4; tries++) {
+            long before = System.nanoTime();
+            java.time.Instant wall = java.time.Instant.now();
+            wallReadNanos = System.nanoTime();
+            wallMinusNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - wallReadNanos;
+            if (wallReadNanos - before < 20_000L) break;
+        }
     }
 
     public void endCommand() {
