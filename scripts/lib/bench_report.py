@@ -267,7 +267,7 @@ def main():
           f"{redis_noise:.0%} (up to {max(spreads['redis']):.0%}) for Redis and "
           f"{statistics.median(spreads['cinnabar']):.0%} (up to {max(spreads['cinnabar']):.0%}) for Cinnabar; "
           "a ratio nearer 1.0 than that is within what this machine measures.")
-    w("- Cases (`redis-benchmark -h 127.0.0.1 -p P -n N ARGS --csv`, N = %d):" % a.n)
+    w("- Cases (`redis-benchmark -h 127.0.0.1 -p P -n N ARGS --csv`, N = %d; a -n in ARGS overrides it):" % a.n)
     for c in cases:
         w(f"  - `{c}`: `{case_args.get(c, '')}`")
     w("- Memory: fresh servers with `--appendonly no`, loaded with "
