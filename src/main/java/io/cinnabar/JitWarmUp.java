@@ -151,8 +151,8 @@ final class JitWarmUp {
                     socket.setTcpNoDelay(true);
                     OutputStream out = socket.getOutputStream();
                     InputStream in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
-                    out.write(PREAMBLE);
-                    for (int i = 0; i < PREAMBLE_REPLIES; i++) skipReply(in);
+                    for (byte[] request : PREAMBLE) out.write(request);
+                    for (int i = 0; i < PREAMBLE.length; i++) skipReply(in);
                     for (int sent = 0; sent < REQUESTS_PER_CONNECTION; sent += depth) {
                         out.write(rounds[r++ % ROUNDS]);
                         for (int i = 0; i < depth; i++) skipReply(in);
@@ -176,15 +176,8 @@ final class JitWarmUp {
      * in -XX:+LogCompilation of a first redis-benchmark run: Dispatcher.executeOne and INCR's
      * reply formatting).
      */
-    private static final byte[] PREAMBLE = concat(command("CONFIG", "GET", "save"),
-            command("CONFIG", "GET", "appendonly"), command("INCRBY", "counter:__rand_int__", "10000"));
-    private static final int PREAMBLE_REPLIES = 3;
-
-    private static byte[] concat(byte[]... parts) {
-        ByteArrayOutputStream all = new ByteArrayOutputStream();
-        for (byte[] p : parts) all.writeBytes(p);
-        return all.toByteArray();
-    }
+    private static final byte[][] PREAMBLE = {command("CONFIG", "GET", "save"),
+            command("CONFIG", "GET", "appendonly"), command("INCRBY", "counter:__rand_int__", "10000")};
 
     private static final int COMMANDS = 20;
     private static final String VALUE = "xxx";

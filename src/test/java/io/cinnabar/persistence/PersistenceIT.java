@@ -129,6 +129,28 @@ class PersistenceIT {
         }
     }
 
+    /** A short string is overwritten where it lies with its key (same length): both files keep the new one. */
+    @Test
+    void stringsOverwrittenInPlaceSurviveAofAndRdbRestarts() {
+        String first = "a".repeat(61);
+        String second = "b".repeat(61);
+        try (CinnabarServer s = start("appendonly", "yes", "save", ""); Jedis j = client(s)) {
+            j.set("k", first);
+            j.set("k", second);
+            j.incr("n");
+            j.incr("n");
+            assertEquals("OK", j.save());
+        }
+        try (CinnabarServer s = start("appendonly", "yes", "save", ""); Jedis j = client(s)) {
+            assertEquals(second, j.get("k"), "from the AOF");
+            assertEquals("2", j.get("n"), "from the AOF");
+        }
+        try (CinnabarServer s = start("appendonly", "no", "save", ""); Jedis j = client(s)) {
+            assertEquals(second, j.get("k"), "from the RDB");
+            assertEquals("2", j.get("n"), "from the RDB");
+        }
+    }
+
     @Test
     void saveThenRestartRestoresEveryTypeEncodingTtlAndDatabase() {
         Map<String, String> before;
