@@ -6,7 +6,12 @@
 # redis-server and one Cinnabar (started as the README says, with conf/jvm.options) run side by
 # side on fresh directories with the same settings; every case below runs against both, the
 # order alternating per round (ABBA), for BENCH_ROUNDS rounds; the tables give the median of the
-# rounds per test: requests per second, p50, p99 and max latency, and Cinnabar/Redis ratios.
+# rounds per test: requests per second, p50, p99 and max latency, and the median of the rounds'
+# Cinnabar/Redis ratios.
+# The default suite goes one -t group at a time, each against one server then the other, in the
+# suite's order on data the earlier groups left, as one redis-benchmark run has it: run whole,
+# one server's suite took ~35 s before the other's, and this machine's speed drifts by a
+# quarter within minutes (one server's rounds of a test spread by 13-33%).
 # Cinnabar logs its GC pauses (-Xlog:gc) and the report quotes every pause seen in the run.
 # Then the memory step: fresh servers, RSS empty (1 s and 10 s after start), after loading ~1M
 # keys of 32-byte values (redis-benchmark -t set -r 1000000 -n 3000000 -d 32 -P 32), and 10 s
@@ -57,6 +62,10 @@ if [[ $(ulimit -n) != unlimited && $(ulimit -n) -lt 10200 ]]; then
     echo "warning: open files limit is $(ulimit -n); the -c 10000 case will fail" >&2
 fi
 
+# redis-benchmark's default suite in its order, as -t groups: ping is PING_INLINE and PING_MBULK,
+# lrange its LPUSH and LRANGE_100 to LRANGE_600.
+default_groups="ping set get incr lpush rpush lpop rpop sadd hset spop zadd zpopmin lrange mset"
+
 case_args() {
     case "$1" in
         default) echo "-c 50" ;;
@@ -101,17 +110,27 @@ stop_both() {
 failed=0
 # One redis-benchmark run; its CSV rows (test, rps, avg, min, p50, p95, p99, max) go to
 # $work/<mode>.<case>.<server>.<round>.csv. redis-benchmark 7.0 stops at the first error reply.
-bench() { # mode case server port round
-    local name="$work/$1.$2.$3.$5" rc=0
-    redis-cli -p "$4" flushall >/dev/null
-    # shellcheck disable=SC2046
-    timeout 1200 redis-benchmark -h 127.0.0.1 -p "$4" -n "$n" $(case_args "$2") --csv >"$name.out" 2>&1 || rc=$?
-    grep '^"' "$name.out" | grep -v '^"test"' >"$name.csv" || true
-    if [[ $rc != 0 ]] || grep -q 'Error from server' "$name.out"; then
-        echo "$3 failed in $1/$2 round $5:" >&2
-        grep -v '^"' "$name.out" | tr '\r' '\n' | grep -v '^$' | tail -3 >&2
+# With a test group, only that group runs and its rows are added to the round's: FLUSHALL comes
+# before the case's first group only, as the later groups work on what the earlier ones stored.
+bench() { # mode case server port round [group]
+    local name="$work/$1.$2.$3.$5" group="${6:-}" rc=0 args
+    args="$(case_args "$2")"
+    if [[ -z $group || $group == "${default_groups%% *}" ]]; then
+        redis-cli -p "$4" flushall >/dev/null
+        : >"$name.out"
+        : >"$name.csv"
+    fi
+    [[ -n $group ]] && args="$args -t $group"
+    # shellcheck disable=SC2086
+    timeout 1200 redis-benchmark -h 127.0.0.1 -p "$4" -n "$n" $args --csv >"$name.run" 2>&1 || rc=$?
+    cat "$name.run" >>"$name.out"
+    grep '^"' "$name.run" | grep -v '^"test"' >>"$name.csv" || true
+    if [[ $rc != 0 ]] || grep -q 'Error from server' "$name.run"; then
+        echo "$3 failed in $1/$2${group:+ ($group)} round $5:" >&2
+        grep -v '^"' "$name.run" | tr '\r' '\n' | grep -v '^$' | tail -3 >&2
         [[ $3 == cinnabar ]] && failed=1
     fi
+    rm -f "$name.run"
     return 0
 }
 
@@ -128,9 +147,14 @@ for mode in $modes; do
         if ((r % 2)); then order="redis cinnabar"; else order="cinnabar redis"; fi
         for c in $cases; do
             echo "appendonly $mode, round $r/$rounds, $c ($(case_args "$c")) ..." >&2
-            for server in $order; do
-                if [[ $server == redis ]]; then port=$redis_port; else port=$cinnabar_port; fi
-                bench "$mode" "$c" "$server" "$port" "$r"
+            groups=("")
+            # shellcheck disable=SC2206
+            [[ $c == default ]] && groups=($default_groups)
+            for g in "${groups[@]}"; do
+                for server in $order; do
+                    if [[ $server == redis ]]; then port=$redis_port; else port=$cinnabar_port; fi
+                    bench "$mode" "$c" "$server" "$port" "$r" "$g"
+                done
             done
         done
     done

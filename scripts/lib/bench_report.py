@@ -36,8 +36,9 @@ def load_runs(work, modes, cases, rounds):
                             continue
                         values = [float(v) for v in row[1:8]]
                         key = (mode, case, row[0])
-                        runs.setdefault(key, {}).setdefault(server, []).append(
-                            dict(zip(("rps", "avg", "min", "p50", "p95", "p99", "max"), values)))
+                        row = dict(zip(("rps", "avg", "min", "p50", "p95", "p99", "max"), values))
+                        row["round"] = r
+                        runs.setdefault(key, {}).setdefault(server, []).append(row)
     return runs
 
 
@@ -49,6 +50,14 @@ def round_spreads(runs, server):
         if len(rps) >= 2:
             spreads.append(max(rps) / min(rps) - 1)
     return spreads
+
+
+def round_ratio(by_server):
+    """The median of the rounds' Cinnabar/Redis rps ratios: a round's two runs of a test lie seconds
+    apart, so their ratio leaves out how the machine's speed drifted between rounds."""
+    redis = {r["round"]: r["rps"] for r in by_server.get("redis", []) if r["rps"] > 0}
+    ratios = [r["rps"] / redis[r["round"]] for r in by_server.get("cinnabar", []) if r["round"] in redis]
+    return statistics.median(ratios) if ratios else None
 
 
 def median_of(rows, field):
@@ -181,8 +190,7 @@ def main():
                     continue
                 med = {s: {f: median_of(by_server.get(s, []), f) for f in ("rps", "p50", "p99", "max")}
                        for s in SERVERS}
-                ratio = (med["cinnabar"]["rps"] / med["redis"]["rps"]
-                         if med["cinnabar"]["rps"] and med["redis"]["rps"] else None)
+                ratio = round_ratio(by_server)
                 results.append((mode, case, test, med, ratio, by_server))
 
     bars = []
@@ -259,7 +267,10 @@ def main():
       "`scripts/cinnabar-server` (the README's `java @conf/jvm.options -jar target/cinnabar.jar`) with "
       "the same arguments; MODE is `--appendonly no` or `--appendonly yes --appendfsync everysec`.")
     w(f"- Each case ran against both servers, {a.rounds} rounds, the order alternating per round; "
-      "FLUSHALL before every run. Numbers are medians of the rounds; latencies in ms. Both servers "
+      "FLUSHALL before every run. The default suite ran one `-t` group at a time (`ping`, `set`, ..., "
+      "`lrange`, `mset`, in the suite's order), each against one server then the other, FLUSHALL "
+      "before its first group only, so that both servers' runs of a test lie seconds apart. "
+      "Numbers are medians of the rounds, a ratio the median of the rounds' ratios; latencies in ms. Both servers "
       "stay up across rounds, so rounds after the first see a warmed-up JVM (the first seconds after "
       "a JVM starts run slower while the JIT compiles).")
     if spreads["redis"] and spreads["cinnabar"]:
