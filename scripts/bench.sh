@@ -111,26 +111,20 @@ failed=0
 # One redis-benchmark run; its CSV rows (test, rps, avg, min, p50, p95, p99, max) go to
 # $work/<mode>.<case>.<server>.<round>.csv. redis-benchmark 7.0 stops at the first error reply.
 # With a test group, only that group runs and its rows are added to the round's: FLUSHALL comes
-# before the case's first group only, as the later groups work on what the earlier ones stored.
+# before a round's first run of the case only, as later groups work on what earlier ones stored.
 bench() { # mode case server port round [group]
-    local name="$work/$1.$2.$3.$5" group="${6:-}" rc=0 args
-    args="$(case_args "$2")"
-    if [[ -z $group || $group == "${default_groups%% *}" ]]; then
-        redis-cli -p "$4" flushall >/dev/null
-        : >"$name.out"
-        : >"$name.csv"
-    fi
-    [[ -n $group ]] && args="$args -t $group"
+    local name="$work/$1.$2.$3.$5" group="${6:-}" rc=0 args output
+    args="$(case_args "$2")${group:+ -t $group}"
+    [[ -e $name.out ]] || redis-cli -p "$4" flushall >/dev/null
     # shellcheck disable=SC2086
-    timeout 1200 redis-benchmark -h 127.0.0.1 -p "$4" -n "$n" $args --csv >"$name.run" 2>&1 || rc=$?
-    cat "$name.run" >>"$name.out"
-    grep '^"' "$name.run" | grep -v '^"test"' >>"$name.csv" || true
-    if [[ $rc != 0 ]] || grep -q 'Error from server' "$name.run"; then
+    output="$(timeout 1200 redis-benchmark -h 127.0.0.1 -p "$4" -n "$n" $args --csv 2>&1)" || rc=$?
+    printf '%s\n' "$output" >>"$name.out"
+    grep '^"' <<<"$output" | grep -v '^"test"' >>"$name.csv" || true
+    if [[ $rc != 0 ]] || grep -q 'Error from server' <<<"$output"; then
         echo "$3 failed in $1/$2${group:+ ($group)} round $5:" >&2
-        grep -v '^"' "$name.run" | tr '\r' '\n' | grep -v '^$' | tail -3 >&2
+        grep -v '^"' <<<"$output" | tr '\r' '\n' | grep -v '^$' | tail -3 >&2
         [[ $3 == cinnabar ]] && failed=1
     fi
-    rm -f "$name.run"
     return 0
 }
 

@@ -36,9 +36,8 @@ def load_runs(work, modes, cases, rounds):
                             continue
                         values = [float(v) for v in row[1:8]]
                         key = (mode, case, row[0])
-                        row = dict(zip(("rps", "avg", "min", "p50", "p95", "p99", "max"), values))
-                        row["round"] = r
-                        runs.setdefault(key, {}).setdefault(server, []).append(row)
+                        result = dict(zip(("rps", "avg", "min", "p50", "p95", "p99", "max"), values), round=r)
+                        runs.setdefault(key, {}).setdefault(server, []).append(result)
     return runs
 
 
