@@ -19,6 +19,16 @@ public final class DoubleFormat {
         return g17(d);
     }
 
+    /**
+     * Redis's d2string, the text a listpack keeps of a sorted set's score (and ZSCAN of a small
+     * set replies with): whole numbers within 2^62 either side as integers, the rest as %.17g.
+     */
+    public static String d2string(double d) {
+        if (d == 0) return (1 / d < 0) ? "-0" : "0";
+        if (Math.abs(d) <= 0x1p62 && d == Math.rint(d)) return Long.toString((long) d);
+        return g17(d);
+    }
+
     /** C's %.17g: "inf", "-inf" and "nan" as glibc prints them. */
     public static String g17(double d) {
         if (Double.isNaN(d)) return "nan";

@@ -199,6 +199,24 @@ class ZSetCommandsIT {
     }
 
     @Test
+    void zscanRepliesWithTheScoreTextAListpackKeeps(Jedis jedis) {
+        // A listpack stores d2string's text (whole numbers up to 2^62 as integers) and ZSCAN replies
+        // with it; a skiplist's scores are printed with "%.17Lg" (diff-fuzz --families
+        // string2,coll2,keys2,scan -n 30000 --resp3, seed 214).
+        cmd(jedis, "ZADD", "small", "1e17", "a", "-3e17", "b", "4611686018427387904", "c", "5e18", "d", "1.5", "e");
+        List<?> small = (List<?>) ((List<?>) cmd(jedis, "ZSCAN", "small", "0")).get(1);
+        assertEquals(List.of("b", "-300000000000000000", "e", "1.5", "a", "100000000000000000",
+                "c", "4611686018427387904", "d", "5e+18"), small);
+        cmd(jedis, "CONFIG", "SET", "zset-max-listpack-entries", "0");
+        try {
+            cmd(jedis, "ZADD", "big", "1e17", "a");
+        } finally {
+            cmd(jedis, "CONFIG", "SET", "zset-max-listpack-entries", "128");
+        }
+        assertEquals(List.of("0", List.of("a", "1e+17")), cmd(jedis, "ZSCAN", "big", "0"));
+    }
+
+    @Test
     void zscanChecksTheKeyBeforeItsOptions(Jedis jedis) {
         // As Redis: cursor, then key, then options (found by diff-fuzz --families scan, seed 1).
         cmd(jedis, "SET", "str", "x");

@@ -547,14 +547,18 @@ public final class ZSetCommands implements CommandFamily {
         }
         ScanArgs a = ScanArgs.parse(c, 2, false);
         List<byte[]> items = new ArrayList<>();
+        // A listpack's score is the text its d2string stored (1e17 as 100000000000000000); a
+        // skiplist's is printed anew with "%.17Lg" (1e+17).
+        boolean listpack = z.isListpack();
         ZSetValue.MemberScoreVisitor collect = (m, s) -> {
             if (a.matches(m)) {
                 items.add(m);
-                items.add(DoubleFormat.reply(s).getBytes(StandardCharsets.US_ASCII));
+                String score = listpack ? DoubleFormat.d2string(s) : DoubleFormat.reply(s);
+                items.add(score.getBytes(StandardCharsets.US_ASCII));
             }
         };
         long cursor = 0;
-        if (z.isListpack()) {
+        if (listpack) {
             z.forEach(collect);
         } else {
             // Redis bounds the work per call at count*10 buckets, empty ones included.
