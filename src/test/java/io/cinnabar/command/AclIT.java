@@ -49,6 +49,19 @@ class AclIT {
     }
 
     @Test
+    void namesInRulesAndAclCatEndAtANulByte(Jedis jedis) {
+        // Redis reads them as C strings: strcasecmp, command and category lookups, "%.128s" in the
+        // error (diff-fuzz --families acl,config,server,function,scripts2 -n 30000, seed 211:
+        // ACL CAT "\xff\xfe\0z"). Key patterns and passwords keep their whole length.
+        assertEquals(jedis.aclCat("string").size(), ((List<?>) cmd(jedis, "ACL", "CAT", "string\0z")).size());
+        assertEquals("ERR Unknown category 'no'", Raw.error(() -> cmd(jedis, "ACL", "CAT", "no\0z")));
+        assertEquals("OK", cmd(jedis, "ACL", "SETUSER", "u9", "+@hash\0z", "+get\0z", "on\0x", "-hset\0q"));
+        assertTrue(jedis.aclList().contains("user u9 on resetchannels -@all +@hash +get -hset"));
+        assertEquals("ERR Error in ACL SETUSER modifier '+': Unknown command or category name in ACL",
+                Raw.error(() -> cmd(jedis, "ACL", "SETUSER", "u9", "+\0get")));
+    }
+
+    @Test
     void jedisCreatesReadsAndAuthenticatesAUser(Jedis jedis) {
         assertEquals("OK", jedis.aclSetUser("alice", "on", ">s3cret", "~app:*", "+@string", "-set", "&news.*"));
         AccessControlUser alice = jedis.aclGetUser("alice");

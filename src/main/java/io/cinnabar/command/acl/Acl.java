@@ -143,19 +143,20 @@ public final class Acl {
     void applyRule(AclUser u, byte[] opBytes) {
         if (opBytes.length == 0) return;
         String op = BinaryText.decode(opBytes);
+        String name = AclSelector.cString(op); // keywords are compared with strcasecmp
         char first = op.charAt(0);
-        if (op.equalsIgnoreCase("on")) {
+        if (name.equalsIgnoreCase("on")) {
             u.flags = (u.flags | AclUser.ENABLED) & ~AclUser.DISABLED;
-        } else if (op.equalsIgnoreCase("off")) {
+        } else if (name.equalsIgnoreCase("off")) {
             u.flags = (u.flags | AclUser.DISABLED) & ~AclUser.ENABLED;
-        } else if (op.equalsIgnoreCase("skip-sanitize-payload")) {
+        } else if (name.equalsIgnoreCase("skip-sanitize-payload")) {
             u.flags = (u.flags | AclUser.SKIP_SANITIZE) & ~AclUser.SANITIZE;
-        } else if (op.equalsIgnoreCase("sanitize-payload")) {
+        } else if (name.equalsIgnoreCase("sanitize-payload")) {
             u.flags = (u.flags | AclUser.SANITIZE) & ~AclUser.SKIP_SANITIZE;
-        } else if (op.equalsIgnoreCase("nopass")) {
+        } else if (name.equalsIgnoreCase("nopass")) {
             u.flags |= AclUser.NOPASS;
             u.passwords.clear();
-        } else if (op.equalsIgnoreCase("resetpass")) {
+        } else if (name.equalsIgnoreCase("resetpass")) {
             u.flags &= ~AclUser.NOPASS;
             u.passwords.clear();
         } else if (first == '>' || first == '#') {
@@ -173,9 +174,9 @@ public final class Acl {
                 if (!part.isEmpty()) s.apply(part, this);
             }
             u.selectors.add(s);
-        } else if (op.equalsIgnoreCase("clearselectors")) {
+        } else if (name.equalsIgnoreCase("clearselectors")) {
             u.selectors.subList(1, u.selectors.size()).clear();
-        } else if (op.equalsIgnoreCase("reset")) {
+        } else if (name.equalsIgnoreCase("reset")) {
             for (String r : new String[] {"resetpass", "resetkeys", "resetchannels"}) applyRule(u, bytes(r));
             if (pubsubDefault() != 0) applyRule(u, bytes("allchannels"));
             for (String r : new String[] {"off", "sanitize-payload", "clearselectors", "-@all"}) applyRule(u, bytes(r));

@@ -182,10 +182,12 @@ public final class AclCommands implements CommandFamily {
             for (String name : Acl.categories()) c.reply().bulk(name);
             return;
         }
-        String category = c.argString(2);
-        long bit = io.cinnabar.command.AclCategories.bit(category);
+        // Looked up with strcasecmp and quoted with "%.128s": both end at a NUL byte.
+        byte[] arg = c.arg(2);
+        int length = BinaryText.cLength(arg);
+        long bit = io.cinnabar.command.AclCategories.bit(BinaryText.decode(arg, 0, length));
         if (bit == 0) {
-            throw new CommandError("ERR Unknown category '" + (category.length() > 128 ? category.substring(0, 128) : category) + "'");
+            throw new CommandError("ERR Unknown category '" + BinaryText.decode(arg, 0, Math.min(length, 128)) + "'");
         }
         List<String> names = new ArrayList<>();
         for (CommandSpec s : acl(c).all()) if ((s.categoryBits() & bit) != 0) names.add(s.fullName());

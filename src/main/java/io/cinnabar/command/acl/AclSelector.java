@@ -80,25 +80,26 @@ final class AclSelector {
 
     /** Redis's ACLSetSelector: applies one rule; throws {@link AclRuleException} with Redis's reason. */
     void apply(String op, Acl table) {
-        if (op.equalsIgnoreCase("allkeys") || op.equals("~*")) {
+        String name = cString(op);
+        if (name.equalsIgnoreCase("allkeys") || name.equals("~*")) {
             flags |= ALLKEYS;
             patterns.clear();
-        } else if (op.equalsIgnoreCase("resetkeys")) {
+        } else if (name.equalsIgnoreCase("resetkeys")) {
             flags &= ~ALLKEYS;
             patterns.clear();
-        } else if (op.equalsIgnoreCase("allchannels") || op.equals("&*")) {
+        } else if (name.equalsIgnoreCase("allchannels") || name.equals("&*")) {
             flags |= ALLCHANNELS;
             channels.clear();
-        } else if (op.equalsIgnoreCase("resetchannels")) {
+        } else if (name.equalsIgnoreCase("resetchannels")) {
             flags &= ~ALLCHANNELS;
             channels.clear();
-        } else if (op.equalsIgnoreCase("allcommands") || op.equalsIgnoreCase("+@all")) {
+        } else if (name.equalsIgnoreCase("allcommands") || name.equalsIgnoreCase("+@all")) {
             // Every id, also of families not registered yet: the default user keeps the table lazy.
             commands.set(0, CommandTable.MAX_ACL_IDS);
             future = true;
             flags |= ALLCOMMANDS;
             firstArgs = null;
-        } else if (op.equalsIgnoreCase("nocommands") || op.equalsIgnoreCase("-@all")) {
+        } else if (name.equalsIgnoreCase("nocommands") || name.equalsIgnoreCase("-@all")) {
             commands.clear();
             future = false;
             flags &= ~ALLCOMMANDS;
@@ -112,20 +113,30 @@ final class AclSelector {
             byte[] p = BinaryText.encode(pattern);
             if (channels.stream().noneMatch(c -> Arrays.equals(c, p))) channels.add(p);
             flags &= ~ALLCHANNELS;
-        } else if (op.length() > 1 && (op.charAt(0) == '+' || op.charAt(0) == '-') && op.charAt(1) == '@') {
-            long bit = AclCategories.bit(op.substring(2));
+        } else if (name.length() > 1 && (name.charAt(0) == '+' || name.charAt(0) == '-') && name.charAt(1) == '@') {
+            long bit = AclCategories.bit(name.substring(2));
             if (bit == 0) throw AclRuleException.UNKNOWN;
-            boolean allow = op.charAt(0) == '+';
+            boolean allow = name.charAt(0) == '+';
             for (CommandSpec s : table.all()) if ((s.categoryBits() & bit) != 0) change(s, allow);
-        } else if (op.startsWith("+")) {
-            allowCommand(op.substring(1), table);
-        } else if (op.startsWith("-")) {
-            CommandSpec s = table.byFullName(op.substring(1));
+        } else if (name.startsWith("+")) {
+            allowCommand(name.substring(1), table);
+        } else if (name.startsWith("-")) {
+            CommandSpec s = table.byFullName(name.substring(1));
             if (s == null) throw AclRuleException.UNKNOWN;
             change(s, false);
         } else {
             throw AclRuleException.SYNTAX;
         }
+    }
+
+    /**
+     * What C's string functions see of a rule: up to its first NUL. Redis compares rule names with
+     * strcasecmp and looks commands and categories up by C string ("+get\0x" allows GET); only
+     * patterns (~ % &) and passwords are taken whole, with their length.
+     */
+    static String cString(String op) {
+        int nul = op.indexOf('\0');
+        return nul < 0 ? op : op.substring(0, nul);
     }
 
     private void addKeyPattern(String op) {
