@@ -49,6 +49,20 @@ class AclIT {
     }
 
     @Test
+    void anOpeningArgumentStartsASelectorAgain(Jedis jedis) {
+        // Redis's ACLMergeSelectorArguments drops what an earlier "(" gathered and appends the next
+        // arguments with " %s" (diff-fuzz -n 40000 --resp3, seed 226).
+        assertEquals("ERR Error in ACL SETUSER modifier '(+get (~k* +get)': Syntax error",
+                Raw.error(() -> cmd(jedis, "ACL", "SETUSER", "u2", "(+get", "(+get", "(~k* +get)")));
+        assertEquals("ERR Unmatched parenthesis in acl selector starting at '(+set'.",
+                Raw.error(() -> cmd(jedis, "ACL", "SETUSER", "u2", "(+get", "(+set", "~a")));
+        assertEquals("ERR Error in ACL SETUSER modifier '(+get ~a': Syntax error",
+                Raw.error(() -> cmd(jedis, "ACL", "SETUSER", "u2", "(+get", "~a\0)", "~b)")));
+        assertEquals("OK", cmd(jedis, "ACL", "SETUSER", "u3", "(+get", "(+set", "~a)"));
+        assertTrue(jedis.aclList().contains("user u3 off resetchannels -@all (~a resetchannels -@all +set)"));
+    }
+
+    @Test
     void namesInRulesAndAclCatEndAtANulByte(Jedis jedis) {
         // Redis reads them as C strings: strcasecmp, command and category lookups, "%.128s" in the
         // error (diff-fuzz --families acl,config,server,function,scripts2 -n 30000, seed 211:

@@ -187,7 +187,7 @@ public final class Acl {
 
     /**
      * Redis's ACLMergeSelectorArguments: a selector spread over several arguments ("(+get", "~key)")
-     * becomes one; null when a parenthesis is left open, its first argument in unmatched[0].
+     * becomes one; null when a parenthesis is left open, the argument that opened it in unmatched[0].
      */
     static List<byte[]> mergeSelectors(List<byte[]> args, String[] unmatched) {
         List<byte[]> out = new ArrayList<>();
@@ -195,13 +195,14 @@ public final class Acl {
         String openedBy = null;
         for (byte[] a : args) {
             String op = BinaryText.decode(a);
-            if (open == null && op.startsWith("(") && !op.endsWith(")")) {
+            // An opening argument starts the selector again, even inside one ("(+get" "(~k)").
+            if (op.startsWith("(") && !op.endsWith(")")) {
                 open = new StringBuilder(op);
                 openedBy = BinaryText.decodeCString(a); // quoted with %s: ends at a NUL
                 continue;
             }
             if (open != null) {
-                open.append(' ').append(op);
+                open.append(' ').append(BinaryText.decodeCString(a)); // appended with " %s"
                 if (op.endsWith(")")) {
                     out.add(bytes(open.toString()));
                     open = null;
