@@ -49,6 +49,18 @@ class AclIT {
     }
 
     @Test
+    void aSelectorIsSplitAsSdssplitargsSplits(Jedis jedis) {
+        // Quotes and \xHH escapes are read, tabs separate, unbalanced quotes give an empty selector.
+        assertEquals("OK", cmd(jedis, "ACL", "SETUSER", "u4", "(+get \"~x\")", "(+get \"~x)", "(+get \"~\\x41\"\t%R~q)"));
+        assertTrue(jedis.aclList().contains(
+                "user u4 off resetchannels -@all (~x resetchannels -@all +get) (resetchannels -@all) (~A %R~q resetchannels -@all +get)"));
+        assertEquals("ERR Error in ACL SETUSER modifier '(+get '~a b')': Syntax error",
+                Raw.error(() -> cmd(jedis, "ACL", "SETUSER", "u4", "(+get '~a b')")));
+        assertEquals("ERR Error in ACL SETUSER modifier '(+get \"\")': Syntax error",
+                Raw.error(() -> cmd(jedis, "ACL", "SETUSER", "u4", "(+get \"\")")));
+    }
+
+    @Test
     void anOpeningArgumentStartsASelectorAgain(Jedis jedis) {
         // Redis's ACLMergeSelectorArguments drops what an earlier "(" gathered and appends the next
         // arguments with " %s" (diff-fuzz -n 40000 --resp3, seed 226).

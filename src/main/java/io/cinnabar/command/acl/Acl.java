@@ -7,6 +7,7 @@ import io.cinnabar.command.CommandTable;
 import io.cinnabar.command.KeyRefs;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.config.ConfigOptions;
+import io.cinnabar.util.ArgSplitter;
 import io.cinnabar.util.BinaryText;
 
 import java.nio.charset.StandardCharsets;
@@ -170,9 +171,9 @@ public final class Acl {
             if (!u.passwords.remove(hash)) throw AclRuleException.NO_SUCH_PASSWORD;
         } else if (first == '(' && op.endsWith(")")) {
             AclSelector s = new AclSelector(pubsubDefault());
-            for (String part : op.substring(1, op.length() - 1).trim().split("\\s+")) {
-                if (!part.isEmpty()) s.apply(part, this);
-            }
+            // Split as sdssplitargs splits (quotes, escapes, up to a NUL); unbalanced quotes leave it empty.
+            byte[][] parts = ArgSplitter.split(Arrays.copyOfRange(opBytes, 1, opBytes.length - 1));
+            if (parts != null) for (byte[] part : parts) s.apply(BinaryText.decode(part), this);
             u.selectors.add(s);
         } else if (name.equalsIgnoreCase("clearselectors")) {
             u.selectors.subList(1, u.selectors.size()).clear();
