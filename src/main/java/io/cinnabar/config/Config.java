@@ -174,7 +174,8 @@ public final class Config {
             String name = BinaryText.decode(args.get(i));
             ConfigOption o = option(name);
             if (o == null) {
-                return "ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'";
+                // Quoted with %s: up to a NUL byte.
+                return "ERR Unknown option or number of arguments for CONFIG SET - '" + BinaryText.decodeCString(args.get(i)) + "'";
             }
             if (!o.mutable) {
                 return setFailed(name, "can't set immutable config");

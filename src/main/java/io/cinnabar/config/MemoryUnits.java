@@ -4,13 +4,6 @@ package io.cinnabar.config;
 public final class MemoryUnits {
     private MemoryUnits() {}
 
-    /**
-     * The byte count, as memtoull's unsigned 64 bits: digits past 2^64 saturate, the unit's
-     * product wraps. Digits may be missing ("" and "kb" are 0, as strtoull reads them).
-     *
-     * @throws NumberFormatException when the text is not a memory value: a sign, a space, a
-     *         fraction or an unknown unit
-     */
     /** A byte count as CONFIG REWRITE writes it (Redis's rewriteConfigFormatMemory): "1gb", "64mb", "3kb" or bytes. */
     public static String format(long bytes) {
         long kb = 1024, mb = kb * 1024, gb = mb * 1024;
@@ -20,7 +13,16 @@ public final class MemoryUnits {
         return Long.toString(bytes);
     }
 
+    /**
+     * The byte count, as memtoull's unsigned 64 bits: digits past 2^64 saturate, the unit's
+     * product wraps. Digits may be missing ("" and "kb" are 0, as strtoull reads them).
+     *
+     * @throws NumberFormatException when the text is not a memory value: a sign, a space, a
+     *         fraction or an unknown unit (before a NUL byte, where memtoull stops)
+     */
     public static long parse(String text) {
+        int nul = text.indexOf('\0');
+        if (nul >= 0) text = text.substring(0, nul); // memtoull reads a C string: "1\0x" is 1
         int digits = 0;
         while (digits < text.length() && text.charAt(digits) >= '0' && text.charAt(digits) <= '9') digits++;
         long mul;

@@ -88,6 +88,20 @@ class ConfigCommandsIT {
     }
 
     @Test
+    void memoryValuesAndUnknownNamesEndAtANulByte(Jedis jedis) {
+        // memtoull reads a C string and the unknown name is quoted with %s (found by hand after
+        // diff-fuzz seed 211's ACL CAT, comparing with redis-server 7.0.15).
+        assertError(jedis, "ERR Unknown option or number of arguments for CONFIG SET - 'nosuch'",
+                "CONFIG", "SET", "nosuch\0x", "1");
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "proto-max-bulk-len", "2mb\0x", "maxmemory-clients", "1kb\0%"));
+        assertEquals("2097152", jedis.configGet("proto-max-bulk-len").get("proto-max-bulk-len"));
+        assertEquals("1024", jedis.configGet("maxmemory-clients").get("maxmemory-clients"));
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'maxmemory-clients') - argument must be a memory or percent value",
+                "CONFIG", "SET", "maxmemory-clients", "10%\0");
+        jedis.configSet("proto-max-bulk-len", "512mb", "maxmemory-clients", "0");
+    }
+
+    @Test
     void valueErrorsNameTheEntryFoundNotTheCaseGiven(Jedis jedis) {
         // Found by diff-fuzz --families config, seed 1: CONFIG SET ACTIVEREHASHING 1 named 'ACTIVEREHASHING'.
         assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'activerehashing') - argument must be 'yes' or 'no'",
