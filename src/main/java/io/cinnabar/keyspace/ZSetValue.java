@@ -57,9 +57,7 @@ public final class ZSetValue implements TypedValue {
         boolean listpack = n <= maxEntries && maxLen <= maxValue;
         ZSetValue z = new ZSetValue(n, !listpack);
         if (listpack) {
-            Integer[] order = new Integer[n];
-            for (int i = 0; i < n; i++) order[i] = i;
-            Arrays.sort(order, (a, b) -> ZSkipList.compare(ss[a], ms[a], ss[b], ms[b]));
+            Integer[] order = order(ms, ss, n);
             for (int i = 0; i < n; i++) {
                 z.members[i] = ms[order[i]];
                 z.scores[i] = listpackScore(ss[order[i]]);
@@ -70,6 +68,14 @@ public final class ZSetValue implements TypedValue {
         }
         for (int i = 0; i < n; i++) z.memberBytes += Entry.arrayBytes(ms[i].length);
         return z;
+    }
+
+    /** The indexes of n members with their scores in a sorted set's order: by score (-0 equal to 0), then bytes. */
+    public static Integer[] order(byte[][] ms, double[] ss, int n) {
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) order[i] = i;
+        Arrays.sort(order, (a, b) -> ZSkipList.compare(ss[a], ms[a], ss[b], ms[b]));
+        return order;
     }
 
     @Override

@@ -143,13 +143,13 @@ final class ZSetAlgebra {
         } else if (cardinalityOnly) {
             r.integer(cardinality);
         } else {
-            ZSetValue sorted = ZSetValue.build(out.members, out.scores, out.n, Long.MAX_VALUE, Long.MAX_VALUE);
-            boolean scores = withScores;
-            boolean nested = scores && r.protocol() == 3;
-            r.array(scores && !nested ? out.n * 2 : out.n);
-            sorted.forEach((m, s) -> {
-                if (scores) ZSetCommands.pair(r, m, s, nested); else r.bulk(m);
-            });
+            // Redis replies from the skiplist it built, scores as computed: a weight of -1 gives -0,
+            // which a listpack would read back as 0.
+            boolean nested = withScores && r.protocol() == 3;
+            r.array(withScores && !nested ? out.n * 2 : out.n);
+            for (int i : ZSetValue.order(out.members, out.scores, out.n)) {
+                if (withScores) ZSetCommands.pair(r, out.members[i], out.scores[i], nested); else r.bulk(out.members[i]);
+            }
         }
     }
 
