@@ -92,7 +92,7 @@ public final class ConfigOption {
 
     static Builder bool(String name, boolean def) {
         return new Builder(name, words -> {
-            String w = single(words).toLowerCase(Locale.ROOT);
+            String w = cString(words).toLowerCase(Locale.ROOT);
             if (w.equals("yes")) return Boolean.TRUE;
             if (w.equals("no")) return Boolean.FALSE;
             throw new ConfigException("argument must be 'yes' or 'no'");
@@ -182,7 +182,7 @@ public final class ConfigOption {
 
     static Builder enumeration(String name, String def, String... allowed) {
         return new Builder(name, words -> {
-            String w = single(words).toLowerCase(Locale.ROOT);
+            String w = cString(words).toLowerCase(Locale.ROOT);
             for (String a : allowed) {
                 if (a.equals(w)) return a;
             }
@@ -198,7 +198,7 @@ public final class ConfigOption {
         String[] names = new String[allowed.length];
         for (int i = 0; i < allowed.length; i++) names[i] = allowed[i].split("=")[0];
         return new Builder(name, words -> {
-            String w = single(words).toLowerCase(Locale.ROOT);
+            String w = cString(words).toLowerCase(Locale.ROOT);
             for (String a : allowed) {
                 String[] parts = a.split("=");
                 if (parts[0].equals(w)) return parts[parts.length - 1];
@@ -225,6 +225,16 @@ public final class ConfigOption {
     static String single(String[] words) throws ConfigException {
         if (words.length != 1) throw new ConfigException("wrong number of arguments");
         return words[0];
+    }
+
+    /**
+     * The single word up to a NUL, as C's string functions read it: Redis matches yes/no and enum
+     * names with strcasecmp and reads event classes up to the NUL ("yes\0x" is yes).
+     */
+    static String cString(String[] words) throws ConfigException {
+        String w = single(words);
+        int nul = w.indexOf('\0');
+        return nul < 0 ? w : w.substring(0, nul);
     }
 
     private static Long checkRange(long v, long min, long max) throws ConfigException {

@@ -30,7 +30,7 @@ public record KeyspaceEventFlags(int mask, String text) {
 
     static Object parse(String[] words) throws ConfigException {
         int mask = 0;
-        for (char ch : ConfigOption.single(words).toCharArray()) {
+        for (char ch : ConfigOption.cString(words).toCharArray()) {
             int bit = bit(ch);
             if (bit == 0) throw new ConfigException("Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
             mask |= bit;

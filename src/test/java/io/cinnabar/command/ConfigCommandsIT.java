@@ -88,7 +88,7 @@ class ConfigCommandsIT {
     }
 
     @Test
-    void memoryValuesAndUnknownNamesEndAtANulByte(Jedis jedis) {
+    void valuesReadAsCStringsAndUnknownNamesEndAtANulByte(Jedis jedis) {
         // memtoull reads a C string and the unknown name is quoted with %s (found by hand after
         // diff-fuzz seed 211's ACL CAT, comparing with redis-server 7.0.15).
         assertError(jedis, "ERR Unknown option or number of arguments for CONFIG SET - 'nosuch'",
@@ -99,6 +99,13 @@ class ConfigCommandsIT {
         assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'maxmemory-clients') - argument must be a memory or percent value",
                 "CONFIG", "SET", "maxmemory-clients", "10%\0");
         jedis.configSet("proto-max-bulk-len", "512mb", "maxmemory-clients", "0");
+        // yes/no and enum names are matched with strcasecmp, event classes read up to the NUL.
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "activerehashing", "no\0x", "loglevel", "Warning\0x",
+                "notify-keyspace-events", "KEA\0z"));
+        assertEquals("no", jedis.configGet("activerehashing").get("activerehashing"));
+        assertEquals("warning", jedis.configGet("loglevel").get("loglevel"));
+        assertEquals("AKE", jedis.configGet("notify-keyspace-events").get("notify-keyspace-events"));
+        jedis.configSet("activerehashing", "yes", "loglevel", "notice", "notify-keyspace-events", "");
     }
 
     @Test
