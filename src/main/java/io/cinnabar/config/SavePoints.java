@@ -7,6 +7,9 @@ final class SavePoints {
     private SavePoints() {}
 
     static Object parse(String[] words) throws ConfigException {
+        // Redis reads each word as a C string, up to a NUL: strcasecmp(argv[0], "") and strtoll.
+        words = words.clone();
+        for (int i = 0; i < words.length; i++) words[i] = ConfigOption.cString(new String[] {words[i]});
         if (words.length == 1 && words[0].isEmpty()) return "";
         if (words.length == 1 && words[0].contains(" ")) words = words[0].trim().split("\\s+");
         if (words.length % 2 != 0) throw new ConfigException("Invalid save parameters");

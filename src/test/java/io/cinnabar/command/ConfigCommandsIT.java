@@ -106,6 +106,13 @@ class ConfigCommandsIT {
         assertEquals("warning", jedis.configGet("loglevel").get("loglevel"));
         assertEquals("AKE", jedis.configGet("notify-keyspace-events").get("notify-keyspace-events"));
         jedis.configSet("activerehashing", "yes", "loglevel", "notice", "notify-keyspace-events", "");
+        // save: each word through strtoll, "" by strcasecmp.
+        String save = jedis.configGet("save").get("save");
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "save", "100 1\0 200 2"));
+        assertEquals("100 1 200 2", jedis.configGet("save").get("save"));
+        assertEquals("OK", cmd(jedis, "CONFIG", "SET", "save", "\0x"));
+        assertEquals("", jedis.configGet("save").get("save"));
+        jedis.configSet("save", save);
     }
 
     @Test
