@@ -77,6 +77,10 @@ class ClientCommandsIT {
         assertError(jedis, "ERR syntax error", "CLIENT", "KILL", "ID", "10", "wrong_arg");
         assertError(jedis, "ERR client-id should be greater than 0", "CLIENT", "KILL", "ID", "0");
         assertError(jedis, "ERR Unknown client type 'wrong'", "CLIENT", "KILL", "TYPE", "wrong");
+        // getClientTypeByName's strcasecmp and the %s quote end at a NUL byte.
+        assertError(jedis, "ERR Unknown client type 'wrong'", "CLIENT", "KILL", "TYPE", "wrong\0x");
+        assertError(jedis, "ERR Unknown client type 'wrong'", "CLIENT", "LIST", "TYPE", "wrong\0x");
+        assertEquals(0L, cmd(jedis, "CLIENT", "KILL", "TYPE", "Pubsub\0x"));
         assertError(jedis, "ERR No such user 'nobody'", "CLIENT", "KILL", "USER", "nobody");
         assertError(jedis, "ERR syntax error", "CLIENT", "KILL", "SKIPME", "maybe");
         // SKIPME defaults to yes: killing every normal client spares the caller.

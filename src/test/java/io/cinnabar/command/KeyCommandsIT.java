@@ -34,6 +34,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @CinnabarTest(clock = ClockMode.MANUAL, options = {"enable-debug-command", "yes"})
 class KeyCommandsIT {
     @Test
+    void scanTypeIsComparedUpToANulByte(Jedis jedis) {
+        // Redis compares SCAN's TYPE with strcasecmp (found by hand against redis-server 7.0.15).
+        jedis.set("s", "1");
+        jedis.rpush("l", "1");
+        assertEquals(List.of("0", List.of("s")), Raw.cmd(jedis, "SCAN", "0", "TYPE", "string\0x"));
+        assertEquals(List.of("0", List.of("l")), Raw.cmd(jedis, "SCAN", "0", "TYPE", "LIST\0"));
+    }
+
+    @Test
     void delUnlinkExistsCountOnlyLiveKeys(Jedis jedis) {
         jedis.set("a", "1");
         jedis.set("b", "2");

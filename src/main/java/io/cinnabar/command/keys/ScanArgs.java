@@ -3,6 +3,9 @@ package io.cinnabar.command.keys;
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.keyspace.GlobMatcher;
+import io.cinnabar.util.BinaryText;
+
+import java.util.Arrays;
 
 /** The arguments SCAN, HSCAN, SSCAN and ZSCAN share (Redis's scanGenericCommand). */
 public final class ScanArgs {
@@ -33,7 +36,8 @@ public final class ScanArgs {
             } else if (hasValue && c.argIs(i, "MATCH")) {
                 pattern = GlobMatcher.matchesAll(c.arg(i + 1)) ? null : c.arg(i + 1);
             } else if (hasValue && allowType && c.argIs(i, "TYPE")) {
-                typeName = c.arg(i + 1);
+                byte[] t = c.arg(i + 1);
+                typeName = Arrays.copyOf(t, BinaryText.cLength(t)); // compared with strcasecmp
             } else {
                 throw CommandError.syntax();
             }

@@ -155,7 +155,7 @@ public final class ClientCommands implements CommandFamily {
         StringBuilder sb = new StringBuilder(256);
         long now = c.now();
         if (c.argCount() == 4 && c.argIs(2, "TYPE")) {
-            String type = clientType(c.argString(3));
+            String type = clientType(c.quoted(3));
             for (Client cl : c.server().clients()) {
                 if (cl.closing() || !typeOf(cl).equals(type)) continue;
                 ClientInfo.append(sb, cl, c.client(), c.args(), now).append('\n');
@@ -202,7 +202,7 @@ public final class ClientCommands implements CommandFamily {
                     }
                     id = v[0];
                 } else if (c.argIs(i, "TYPE") && more) {
-                    type = clientType(c.argString(i + 1));
+                    type = clientType(c.quoted(i + 1));
                 } else if (c.argIs(i, "ADDR") && more) {
                     addr = c.argString(i + 1);
                 } else if (c.argIs(i, "LADDR") && more) {
@@ -319,7 +319,7 @@ public final class ClientCommands implements CommandFamily {
         HelpReply.reply(c, HELP);
     }
 
-    /** Redis's getClientTypeByName, as the name typeOf returns. */
+    /** Redis's getClientTypeByName (strcasecmp: the name up to a NUL), as the name typeOf returns. */
     private static String clientType(String name) {
         switch (name.toLowerCase(Locale.ROOT)) {
             case "normal": return "normal";
