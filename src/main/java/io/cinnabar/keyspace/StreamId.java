@@ -1,5 +1,7 @@
 package io.cinnabar.keyspace;
 
+import io.cinnabar.util.BinaryText;
+
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -95,27 +97,29 @@ public final class StreamId implements Comparable<StreamId> {
      */
     public static StreamId parse(byte[] s, long missingSeq, boolean strict, boolean[] autoSeq) {
         if (s.length > 127) return null;
-        if (s.length == 1 && (s[0] == '-' || s[0] == '+')) {
+        // Redis copies the argument into a buffer and reads it as a C string: "5-1\0x" is 5-1.
+        int length = BinaryText.cLength(s);
+        if (length == 1 && (s[0] == '-' || s[0] == '+')) {
             if (strict) return null;
             return s[0] == '-' ? MIN : MAX;
         }
         int dash = -1;
-        for (int i = 0; i < s.length; i++) {
+        for (int i = 0; i < length; i++) {
             if (s[i] == '-') {
                 dash = i;
                 break;
             }
         }
         long[] v = new long[1];
-        if (!parseUnsigned(s, 0, dash < 0 ? s.length : dash, v)) return null;
+        if (!parseUnsigned(s, 0, dash < 0 ? length : dash, v)) return null;
         long ms = v[0], seq;
         if (dash < 0) {
             seq = missingSeq;
-        } else if (autoSeq != null && s.length - dash - 1 == 1 && s[dash + 1] == '*') {
+        } else if (autoSeq != null && length - dash - 1 == 1 && s[dash + 1] == '*') {
             autoSeq[0] = true;
             seq = 0;
         } else {
-            if (!parseUnsigned(s, dash + 1, s.length, v)) return null;
+            if (!parseUnsigned(s, dash + 1, length, v)) return null;
             seq = v[0];
         }
         return new StreamId(ms, seq);

@@ -47,6 +47,19 @@ class StreamCommandsIT {
     }
 
     @Test
+    void idsAndXaddTokensAreReadUpToANulByte(Jedis jedis) {
+        // Redis reads IDs as C strings and tests XADD's "*", "~" and "=" by their first two bytes
+        // (found by hand against redis-server 7.0.15).
+        assertEquals("5-1", cmd(jedis, "XADD", "x", "5-1\0x", "a", "b"));
+        assertEquals("6-0", cmd(jedis, "XADD", "x", "6\0", "a", "b"));
+        assertEquals("7-0", cmd(jedis, "XADD", "x", "7-*\0", "a", "b"));
+        assertEquals("8-1", cmd(jedis, "XADD", "x", "MAXLEN", "~\0", "5", "8-1", "a", "b"));
+        assertEquals(3, ((List<?>) cmd(jedis, "XRANGE", "x", "(5-1\0", "+\0")).size());
+        assertEquals(1L, cmd(jedis, "XDEL", "x", "5-1\0y"));
+        assertTrue(((String) cmd(jedis, "XADD", "x", "*\0", "a", "b")).endsWith("-0"));
+    }
+
+    @Test
     void xaddIdsAndErrors(Jedis jedis) {
         assertEquals("1-1", cmd(jedis, "XADD", "s", "1-1", "a", "1"));
         assertEquals("1-2", cmd(jedis, "XADD", "s", "1-*", "a", "2"));

@@ -8,6 +8,7 @@ import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.StreamId;
 import io.cinnabar.keyspace.StreamValue;
+import io.cinnabar.util.BinaryText;
 
 import static io.cinnabar.command.CommandFlag.BLOCKING;
 import static io.cinnabar.command.CommandFlag.DENYOOM;
@@ -139,7 +140,8 @@ public final class StreamCommands implements CommandFamily {
         for (; i < c.argCount(); i++) {
             int more = c.argCount() - 1 - i;
             byte[] opt = c.arg(i);
-            if (xadd && opt.length == 1 && opt[0] == '*') {
+            // Redis tests opt[0] and opt[1] of C strings: "*\0x" is "*", so are "~\0" and "=\0".
+            if (xadd && BinaryText.cLength(opt) == 1 && opt[0] == '*') {
                 break;
             } else if ((c.argIs(i, "MAXLEN") || c.argIs(i, "MINID")) && more > 0) {
                 boolean byLength = c.argIs(i, "MAXLEN");
@@ -148,7 +150,7 @@ public final class StreamCommands implements CommandFamily {
                 }
                 a.approx = false;
                 byte[] next = c.arg(i + 1);
-                if (more >= 2 && next.length == 1 && (next[0] == '~' || next[0] == '=')) {
+                if (more >= 2 && BinaryText.cLength(next) == 1 && (next[0] == '~' || next[0] == '=')) {
                     a.approx = next[0] == '~';
                     i++;
                 }
