@@ -49,6 +49,13 @@ class BitOpsIT {
     }
 
     @Test
+    void bitfieldTypeIsReadUpToANulByte(Jedis jedis) {
+        // getBitfieldTypeFromArgument reads the bits with strlen (found by hand against redis-server 7.0.15).
+        jedis.set("s", "abc");
+        assertEquals(List.of(97L), cmd(jedis, "BITFIELD", "s", "GET", "u8\0x", "0"));
+    }
+
+    @Test
     void bitop(Jedis jedis) {
         jedis.set(bytes("a"), new byte[] {(byte) 0xF0, 0x0F, 0x55});
         jedis.set(bytes("b"), new byte[] {(byte) 0xFF});

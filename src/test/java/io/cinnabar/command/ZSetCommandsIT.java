@@ -199,6 +199,18 @@ class ZSetCommandsIT {
     }
 
     @Test
+    void rangeBoundsAreReadAsCStrings(Jedis jedis) {
+        // zslParseRange's strtod and zslParseLexRangeItem's c[1] check stop at a NUL byte; "[a\0" keeps
+        // its whole length (found by hand against redis-server 7.0.15).
+        cmd(jedis, "ZADD", "z", "1", "a", "2", "b", "3", "c");
+        assertEquals(List.of("b", "c"), cmd(jedis, "ZRANGEBYSCORE", "z", "(1\0x", "+inf\0"));
+        assertEquals(2L, cmd(jedis, "ZCOUNT", "z", "-inf\0", "2"));
+        cmd(jedis, "ZADD", "zl", "0", "a", "0", "b", "0", "c");
+        assertEquals(List.of("a", "b", "c"), cmd(jedis, "ZRANGEBYLEX", "zl", "-\0", "+\0x"));
+        assertEquals(List.of("b", "c"), cmd(jedis, "ZRANGEBYLEX", "zl", "[a\0", "+"));
+    }
+
+    @Test
     void zunionRepliesWithNegativeZeroAsComputed(Jedis jedis) {
         // Redis replies from the skiplist it built (0 * -1 is -0); stored, the listpack reads it back
         // as 0 (diff-fuzz --families spec,spec-multi,spec-script -n 40000 --resp3, seed 238).

@@ -6,6 +6,7 @@ import io.cinnabar.command.KeyspaceEvents;
 import io.cinnabar.command.strings.StringValues;
 import io.cinnabar.keyspace.Database;
 import io.cinnabar.keyspace.GrowableString;
+import io.cinnabar.util.BinaryText;
 import io.cinnabar.util.Numbers;
 
 import java.util.ArrayList;
@@ -49,9 +50,10 @@ final class BitfieldCommand {
                 throw CommandError.syntax();
             }
             byte[] type = c.arg(j + 1);
-            boolean signed = type.length > 0 && type[0] == 'i';
-            if (!signed && (type.length == 0 || type[0] != 'u')) throw new CommandError(BAD_TYPE);
-            if (!Numbers.parseLong(type, 1, type.length - 1, parsed) || parsed[0] < 1 || parsed[0] > (signed ? 64 : 63)) {
+            int typeLength = BinaryText.cLength(type); // its bits are read with strlen: "u8\0x" is u8
+            boolean signed = typeLength > 0 && type[0] == 'i';
+            if (!signed && (typeLength == 0 || type[0] != 'u')) throw new CommandError(BAD_TYPE);
+            if (!Numbers.parseLong(type, 1, typeLength - 1, parsed) || parsed[0] < 1 || parsed[0] > (signed ? 64 : 63)) {
                 throw new CommandError(BAD_TYPE);
             }
             int bits = (int) parsed[0];

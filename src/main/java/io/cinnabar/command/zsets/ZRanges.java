@@ -3,6 +3,7 @@ package io.cinnabar.command.zsets;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.keyspace.LexRange;
 import io.cinnabar.keyspace.ScoreRange;
+import io.cinnabar.util.BinaryText;
 import io.cinnabar.util.Numbers;
 
 import java.util.Arrays;
@@ -15,6 +16,9 @@ final class ZRanges {
     private ZRanges() {}
 
     static ScoreRange score(byte[] min, byte[] max) {
+        // strtod reads a C string and Redis checks that it stopped at its end: "(1\0x" is (1.
+        min = Arrays.copyOf(min, BinaryText.cLength(min));
+        max = Arrays.copyOf(max, BinaryText.cLength(max));
         boolean minEx = min.length > 0 && min[0] == '(';
         boolean maxEx = max.length > 0 && max[0] == '(';
         double lo = strtod(min, minEx ? 1 : 0);
@@ -43,8 +47,9 @@ final class ZRanges {
     private static byte[] lexItem(byte[] b) {
         if (b.length == 0) return null;
         switch (b[0]) {
-            case '+': return b.length == 1 ? LexRange.MAX : null;
-            case '-': return b.length == 1 ? LexRange.MIN : null;
+            // Redis tests c[1] != '\0': "+\0x" is "+". After '(' or '[' the item keeps its whole length.
+            case '+': return b.length == 1 || b[1] == 0 ? LexRange.MAX : null;
+            case '-': return b.length == 1 || b[1] == 0 ? LexRange.MIN : null;
             case '(':
             case '[': return Arrays.copyOfRange(b, 1, b.length);
             default: return null;
