@@ -57,6 +57,12 @@ class StreamCommandsIT {
         assertEquals(3, ((List<?>) cmd(jedis, "XRANGE", "x", "(5-1\0", "+\0")).size());
         assertEquals(1L, cmd(jedis, "XDEL", "x", "5-1\0y"));
         assertTrue(((String) cmd(jedis, "XADD", "x", "*\0", "a", "b")).endsWith("-0"));
+        // "$" and ">" are compared with strcmp.
+        assertEquals("OK", cmd(jedis, "XGROUP", "CREATE", "x", "g", "0\0x"));
+        assertEquals("OK", cmd(jedis, "XGROUP", "CREATE", "x", "g1", "$\0"));
+        List<?> read = (List<?>) cmd(jedis, "XREADGROUP", "GROUP", "g", "c", "COUNT", "1", "STREAMS", "x", ">\0");
+        assertEquals(1, read.size());
+        assertEquals("OK", cmd(jedis, "XGROUP", "SETID", "x", "g", "$\0"));
     }
 
     @Test

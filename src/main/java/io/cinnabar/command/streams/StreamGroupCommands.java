@@ -8,6 +8,7 @@ import io.cinnabar.keyspace.StreamGroup;
 import io.cinnabar.keyspace.StreamId;
 import io.cinnabar.keyspace.StreamValue;
 import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.BinaryText;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +74,7 @@ final class StreamGroupCommands {
         byte[] key = c.arg(2);
         StreamId id;
         byte[] a = c.arg(4);
-        if (a.length == 1 && a[0] == '$') {
+        if (BinaryText.cLength(a) == 1 && a[0] == '$') {
             id = g.stream == null ? StreamId.MIN : g.stream.lastId;
         } else {
             id = Streams.strictId(c, 4);
@@ -96,7 +97,7 @@ final class StreamGroupCommands {
         GroupCall g = prelude(c, true);
         if (c.argCount() != 5 && c.argCount() != 7) throw CommandError.subcommandSyntax(c.args());
         byte[] a = c.arg(4);
-        StreamId id = a.length == 1 && a[0] == '$' ? g.stream.lastId : Streams.id(c, 4, 0);
+        StreamId id = BinaryText.cLength(a) == 1 && a[0] == '$' ? g.stream.lastId : Streams.id(c, 4, 0);
         g.group.lastId = id;
         g.group.entriesRead = g.entriesRead;
         Streams.changed(c, 1);

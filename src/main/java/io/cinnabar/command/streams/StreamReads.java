@@ -6,6 +6,7 @@ import io.cinnabar.keyspace.StreamGroup;
 import io.cinnabar.keyspace.StreamId;
 import io.cinnabar.keyspace.StreamValue;
 import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.BinaryText;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -93,7 +94,7 @@ final class StreamReads {
                 }
             }
             byte[] a = c.arg(idArg);
-            if (a.length == 1 && a[0] == '$') {
+            if (BinaryText.cLength(a) == 1 && a[0] == '$') {
                 if (xreadgroup) {
                     throw new CommandError("ERR The $ ID is meaningless in the context of XREADGROUP: you want to read "
                             + "the history of this consumer by specifying a proper ID, or use the > ID to get new "
@@ -101,7 +102,7 @@ final class StreamReads {
                 }
                 ids[k] = s == null ? StreamId.MIN : s.lastId;
                 dollar = true;
-            } else if (a.length == 1 && a[0] == '>') {
+            } else if (BinaryText.cLength(a) == 1 && a[0] == '>') {
                 if (!xreadgroup) {
                     throw new CommandError("ERR The > ID can be specified only when calling XREADGROUP using the "
                             + "GROUP <group> <consumer> option.");
