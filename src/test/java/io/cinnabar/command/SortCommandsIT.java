@@ -26,6 +26,13 @@ class SortCommandsIT {
     // ---- ordering ----
 
     @Test
+    void getHashPatternEndsAtANulByte(Jedis jedis) {
+        // lookupKeyByPattern tests spat[0] == '#' && spat[1] == '\0' (found by hand against redis-server 7.0.15).
+        jedis.rpush("l", "b", "a");
+        assertEquals(List.of("a", "b"), cmd(jedis, "SORT", "l", "ALPHA", "GET", "#\0x"));
+    }
+
+    @Test
     void numericSortWithTiesBrokenByBytes(Jedis jedis) {
         jedis.rpush("l", "3", "1", "10", "-5", "1.5", " 7", "", "0", "-0");
         // "" counts as 0 and a leading blank is fine for strtod; equal scores order by bytes.

@@ -293,7 +293,8 @@ public final class SortCommands implements CommandFamily {
      * Null for no '*', a missing key or field, or a key of another type.
      */
     static byte[] lookupByPattern(Database db, byte[] pattern, byte[] element) {
-        if (pattern.length == 1 && pattern[0] == '#') return element;
+        // spat[0] == '#' && spat[1] == '\0': "#\0x" is "#" too.
+        if (pattern.length > 0 && pattern[0] == '#' && (pattern.length == 1 || pattern[1] == 0)) return element;
         int star = indexOf(pattern, (byte) '*', 0);
         if (star < 0) return null;
         int arrow = indexOfArrow(pattern, star + 1);
