@@ -17,8 +17,8 @@ final class ZRanges {
 
     static ScoreRange score(byte[] min, byte[] max) {
         // strtod reads a C string and Redis checks that it stopped at its end: "(1\0x" is (1.
-        min = Arrays.copyOf(min, BinaryText.cLength(min));
-        max = Arrays.copyOf(max, BinaryText.cLength(max));
+        min = upToNul(min);
+        max = upToNul(max);
         boolean minEx = min.length > 0 && min[0] == '(';
         boolean maxEx = max.length > 0 && max[0] == '(';
         double lo = strtod(min, minEx ? 1 : 0);
@@ -42,6 +42,12 @@ final class ZRanges {
         byte[] lo = lexItem(min), hi = lexItem(max);
         if (lo == null || hi == null) throw new CommandError(NOT_STRING_RANGE);
         return new LexRange(lo, min[0] != '[', hi, max[0] != '[');
+    }
+
+    /** The bytes before the first NUL: the argument itself when it has none, as nearly all do. */
+    private static byte[] upToNul(byte[] b) {
+        int n = BinaryText.cLength(b);
+        return n == b.length ? b : Arrays.copyOf(b, n);
     }
 
     private static byte[] lexItem(byte[] b) {
