@@ -162,6 +162,19 @@ class AclIT {
     }
 
     @Test
+    void aPermissionPrefixWithoutTildeIsAnEmptyPattern(Jedis jedis) {
+        jedis.aclSetUser("p", "reset", "%R", "(%W)");
+        assertTrue(jedis.aclList().contains("user p off sanitize-payload %R~ resetchannels -@all (%W~ resetchannels -@all)"),
+                jedis.aclList().toString());
+        jedis.aclSetUser("p", "reset", "%wr");
+        assertTrue(jedis.aclList().contains("user p off sanitize-payload ~ resetchannels -@all"), jedis.aclList().toString());
+        for (String rule : new String[] {"%", "%~x", "%Rx", "%RWR~a"}) {
+            assertEquals("ERR Error in ACL SETUSER modifier '" + rule + "': Syntax error",
+                    assertThrows(JedisDataException.class, () -> jedis.aclSetUser("p", rule)).getMessage());
+        }
+    }
+
+    @Test
     void readAndWritePermissionsFollowKeySpecs(Jedis jedis) {
         jedis.aclSetUser("rw", "on", "nopass", "+@all", "%R~r:*", "%W~w:*");
         jedis.set("r:1", "read me");

@@ -151,8 +151,8 @@ final class AclSelector {
                 else if (ch == '~') tilde = true;
                 else throw AclRuleException.SYNTAX;
             }
-            // "%" or "%R" without "~": Redis 7.0 accepts it and later cannot describe it (7.2 refuses it).
-            if (perms == 0 || !tilde) throw AclRuleException.SYNTAX;
+            // "%R" without "~" is "%R~" (an empty pattern), as in Redis 7.0; "%" or "%~x" grants nothing.
+            if (perms == 0) throw AclRuleException.SYNTAX;
         } else {
             perms = READ_WRITE;
         }
