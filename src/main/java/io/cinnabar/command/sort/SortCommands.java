@@ -106,7 +106,7 @@ public final class SortCommands implements CommandFamily {
             } else if (c.argIs(j, "BY") && left >= 1) {
                 sortBy = c.arg(++j);
                 // A constant BY pattern weighs every element the same: nothing to sort.
-                dontSort = indexOf(sortBy, (byte) '*', 0) < 0;
+                dontSort = indexOf(sortBy, (byte) '*', 0, cLength(sortBy)) < 0;
                 // A real pattern may read any key: only for users who may (Redis's user_has_full_key_access).
                 if (!dontSort && !readsAnyKey) throw new CommandError("ERR BY option of SORT denied due to insufficient ACL permissions.");
             } else if (c.argIs(j, "GET") && left >= 1) {
@@ -295,10 +295,12 @@ public final class SortCommands implements CommandFamily {
     static byte[] lookupByPattern(Database db, byte[] pattern, byte[] element) {
         // spat[0] == '#' && spat[1] == '\0': "#\0x" is "#" too.
         if (pattern.length > 0 && pattern[0] == '#' && (pattern.length == 1 || pattern[1] == 0)) return element;
-        int star = indexOf(pattern, (byte) '*', 0);
+        // Redis finds the '*' with strchr and the "->" with strstr: neither looks past a NUL byte.
+        int cLength = cLength(pattern);
+        int star = indexOf(pattern, (byte) '*', 0, cLength);
         if (star < 0) return null;
-        int arrow = indexOfArrow(pattern, star + 1);
-        boolean hasField = arrow >= 0 && arrow + 2 < pattern.length;
+        int arrow = indexOfArrow(pattern, star + 1, cLength);
+        boolean hasField = arrow >= 0 && arrow + 2 < pattern.length && pattern[arrow + 2] != 0;
         int suffixEnd = hasField ? arrow : pattern.length;
         byte[] key = new byte[star + element.length + suffixEnd - star - 1];
         System.arraycopy(pattern, 0, key, 0, star);
@@ -311,14 +313,20 @@ public final class SortCommands implements CommandFamily {
         return o instanceof byte[] ? (byte[]) o : null;
     }
 
-    private static int indexOf(byte[] b, byte x, int from) {
-        for (int i = from; i < b.length; i++) if (b[i] == x) return i;
+    private static int indexOf(byte[] b, byte x, int from, int to) {
+        for (int i = from; i < to; i++) if (b[i] == x) return i;
         return -1;
     }
 
-    private static int indexOfArrow(byte[] b, int from) {
-        for (int i = from; i + 1 < b.length; i++) if (b[i] == '-' && b[i + 1] == '>') return i;
+    private static int indexOfArrow(byte[] b, int from, int to) {
+        for (int i = from; i + 1 < to; i++) if (b[i] == '-' && b[i + 1] == '>') return i;
         return -1;
+    }
+
+    /** How much of the argument C's string functions see: up to its first NUL byte. */
+    private static int cLength(byte[] b) {
+        int nul = indexOf(b, (byte) 0, 0, b.length);
+        return nul < 0 ? b.length : nul;
     }
 
     /**
