@@ -133,7 +133,7 @@ public interface ClientChannel {
         return 0;
     }
 
-    /** The hard client-output-buffer-limit of the client's class, in bytes; 0: none. */
+    /** Pending reply bytes that pass the hard client-output-buffer-limit of the client's class; 0: no limit. */
     default long outputHardLimit() {
         return 0;
     }

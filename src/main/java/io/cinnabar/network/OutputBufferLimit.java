@@ -12,6 +12,14 @@ import io.cinnabar.config.ConfigOptions;
  * soft-seconds. 0 disables a limit (the default for normal clients).
  */
 final class OutputBufferLimit {
+    /**
+     * Redis counts only a client's reply list against its limit, not the client's own reply
+     * buffer, which its cron shrinks to 1 KB (PROTO_REPLY_MIN_BYTES) within a few hundred ms of
+     * the connection (it grows back only for clients whose replies keep filling it): under
+     * "normal 1 2 3" a PING or a 1000-byte GET still gets its reply. Replicas have no such buffer.
+     */
+    private static final int REPLY_BUFFER_BYTES = 1024;
+
     private final Config config;
     private long softReachedAtMs;
 
@@ -28,6 +36,7 @@ final class OutputBufferLimit {
         Limits limits = limits(config);
         long hard = cls == Limits.REPLICA ? ClientOutputBufferLimit.hardLimit(config, cls) : limits.hard(cls);
         long soft = limits.soft(cls), softSeconds = limits.softSeconds(cls);
+        if (cls != Limits.REPLICA) bytes -= REPLY_BUFFER_BYTES;
         if (hard > 0 && bytes >= hard) return true;
         if (soft > 0 && bytes >= soft) {
             long nowMs = System.currentTimeMillis();
@@ -41,9 +50,13 @@ final class OutputBufferLimit {
         return false;
     }
 
-    /** The hard limit of the client's class (0: none), for a command building a reply that only this limit bounds. */
+    /**
+     * The pending output that passes the hard limit of the client's class (0: no limit), for a
+     * command building a reply that only this limit bounds.
+     */
     static long hardLimit(Config config, int cls) {
-        return ClientOutputBufferLimit.hardLimit(config, cls);
+        long hard = ClientOutputBufferLimit.hardLimit(config, cls);
+        return hard == 0 || cls == Limits.REPLICA ? hard : hard + REPLY_BUFFER_BYTES;
     }
 
     /** True while the output stays past a soft limit whose seconds have not run out yet. */

@@ -71,6 +71,27 @@ class ClientLimitsIT {
         assertFalse(jedis.exists("after"));
     }
 
+    @Test
+    void theFirstKilobyteOfRepliesIsNotCountedAgainstTheOutputLimit(CinnabarServer server, Jedis jedis) throws IOException {
+        jedis.set("small", "x".repeat(1000));
+        jedis.set("large", "x".repeat(3000));
+        try (Socket client = connect(server)) {
+            // As Redis's reply buffer (1 KB once idle), which its limit does not count: the
+            // client that sets a tiny limit keeps getting short replies.
+            send(client, "CONFIG SET client-output-buffer-limit \"normal 1 2 3\"\r\n");
+            assertEquals("+OK", line(client));
+            send(client, "PING\r\n");
+            assertEquals("+PONG", line(client));
+            send(client, "GET small\r\n");
+            assertEquals("$1000", line(client));
+            assertEquals("x".repeat(1000), line(client));
+            send(client, "GET large\r\n");
+            assertEquals("", RawSockets.readToEof(client));
+        } finally {
+            jedis.configSet("client-output-buffer-limit", "normal 0 0 0");
+        }
+    }
+
     private static long rejectedConnections(Jedis jedis) {
         for (String l : jedis.info("stats").split("\r\n")) {
             if (l.startsWith("rejected_connections:")) return Long.parseLong(l.substring(l.indexOf(':') + 1));
