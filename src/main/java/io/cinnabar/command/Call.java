@@ -5,6 +5,7 @@ import io.cinnabar.keyspace.Database;
 import io.cinnabar.keyspace.Keyspace;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.util.BinaryText;
+import io.cinnabar.util.LongDouble;
 import io.cinnabar.util.Numbers;
 
 import java.nio.charset.StandardCharsets;
@@ -106,20 +107,23 @@ public final class Call {
 
     /**
      * A blocking command's timeout argument in seconds (decimals allowed) as an absolute deadline
-     * in unix ms, 0 for "forever"; Redis's errors for bad values.
+     * in unix ms, 0 for "forever"; Redis's errors for bad values. Read as getTimeoutFromObjectOrReply
+     * does, in long double: (long long) ceill(seconds * 1000.0), so that 1e-400 waits 1 ms, -0.001
+     * and -1e-400 round up to 0 (forever), and 1e400 or inf cast to LLONG_MIN ("negative").
      */
     public long timeoutArg(int i) {
-        double seconds = Numbers.parseDouble(args[i]);
-        if (Double.isNaN(seconds)) throw new CommandError("ERR timeout is not a float or out of range");
-        double ms = seconds * 1000;
-        // Redis casts ceill(seconds * 1000) to long long: past its range (inf included) that gives
-        // LLONG_MIN on x86-64, hence "negative" for huge timeouts too.
-        if (seconds < 0 || Math.ceil(ms) >= 0x1p63) throw new CommandError("ERR timeout is negative");
-        if (ms <= 0) return 0;
-        long deadline = (long) Math.ceil(ms) + now();
-        if (ms > Long.MAX_VALUE / 2 || deadline < 0) throw new CommandError("ERR timeout is out of range");
-        return deadline;
+        LongDouble seconds = LongDouble.parse(args[i]);
+        if (seconds == null) throw new CommandError("ERR timeout is not a float or out of range");
+        long ms = seconds.multiply(THOUSAND).ceilToLong();
+        if (ms < 0) throw new CommandError("ERR timeout is negative");
+        if (ms == 0) return 0;
+        long deadline = ms + now();
+        // Redis adds without a check: a sum past LLONG_MAX wraps negative, and its timeout checks
+        // compare deadlines as unsigned, so that client waits forever.
+        return deadline < 0 ? 0 : deadline;
     }
+
+    private static final LongDouble THOUSAND = LongDouble.of(1000);
 
     /** Replies from here on use RESP version p (HELLO). */
     public void switchProtocol(int p) {

@@ -153,6 +153,38 @@ public final class LongDouble {
         return fromRatio(sum.signum() < 0, sum.abs(), BigInteger.ONE, e);
     }
 
+    /** this * other rounded once to the nearest long double (ties to even); null for NaN (0 * inf). */
+    public LongDouble multiply(LongDouble other) {
+        boolean neg = negative != other.negative;
+        if (infinite || other.infinite) {
+            if (isZero() || other.isZero()) return null;
+            return infinity(neg);
+        }
+        return fromRatio(neg, mantissa.multiply(other.mantissa), BigInteger.ONE, exponent + other.exponent);
+    }
+
+    private boolean isZero() {
+        return !infinite && mantissa.signum() == 0;
+    }
+
+    /**
+     * C's (long long) ceill(x) as gcc compiles it for x86-64: a value outside long long's range,
+     * infinities included, converts to the x87's "integer indefinite", LLONG_MIN.
+     */
+    public long ceilToLong() {
+        if (infinite) return Long.MIN_VALUE;
+        BigInteger whole;
+        if (exponent >= 0) {
+            whole = mantissa.shiftLeft(exponent);
+        } else {
+            whole = mantissa.shiftRight(-exponent);
+            boolean fraction = mantissa.getLowestSetBit() < -exponent && mantissa.signum() != 0;
+            if (fraction && !negative) whole = whole.add(BigInteger.ONE);
+        }
+        if (negative) whole = whole.negate();
+        return whole.bitLength() < 64 ? whole.longValue() : Long.MIN_VALUE;
+    }
+
     private BigInteger signed() {
         return negative ? mantissa.negate() : mantissa;
     }

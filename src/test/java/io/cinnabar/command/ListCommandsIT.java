@@ -349,6 +349,30 @@ class ListCommandsIT {
         assertEquals("ERR numkeys should be greater than 0", error(() -> cmd(jedis, "BLMPOP", "x", "0", "k", "LEFT")).getMessage());
     }
 
+    /** getTimeoutFromObjectOrReply reads seconds as a long double and takes ceill(seconds * 1000). */
+    @Test
+    void timeoutsReadAsLongDouble(CinnabarServer server, Jedis jedis, ManualClock clock) throws Exception {
+        // In a long double's range (not a double's): 1e400 ms cast to long long is LLONG_MIN.
+        assertEquals("ERR timeout is negative", error(() -> cmd(jedis, "BLPOP", "k", "1e400")).getMessage());
+        assertEquals("ERR timeout is negative", error(() -> cmd(jedis, "BLPOP", "k", "-1e400")).getMessage());
+        assertEquals("ERR timeout is not a float or out of range", error(() -> cmd(jedis, "BLPOP", "k", "1e5000")).getMessage());
+        try (Conn b = new Conn(server.port())) {
+            b.send("BLPOP", "k", "1e-400");
+            timesOutAfter(jedis, clock, 1);
+            assertEquals("*-1\r\n", b.expect("*-1\r\n", 3000));
+            // Rounded up to 0, or a deadline past LLONG_MAX: Redis waits for ever.
+            for (String timeout : new String[] {"-0.001", "-1e-400", "9223372036854774"}) {
+                b.send("BLPOP", "k", timeout);
+                waitBlocked(jedis, 1);
+                clock.advance(java.time.Duration.ofDays(1));
+                waitBlocked(jedis, 1);
+                jedis.rpush("k", timeout);
+                String r = "*2\r\n$1\r\nk\r\n$" + timeout.length() + "\r\n" + timeout + "\r\n";
+                assertEquals(r, b.expect(r, 2000));
+            }
+        }
+    }
+
     @Test
     void zeroTimeoutWaitsUntilPushed(CinnabarServer server, Jedis jedis, ManualClock clock) throws Exception {
         try (Conn b = new Conn(server.port())) {
