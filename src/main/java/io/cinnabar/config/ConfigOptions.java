@@ -331,7 +331,7 @@ public final class ConfigOptions {
             }
         }
         if (given.contains("save") && given.contains("nosave")) {
-            throw new ConfigException("shutdown can't have both 'save' and 'nosave' flags");
+            throw new ConfigException("shutdown options SAVE and NOSAVE can't be used simultaneously");
         }
         // Printed in Redis's enum order, whatever order they were given in.
         java.util.List<String> flags = new ArrayList<>();

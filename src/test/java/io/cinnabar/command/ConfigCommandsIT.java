@@ -161,6 +161,15 @@ class ConfigCommandsIT {
     }
 
     @Test
+    void shutdownFlagsSaveAndNosaveExclusive(Jedis jedis) {
+        // isValidShutdownOnSigFlags's text (found by hand beside redis-server 7.0.15).
+        assertError(jedis, "ERR CONFIG SET failed (possibly related to argument 'shutdown-on-sigterm') - "
+                + "shutdown options SAVE and NOSAVE can't be used simultaneously",
+                "CONFIG", "SET", "shutdown-on-sigterm", "save nosave");
+        assertEquals(List.of("shutdown-on-sigterm", "default"), cmd(jedis, "CONFIG", "GET", "shutdown-on-sigterm"));
+    }
+
+    @Test
     void valuesParsedAndBoundedAsRedis70(Jedis jedis) {
         // Found by a CONFIG SET sweep of every parameter beside real Redis (after diff-fuzz --families config).
         String failed = "ERR CONFIG SET failed (possibly related to argument '%s') - %s";
