@@ -67,6 +67,28 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void controlBytesAreTokensNotSpace(Jedis j) {
+        // Lua 5.1's llex skips C's isspace only; luaj skipped every byte up to ' '.
+        String compiling = "Error compiling script (new function): ";
+        assertFailures(j,
+                "return 1\u0001", compiling + "user_script:1: '<eof>' expected near 'char(1)'",
+                "return\u00011", compiling + "user_script:1: unexpected symbol near 'char(1)'",
+                "x\u001f = 1", compiling + "user_script:1: '=' expected near 'char(31)'",
+                "return 1\n\u0002", compiling + "user_script:2: '<eof>' expected near 'char(2)'",
+                "return\u0000 1", compiling + "user_script:1: unexpected symbol",
+                "\u007freturn 1", compiling + "user_script:1: unexpected symbol near 'char(127)'");
+        // In strings and comments they are text; \v and \f are space to both.
+        assertEquals(List.of("\u0001", "1", 2L), run(j, "return {'\u0001', [[1]] --\u0001\n, 2\u000b}"));
+        // read_numeral's strchr finds the NUL ending "Ee" and "+-": after a number a NUL is the
+        // numeral's, with what follows it, and the number ends there.
+        assertEquals(1L, run(j, "return 1\u0000"));
+        assertEquals(1L, run(j, "return 1\u0000-2"));
+        assertEquals(List.of("\u0001"), run(j, "return {loadstring('return \"\u0001\"')()}"));
+        assertEquals(List.of("[string \"return 1\u0001\"]:1: '<eof>' expected near 'char(1)'"),
+                run(j, "return {select(2, loadstring('return 1\u0001'))}"));
+    }
+
+    @Test
     void bundledLibrariesNameTheFunctionAndArgumentInTheirErrors(Jedis j) {
         assertFailures(j,
                 "return bit.band()", "user_script:1: bad argument #1 to 'band' (number expected, got no value)",

@@ -73,6 +73,12 @@ final class SyntaxErrors {
 
     /** Compiles code as chunk name ("@user_script", "=name", or the text for loadstring's [string "..."]). */
     static LuaValue load(Globals g, byte[] code, String name, LuaValue environment) {
+        StrayBytes.Scan scan = StrayBytes.scan(code);
+        code = scan.source();
+        if (scan.stray() >= 0) {
+            String error = strayError(code, scan.stray(), name);
+            if (error != null) throw new LuaError(error);
+        }
         try {
             return g.load(new ByteArrayInputStream(code), name, "t", environment);
         } catch (LuaError | NumberFormatException e) {
@@ -80,6 +86,40 @@ final class SyntaxErrors {
             if (lua51 == null) throw e instanceof LuaError l ? l : new LuaError(e.getMessage());
             throw new LuaError(lua51);
         }
+    }
+
+    /** Stand-ins for a stray control byte: no token of Lua 5.1 or 5.2, so luaj stops at them too. */
+    private static final byte[] MARKERS = {'$', '@', '`', '!', '?'};
+
+    /**
+     * Lua 5.1's error for the control byte at (see {@link StrayBytes}): the byte is replaced by one
+     * luaj also stops at, and luaj's error for that copy, in Lua 5.1's words, is named after the
+     * original byte ("'<eof>' expected near 'char(1)'"; NUL has no text, hence no "near"). Null
+     * when the copy compiles all the same.
+     */
+    private static String strayError(byte[] code, int at, String name) {
+        byte marker = 0;
+        for (byte m : MARKERS) {
+            if (indexOf(code, m) < 0) {
+                marker = m;
+                break;
+            }
+        }
+        if (marker == 0) return null;
+        byte[] copy = code.clone();
+        copy[at] = marker;
+        String error = lua51(copy, name);
+        if (error == null) return null;
+        String near = " near '" + (char) marker + "'";
+        // Stopped before the byte: the error is the copy's and the code's alike.
+        if (!error.endsWith(near)) return error;
+        int c = code[at];
+        return error.substring(0, error.length() - near.length()) + (c == 0 ? "" : " near 'char(" + c + ")'");
+    }
+
+    private static int indexOf(byte[] s, byte b) {
+        for (int i = 0; i < s.length; i++) if (s[i] == b) return i;
+        return -1;
     }
 
     /** luaj's parser's own messages that Lua 5.1 words differently. */
@@ -204,6 +244,8 @@ final class SyntaxErrors {
     /** luaX_token2str, or the text just read for a name, number or string (txtToken). */
     private static String near(int token, Object ls) throws Throwable {
         if (token == TK_EOS) return "<eof>";
+        // luaX_token2str writes a control byte (C's iscntrl) as its number; luaj's stops at 31.
+        if (token == 127) return "char(127)";
         String text = (String) TXT_TOKEN.invoke(ls, token);
         // luaj's buffer may hold the NUL its number reader ends the text with; C stops there.
         int nul = text.indexOf('\0');
