@@ -89,6 +89,14 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void escapesOfLua52KeepTheirLetter(Jedis j) {
+        // Lua 5.1's read_string saves the letter of an escape it does not know: \x and \z are 5.2's.
+        assertEquals(List.of("x41", "z  a", 3L, "x41"),
+                run(j, "return {'\\x41', \"\\z  a\", #'\\x00', loadstring('return \"\\\\x41\"')()}"));
+        assertEquals(List.of("\\x41"), run(j, "return {[[\\x41]]}"));
+    }
+
+    @Test
     void bundledLibrariesNameTheFunctionAndArgumentInTheirErrors(Jedis j) {
         assertFailures(j,
                 "return bit.band()", "user_script:1: bad argument #1 to 'band' (number expected, got no value)",

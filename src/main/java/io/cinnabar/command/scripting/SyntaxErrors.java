@@ -73,7 +73,7 @@ final class SyntaxErrors {
 
     /** Compiles code as chunk name ("@user_script", "=name", or the text for loadstring's [string "..."]). */
     static LuaValue load(Globals g, byte[] code, String name, LuaValue environment) {
-        StrayBytes.Scan scan = StrayBytes.scan(code);
+        Lua51Source.Scan scan = Lua51Source.scan(code);
         code = scan.source();
         if (scan.stray() >= 0) {
             String error = strayError(code, scan.stray(), name);
@@ -92,7 +92,7 @@ final class SyntaxErrors {
     private static final byte[] MARKERS = {'$', '@', '`', '!', '?'};
 
     /**
-     * Lua 5.1's error for the control byte at (see {@link StrayBytes}): the byte is replaced by one
+     * Lua 5.1's error for the control byte at (see {@link Lua51Source}): the byte is replaced by one
      * luaj also stops at, and luaj's error for that copy, in Lua 5.1's words, is named after the
      * original byte ("'<eof>' expected near 'char(1)'"; NUL has no text, hence no "near"). Null
      * when the copy compiles all the same.

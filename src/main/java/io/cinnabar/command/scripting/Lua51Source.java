@@ -1,28 +1,34 @@
 package io.cinnabar.command.scripting;
 
 /**
- * Control bytes in Lua source, which luaj's lexer skips as space (every byte up to ' ') and Lua
- * 5.1's reads as C does: only \t \n \v \f \r and ' ' are space (isspace); any other control
- * byte is a token of its own that no rule takes, so "return 1\1" does not compile in Redis.
- * Except where read_numeral meets a NUL: it looks for an exponent's 'E', then its sign, with
- * strchr, which finds the set's terminating NUL as well, so a NUL there is part of the numeral,
- * and what follows it too (letters, digits, and one sign), while the number is read as a C string,
- * up to the NUL: "return 1\0-2" returns 1.
+ * Lua source as Lua 5.1's lexer reads it, where luaj's (Lua 5.2's) reads it otherwise:
+ * <ul>
+ * <li>Control bytes: luaj skips every byte up to ' ' as space, Lua 5.1 only C's isspace (\t \n
+ * \v \f \r and ' '); any other control byte is a token of its own that no rule takes, so
+ * "return 1\1" does not compile in Redis. Except where read_numeral meets a NUL: it looks for an
+ * exponent's 'E', then its sign, with strchr, which finds the set's terminating NUL as well, so a
+ * NUL there is part of the numeral, and what follows it too (letters, digits, and one sign),
+ * while the number is read as a C string, up to the NUL: "return 1\0-2" returns 1.
+ * <li>Escapes: \x and \z are Lua 5.2's; Lua 5.1's read_string keeps the letter of an escape it
+ * does not know, so "\x41" is "x41" and "\z" is "z".
+ * </ul>
  */
-final class StrayBytes {
-    private StrayBytes() {}
+final class Lua51Source {
+    private Lua51Source() {}
 
     /**
-     * The source to give luaj (what read_numeral takes after a NUL turned into spaces) and where
-     * Lua 5.1's lexer meets its first control byte as a token (-1: nowhere, or an unfinished
-     * string comes first, which luaj reports as Lua 5.1 does).
+     * The source to give luaj (what read_numeral takes after a NUL turned into spaces, the
+     * backslash of \x and \z left out) and where in it Lua 5.1's lexer meets its first control
+     * byte as a token (-1: nowhere, or an unfinished string comes first, which luaj reports as
+     * Lua 5.1 does).
      */
     record Scan(byte[] source, int stray) {}
 
     static Scan scan(byte[] code) {
-        if (!hasStray(code)) return new Scan(code, -1);
+        if (!mayDiffer(code)) return new Scan(code, -1);
         byte[] s = code.clone();
-        int i = 0, n = s.length;
+        java.util.BitSet dropped = new java.util.BitSet();
+        int stray = -1, i = 0, n = s.length;
         while (i < n) {
             byte c = s[i];
             if (c == '-' && i + 1 < n && s[i + 1] == '-') {
@@ -37,23 +43,30 @@ final class StrayBytes {
                 int level = longBracket(s, i);
                 i = level >= 0 ? afterLongBracket(s, i + level + 2, level) : i + 1;
             } else if (c == '"' || c == '\'') {
-                i = afterString(s, i);
-                if (i < 0) return new Scan(s, -1);
+                i = afterString(s, i, dropped);
+                if (i < 0) break;
             } else if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(s[i + 1]))) {
                 i = afterNumeral(s, i);
             } else if (isLetter(c) || c == '_') {
                 while (i < n && (isLetter(s[i]) || isDigit(s[i]) || s[i] == '_')) i++;
             } else if (isStray(c)) {
-                return new Scan(s, i);
+                if (stray < 0) stray = i;
+                i++;
             } else {
                 i++;
             }
         }
-        return new Scan(s, -1);
+        if (dropped.isEmpty()) return new Scan(s, stray);
+        byte[] kept = new byte[n - dropped.cardinality()];
+        for (int from = 0, to = 0; from < n; from++) if (!dropped.get(from)) kept[to++] = s[from];
+        return new Scan(kept, stray < 0 ? -1 : stray - dropped.get(0, stray).cardinality());
     }
 
-    private static boolean hasStray(byte[] s) {
-        for (byte c : s) if (isStray(c)) return true;
+    /** Whether code has a control byte luaj skips, or a backslash before an x or a z. */
+    private static boolean mayDiffer(byte[] s) {
+        for (int i = 0; i < s.length; i++) {
+            if (isStray(s[i]) || (s[i] == '\\' && i + 1 < s.length && (s[i + 1] == 'x' || s[i + 1] == 'z'))) return true;
+        }
         return false;
     }
 
@@ -62,8 +75,11 @@ final class StrayBytes {
         return c >= 0 && c < ' ' && (c < '\t' || c > '\r');
     }
 
-    /** Just after the short string opening at i (read_string), or -1 if a line or the code ends first. */
-    private static int afterString(byte[] s, int i) {
+    /**
+     * Just after the short string opening at i (read_string), or -1 if a line or the code ends
+     * first; the backslashes of \x and \z go into dropped.
+     */
+    private static int afterString(byte[] s, int i, java.util.BitSet dropped) {
         byte quote = s[i++];
         int n = s.length;
         while (i < n && s[i] != quote) {
@@ -73,6 +89,7 @@ final class StrayBytes {
             } else if (i + 2 < n && isLineBreak(s[i + 1]) && isLineBreak(s[i + 2]) && s[i + 1] != s[i + 2]) {
                 i += 3; // an escaped \r\n or \n\r is one line break (inclinenumber)
             } else {
+                if (i + 1 < n && (s[i + 1] == 'x' || s[i + 1] == 'z')) dropped.set(i);
                 i += 2;
             }
         }
