@@ -89,6 +89,15 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void gotoIsAName(Jedis j) {
+        // Reserved in Lua 5.2 only.
+        assertEquals(List.of(1L, 2L, 3L), run(j, "local goto = 1 local t = {goto = 2} t.goto3 = 3 return {goto, t.goto, t.goto3}"));
+        assertFailures(j,
+                "goto x", "Error compiling script (new function): user_script:1: '=' expected near 'x'",
+                "return goto", "user_script:1: Script attempted to access nonexistent global variable 'goto'");
+    }
+
+    @Test
     void escapesOfLua52KeepTheirLetter(Jedis j) {
         // Lua 5.1's read_string saves the letter of an escape it does not know: \x and \z are 5.2's.
         assertEquals(List.of("x41", "z  a", 3L, "x41"),

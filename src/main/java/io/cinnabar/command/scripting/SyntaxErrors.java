@@ -66,6 +66,10 @@ final class SyntaxErrors {
             TOKEN = MethodHandles.privateLookupIn(token, MethodHandles.lookup()).findVarHandle(token, "token", int.class);
             CURRENT = lex.findVarHandle(LexState.class, "current", int.class);
             LINE = lex.findVarHandle(LexState.class, "linenumber", int.class);
+            // goto is a reserved word of Lua 5.2, a name like any other to Lua 5.1 ("local goto = 1",
+            // t.goto): luaj's lexer looks words up in this table, and without it reads goto as a name.
+            ((java.util.Hashtable<?, ?>) lex.findStaticVarHandle(LexState.class, "RESERVED", java.util.Hashtable.class).get())
+                    .remove(LuaValue.valueOf("goto"));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
