@@ -89,6 +89,18 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void loadTakesAReaderFunctionOnly(Jedis j) {
+        // luaB_load: luaL_optstring(L, 2, ...) first, then luaL_checktype(L, 1, LUA_TFUNCTION).
+        assertFailures(j,
+                "return load('return 1')", "user_script:1: bad argument #1 to 'load' (function expected, got string)",
+                "return load(1, {})", "user_script:1: bad argument #2 to 'load' (string expected, got table)");
+        // Pieces up to nil, numbers as text; compile errors in Lua 5.1's words.
+        assertEquals(List.of(57L, "(load):1: unexpected symbol near '+'"),
+                run(j, "local function reader(pieces) local i = 0 return function() i = i + 1 return pieces[i] end end"
+                        + " return {load(reader({'return ', 5, 7}))(), select(2, load(reader({'return +'})))}"));
+    }
+
+    @Test
     void gotoIsAName(Jedis j) {
         // Reserved in Lua 5.2 only.
         assertEquals(List.of(1L, 2L, 3L), run(j, "local goto = 1 local t = {goto = 2} t.goto3 = 3 return {goto, t.goto, t.goto3}"));

@@ -97,6 +97,7 @@ final class ArgumentErrors {
             java.util.Map.entry("table.sort", "1t 2f?"),
             java.util.Map.entry("getmetatable", "1a"),
             java.util.Map.entry("ipairs", "1t"),
+            java.util.Map.entry("load", "2s? 1f"),
             java.util.Map.entry("next", "1t"),
             java.util.Map.entry("pairs", "1t"),
             java.util.Map.entry("rawequal", "1a 2a"),

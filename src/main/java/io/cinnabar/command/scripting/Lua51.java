@@ -165,6 +165,7 @@ final class Lua51 {
         }));
         ((LuaTable) g.get("string")).rawset("format", fn(StringFormat::format));
         g.rawset("loadstring", fn(a -> loadstring(g, a)));
+        g.rawset("load", fn(a -> load(g, a)));
         g.rawset("gcinfo", fn(a -> LuaValue.valueOf((int) (usedMemory() / 1024))));
         LuaValue collectgarbage = g.get("collectgarbage");
         int[] pauseAndStepMul = {200, 200};
@@ -427,6 +428,30 @@ final class Lua51 {
         try {
             byte[] code = LuaToReply.bytes(source);
             return TailCalls.disable(SyntaxErrors.load(g, code, name, g));
+        } catch (LuaError e) {
+            return LuaValue.varargsOf(LuaValue.NIL, LuaValue.valueOf(LuaErrors.lua51Message(String.valueOf(e.getMessage()))));
+        }
+    }
+
+    /**
+     * load(reader [, chunkname]): Lua 5.1's takes a reader function only (luaj's a string too),
+     * calls it for pieces (strings, or numbers as Lua 5.1 writes them) up to nil or "", and
+     * compiles them as loadstring does. A function, or nil and the error.
+     */
+    private static Varargs load(Globals g, Varargs a) {
+        LuaValue reader = a.arg1();
+        String name = a.isnil(2) ? "=(load)" : text(a.arg(2)).tojstring();
+        java.io.ByteArrayOutputStream code = new java.io.ByteArrayOutputStream();
+        try {
+            for (LuaValue piece = reader.call(); !piece.isnil(); piece = reader.call()) {
+                if (piece.type() != LuaValue.TSTRING && piece.type() != LuaValue.TNUMBER) {
+                    throw new LuaError("reader function must return a string");
+                }
+                byte[] bytes = LuaToReply.bytes(text(piece));
+                if (bytes.length == 0) break;
+                code.writeBytes(bytes);
+            }
+            return TailCalls.disable(SyntaxErrors.load(g, code.toByteArray(), name, g));
         } catch (LuaError e) {
             return LuaValue.varargsOf(LuaValue.NIL, LuaValue.valueOf(LuaErrors.lua51Message(String.valueOf(e.getMessage()))));
         }

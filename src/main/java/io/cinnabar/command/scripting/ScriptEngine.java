@@ -124,7 +124,7 @@ public final class ScriptEngine {
             ArgumentErrors.wrapAll(lib, (LuaTable) g.get(lib), hook);
         }
         for (String name : new String[] {"tonumber", "tostring", "select", "next", "type", "unpack", "rawget", "rawset", "rawequal",
-                "setmetatable", "getmetatable", "ipairs", "pairs", "setfenv", "getfenv", "loadstring", "collectgarbage", "assert", "error"}) {
+                "setmetatable", "getmetatable", "ipairs", "pairs", "setfenv", "getfenv", "load", "loadstring", "collectgarbage", "assert", "error"}) {
             if (!g.get(name).isnil()) g.rawset(name, ArgumentErrors.named(name, g.get(name), hook));
         }
         LuaTable redis = new RedisApi(this, dispatcher).table();
