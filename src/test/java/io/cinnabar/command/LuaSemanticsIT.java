@@ -101,6 +101,20 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void numeralsAsReadNumeralTakesThem(Jedis j) {
+        // read_numeral takes letters, digits and '_' after the digits; all of it must be one number
+        // for glibc's strtod (hex with a binary exponent, no point after the digits of a hex).
+        String compiling = "Error compiling script (new function): ";
+        assertEquals(List.of(16L, 10L, 255L), run(j, "return {0x1p4, 0XA, 0xff}"));
+        assertFailures(j,
+                "return 0xA.8", compiling + "user_script:1: '<eof>' expected near '.8'",
+                "return 0x", compiling + "user_script:1: malformed number near '0x'",
+                "return 2,\n0x1p-4", compiling + "user_script:2: malformed number near '0x1p'",
+                "return 1_0", compiling + "user_script:1: malformed number near '1_0'");
+        assertEquals(List.of("[string \"return 0xg\"]:1: malformed number near '0xg'"), run(j, "return {select(2, loadstring('return 0xg'))}"));
+    }
+
+    @Test
     void gotoIsAName(Jedis j) {
         // Reserved in Lua 5.2 only.
         assertEquals(List.of(1L, 2L, 3L), run(j, "local goto = 1 local t = {goto = 2} t.goto3 = 3 return {goto, t.goto, t.goto3}"));

@@ -1,5 +1,10 @@
 package io.cinnabar.command.scripting;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.regex.Pattern;
+
 /**
  * Lua source as Lua 5.1's lexer reads it, where luaj's (Lua 5.2's) reads it otherwise:
  * <ul>
@@ -11,61 +16,161 @@ package io.cinnabar.command.scripting;
  * while the number is read as a C string, up to the NUL: "return 1\0-2" returns 1.
  * <li>Escapes: \x and \z are Lua 5.2's; Lua 5.1's read_string keeps the letter of an escape it
  * does not know, so "\x41" is "x41" and "\z" is "z".
+ * <li>Numerals: read_numeral takes digits and points, an exponent's 'E' and sign, then any
+ * letters, digits and '_', and luaO_str2d wants all of it to be one number for strtod (glibc's
+ * reads hex, with a binary exponent); so "0x1p4" is 16, "0xA.8" is 10 and then ".8", "0x" and
+ * "1_0" are malformed. luaj reads hex numerals its own way: those are given to it in decimal.
  * </ul>
  */
 final class Lua51Source {
     private Lua51Source() {}
 
     /**
-     * The source to give luaj (what read_numeral takes after a NUL turned into spaces, the
-     * backslash of \x and \z left out) and where in it Lua 5.1's lexer meets its first control
-     * byte as a token (-1: nowhere, or an unfinished string comes first, which luaj reports as
-     * Lua 5.1 does).
+     * The source to give luaj, and where in it Lua 5.1's lexer first meets what luaj would not
+     * stop at (-1: nowhere, or an unfinished string comes first, which luaj reports as Lua 5.1
+     * does): a control byte (lexError null: the parser's error names it) or, for strayLength
+     * bytes, a malformed numeral (lexError is then the lexer's own error).
      */
-    record Scan(byte[] source, int stray) {}
+    record Scan(byte[] source, int stray, int strayLength, String lexError) {}
+
+    private static final Pattern DECIMAL = Pattern.compile("(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+    private static final Pattern HEX = Pattern.compile("0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)([pP][+-]?\\d+)?");
 
     static Scan scan(byte[] code) {
-        if (!mayDiffer(code)) return new Scan(code, -1);
-        byte[] s = code.clone();
-        java.util.BitSet dropped = new java.util.BitSet();
-        int stray = -1, i = 0, n = s.length;
-        while (i < n) {
-            byte c = s[i];
-            if (c == '-' && i + 1 < n && s[i + 1] == '-') {
-                i += 2;
-                int level = longBracket(s, i);
-                if (level >= 0) {
-                    i = afterLongBracket(s, i + level + 2, level);
-                } else {
-                    while (i < n && !isLineBreak(s[i])) i++;
-                }
-            } else if (c == '[') {
-                int level = longBracket(s, i);
-                i = level >= 0 ? afterLongBracket(s, i + level + 2, level) : i + 1;
-            } else if (c == '"' || c == '\'') {
-                i = afterString(s, i, dropped);
-                if (i < 0) break;
-            } else if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(s[i + 1]))) {
-                i = afterNumeral(s, i);
-            } else if (isLetter(c) || c == '_') {
-                while (i < n && (isLetter(s[i]) || isDigit(s[i]) || s[i] == '_')) i++;
-            } else if (isStray(c)) {
-                if (stray < 0) stray = i;
-                i++;
-            } else {
-                i++;
-            }
-        }
-        if (dropped.isEmpty()) return new Scan(s, stray);
-        byte[] kept = new byte[n - dropped.cardinality()];
-        for (int from = 0, to = 0; from < n; from++) if (!dropped.get(from)) kept[to++] = s[from];
-        return new Scan(kept, stray < 0 ? -1 : stray - dropped.get(0, stray).cardinality());
+        if (!mayDiffer(code)) return new Scan(code, -1, 0, null);
+        return new Scanner(code).run();
     }
 
-    /** Whether code has a control byte luaj skips, or a backslash before an x or a z. */
+    /** One pass over the code, copying it to out with the edits luaj needs. */
+    private static final class Scanner {
+        final byte[] s;
+        final int n;
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int from, stray = -1, strayLength;
+        String lexError;
+
+        Scanner(byte[] s) {
+            this.s = s;
+            this.n = s.length;
+        }
+
+        Scan run() {
+            int i = 0;
+            while (i < n) {
+                byte c = s[i];
+                if (c == '-' && i + 1 < n && s[i + 1] == '-') {
+                    i += 2;
+                    int level = longBracket(s, i);
+                    if (level >= 0) {
+                        i = afterLongBracket(s, i + level + 2, level);
+                    } else {
+                        while (i < n && !isLineBreak(s[i])) i++;
+                    }
+                } else if (c == '[') {
+                    int level = longBracket(s, i);
+                    i = level >= 0 ? afterLongBracket(s, i + level + 2, level) : i + 1;
+                } else if (c == '"' || c == '\'') {
+                    i = afterString(i);
+                    if (i < 0) break;
+                } else if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(s[i + 1]))) {
+                    i = afterNumeral(i);
+                } else if (isLetter(c) || c == '_') {
+                    while (i < n && (isLetter(s[i]) || isDigit(s[i]) || s[i] == '_')) i++;
+                } else {
+                    if (isStray(c)) stopsAt(i, 1, null);
+                    i++;
+                }
+            }
+            out.write(s, from, n - from);
+            return new Scan(out.toByteArray(), stray, strayLength, lexError);
+        }
+
+        /** The bytes start..end are given to luaj as with instead. */
+        void replace(int start, int end, byte[] with) {
+            out.write(s, from, start - from);
+            out.writeBytes(with);
+            from = end;
+        }
+
+        /** Lua 5.1 stops at the length bytes at i (the first place only counts). */
+        void stopsAt(int i, int length, String error) {
+            if (stray >= 0) return;
+            stray = out.size() + (i - from);
+            strayLength = length;
+            lexError = error;
+        }
+
+        /** Just after the short string opening at i (read_string), or -1 if a line or the code ends first. */
+        int afterString(int i) {
+            byte quote = s[i++];
+            while (i < n && s[i] != quote) {
+                if (isLineBreak(s[i])) return -1;
+                if (s[i] != '\\') {
+                    i++;
+                } else if (i + 2 < n && isLineBreak(s[i + 1]) && isLineBreak(s[i + 2]) && s[i + 1] != s[i + 2]) {
+                    i += 3; // an escaped \r\n or \n\r is one line break (inclinenumber)
+                } else {
+                    if (i + 1 < n && (s[i + 1] == 'x' || s[i + 1] == 'z')) replace(i, i + 1, new byte[0]);
+                    i += 2;
+                }
+            }
+            return i < n ? i + 1 : -1;
+        }
+
+        /**
+         * Just after the numeral starting at i, as read_numeral reads it: digits and points, an
+         * 'E' (or NUL) and a sign (or NUL), letters, digits and '_'. From a NUL on, the numeral's
+         * bytes become spaces: Lua 5.1 reads the number up to there.
+         */
+        int afterNumeral(int start) {
+            int i = start, nul = -1;
+            do i++; while (i < n && (isDigit(s[i]) || s[i] == '.'));
+            if (i < n && (s[i] == 'E' || s[i] == 'e' || s[i] == 0)) {
+                if (s[i] == 0) nul = i;
+                i++;
+                if (i < n && (s[i] == '+' || s[i] == '-' || s[i] == 0)) {
+                    if (s[i] == 0 && nul < 0) nul = i;
+                    i++;
+                }
+            }
+            while (i < n && (isLetter(s[i]) || isDigit(s[i]) || s[i] == '_')) i++;
+            int end = nul < 0 ? i : nul;
+            String text = new String(s, start, end - start, StandardCharsets.ISO_8859_1);
+            if (HEX.matcher(text).matches()) {
+                // A space after it: "0xA.8" is 10 and then ".8", not "10.8".
+                byte[] decimal = (decimal(text) + " ").getBytes(StandardCharsets.ISO_8859_1);
+                byte[] padded = Arrays.copyOf(decimal, decimal.length + i - end);
+                Arrays.fill(padded, decimal.length, padded.length, (byte) ' ');
+                replace(start, i, padded);
+            } else if (!DECIMAL.matcher(text).matches()) {
+                stopsAt(start, end - start, "malformed number near '" + text + "'");
+            } else if (nul >= 0) {
+                byte[] spaces = new byte[i - nul];
+                Arrays.fill(spaces, (byte) ' ');
+                replace(nul, i, spaces);
+            }
+            return i;
+        }
+    }
+
+    /** A hex numeral's value as glibc's strtod reads it, in a decimal luaj reads back exactly. */
+    private static String decimal(String hex) {
+        boolean exponent = hex.indexOf('p') >= 0 || hex.indexOf('P') >= 0;
+        double v = Double.parseDouble(exponent ? hex : hex + "p0");
+        if (Double.isInfinite(v)) return "1e999";
+        if (v == Math.rint(v) && Math.abs(v) < 0x1p53) return Long.toString((long) v);
+        return Double.toString(v);
+    }
+
+    /** Whether code has a control byte luaj skips, a backslash before an x or a z, or a hex numeral or a letter in a numeral. */
     private static boolean mayDiffer(byte[] s) {
         for (int i = 0; i < s.length; i++) {
-            if (isStray(s[i]) || (s[i] == '\\' && i + 1 < s.length && (s[i + 1] == 'x' || s[i + 1] == 'z'))) return true;
+            byte c = s[i];
+            if (isStray(c)) return true;
+            if (i + 1 < s.length && ((c == '\\' && (s[i + 1] == 'x' || s[i + 1] == 'z'))
+                    || (isDigit(c) && (isLetter(s[i + 1]) || s[i + 1] == '_') && (i == 0 || !isLetter(s[i - 1]) && s[i - 1] != '_')))) {
+                return true;
+            }
         }
         return false;
     }
@@ -73,48 +178,6 @@ final class Lua51Source {
     /** A byte luaj skips as space and Lua 5.1 reads as a token. */
     private static boolean isStray(byte c) {
         return c >= 0 && c < ' ' && (c < '\t' || c > '\r');
-    }
-
-    /**
-     * Just after the short string opening at i (read_string), or -1 if a line or the code ends
-     * first; the backslashes of \x and \z go into dropped.
-     */
-    private static int afterString(byte[] s, int i, java.util.BitSet dropped) {
-        byte quote = s[i++];
-        int n = s.length;
-        while (i < n && s[i] != quote) {
-            if (isLineBreak(s[i])) return -1;
-            if (s[i] != '\\') {
-                i++;
-            } else if (i + 2 < n && isLineBreak(s[i + 1]) && isLineBreak(s[i + 2]) && s[i + 1] != s[i + 2]) {
-                i += 3; // an escaped \r\n or \n\r is one line break (inclinenumber)
-            } else {
-                if (i + 1 < n && (s[i + 1] == 'x' || s[i + 1] == 'z')) dropped.set(i);
-                i += 2;
-            }
-        }
-        return i < n ? i + 1 : -1;
-    }
-
-    /**
-     * Just after the numeral starting at i, as read_numeral reads it: digits and points, an 'E'
-     * (or NUL) and a sign (or NUL), letters and digits. From a NUL on, the numeral's bytes become
-     * spaces: Lua 5.1 reads the number up to there.
-     */
-    private static int afterNumeral(byte[] s, int i) {
-        int n = s.length, nul = -1;
-        do i++; while (i < n && (isDigit(s[i]) || s[i] == '.'));
-        if (i < n && (s[i] == 'E' || s[i] == 'e' || s[i] == 0)) {
-            if (s[i] == 0) nul = i;
-            i++;
-            if (i < n && (s[i] == '+' || s[i] == '-' || s[i] == 0)) {
-                if (s[i] == 0 && nul < 0) nul = i;
-                i++;
-            }
-        }
-        while (i < n && (isLetter(s[i]) || isDigit(s[i]) || s[i] == '_')) i++;
-        if (nul >= 0) java.util.Arrays.fill(s, nul, i, (byte) ' ');
-        return i;
     }
 
     /** The level of the long bracket ("[", '=' level times, "[") opening at i, or -1 (skip_sep). */

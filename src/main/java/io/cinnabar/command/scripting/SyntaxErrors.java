@@ -80,7 +80,7 @@ final class SyntaxErrors {
         Lua51Source.Scan scan = Lua51Source.scan(code);
         code = scan.source();
         if (scan.stray() >= 0) {
-            String error = strayError(code, scan.stray(), name);
+            String error = strayError(scan, name);
             if (error != null) throw new LuaError(error);
         }
         try {
@@ -92,16 +92,19 @@ final class SyntaxErrors {
         }
     }
 
-    /** Stand-ins for a stray control byte: no token of Lua 5.1 or 5.2, so luaj stops at them too. */
+    /** Stand-ins for what Lua 5.1 stops at: no token of Lua 5.1 or 5.2, so luaj stops at them too. */
     private static final byte[] MARKERS = {'$', '@', '`', '!', '?'};
 
     /**
-     * Lua 5.1's error for the control byte at (see {@link Lua51Source}): the byte is replaced by one
-     * luaj also stops at, and luaj's error for that copy, in Lua 5.1's words, is named after the
-     * original byte ("'<eof>' expected near 'char(1)'"; NUL has no text, hence no "near"). Null
-     * when the copy compiles all the same.
+     * Lua 5.1's error where its lexer meets what luaj reads otherwise (see {@link Lua51Source}):
+     * that is replaced by a byte luaj stops at too, and luaj's error for this copy, in Lua 5.1's
+     * words, becomes the lexer's own error (a malformed numeral) or is named after the control
+     * byte ("'<eof>' expected near 'char(1)'"; NUL has no text, hence no "near"). Null when the
+     * copy compiles all the same.
      */
-    private static String strayError(byte[] code, int at, String name) {
+    private static String strayError(Lua51Source.Scan scan, String name) {
+        byte[] code = scan.source();
+        int at = scan.stray();
         byte marker = 0;
         for (byte m : MARKERS) {
             if (indexOf(code, m) < 0) {
@@ -111,12 +114,18 @@ final class SyntaxErrors {
         }
         if (marker == 0) return null;
         byte[] copy = code.clone();
+        java.util.Arrays.fill(copy, at, at + scan.strayLength(), (byte) ' ');
         copy[at] = marker;
         String error = lua51(copy, name);
         if (error == null) return null;
         String near = " near '" + (char) marker + "'";
-        // Stopped before the byte: the error is the copy's and the code's alike.
+        // Stopped before it: the error is the copy's and the code's alike.
         if (!error.endsWith(near)) return error;
+        if (scan.lexError() != null) {
+            // The position ("chunk:line: ") the parser's error starts with, then the lexer's error.
+            String chunk = LuaErrors.chunkId(name, 80) + ":";
+            return error.substring(0, error.indexOf(": ", chunk.length()) + 2) + scan.lexError();
+        }
         int c = code[at];
         return error.substring(0, error.length() - near.length()) + (c == 0 ? "" : " near 'char(" + c + ")'");
     }
