@@ -30,8 +30,7 @@ were checked in Lua 5.1's order, errors raised in C had no position, lost tail c
 levels and Redis's pcall read err through __index): -0, which luaj's numbers cannot hold (luaj
 stores it as the integer 0: tostring, .., string.rep/len/reverse, tonumber, cjson.decode('-0'),
 -0 * 2^31, math.fmod, math.modf(-1)); the order pairs visits keys in ({[1]=1,[2]=2,[4]=4} gives
-1 4 2: luaj's tables are laid out otherwise); "0x" as a numeral, which luaj's compiler reads as 0;
-goto as a keyword (Lua 5.2's); the border "#t" finds in tables with holes once luaj's rehash sized
+1 4 2: luaj's tables are laid out otherwise); the border "#t" finds in tables with holes once luaj's rehash sized
 them; next(t, k) in a __newindex of t.k = v (Lua 5.1 has put k in t, valued nil, before calling
 __newindex; luaj has not: "invalid key to 'next'").
 """
