@@ -20,6 +20,8 @@ import java.util.regex.Pattern;
  * letters, digits and '_', and luaO_str2d wants all of it to be one number for strtod (glibc's
  * reads hex, with a binary exponent); so "0x1p4" is 16, "0xA.8" is 10 and then ".8", "0x" and
  * "1_0" are malformed. luaj reads hex numerals its own way: those are given to it in decimal.
+ * <li>"::" is a token of Lua 5.2 (labels), two ':' to Lua 5.1: "::top::" is "unexpected symbol
+ * near ':'". luaj is given ": :".
  * </ul>
  */
 final class Lua51Source {
@@ -74,6 +76,9 @@ final class Lua51Source {
                     if (i < 0) break;
                 } else if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(s[i + 1]))) {
                     i = afterNumeral(i);
+                } else if (c == ':' && i + 1 < n && s[i + 1] == ':') {
+                    replace(i, i + 2, new byte[] {':', ' ', ':'});
+                    i += 2;
                 } else if (isLetter(c) || c == '_') {
                     while (i < n && (isLetter(s[i]) || isDigit(s[i]) || s[i] == '_')) i++;
                 } else {
@@ -162,12 +167,15 @@ final class Lua51Source {
         return Double.toString(v);
     }
 
-    /** Whether code has a control byte luaj skips, a backslash before an x or a z, or a hex numeral or a letter in a numeral. */
+    /**
+     * Whether code has a control byte luaj skips, a backslash before an x or a z, a letter in a
+     * numeral (a hex one among them) or "::".
+     */
     private static boolean mayDiffer(byte[] s) {
         for (int i = 0; i < s.length; i++) {
             byte c = s[i];
             if (isStray(c)) return true;
-            if (i + 1 < s.length && ((c == '\\' && (s[i + 1] == 'x' || s[i + 1] == 'z'))
+            if (i + 1 < s.length && ((c == '\\' && (s[i + 1] == 'x' || s[i + 1] == 'z')) || (c == ':' && s[i + 1] == ':')
                     || (isDigit(c) && (isLetter(s[i + 1]) || s[i + 1] == '_') && (i == 0 || !isLetter(s[i - 1]) && s[i - 1] != '_')))) {
                 return true;
             }
