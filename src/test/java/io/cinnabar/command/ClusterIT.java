@@ -352,6 +352,20 @@ class ClusterIT {
         }
     }
 
+    /** Patterns name keys of any slot: SORT refuses BY with a '*' and every GET in cluster mode (texts from Redis 7.0.15). */
+    @Test
+    void sortPatternsAreRefusedInClusterMode() {
+        try (CinnabarServer server = CinnabarServer.builder().port(0).option("cluster-enabled", "yes").build().start();
+             Jedis j = new Jedis("127.0.0.1", server.port())) {
+            assertEquals("OK", str(j, "CLUSTER", "ADDSLOTSRANGE", "0", "16383"));
+            j.rpush("l", "3", "1", "2");
+            assertEquals(List.of("3", "1", "2"), cmd(j, "SORT", "l", "BY", "nosort"));
+            assertEquals("ERR BY option of SORT denied in Cluster mode.", error(() -> cmd(j, "SORT", "l", "BY", "w_*")));
+            assertEquals("ERR BY option of SORT denied in Cluster mode.", error(() -> cmd(j, "SORT_RO", "l", "BY", "w_*")));
+            assertEquals("ERR GET option of SORT denied in Cluster mode.", error(() -> cmd(j, "SORT", "l", "GET", "#")));
+        }
+    }
+
     @Test
     void clusterCommandsNeedClusterMode() {
         try (CinnabarServer server = CinnabarServer.builder().port(0).build().start();

@@ -89,6 +89,8 @@ public final class SortCommands implements CommandFamily {
         byte[][] gets = new byte[c.argCount()][];
         int getCount = 0;
         boolean readsAnyKey = c.server().acl().readsAnyKey(c.client(), c.spec(), c.args());
+        // A pattern names keys of other slots: Redis refuses BY (with a '*') and GET in cluster mode.
+        boolean cluster = c.server().config().getBool(ConfigOptions.CLUSTER_ENABLED);
         for (int j = 2; j < c.argCount(); j++) {
             int left = c.argCount() - j - 1;
             if (c.argIs(j, "ASC")) {
@@ -105,11 +107,18 @@ public final class SortCommands implements CommandFamily {
                 store = c.arg(++j);
             } else if (c.argIs(j, "BY") && left >= 1) {
                 sortBy = c.arg(++j);
-                // A constant BY pattern weighs every element the same: nothing to sort.
-                dontSort = indexOf(sortBy, (byte) '*', 0, cLength(sortBy)) < 0;
-                // A real pattern may read any key: only for users who may (Redis's user_has_full_key_access).
-                if (!dontSort && !readsAnyKey) throw new CommandError("ERR BY option of SORT denied due to insufficient ACL permissions.");
+                if (indexOf(sortBy, (byte) '*', 0, cLength(sortBy)) < 0) {
+                    // A constant BY pattern weighs every element the same: nothing to sort, even
+                    // when a later BY names a real pattern (Redis never clears dontsort).
+                    dontSort = true;
+                } else if (cluster) {
+                    throw new CommandError("ERR BY option of SORT denied in Cluster mode.");
+                } else if (!readsAnyKey) {
+                    // A real pattern may read any key: only for users who may (Redis's user_has_full_key_access).
+                    throw new CommandError("ERR BY option of SORT denied due to insufficient ACL permissions.");
+                }
             } else if (c.argIs(j, "GET") && left >= 1) {
+                if (cluster) throw new CommandError("ERR GET option of SORT denied in Cluster mode.");
                 if (!readsAnyKey) throw new CommandError("ERR GET option of SORT denied due to insufficient ACL permissions.");
                 gets[getCount++] = c.arg(++j);
             } else {
