@@ -112,10 +112,13 @@ public final class Call {
      * and -1e-400 round up to 0 (forever), and 1e400 or inf cast to LLONG_MIN ("negative").
      */
     public long timeoutArg(int i) {
-        LongDouble seconds = LongDouble.parse(args[i]);
-        if (seconds == null) throw new CommandError("ERR timeout is not a float or out of range");
-        long ms = seconds.multiply(THOUSAND).ceilToLong();
-        if (ms < 0) throw new CommandError("ERR timeout is negative");
+        long ms = wholeSecondsAsMs(args[i]);
+        if (ms < 0) {
+            LongDouble seconds = LongDouble.parse(args[i]);
+            if (seconds == null) throw new CommandError("ERR timeout is not a float or out of range");
+            ms = seconds.multiply(THOUSAND).ceilToLong();
+            if (ms < 0) throw new CommandError("ERR timeout is negative");
+        }
         if (ms == 0) return 0;
         long deadline = ms + now();
         // Redis adds without a check: a sum past LLONG_MAX wraps negative, and its timeout checks
@@ -124,6 +127,20 @@ public final class Call {
     }
 
     private static final LongDouble THOUSAND = LongDouble.of(1000);
+
+    /**
+     * The usual timeout, up to nine plain digits of whole seconds, in ms without the exact long
+     * double arithmetic (a queue's worker may send one with every BLPOP); -1 for anything else.
+     */
+    private static long wholeSecondsAsMs(byte[] a) {
+        if (a.length == 0 || a.length > 9) return -1;
+        long n = 0;
+        for (byte b : a) {
+            if (b < '0' || b > '9') return -1;
+            n = n * 10 + (b - '0');
+        }
+        return n * 1000;
+    }
 
     /** Replies from here on use RESP version p (HELLO). */
     public void switchProtocol(int p) {
