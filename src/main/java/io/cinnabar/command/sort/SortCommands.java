@@ -18,6 +18,7 @@ import io.cinnabar.keyspace.ValueType;
 import io.cinnabar.keyspace.WrongTypeException;
 import io.cinnabar.keyspace.ZSetValue;
 import io.cinnabar.protocol.Reply;
+import io.cinnabar.util.BinaryText;
 import io.cinnabar.util.Numbers;
 import io.cinnabar.util.PartialQuickSort;
 
@@ -107,7 +108,7 @@ public final class SortCommands implements CommandFamily {
                 store = c.arg(++j);
             } else if (c.argIs(j, "BY") && left >= 1) {
                 sortBy = c.arg(++j);
-                if (indexOf(sortBy, (byte) '*', 0, cLength(sortBy)) < 0) {
+                if (indexOf(sortBy, (byte) '*', 0, BinaryText.cLength(sortBy)) < 0) {
                     // A constant BY pattern weighs every element the same: nothing to sort, even
                     // when a later BY names a real pattern (Redis never clears dontsort).
                     dontSort = true;
@@ -305,7 +306,7 @@ public final class SortCommands implements CommandFamily {
         // spat[0] == '#' && spat[1] == '\0': "#\0x" is "#" too.
         if (pattern.length > 0 && pattern[0] == '#' && (pattern.length == 1 || pattern[1] == 0)) return element;
         // Redis finds the '*' with strchr and the "->" with strstr: neither looks past a NUL byte.
-        int cLength = cLength(pattern);
+        int cLength = BinaryText.cLength(pattern);
         int star = indexOf(pattern, (byte) '*', 0, cLength);
         if (star < 0) return null;
         int arrow = indexOfArrow(pattern, star + 1, cLength);
@@ -330,12 +331,6 @@ public final class SortCommands implements CommandFamily {
     private static int indexOfArrow(byte[] b, int from, int to) {
         for (int i = from; i + 1 < to; i++) if (b[i] == '-' && b[i + 1] == '>') return i;
         return -1;
-    }
-
-    /** How much of the argument C's string functions see: up to its first NUL byte. */
-    private static int cLength(byte[] b) {
-        int nul = indexOf(b, (byte) 0, 0, b.length);
-        return nul < 0 ? b.length : nul;
     }
 
     /**
