@@ -133,6 +133,15 @@ public interface ClientChannel {
         return 0;
     }
 
+    /**
+     * The socket itself, for the keyspace thread to talk to synchronously while it holds the
+     * server (SCRIPT DEBUG SYNC), or null where the connection cannot lend it (TLS, a transport
+     * without descriptors, an event loop other than the keyspace thread's).
+     */
+    default SyncConsole syncConsole() {
+        return null;
+    }
+
     /** Pending reply bytes that pass the hard client-output-buffer-limit of the client's class; 0: no limit. */
     default long outputHardLimit() {
         return 0;

@@ -110,6 +110,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     }
 
     @Override
+    public io.cinnabar.command.SyncConsole syncConsole() {
+        return EpollSyncConsole.of(channel);
+    }
+
+    @Override
     public long outputHardLimit() {
         return OutputBufferLimit.hardLimit(dispatcher.server().config(), limitClass());
     }

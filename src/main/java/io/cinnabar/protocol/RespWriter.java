@@ -13,7 +13,7 @@ import java.util.Arrays;
  * them out ({@link #bytes()}, then {@link #reset()}) or takes a copy ({@link #takeBytes()}).
  * Nothing here touches Netty.
  */
-public final class RespWriter implements Reply {
+public class RespWriter implements Reply {
     private static final int SHRINK_ABOVE = 1 << 20;
     private static final byte[] MIN_LONG = RespConstants.ascii(Long.toString(Long.MIN_VALUE));
     private static final int COPY_LOOP_BELOW = 16;

@@ -150,4 +150,32 @@ final class CNumber {
         if (negative) v = BigInteger.ONE.shiftLeft(64).subtract(v).and(ULONG_MAX);
         return v.doubleValue();
     }
+    /** C's atoi, as glibc's (int) strtol: leading spaces, a sign, digits; a long past its range saturates, then is cut to an int. */
+    static int atoi(String s) {
+        byte[] b = s.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        return atoi(b, 0, b.length);
+    }
+
+    static int atoi(byte[] b, int from, int to) {
+        int i = from;
+        while (i < to && (b[i] == ' ' || (b[i] >= '\t' && b[i] <= '\r'))) i++;
+        boolean negative = i < to && b[i] == '-';
+        if (i < to && (b[i] == '-' || b[i] == '+')) i++;
+        long v = 0;
+        for (; i < to && b[i] >= '0' && b[i] <= '9'; i++) {
+            int d = b[i] - '0';
+            if (v > (Long.MAX_VALUE - d) / 10) {
+                v = negative ? Long.MIN_VALUE : Long.MAX_VALUE;
+                return (int) v;
+            }
+            v = v * 10 + d;
+        }
+        return (int) (negative ? -v : v);
+    }
+
+    /** Redis's string2l: the canonical text of a long, else null. */
+    static Long strictLong(String s) {
+        long[] out = new long[1];
+        return io.cinnabar.util.Numbers.parseLong(s.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), out) ? out[0] : null;
+    }
 }

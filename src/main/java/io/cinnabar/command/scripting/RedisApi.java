@@ -33,14 +33,14 @@ final class RedisApi {
         t.rawset("call", fn(a -> command(a, true)));
         t.rawset("pcall", fn(a -> command(a, false)));
         t.rawset("sha1hex", fn(this::sha1hex));
-        t.rawset("error_reply", fn(RedisApi::errorReply));
+        t.rawset("error_reply", fn(this::errorReply));
         t.rawset("status_reply", fn(RedisApi::statusReply));
         t.rawset("log", fn(this::log));
         t.rawset("setresp", fn(this::setResp));
         t.rawset("set_repl", fn(this::setRepl));
         t.rawset("replicate_commands", fn(a -> LuaValue.TRUE));
-        t.rawset("breakpoint", fn(a -> LuaValue.FALSE)); // outside the debugger, as Redis
-        t.rawset("debug", fn(a -> LuaValue.NONE));
+        t.rawset("breakpoint", fn(this::breakpoint));
+        t.rawset("debug", fn(this::debug));
         t.rawset("acl_check_cmd", fn(this::aclCheck));
         t.rawset("LOG_DEBUG", 0);
         t.rawset("LOG_VERBOSE", 1);
@@ -70,8 +70,30 @@ final class RedisApi {
         return (Integer.parseInt(p[0]) << 16) | (Integer.parseInt(p[1]) << 8) | Integer.parseInt(p[2]);
     }
 
-    private static LuaError error(String message) {
-        return LuaErrors.raise(LuaErrors.errorTable(message, false));
+    private LuaError error(String message) {
+        return LuaErrors.raise(errorTable(message, false));
+    }
+
+    /** An error for the script (Redis's luaPushErrorBuff), in the debugger's log when it logs. */
+    private LuaTable errorTable(String buffer, boolean ignoreStats) {
+        LuaDebugger debugger = engine.debugger();
+        if (debugger != null && debugger.logging()) debugger.logError(buffer);
+        return LuaErrors.errorTable(buffer, ignoreStats);
+    }
+
+    /** redis.breakpoint(): stops at the next line under the debugger; false outside it. */
+    private Varargs breakpoint(Varargs a) {
+        LuaDebugger debugger = engine.debugger();
+        if (debugger == null) return LuaValue.FALSE;
+        debugger.breakpointCalled();
+        return LuaValue.TRUE;
+    }
+
+    /** redis.debug(...): a line in the debugger's console; nothing outside it. */
+    private Varargs debug(Varargs a) {
+        LuaDebugger debugger = engine.debugger();
+        if (debugger != null) debugger.debugCall(a);
+        return LuaValue.NONE;
     }
 
     private ScriptRun run(String what) {
@@ -84,24 +106,37 @@ final class RedisApi {
     private Varargs command(Varargs a, boolean raise) {
         ScriptRun run = run("redis.call/pcall");
         int argc = a.narg();
-        if (argc == 0) return fail(LuaErrors.errorTable("Please specify at least one argument for this redis lib call", false), raise);
+        if (argc == 0) return fail(errorTable("Please specify at least one argument for this redis lib call", false), raise);
         byte[][] argv = new byte[argc][];
         for (int i = 0; i < argc; i++) {
             argv[i] = argument(a.arg(i + 1));
             if (argv[i] == null) {
-                return fail(LuaErrors.errorTable("Lua redis lib command arguments must be strings or integers", false), raise);
+                return fail(errorTable("Lua redis lib command arguments must be strings or integers", false), raise);
             }
         }
+        LuaDebugger debugger = engine.debugger();
+        boolean logged = debugger != null && debugger.logging();
+        if (logged) debugger.logCommand(argv);
         CommandSpec spec;
         try {
             spec = dispatcher.scriptCommand(run.caller, argv, run.readOnly, run.wrote, run.allowOom, run.allowCrossSlot);
         } catch (CommandError e) {
-            return fail(LuaErrors.errorTable(e.getMessage(), true), raise);
+            return fail(errorTable(e.getMessage(), true), raise);
         }
         if (spec.isWrite()) run.wrote = true;
         else if (spec.hasFlag(io.cinnabar.command.CommandFlag.MAY_REPLICATE)) run.sideEffects = true;
         LuaReplyBuilder reply = new LuaReplyBuilder(run.resp);
-        dispatcher.runNested(run.scriptClient, spec, argv, reply, run.propagateTo);
+        if (logged) {
+            // The debugger shows the reply as it was sent, then the script gets it as values.
+            RecordedReply sent = new RecordedReply(run.resp);
+            dispatcher.runNested(run.scriptClient, spec, argv, sent, run.propagateTo);
+            byte[] bytes = sent.takeBytes();
+            if (bytes.length > 0 && bytes[0] == '-') debugger.logError(new String(bytes, 0, bytes.length - 2, java.nio.charset.StandardCharsets.ISO_8859_1));
+            debugger.logReply(bytes);
+            RawReplyReader.feed(bytes, reply);
+        } else {
+            dispatcher.runNested(run.scriptClient, spec, argv, reply, run.propagateTo);
+        }
         LuaValue result = reply.result();
         if (raise && result.istable() && result.rawget("err").isstring()) throw new LuaError(result);
         return result;
@@ -133,12 +168,12 @@ final class RedisApi {
         return LuaValue.valueOf(Sha1.hex(bytes));
     }
 
-    private static Varargs errorReply(Varargs a) {
+    private Varargs errorReply(Varargs a) {
         if (a.narg() != 1 || a.arg1().type() != LuaValue.TSTRING) {
             return LuaErrors.errorTable("wrong number or type of arguments", false);
         }
         String s = LuaToReply.text(a.arg1());
-        return LuaErrors.errorTable(s.startsWith("-") ? s : "-" + s, false);
+        return errorTable(s.startsWith("-") ? s : "-" + s, false);
     }
 
     private static Varargs statusReply(Varargs a) {

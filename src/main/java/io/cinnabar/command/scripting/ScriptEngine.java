@@ -35,6 +35,7 @@ import java.util.Set;
  * shaded jar. It implements Lua 5.2; {@link Lua51} bridges what Redis's 5.1 scripts rely on.
  */
 public final class ScriptEngine {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ScriptEngine.class);
     /** Globals Redis lets scripts see (script_lua.c's allow lists); luaj's others are removed. */
     private static final Set<String> ALLOWED = Set.of("string", "cjson", "bit", "cmsgpack", "math", "table", "struct",
             "redis", "xpcall", "tostring", "getfenv", "setmetatable", "next", "assert", "tonumber", "rawequal",
@@ -45,6 +46,8 @@ public final class ScriptEngine {
     private final Map<String, Script> scripts = new HashMap<>();
     private SandboxGlobals globals;
     private volatile ScriptRun current;
+    /** The debugger of the EVAL running under SCRIPT DEBUG SYNC, else null. */
+    private LuaDebugger debugger;
     /** Not made again by SCRIPT FLUSH (a fresh interpreter): Redis's generator is the process's. */
     private final MathRandom random = new MathRandom();
     /** While FUNCTION LOAD runs a library's code: when it must give up (Redis's 500 ms), else 0. */
@@ -184,6 +187,37 @@ public final class ScriptEngine {
         return current;
     }
 
+    LuaDebugger debugger() {
+        return debugger;
+    }
+
+    /**
+     * Runs eval (the EVAL command's work, errors included) as one debugging session on the
+     * client's socket (Redis's ldbStartSession/ldbEndSession): the script runs here, on the
+     * thread holding the server, and the client is closed once the EVAL's reply is out.
+     */
+    void debugSession(io.cinnabar.command.Call c, Runnable eval) {
+        io.cinnabar.command.SyncConsole console = c.client().channel().syncConsole();
+        if (console == null) throw new CommandError(ScriptingCommands.NO_SYNC_DEBUG);
+        long threshold = dispatcher.server().config().getLong(io.cinnabar.config.ConfigOptions.BUSY_REPLY_THRESHOLD);
+        LuaDebugger session = new LuaDebugger(console, c.arg(1), globals, threshold);
+        ScriptHook hook = (ScriptHook) globals.debuglib;
+        session.hook(hook);
+        LOG.warn("Redis synchronous debugging eval session started");
+        debugger = session;
+        hook.debugger = session;
+        try {
+            eval.run();
+        } finally {
+            debugger = null;
+            hook.debugger = null;
+            session.log("<endsession>");
+            session.sendLogs();
+            LOG.warn("Redis synchronous debugging eval session ended");
+            c.client().closeAfterReply();
+        }
+    }
+
     Client scriptClient() {
         return scriptClient;
     }
@@ -245,7 +279,8 @@ public final class ScriptEngine {
      * passes the deadline having only read moves then.
      */
     private void run(ScriptRun run, LuaValue fn, org.luaj.vm2.Varargs fnArgs, Reply out, RunPlace place) {
-        long deadline = dispatcher.inlineDeadline();
+        // A debugged script stays on this thread: its client's socket is read from here.
+        long deadline = debugger != null ? 0 : dispatcher.inlineDeadline();
         if (deadline != 0 && !place.startsHere()) throw io.cinnabar.command.RunElsewhere.INSTANCE;
         run.inlineDeadline = deadline;
         scriptClient.db(run.caller.db());

@@ -40,6 +40,9 @@ final class ScriptHook extends DebugLib {
     private final Supplier<String> stopReason;
     private final Globals globals;
 
+    /** The Lua debugger of the EVAL running now (SCRIPT DEBUG SYNC), else null. */
+    LuaDebugger debugger;
+
     ScriptHook(Globals globals, Supplier<String> stopReason) {
         this.globals = globals;
         this.stopReason = stopReason;
@@ -90,11 +93,14 @@ final class ScriptHook extends DebugLib {
         if (reason != null) throw LuaErrors.raise(LuaErrors.errorTable(reason, false));
         if (f.depth == 0) return;
         int at = f.depth - 1;
+        int previousPc = f.pcs[at];
         f.pcs[at] = pc;
         LuaClosure running = f.closures[at];
         if (running == null) return;
         LuaValue[] stack = f.stacks[at];
         if (f.after[at] >= 0) afterwards(f, at, stack);
+        // Before this instruction's operands are prepared below: a stop may run Lua code (eval).
+        if (debugger != null) debugger.instruction(running.p, pc, previousPc);
         int i = running.p.code[pc];
         int a = Lua.GETARG_A(i), b = Lua.GETARG_B(i), c = Lua.GETARG_C(i);
         switch (Lua.GET_OPCODE(i)) {
@@ -278,6 +284,47 @@ final class ScriptHook extends DebugLib {
         int[] lines = c.p.lineinfo;
         if (lines == null || pc < 0 || pc >= lines.length) return null;
         return LuaErrors.chunkId(c.p.source.tojstring()) + ":" + lines[pc];
+    }
+
+    /** The running coroutine's functions, outermost first, for the debugger: how many, and each one's closure (null for Java), instruction and registers. */
+    int frameCount() {
+        return frames().depth;
+    }
+
+    LuaClosure frameClosure(int frame) {
+        return frames().closures[frame];
+    }
+
+    int framePc(int frame) {
+        return frames().pcs[frame];
+    }
+
+    LuaValue[] frameStack(int frame) {
+        return frames().stacks[frame];
+    }
+
+    /**
+     * Whether the frame called the next one with "return f(x)": a frame Lua 5.1 has replaced by
+     * its callee's ({@link TailCalls}: luaj runs such calls as plain ones here).
+     */
+    boolean lostToTailCall(int frame) {
+        Frames f = frames();
+        return frame + 1 < f.depth && f.closures[frame] != null && f.closures[frame + 1] != null
+                && TailCalls.wasTailCall(f.closures[frame].p, f.pcs[frame]);
+    }
+
+    /**
+     * The name frame's function was called by (getfuncname): only a Lua caller's call instruction
+     * names it, and not a tail call's.
+     */
+    String calledName(int frame) {
+        Frames f = frames();
+        if (frame == 0 || f.closures[frame - 1] == null || lostToTailCall(frame - 1)) return null;
+        LuaClosure caller = f.closures[frame - 1];
+        int pc = f.pcs[frame - 1];
+        if (!calling(caller, pc)) return null;
+        String[] name = FailedInstruction.objectName(caller.p, pc, Lua.GETARG_A(caller.p.code[pc]));
+        return name == null ? null : name[1];
     }
 
     private Frames frames() {

@@ -107,6 +107,15 @@ public final class ScriptingCommands implements CommandFamily {
         c.showToMonitors();
         // No SHA1 is of another length: Redis says so before it reads numkeys.
         if (bySha && c.arg(1).length != 40) throw new CommandError(NOSCRIPT_ERROR);
+        if (c.client().luaDebug()) {
+            if (bySha) throw new CommandError("ERR Please use EVAL instead of EVALSHA for debugging");
+            engine(c).debugSession(c, () -> run(c, false, ro));
+            return;
+        }
+        run(c, bySha, ro);
+    }
+
+    private void run(Call c, boolean bySha, boolean ro) {
         long numkeys = c.longArg(2);
         if (numkeys > c.argCount() - 3) throw new CommandError("ERR Number of keys can't be greater than number of args");
         if (numkeys < 0) throw new CommandError("ERR Number of keys can't be negative");
@@ -198,16 +207,28 @@ public final class ScriptingCommands implements CommandFamily {
         ScriptEngine.killCommand(c, true);
     }
 
-    /** SCRIPT DEBUG YES|SYNC|NO: the debugger is not available; NO is what is in effect. */
+    static final String NO_SYNC_DEBUG = "ERR SCRIPT DEBUG SYNC talks to the client's socket from the thread that runs "
+            + "commands, which this connection cannot lend it (TLS, or io-threads above 1)";
+
+    /**
+     * SCRIPT DEBUG YES|SYNC|NO. SYNC debugs the client's next EVAL ({@link LuaDebugger}); YES would
+     * debug it in a fork()ed child whose changes are thrown away, and a JVM does not fork.
+     */
     private void debug(Call c) {
         // Redis refuses before it reads the mode when replies are pending (a pipeline, EXEC).
         if (c.repliesPending()) throw new CommandError("ERR SCRIPT DEBUG must be called outside a pipeline");
         if (c.argIs(2, "NO")) {
-            c.reply().ok();
-            return;
+            c.client().luaDebug(false);
+        } else if (c.argIs(2, "SYNC")) {
+            if (c.client().channel().syncConsole() == null) throw new CommandError(NO_SYNC_DEBUG);
+            c.client().luaDebug(true);
+        } else if (c.argIs(2, "YES")) {
+            throw new CommandError("ERR SCRIPT DEBUG YES runs the session in a fork()ed child, which this server cannot do: "
+                    + "use SCRIPT DEBUG SYNC (redis-cli --ldb-sync-mode), whose changes to the data set stay");
+        } else {
+            throw new CommandError("ERR Use SCRIPT DEBUG YES/SYNC/NO");
         }
-        if (!c.argIs(2, "YES") && !c.argIs(2, "SYNC")) throw new CommandError("ERR Use SCRIPT DEBUG YES/SYNC/NO");
-        throw new CommandError("ERR SCRIPT DEBUG is not supported by this server");
+        c.reply().ok();
     }
 
     /** SCRIPT HELP */
