@@ -22,8 +22,6 @@ import java.util.List;
  * Redis 7.0's: arrays of status lines, and an "&lt;endsession&gt;" line before the EVAL's reply.
  */
 final class LuaDebugger {
-    /** LDB_BREAKPOINTS_MAX. */
-    private static final int MAX_BREAKPOINTS = 64;
     /** LDB_MAX_LEN_DEFAULT. */
     private static final int DEFAULT_MAX_LEN = 256;
     /** Lua's count hook as Redis sets it for the debugger: every 100,000 instructions. */
@@ -36,8 +34,7 @@ final class LuaDebugger {
     private final long timeLimitMs;
     private final List<String> logs = new ArrayList<>();
     private final ByteArrayOutputStream input = new ByteArrayOutputStream();
-    private final int[] breakpoints = new int[MAX_BREAKPOINTS];
-    private int breakpointCount;
+    private final Breakpoints breakpoints = new Breakpoints();
     /** Stop at the next line (also: log the commands the script calls, and their errors). */
     private boolean step = true;
     /** redis.breakpoint() was called: stop at the next line. */
@@ -122,7 +119,7 @@ final class LuaDebugger {
     /** luaLdbLineHook. */
     private void stop(int line, boolean countEvent) {
         currentLine = line;
-        boolean bp = isBreakpoint(line) || luaBreakpoint;
+        boolean bp = breakpoints.contains(line) || luaBreakpoint;
         boolean timeout = false;
         if (countEvent && !step && !bp) {
             if (System.currentTimeMillis() - startMs < timeLimitMs) return;
@@ -145,7 +142,7 @@ final class LuaDebugger {
     private boolean repl() {
         while (true) {
             List<String> argv;
-            while ((argv = parseCommand()) == null) {
+            while ((argv = DebuggerRequests.parse(input.toByteArray())) == null) {
                 byte[] buf = new byte[1024];
                 int n;
                 try {
@@ -156,7 +153,7 @@ final class LuaDebugger {
                 if (n <= 0) {
                     // Without its client the script runs on to its end, without stopping.
                     step = false;
-                    breakpointCount = 0;
+                    breakpoints.clear();
                     return false;
                 }
                 input.write(buf, 0, n);
@@ -210,56 +207,7 @@ final class LuaDebugger {
         return false;
     }
 
-    /**
-     * ldbReplParseCommand's forgiving reader of "*N\r\n$len\r\narg\r\n...": null while more must
-     * be read; a "protocol error" raised in the script for what it refuses (no '*', a count
-     * outside 1..1024, an argument of 0 or over 1024 bytes). Its C string functions stop at a NUL.
-     */
-    private List<String> parseCommand() {
-        byte[] b = input.toByteArray();
-        if (b.length == 0) return null;
-        int p = find(b, 0, (byte) '*');
-        if (p < 0) throw protocolError();
-        int eol = findCrlf(b, p + 1);
-        if (eol < 0) return null;
-        long argc = CNumber.atoi(b, p + 1, eol);
-        if (argc <= 0 || argc > 1024) throw protocolError();
-        p = eol + 2;
-        List<String> argv = new ArrayList<>();
-        while (argv.size() < argc) {
-            if (p >= b.length || b[p] == 0) return null;
-            if (b[p] != '$') throw protocolError();
-            eol = findCrlf(b, p + 1);
-            if (eol < 0) return null;
-            long len = CNumber.atoi(b, p + 1, eol);
-            if (len <= 0 || len > 1024) throw protocolError();
-            p = eol + 2;
-            if (p + len + 2 > b.length) return null;
-            argv.add(new String(b, p, (int) len, StandardCharsets.ISO_8859_1));
-            p += (int) len;
-            if (b[p] != '\r' || b[p + 1] != '\n') throw protocolError();
-            p += 2;
-        }
-        return argv;
-    }
-
-    /** strchr: c at or after from, before the first NUL. */
-    private static int find(byte[] b, int from, byte c) {
-        for (int i = from; i < b.length && b[i] != 0; i++) if (b[i] == c) return i;
-        return -1;
-    }
-
-    /** strstr(p, "\r\n"). */
-    private static int findCrlf(byte[] b, int from) {
-        for (int i = from; i + 1 < b.length && b[i] != 0; i++) if (b[i] == '\r' && b[i + 1] == '\n') return i;
-        return -1;
-    }
-
-    private static LuaError protocolError() {
-        return error("protocol error");
-    }
-
-    private static LuaError error(String message) {
+    static LuaError error(String message) {
         return LuaErrors.raise(LuaErrors.errorTable(message, false));
     }
 
@@ -309,24 +257,19 @@ final class LuaDebugger {
 
     private void logSourceLine(int line) {
         String text = line >= 1 && line <= source.length ? source[line - 1] : "<out of range source code line>";
-        boolean bp = isBreakpoint(line), current = line == currentLine;
+        boolean bp = breakpoints.contains(line), current = line == currentLine;
         String prefix = current && bp ? "->#" : current ? "-> " : bp ? "  #" : "   ";
         log(String.format("%s%-3d %s", prefix, line, text));
     }
 
-    private boolean isBreakpoint(int line) {
-        for (int j = 0; j < breakpointCount; j++) if (breakpoints[j] == line) return true;
-        return false;
-    }
-
     private void breakCommand(List<String> argv) {
         if (argv.size() == 1) {
-            if (breakpointCount == 0) {
+            if (breakpoints.count() == 0) {
                 log("No breakpoints set. Use 'b <line>' to add one.");
                 return;
             }
-            log(breakpointCount + " breakpoints set:");
-            for (int j = 0; j < breakpointCount; j++) logSourceLine(breakpoints[j]);
+            log(breakpoints.count() + " breakpoints set:");
+            for (int j = 0; j < breakpoints.count(); j++) logSourceLine(breakpoints.get(j));
             return;
         }
         for (String arg : argv.subList(1, argv.size())) {
@@ -334,41 +277,16 @@ final class LuaDebugger {
             if (line == null) {
                 log("Invalid argument:'" + arg + "'");
             } else if (line == 0) {
-                breakpointCount = 0;
+                breakpoints.clear();
                 log("All breakpoints removed.");
             } else if (line > 0) {
-                if (breakpointCount == MAX_BREAKPOINTS) log("Too many breakpoints set.");
-                else if (addBreakpoint(line)) list(line.intValue(), 1);
+                if (breakpoints.count() == Breakpoints.MAX) log("Too many breakpoints set.");
+                else if (breakpoints.add(line, source.length)) list(line.intValue(), 1);
                 else log("Wrong line number.");
             } else {
-                log(deleteBreakpoint(-line) ? "Breakpoint removed." : "No breakpoint in the specified line.");
+                log(breakpoints.delete(-line) ? "Breakpoint removed." : "No breakpoint in the specified line.");
             }
         }
-    }
-
-    /** ldbAddBreakpoint: a line already set is refused too. */
-    private boolean addBreakpoint(long line) {
-        if (line <= 0 || line > source.length || isBreakpoint((int) line)) return false;
-        breakpoints[breakpointCount++] = (int) line;
-        return true;
-    }
-
-    /**
-     * ldbDelBreakpoint, whose memmove moves bpcount-j bytes of the int array, not ints: deleting
-     * any but the last breakpoint leaves the later ones partly moved, as in Redis.
-     */
-    private boolean deleteBreakpoint(long line) {
-        for (int j = 0; j < breakpointCount; j++) {
-            if (breakpoints[j] != line) continue;
-            breakpointCount--;
-            java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(4 * MAX_BREAKPOINTS).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-            bytes.asIntBuffer().put(breakpoints);
-            byte[] raw = bytes.array();
-            System.arraycopy(raw, 4 * (j + 1), raw, 4 * j, breakpointCount - j);
-            bytes.asIntBuffer().get(breakpoints);
-            return true;
-        }
-        return false;
     }
 
     private void maxLen(List<String> argv) {
