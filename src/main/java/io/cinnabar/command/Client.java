@@ -27,8 +27,8 @@ public final class Client {
     long blockedCallNanos;
     String lastCommand = "NULL";
     boolean noEvict;
-    /** SCRIPT DEBUG SYNC: its next EVAL runs under the Lua debugger. */
-    boolean luaDebug;
+    /** SCRIPT DEBUG's mode for the client's next EVAL (io.cinnabar.command.scripting's constants); 0: none. */
+    int luaDebug;
     /** The most memory it used since the last maxmemory-clients check (ClientMemory). */
     long memoryPeak;
     /** What used memory counts for this client since the last measure (MemoryLimit). */
@@ -143,8 +143,8 @@ public final class Client {
     public String lastCommand() { return lastCommand; }
     public boolean noEvict() { return noEvict; }
     public void noEvict(boolean v) { noEvict = v; }
-    public boolean luaDebug() { return luaDebug; }
-    public void luaDebug(boolean v) { luaDebug = v; }
+    public int luaDebug() { return luaDebug; }
+    public void luaDebug(int mode) { luaDebug = mode; }
     /** Being closed: killed, or its socket already shut by the network side (output limits) before the disconnect reaches this thread. */
     public boolean closing() { return closing || !channel.open(); }
     public void closeAfterReply() { closeAfterReply = true; }

@@ -107,8 +107,13 @@ public final class ScriptingCommands implements CommandFamily {
         c.showToMonitors();
         // No SHA1 is of another length: Redis says so before it reads numkeys.
         if (bySha && c.arg(1).length != 40) throw new CommandError(NOSCRIPT_ERROR);
-        if (c.client().luaDebug()) {
+        if (c.client().luaDebug() != DEBUG_OFF) {
             if (bySha) throw new CommandError("ERR Please use EVAL instead of EVALSHA for debugging");
+            if (c.client().luaDebug() == DEBUG_FORKED) {
+                // What Redis does when its fork() fails: an error, and the debugging mode ends.
+                c.client().luaDebug(DEBUG_OFF);
+                throw new CommandError("ERR Fork() failed: can't run EVAL in debugging mode: Function not implemented");
+            }
             engine(c).debugSession(c, () -> run(c, false, ro));
             return;
         }
@@ -207,24 +212,27 @@ public final class ScriptingCommands implements CommandFamily {
         ScriptEngine.killCommand(c, true);
     }
 
+    /** SCRIPT DEBUG modes (Client.luaDebug): none, YES (a fork()ed session in Redis), SYNC. */
+    private static final int DEBUG_OFF = 0, DEBUG_FORKED = 1, DEBUG_SYNC = 2;
+
     static final String NO_SYNC_DEBUG = "ERR SCRIPT DEBUG SYNC talks to the client's socket from the thread that runs "
             + "commands, which this connection cannot lend it (TLS, or io-threads above 1)";
 
     /**
-     * SCRIPT DEBUG YES|SYNC|NO. SYNC debugs the client's next EVAL ({@link LuaDebugger}); YES would
-     * debug it in a fork()ed child whose changes are thrown away, and a JVM does not fork.
+     * SCRIPT DEBUG YES|SYNC|NO. SYNC debugs the client's next EVAL ({@link LuaDebugger}). YES would
+     * debug it in a fork()ed child whose changes are thrown away; a JVM does not fork, so its EVAL
+     * fails as Redis's does when fork() fails, rather than run for real.
      */
     private void debug(Call c) {
         // Redis refuses before it reads the mode when replies are pending (a pipeline, EXEC).
         if (c.repliesPending()) throw new CommandError("ERR SCRIPT DEBUG must be called outside a pipeline");
         if (c.argIs(2, "NO")) {
-            c.client().luaDebug(false);
+            c.client().luaDebug(DEBUG_OFF);
         } else if (c.argIs(2, "SYNC")) {
             if (c.client().channel().syncConsole() == null) throw new CommandError(NO_SYNC_DEBUG);
-            c.client().luaDebug(true);
+            c.client().luaDebug(DEBUG_SYNC);
         } else if (c.argIs(2, "YES")) {
-            throw new CommandError("ERR SCRIPT DEBUG YES runs the session in a fork()ed child, which this server cannot do: "
-                    + "use SCRIPT DEBUG SYNC (redis-cli --ldb-sync-mode), whose changes to the data set stay");
+            c.client().luaDebug(DEBUG_FORKED);
         } else {
             throw new CommandError("ERR Use SCRIPT DEBUG YES/SYNC/NO");
         }
