@@ -16,6 +16,7 @@ import static io.cinnabar.network.RawSockets.line;
 import static io.cinnabar.network.RawSockets.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** maxclients, timeout and the output buffer limit, seen from raw sockets. */
 @CinnabarTest(clock = ClockMode.MANUAL, options = {"hz", "100"})
@@ -89,6 +90,33 @@ class ClientLimitsIT {
             assertEquals("", RawSockets.readToEof(client));
         } finally {
             jedis.configSet("client-output-buffer-limit", "normal 0 0 0");
+        }
+    }
+
+    @Test
+    void repliesPastTheBufferCountAsTheNodeRedisAllocatesForThem(CinnabarServer server, Jedis jedis) throws IOException {
+        // Redis puts what passes its reply buffer in a list node of at least 16 KB and counts the
+        // node's allocation as jemalloc sizes it: a 3,000-byte GET counts 20,504 bytes, a
+        // 40,000-byte one 40,984 (limits found by bisection against redis-server 7.0.15).
+        jedis.set("v3k", "x".repeat(3000));
+        jedis.set("v40k", "x".repeat(40_000));
+        try {
+            assertTrue(closedBy(server, jedis, 20_504, "v3k"));
+            assertFalse(closedBy(server, jedis, 20_505, "v3k"));
+            assertTrue(closedBy(server, jedis, 40_984, "v40k"));
+            assertFalse(closedBy(server, jedis, 40_985, "v40k"));
+        } finally {
+            jedis.configSet("client-output-buffer-limit", "normal 0 0 0");
+        }
+    }
+
+    /** Whether a GET of key closes a new client under a hard limit for normal clients. */
+    private static boolean closedBy(CinnabarServer server, Jedis jedis, long hardLimit, String key) throws IOException {
+        jedis.configSet("client-output-buffer-limit", "normal " + hardLimit + " 0 0");
+        try (Socket client = connect(server)) {
+            // Answered, the GET's reply and QUIT's come before the close; refused, nothing does.
+            send(client, "GET " + key + "\r\nQUIT\r\n");
+            return RawSockets.readToEof(client).isEmpty();
         }
     }
 
