@@ -112,6 +112,14 @@ class LuaSemanticsIT {
                 "return 2,\n0x1p-4", compiling + "user_script:2: malformed number near '0x1p'",
                 "return 1_0", compiling + "user_script:1: malformed number near '1_0'");
         assertEquals(List.of("[string \"return 0xg\"]:1: malformed number near '0xg'"), run(j, "return {select(2, loadstring('return 0xg'))}"));
+        // A hex numeral an error stops at is named as written (luaj is given it in decimal).
+        assertFailures(j,
+                "return 16 0x10", compiling + "user_script:1: '<eof>' expected near '0x10'",
+                "return 0x10 16", compiling + "user_script:1: '<eof>' expected near '16'",
+                "return {0x10 0x20}", compiling + "user_script:1: '}' expected near '0x20'",
+                "return 0x1p4 + 0X1P4 0x1E", compiling + "user_script:1: '<eof>' expected near '0x1E'",
+                "return 1 0x10000000000000000000000", compiling + "user_script:1: '<eof>' expected near '0x10000000000000000000000'");
+        assertEquals(List.of("[string \"return 0xA 0xB\"]:1: '<eof>' expected near '0xB'"), run(j, "return {select(2, loadstring('return 0xA 0xB'))}"));
     }
 
     @Test

@@ -3,6 +3,8 @@ package io.cinnabar.command.scripting;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -19,7 +21,8 @@ import java.util.regex.Pattern;
  * <li>Numerals: read_numeral takes digits and points, an exponent's 'E' and sign, then any
  * letters, digits and '_', and luaO_str2d wants all of it to be one number for strtod (glibc's
  * reads hex, with a binary exponent); so "0x1p4" is 16, "0xA.8" is 10 and then ".8", "0x" and
- * "1_0" are malformed. luaj reads hex numerals its own way: those are given to it in decimal.
+ * "1_0" are malformed. luaj reads hex numerals its own way: those are given to it in decimal,
+ * and named as written where a syntax error stops at one ("'<eof>' expected near '0x10'").
  * <li>"::" is a token of Lua 5.2 (labels), two ':' to Lua 5.1: "::top::" is "unexpected symbol
  * near ':'". luaj is given ": :".
  * </ul>
@@ -31,15 +34,28 @@ final class Lua51Source {
      * The source to give luaj, and where in it Lua 5.1's lexer first meets what luaj would not
      * stop at (-1: nowhere, or an unfinished string comes first, which luaj reports as Lua 5.1
      * does): a control byte (lexError null: the parser's error names it) or, for strayLength
-     * bytes, a malformed numeral (lexError is then the lexer's own error).
+     * bytes, a malformed numeral (lexError is then the lexer's own error); and the hex numerals
+     * given in decimal, as written, by where their decimal starts in source.
      */
-    record Scan(byte[] source, int stray, int strayLength, String lexError) {}
+    record Scan(byte[] source, int stray, int strayLength, String lexError, Map<Integer, String> hexNumerals) {
+        /** This scan's numerals in other code of the same layout (source with bytes replaced). */
+        Scan of(byte[] code) {
+            return new Scan(code, stray, strayLength, lexError, hexNumerals);
+        }
+
+        /** The numeral luaj read as text, ending just before end in source, as the script wrote it. */
+        String asWritten(String text, int end) {
+            String hex = hexNumerals.get(end - text.length());
+            return hex != null && end <= source.length
+                    && new String(source, end - text.length(), text.length(), StandardCharsets.ISO_8859_1).equals(text) ? hex : text;
+        }
+    }
 
     private static final Pattern DECIMAL = Pattern.compile("(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
     private static final Pattern HEX = Pattern.compile("0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)([pP][+-]?\\d+)?");
 
     static Scan scan(byte[] code) {
-        if (!mayDiffer(code)) return new Scan(code, -1, 0, null);
+        if (!mayDiffer(code)) return new Scan(code, -1, 0, null, Map.of());
         return new Scanner(code).run();
     }
 
@@ -50,6 +66,7 @@ final class Lua51Source {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         int from, stray = -1, strayLength;
         String lexError;
+        final Map<Integer, String> hexNumerals = new HashMap<>();
 
         Scanner(byte[] s) {
             this.s = s;
@@ -87,7 +104,7 @@ final class Lua51Source {
                 }
             }
             out.write(s, from, n - from);
-            return new Scan(out.toByteArray(), stray, strayLength, lexError);
+            return new Scan(out.toByteArray(), stray, strayLength, lexError, hexNumerals);
         }
 
         /** The bytes start..end are given to luaj as with instead. */
@@ -146,6 +163,7 @@ final class Lua51Source {
                 byte[] decimal = (decimal(text) + " ").getBytes(StandardCharsets.ISO_8859_1);
                 byte[] padded = Arrays.copyOf(decimal, decimal.length + i - end);
                 Arrays.fill(padded, decimal.length, padded.length, (byte) ' ');
+                hexNumerals.put(out.size() + start - from, text);
                 replace(start, i, padded);
             } else if (!DECIMAL.matcher(text).matches()) {
                 stopsAt(start, end - start, "malformed number near '" + text + "'");

@@ -86,7 +86,7 @@ final class SyntaxErrors {
         try {
             return g.load(new ByteArrayInputStream(code), name, "t", environment);
         } catch (LuaError | NumberFormatException e) {
-            String lua51 = lua51(code, name);
+            String lua51 = lua51(scan, name);
             if (lua51 == null) throw e instanceof LuaError l ? l : new LuaError(e.getMessage());
             throw new LuaError(lua51);
         }
@@ -116,7 +116,7 @@ final class SyntaxErrors {
         byte[] copy = code.clone();
         java.util.Arrays.fill(copy, at, at + scan.strayLength(), (byte) ' ');
         copy[at] = marker;
-        String error = lua51(copy, name);
+        String error = lua51(scan.of(copy), name);
         if (error == null) return null;
         String near = " near '" + (char) marker + "'";
         // Stopped before it: the error is the copy's and the code's alike.
@@ -141,7 +141,8 @@ final class SyntaxErrors {
     private static final Pattern LOOSE_BREAK = Pattern.compile("^no visible label 'break' for <goto> at line (\\d+)$");
 
     /** The error Lua 5.1 gives for code that luaj failed to compile, or null if luaj's parser does not fail again. */
-    private static String lua51(byte[] code, String name) {
+    private static String lua51(Lua51Source.Scan source, String name) {
+        byte[] code = source.source();
         try {
             Object fs = NEW_FUNC_STATE.invoke();
             Object ls = lexer(code, name, fs);
@@ -154,11 +155,11 @@ final class SyntaxErrors {
             } catch (LuaError e) {
                 String msg = message(e.getMessage());
                 Matcher loose = LOOSE_BREAK.matcher(msg);
-                if (loose.matches()) return looseBreak(code, name, Integer.parseInt(loose.group(1)));
-                return where(name, ls) + words(msg, ls, code, name);
+                if (loose.matches()) return looseBreak(source, name, Integer.parseInt(loose.group(1)));
+                return where(name, ls) + words(msg, ls, source, name);
             } catch (NumberFormatException e) {
                 // luaj reads a numeral such as "1..2" with Java's parser, which throws.
-                return where(name, ls) + "malformed number near '" + numeral(near(TK_NUMBER, ls)) + "'";
+                return where(name, ls) + "malformed number near '" + numeral(near(TK_NUMBER, ls, source)) + "'";
             }
         } catch (Throwable unexpected) {
             return null;
@@ -179,8 +180,8 @@ final class SyntaxErrors {
      * Lua 5.2's break is a goto, found unmatched as its block ends; Lua 5.1 fails right at the
      * break, near the token after it: that of the first break on the line luaj names.
      */
-    private static String looseBreak(byte[] code, String name, int line) throws Throwable {
-        Object ls = lexer(code, name, NEW_FUNC_STATE.invoke());
+    private static String looseBreak(Lua51Source.Scan source, String name, int line) throws Throwable {
+        Object ls = lexer(source.source(), name, NEW_FUNC_STATE.invoke());
         int token;
         do {
             NEXT.invoke(ls);
@@ -190,7 +191,7 @@ final class SyntaxErrors {
             NEXT.invoke(ls);
             token = (int) TOKEN.get(T.get(ls));
         }
-        return where(name, ls) + "no loop to break near '" + near(token, ls) + "'";
+        return where(name, ls) + "no loop to break near '" + near(token, ls, source) + "'";
     }
 
     /**
@@ -220,6 +221,12 @@ final class SyntaxErrors {
         return LuaErrors.chunkId(name, 80) + ":" + (int) LINE.get(ls) + ": ";
     }
 
+    /** Where in code the token luaj just read ends: its lexer has read one byte past it (current), unless the code ended. */
+    private static int numeralEnd(Object ls, byte[] code) throws Throwable {
+        int read = code.length - ((InputStream) Z.get(ls)).available();
+        return (int) CURRENT.get(ls) == EOZ ? code.length : read - 1;
+    }
+
     /** luaj's message without its "chunk:line: " (which is luaj's chunk naming, not Lua 5.1's). */
     private static String message(String luaj) {
         String m = String.valueOf(luaj);
@@ -228,10 +235,10 @@ final class SyntaxErrors {
     }
 
     /** The message in Lua 5.1's words and with the token it was near, as luaX_lexerror writes it. */
-    private static String words(String msg, Object ls, byte[] code, String name) throws Throwable {
+    private static String words(String msg, Object ls, Lua51Source.Scan source, String name) throws Throwable {
         int token = (int) TOKEN.get(T.get(ls));
         if (UNEXPECTED.matcher(msg).matches()) msg = "unexpected symbol";
-        if (msg.equals("syntax error") && wantsAssignment(code, name, ls)) msg = "'=' expected";
+        if (msg.equals("syntax error") && wantsAssignment(source.source(), name, ls)) msg = "'=' expected";
         msg = msg.replace("'<eos>'", "'<eof>'");
         // The lexer's own errors name the token it was reading, not the parser's current one.
         switch (msg) {
@@ -244,7 +251,7 @@ final class SyntaxErrors {
             default -> { }
         }
         if (token == 0 || msg.contains(" has more than ") || msg.startsWith("too many ")) return msg;
-        return msg + " near '" + near(token, ls) + "'";
+        return msg + " near '" + near(token, ls, source) + "'";
     }
 
     /** The numeral at the start of text (luaj's buffer holds more after it when its reader throws). */
@@ -254,15 +261,20 @@ final class SyntaxErrors {
         return text.substring(0, end);
     }
 
-    /** luaX_token2str, or the text just read for a name, number or string (txtToken). */
-    private static String near(int token, Object ls) throws Throwable {
+    /**
+     * luaX_token2str, or the text just read for a name, number or string (txtToken); a number as
+     * the script wrote it (see {@link Lua51Source.Scan#asWritten}).
+     */
+    private static String near(int token, Object ls, Lua51Source.Scan source) throws Throwable {
         if (token == TK_EOS) return "<eof>";
         // luaX_token2str writes a control byte (C's iscntrl) as its number; luaj's stops at 31.
         if (token == 127) return "char(127)";
         String text = (String) TXT_TOKEN.invoke(ls, token);
         // luaj's buffer may hold the NUL its number reader ends the text with; C stops there.
         int nul = text.indexOf('\0');
+        if (nul >= 0) text = text.substring(0, nul);
+        if (token == TK_NUMBER) text = source.asWritten(text, numeralEnd(ls, source.source()));
         // Its chars are the script's bytes, one each.
-        return BinaryText.decode((nul < 0 ? text : text.substring(0, nul)).getBytes(StandardCharsets.ISO_8859_1));
+        return BinaryText.decode(text.getBytes(StandardCharsets.ISO_8859_1));
     }
 }
