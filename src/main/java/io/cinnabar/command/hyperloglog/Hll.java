@@ -15,8 +15,9 @@ import java.util.Arrays;
  * Stored strings are shared (replies, snapshots), so the first edit copies the string (with room to
  * grow, as Redis's sds); reading, or a PFADD that changes no register, copies nothing.
  * {@link #bytes()} gives the result to store. Sparse data may be corrupt
- * (any SETRANGE makes it so): every read past the end sees a zero byte, as Redis sees the sds
- * terminator, and every walk is bounded, so corruption yields "invalid", never an exception.
+ * (any SETRANGE makes it so): a read past the end sees the byte after it, as Redis reads the sds's
+ * next byte (see {@link #at}), and every walk is bounded, so corruption yields "invalid", never an
+ * exception.
  */
 public final class Hll {
     static final int P = 14;
@@ -93,9 +94,15 @@ public final class Hll {
         return b[4];
     }
 
-    /** A byte of the string, or 0 past its end (where Redis reads the sds terminator). */
+    /**
+     * A byte of the string, or past its end the byte Redis reads there: the sds terminator (0) or,
+     * once an XZERO cut short by the end was split, the split's last byte that memcpy wrote over the
+     * terminator (sparseSet), which the next split in the same PFADD reads as the XZERO's low byte.
+     * Redis keeps that byte for later commands too; a stored value here ends at its length, so they
+     * read 0.
+     */
     private int at(int i) {
-        return i < len ? b[i] & 0xFF : 0;
+        return i < b.length ? b[i] & 0xFF : 0;
     }
 
     // ---- cached cardinality ----
@@ -294,6 +301,7 @@ public final class Hll {
             if (delta > 0 && len + delta > sparseMaxBytes) return promote(index, count);
             if (delta != 0 && next >= 0) System.arraycopy(b, next, b, next + delta, end - next);
             len += delta;
+            b[len] = 0; // sdsIncrLen's terminator, before the memcpy
             System.arraycopy(seq, 0, b, p, n);
             end += delta;
         }
@@ -322,6 +330,7 @@ public final class Hll {
                     b[p + 1] = val(valValue(op), merged);
                     System.arraycopy(b, p + 1, b, p, end - p - 1);
                     len--;
+                    b[len] = 0; // sdsIncrLen's terminator
                     end--;
                     continue;
                 }
