@@ -3018,8 +3018,9 @@ def main():
             name = cmd[0].upper()
             in_multi_only = isinstance(cmd, InMulti)
             # Now and then a wrong number of arguments or a stray one: the arity and syntax errors.
-            # (SPOP keeps its count: which members a count-less SPOP removes is random.)
-            if random.random() < 0.04 and len(cmd) > (3 if name == "SPOP" else 1):
+            # (SPOP keeps its count, run from Lua too: which members a count-less SPOP removes is random.)
+            spop_from_lua = str((ctx_inner(cmd) or [""])[0]).upper() == "SPOP"
+            if random.random() < 0.04 and len(cmd) > (3 if name == "SPOP" else 1) and not spop_from_lua:
                 cmd = cmd[:random.randint(1, len(cmd) - 1)]
             elif random.random() < 0.04 and name not in TIMEOUT_LAST:  # a stray last argument would be the timeout
                 cmd = cmd + [pick(VALUES + ["NX", "XX", "COUNT", "LIMIT"])]
