@@ -19,8 +19,6 @@ final class RdbOutput {
     private final OutputStream out;
     private final boolean compress;
     private final boolean checksum;
-    /** Made on first use: its table is 64 KB and many outputs never compress anything. */
-    private Lzf lzf;
     private final long[] parsed = new long[1];
     private byte[] buf;
     private int len;
@@ -149,8 +147,7 @@ final class RdbOutput {
     void writeString(byte[] s, int off, int n) throws IOException {
         if (n <= 11 && Numbers.parseLong(s, off, n, parsed) && writeIntegerForm(parsed[0])) return;
         if (compress && n > 20) {
-            if (lzf == null) lzf = new Lzf();
-            byte[] c = lzf.compress(s, off, n, n - 4);
+            byte[] c = Lzf.forThisThread().compress(s, off, n, n - 4);
             if (c != null) {
                 writeByte(0xc0 | RdbInput.ENC_LZF);
                 writeLength(c.length);

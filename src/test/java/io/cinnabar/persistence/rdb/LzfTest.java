@@ -67,6 +67,23 @@ class LzfTest {
     }
 
     @Test
+    void compressesAsLiblzfDoes() {
+        // Redis 7.0.15: SET k <value>, DUMP k, the LZF part of the payload (Redis compresses
+        // with at most len - 4 bytes of output).
+        String[][] cases = {
+            {"a".repeat(100), "016161e05700016161"},
+            {"abcdefghij".repeat(10), "0a6162636465666768696a61e04e0901696a"},
+            {"hello world, hello redis, hello cinnabar!",
+                "0d68656c6c6f20776f726c642c2068600c047265646973c00c0863696e6e6162617221"},
+        };
+        for (String[] c : cases) {
+            byte[] in = c[0].getBytes();
+            byte[] out = Lzf.forThisThread().compress(in, 0, in.length, in.length - 4);
+            assertArrayEquals(HexFormat.of().parseHex(c[1]), out, c[0]);
+        }
+    }
+
+    @Test
     void malformedInputIsRefused() {
         assertNull(Lzf.decompress(new byte[] {0x05, 'a'}, 0, 2, 6), "literal runs past the input");
         assertNull(Lzf.decompress(new byte[] {0x00, 'a', 0x20, 0x05}, 0, 4, 4), "reference before the start");
