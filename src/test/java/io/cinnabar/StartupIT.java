@@ -399,14 +399,15 @@ class StartupIT {
         }
     }
 
-    @Test
-    void aCrashOfAnEmbeddedServerStopsItAndLeavesTheJvm() {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"PANIC", "OOM"})
+    void aCrashOfAnEmbeddedServerStopsItAndLeavesTheJvm(String crash) {
         CinnabarServer server = CinnabarServer.builder().port(0).option("enable-debug-command", "yes").build().start();
         try (Jedis j = new Jedis("127.0.0.1", server.port())) {
-            assertThrows(JedisConnectionException.class, () -> j.sendCommand(() -> "DEBUG".getBytes(StandardCharsets.US_ASCII), "PANIC"));
+            assertThrows(JedisConnectionException.class, () -> j.sendCommand(() -> "DEBUG".getBytes(StandardCharsets.US_ASCII), crash));
         }
         assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), server::awaitTermination,
-                "the embedded server still runs after DEBUG PANIC");
+                "the embedded server still runs after DEBUG " + crash);
         server.close();
     }
 

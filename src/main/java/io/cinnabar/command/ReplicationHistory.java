@@ -202,6 +202,12 @@ public final class ReplicationHistory implements WriteFeed.Tap {
         log.warn("Setting secondary replication ID to {}, valid up to offset: {}. New replication ID is {}", id2, secondOffset, id);
     }
 
+    /** DEBUG CHANGE-REPL-ID: a new replication id and none second (Redis's changeReplicationId, clearReplicationId2). */
+    public void changeIds() {
+        id = randomId();
+        clearSecondId();
+    }
+
     private void shiftTo(String newId) {
         id2 = id();
         secondOffset = offset + 1;

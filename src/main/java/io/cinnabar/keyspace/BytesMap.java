@@ -50,6 +50,11 @@ public final class BytesMap<V> {
         return table.size();
     }
 
+    /** The table's shape as Redis's DEBUG HTSTATS-KEY prints a dict's. */
+    public String tableStats() {
+        return table.stats();
+    }
+
     public boolean isEmpty() {
         return table.size() == 0;
     }

@@ -30,6 +30,11 @@ public final class BytesSet {
         return table.size();
     }
 
+    /** The table's shape as Redis's DEBUG HTSTATS-KEY prints a dict's. */
+    public String tableStats() {
+        return table.stats();
+    }
+
     public boolean contains(byte[] key) {
         return table.find(key) != null;
     }

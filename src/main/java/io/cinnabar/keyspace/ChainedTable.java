@@ -361,6 +361,22 @@ final class ChainedTable<N extends ChainedTable.Link<N>> {
         return (Link<N>[]) new Link[n];
     }
 
+    /** Redis's dictGetStats text (DEBUG HTSTATS): the array in use, then a running resize's target. */
+    String stats() {
+        String main = arrayStats(table).describe(0);
+        return resized == null ? main : main + arrayStats(resized).describe(1);
+    }
+
+    private static TableStats arrayStats(Link<?>[] array) {
+        TableStats stats = new TableStats(array.length);
+        for (Link<?> head : array) {
+            long length = 0;
+            for (Link<?> n = head; n != null; n = (Link<?>) n.next) length++;
+            stats.bucket(length);
+        }
+        return stats;
+    }
+
     /** The array where a key of hash h lives (and goes): while a resize runs, its bucket may have moved. */
     private Link<N>[] arrayFor(int h) {
         return resized != null && (h & (table.length - 1)) < rehashIndex ? resized : table;

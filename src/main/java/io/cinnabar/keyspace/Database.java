@@ -45,6 +45,13 @@ public final class Database {
         return volatileCount;
     }
 
+    /** DEBUG HTSTATS: the key table as Redis describes its dict, then the volatile keys' array as its expires dict. */
+    public String tableStats() {
+        TableStats expires = new TableStats(volatiles.length);
+        for (int i = 0; i < volatiles.length; i++) expires.bucket(i < volatileCount ? 1 : 0);
+        return "[Dictionary HT]\n" + table.stats() + "[Expires HT]\n" + expires.describe(0);
+    }
+
     /**
      * Estimated bytes of this database: its entries ({@link Entry#memory()}, kept as a running
      * total) and its table's bucket array.

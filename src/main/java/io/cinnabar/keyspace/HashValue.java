@@ -90,6 +90,11 @@ public final class HashValue implements TypedValue {
         return table == null;
     }
 
+    /** DEBUG HTSTATS-KEY's text of the hashtable encoding; null for a listpack. */
+    public String tableStats() {
+        return table == null ? null : table.tableStats();
+    }
+
     // ---- reads ----
 
     /** Passes field's value to sink; false (sink not called) when field is absent. */

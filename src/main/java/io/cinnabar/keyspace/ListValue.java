@@ -80,6 +80,11 @@ public final class ListValue implements TypedValue {
         return size;
     }
 
+    /** list-max-listpack-size as the list was made with it (Redis's quicklist fill). */
+    public int fill() {
+        return fill;
+    }
+
     /** Object, nodes and their buffers (spare room included, as a listpack's allocation). */
     @Override
     public long memoryUsage() {

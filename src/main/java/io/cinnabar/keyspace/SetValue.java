@@ -75,6 +75,11 @@ public final class SetValue implements TypedValue, MemberSet {
         return ints != null;
     }
 
+    /** DEBUG HTSTATS-KEY's text of the hashtable encoding; null for an intset. */
+    public String tableStats() {
+        return table == null ? null : table.tableStats();
+    }
+
     /** The intset while intset-encoded, else null; read-only for callers. */
     public IntSet intset() {
         return ints;

@@ -92,6 +92,11 @@ public final class ZSetValue implements TypedValue {
         return dict == null;
     }
 
+    /** DEBUG HTSTATS-KEY's text of the skiplist encoding's member dict; null for a listpack. */
+    public String tableStats() {
+        return dict == null ? null : dict.tableStats();
+    }
+
     @Override
     public ZSetValue copy() {
         if (dict == null) {

@@ -4,7 +4,6 @@ import io.cinnabar.command.Call;
 import io.cinnabar.command.HelpReply;
 import io.cinnabar.command.CommandError;
 import io.cinnabar.keyspace.Entry;
-import io.cinnabar.keyspace.TypedValue;
 import io.cinnabar.log.CrashReport;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.util.Numbers;
@@ -17,12 +16,25 @@ import io.cinnabar.util.Numbers;
 final class DebugCommand {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DebugCommand.class);
 
+    /**
+     * Redis 7.0's DEBUG HELP word for word, as a Redis built without jemalloc prints it (no
+     * MALLCTL). Named but answered as unknown here: CRASH-AND-RECOVER and RESTART (a JVM does not
+     * exec itself in place), SDSLEN and STRUCTSIZE (C layouts), CLIENT-EVICTION, and the cluster
+     * bus's DROP-CLUSTER-PACKET-FILTER and CLUSTERLINK.
+     */
     private static final String[] HELP = {
+        "AOF-FLUSH-SLEEP <microsec>",
+        "    Server will sleep before flushing the AOF, this is used for testing.",
         "ASSERT",
         "    Crash by assertion failed.",
+        "CHANGE-REPL-ID",
+        "    Change the replication IDs of the instance.",
+        "    Dangerous: should be used only for testing the replication subsystem.",
         "CONFIG-REWRITE-FORCE-ALL",
         "    Like CONFIG REWRITE but writes all configuration options, including",
         "    keywords not listed in original configuration file or default values.",
+        "CRASH-AND-RECOVER [<milliseconds>]",
+        "    Hard crash and restart after a <milliseconds> delay (default 0).",
         "DIGEST",
         "    Output a hex signature representing the current DB content.",
         "DIGEST-VALUE <key> [<key> ...]",
@@ -30,16 +42,24 @@ final class DebugCommand {
         "ERROR <string>",
         "    Return a Redis protocol error with <string> as message. Useful for clients",
         "    unit tests to simulate Redis errors.",
-        "PAUSE-CRON <0|1>",
-        "    Stop periodic cron job processing.",
-        "REPLYBUFFER PEAK-RESET-TIME <NEVER||RESET|time>",
-        "    Sets the time (in milliseconds) to wait between client reply buffer peak resets.",
-        "    In case NEVER is provided the last observed peak will never be reset",
-        "    In case RESET is provided the peak reset time will be restored to the default value",
-        "REPLYBUFFER RESIZING <0|1>",
-        "    Enable or disable the reply buffer resize cron job",
+        "LEAK <string>",
+        "    Create a memory leak of the input string.",
+        "LOG <message>",
+        "    Write <message> to the server log.",
+        "HTSTATS <dbid>",
+        "    Return hash table statistics of the specified Redis database.",
+        "HTSTATS-KEY <key>",
+        "    Like HTSTATS but for the hash table stored at <key>'s value.",
+        "LOADAOF",
+        "    Flush the AOF buffers on disk and reload the AOF in memory.",
+        "REPLICATE <string>",
+        "    Replicates the provided string to replicas, allowing data divergence.",
         "OBJECT <key>",
-        "    Show low level info about the `key` and associated value.",
+        "    Show low level info about `key` and associated value.",
+        "DROP-CLUSTER-PACKET-FILTER <packet-type>",
+        "    Drop all packets that match the filtered type. Set to -1 allow all packets.",
+        "OOM",
+        "    Crash the server simulating an out-of-memory error.",
         "PANIC",
         "    Crash the server simulating a panic.",
         "POPULATE <count> [<prefix>] [<size>]",
@@ -51,28 +71,57 @@ final class DebugCommand {
         "    Reply with a test value of the specified type. <type> can be: string,",
         "    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
         "    true, false.",
+        "RELOAD [option ...]",
+        "    Save the RDB on disk and reload it back to memory. Valid <option> values:",
+        "    * MERGE: conflicting keys will be loaded from RDB.",
+        "    * NOFLUSH: the existing database will not be removed before load, but",
+        "      conflicting keys will generate an exception and kill the server.",
+        "    * NOSAVE: the database will be loaded from an existing RDB file.",
+        "    Examples:",
+        "    * DEBUG RELOAD: verify that the server is able to persist, flush and reload",
+        "      the database.",
+        "    * DEBUG RELOAD NOSAVE: replace the current database with the contents of an",
+        "      existing RDB file.",
+        "    * DEBUG RELOAD NOSAVE NOFLUSH MERGE: add the contents of an existing RDB",
+        "      file to the database.",
+        "RESTART [<milliseconds>]",
+        "    Graceful restart: save config, db, restart after a <milliseconds> delay (default 0).",
+        "SDSLEN <key>",
+        "    Show low level SDS string info representing `key` and value.",
+        "SEGFAULT",
+        "    Crash the server with sigsegv.",
         "SET-ACTIVE-EXPIRE <0|1>",
-        "    Setting it to 0 disables expiring keys in background when they are not accessed.",
+        "    Setting it to 0 disables expiring keys in background when they are not",
+        "    accessed (otherwise the Redis behavior). Setting it to 1 reenables back the",
+        "    default.",
         "QUICKLIST-PACKED-THRESHOLD <size>",
         "    Sets the threshold for elements to be inserted as plain vs packed nodes",
         "    Default value is 1GB, allows values up to 4GB. Setting to 0 restores to default.",
-        "RELOAD [option ...]",
-        "    Save the RDB on disk and reload it back to memory. Available options:",
-        "    * MERGE: Merge the content of the RDB with the current data set.",
-        "    * NOFLUSH: Do not empty the current data set before loading the RDB.",
-        "    * NOSAVE: Do not save the RDB, just load it back.",
-        "LOADAOF",
-        "    Flush the AOF buffers on disk and reload the AOF in memory.",
-        "REPLICATE <string>",
-        "    Replicates the provided string to replicas, allowing data divergence.",
-        "AOF-FLUSH-SLEEP <microsec>",
-        "    Server will sleep before flushing the AOF, this is used for testing.",
-        "LOG <message>",
-        "    Write <message> to the server log.",
-        "SEGFAULT",
-        "    Crash the server with sigsegv.",
+        "SET-SKIP-CHECKSUM-VALIDATION <0|1>",
+        "    Enables or disables checksum checks for RDB files and RESTORE's payload.",
         "SLEEP <seconds>",
-        "    Stop the server for <seconds>. Decimals allowed."
+        "    Stop the server for <seconds>. Decimals allowed.",
+        "STRINGMATCH-TEST",
+        "    Run a fuzz tester against the stringmatchlen() function.",
+        "STRUCTSIZE",
+        "    Return the size of different Redis core C structures.",
+        "LISTPACK <key>",
+        "    Show low level info about the listpack encoding of <key>.",
+        "QUICKLIST <key> [<0|1>]",
+        "    Show low level info about the quicklist encoding of <key>.",
+        "    The optional argument (0 by default) sets the level of detail",
+        "CLIENT-EVICTION",
+        "    Show low level client eviction pools info (maxmemory-clients).",
+        "PAUSE-CRON <0|1>",
+        "    Stop periodic cron job processing.",
+        "REPLYBUFFER PEAK-RESET-TIME <NEVER||RESET|time>",
+        "    Sets the time (in milliseconds) to wait between client reply buffer peak resets.",
+        "    In case NEVER is provided the last observed peak will never be reset",
+        "    In case RESET is provided the peak reset time will be restored to the default value",
+        "REPLYBUFFER RESIZING <0|1>",
+        "    Enable or disable the reply buffer resize cron job",
+        "CLUSTERLINK KILL <to|from|all> <node-id>",
+        "    Kills the link based on the direction to/from (both) with the provided node."
     };
 
     /**
@@ -125,7 +174,15 @@ final class DebugCommand {
         } else if (c.argIs(1, "PROTOCOL") && c.argCount() == 3) {
             protocol(c);
         } else if (c.argIs(1, "OBJECT") && c.argCount() == 3) {
-            object(c);
+            DebugValues.object(c);
+        } else if (c.argIs(1, "HTSTATS") && c.argCount() == 3) {
+            DebugValues.htstats(c);
+        } else if (c.argIs(1, "HTSTATS-KEY") && c.argCount() == 3) {
+            DebugValues.htstatsKey(c);
+        } else if (c.argIs(1, "LISTPACK") && c.argCount() == 3) {
+            DebugValues.listpack(c);
+        } else if (c.argIs(1, "QUICKLIST") && (c.argCount() == 3 || c.argCount() == 4)) {
+            DebugValues.quicklist(c);
         } else if (c.argIs(1, "DIGEST") && c.argCount() == 2) {
             c.reply().simple(hex(io.cinnabar.keyspace.ValueDigest.dataset(c.keyspace())));
         } else if (c.argIs(1, "DIGEST-VALUE")) {
@@ -150,6 +207,16 @@ final class DebugCommand {
             c.reply().ok();
         } else if (c.argIs(1, "ERROR") && c.argCount() == 3) {
             c.reply().raw(errorLine(c.arg(2)));
+        } else if (c.argIs(1, "LEAK") && c.argCount() == 3) {
+            // Redis leaks a copy of the string to test its leak checkers; a collected heap has none to find.
+            c.reply().ok();
+        } else if (c.argIs(1, "CHANGE-REPL-ID") && c.argCount() == 2) {
+            log.warn("Changing replication IDs after receiving DEBUG change-repl-id");
+            c.server().history().changeIds();
+            c.reply().ok();
+        } else if (c.argIs(1, "STRINGMATCH-TEST") && c.argCount() == 2) {
+            StringMatchFuzz.run();
+            c.reply().simple("Apparently Redis did not crash: test passed");
         } else if (c.argIs(1, "LOG") && c.argCount() == 3) {
             log.warn("DEBUG LOG: {}", c.argString(2));
             c.reply().ok();
@@ -170,7 +237,7 @@ final class DebugCommand {
             c.preventPropagation();
             c.server().dataSets().loadAof();
             c.reply().ok();
-        } else if (c.argIs(1, "SEGFAULT") || c.argIs(1, "PANIC") || c.argIs(1, "ASSERT")) {
+        } else if (c.argIs(1, "SEGFAULT") || c.argIs(1, "PANIC") || c.argIs(1, "ASSERT") || c.argIs(1, "OOM")) {
             crash(c);
         } else if (c.argIs(1, "HELP") && c.argCount() == 2) {
             HelpReply.reply(c, HELP);
@@ -181,7 +248,7 @@ final class DebugCommand {
     }
 
     /**
-     * DEBUG SEGFAULT | PANIC | ASSERT: the crash Redis's debug.c causes, with its report (the
+     * DEBUG SEGFAULT | PANIC | ASSERT | OOM: the crash Redis's debug.c causes, with its report (the
      * INFO in it read here, on the keyspace thread). crash-log-enabled no leaves out the details,
      * and for SEGFAULT the report too, as Redis's unhandled SIGSEGV does. The process ends (see
      * CrashReport); an embedded server stops without saving instead.
@@ -194,6 +261,11 @@ final class DebugCommand {
             else CrashReport.die(CrashReport.SIGSEGV);
         } else if (c.argIs(1, "PANIC")) {
             CrashReport.panic("DEBUG PANIC called at Unix time " + c.mstime() / 1000, "debug.c:506", details, info);
+        } else if (c.argIs(1, "OOM")) {
+            // Redis asks its allocator for SIZE_MAX/2 bytes; the refusal ends in its out-of-memory handler.
+            log.warn("Out Of Memory allocating {} bytes!", Long.MAX_VALUE);
+            CrashReport.panic("Redis aborting for OUT OF MEMORY. Allocating " + Long.MAX_VALUE + " bytes!", "server.c:6658",
+                    details, info);
         } else {
             CrashReport.assertion("1 == 2", "debug.c:526", details, info);
         }
@@ -315,49 +387,5 @@ final class DebugCommand {
             default -> throw new CommandError("ERR Wrong protocol type name. Please use one of the following: "
                     + "string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false");
         }
-    }
-
-    /** DEBUG OBJECT key: Redis's one-line description of the stored object. */
-    private static void object(Call c) {
-        c.keyspace().touchEnabled(false);
-        Entry e = c.db().stored(c.arg(2)); // an expired key is shown, not reclaimed, as Redis's dictFind
-        if (e == null) throw new CommandError("ERR no such key");
-        Object v = e.value();
-        String encoding;
-        long serialized;
-        if (v instanceof byte[] b) {
-            encoding = e.stringEncoding();
-            serialized = encoding.equals("int") ? intSerializedLength(b) : lengthPrefix(b.length) + b.length;
-        } else {
-            encoding = ((TypedValue) v).encoding();
-            serialized = 0;
-        }
-        String text = "Value at:0x" + Long.toHexString(0x7f0000000000L | (System.identityHashCode(v) & 0xffffffffL))
-                + " refcount:" + (e.privateCopy() ? 1 : refcount(v, encoding)) + " encoding:" + encoding + " serializedlength:" + serialized
-                + " lru:" + (e.lru() & ((1 << 24) - 1)) + " lru_seconds_idle:" + c.keyspace().idleSeconds(e);
-        c.reply().simple(text);
-    }
-
-    /** Redis shares the integers 0..9999 (OBJ_SHARED_INTEGERS), reporting them as immortal. */
-    private static int refcount(Object v, String encoding) {
-        if (!encoding.equals("int")) return 1;
-        long n = Numbers.parseLongOr((byte[]) v, -1);
-        return n >= 0 && n < 10000 ? Integer.MAX_VALUE : 1;
-    }
-
-    /** Bytes rdbSaveLongLongAsStringObject writes for an integer-encoded string. */
-    private static long intSerializedLength(byte[] b) {
-        long v = Numbers.parseLongOr(b, 0);
-        if (v >= -(1 << 7) && v <= (1 << 7) - 1) return 2;
-        if (v >= -(1 << 15) && v <= (1 << 15) - 1) return 3;
-        if (v >= -(1L << 31) && v <= (1L << 31) - 1) return 5;
-        return lengthPrefix(b.length) + b.length;
-    }
-
-    /** Size of an RDB length prefix. */
-    private static long lengthPrefix(long len) {
-        if (len < (1 << 6)) return 1;
-        if (len < (1 << 14)) return 2;
-        return len <= 0xffffffffL ? 5 : 9;
     }
 }

@@ -30,6 +30,11 @@ public final class DumpPayload {
         return withFooter(out);
     }
 
+    /** rdbSavedObjectLen (DEBUG OBJECT's serializedlength): the bytes of value's body in a payload, without type and footer. */
+    public static long bodyLength(Object value, boolean compression) throws IOException {
+        return create(value, compression).length - 1 - FOOTER;
+    }
+
     /** FUNCTION DUMP's payload: each library as an RDB file holds it (FUNCTION2 and its code). */
     public static byte[] functions(List<byte[]> codes, boolean compression) throws IOException {
         RdbOutput out = new RdbOutput(compression);

@@ -67,21 +67,39 @@ public final class RdbValues {
     /** One packed (listpack) node per list node, as Redis saves its quicklist. */
     private static void writeList(RdbOutput out, ListValue list) throws IOException {
         out.writeLength(list.nodeCount());
-        ListNodeWriter nodes = new ListNodeWriter(out);
+        forEachNodeListpack(list, node -> {
+            out.writeLength(CONTAINER_PACKED);
+            out.writeString(node);
+        });
+    }
+
+    /** The listpacks of Redis's quicklist nodes for list, head to tail (DEBUG QUICKLIST, OBJECT). */
+    public static List<byte[]> quicklistNodes(ListValue list) {
+        List<byte[]> nodes = new ArrayList<>(list.nodeCount());
+        forEachNodeListpack(list, nodes::add);
+        return nodes;
+    }
+
+    private interface ListpackSink<E extends Exception> {
+        void accept(byte[] listpack) throws E;
+    }
+
+    private static <E extends Exception> void forEachNodeListpack(ListValue list, ListpackSink<E> sink) throws E {
+        NodeListpacks<E> nodes = new NodeListpacks<>(sink);
         list.forEachNode(nodes);
         nodes.finishNode();
     }
 
-    private static final class ListNodeWriter implements ListValue.NodeVisitor<IOException> {
-        private final RdbOutput out;
+    private static final class NodeListpacks<E extends Exception> implements ListValue.NodeVisitor<E> {
+        private final ListpackSink<E> sink;
         private Listpack.Builder node;
 
-        ListNodeWriter(RdbOutput out) {
-            this.out = out;
+        NodeListpacks(ListpackSink<E> sink) {
+            this.sink = sink;
         }
 
         @Override
-        public void node(int count) throws IOException {
+        public void node(int count) throws E {
             finishNode();
             node = new Listpack.Builder();
         }
@@ -91,10 +109,8 @@ public final class RdbValues {
             node.add(buf, off, len);
         }
 
-        void finishNode() throws IOException {
-            if (node == null) return;
-            out.writeLength(CONTAINER_PACKED);
-            out.writeString(node.build());
+        void finishNode() throws E {
+            if (node != null) sink.accept(node.build());
             node = null;
         }
     }
@@ -110,19 +126,34 @@ public final class RdbValues {
         for (byte[] m : members) out.writeString(m);
     }
 
+    /** A listpack-encoded sorted set as Redis holds it: member, score, ... (integral scores as integers). */
+    public static byte[] listpack(ZSetValue z) {
+        Listpack.Builder b = new Listpack.Builder();
+        long[] integer = new long[1];
+        z.forEach((member, score) -> {
+            b.add(member);
+            if (double2ll(score, integer)) {
+                b.addInteger(integer[0]);
+            } else {
+                b.add(DoubleFormat.reply(score).getBytes(StandardCharsets.US_ASCII));
+            }
+        });
+        return b.build();
+    }
+
+    /** A listpack-encoded hash as Redis holds it: field, value, ... */
+    public static byte[] listpack(HashValue h) {
+        Listpack.Builder b = new Listpack.Builder();
+        h.forEach((f, fo, fl, v, vo, vl) -> {
+            b.add(f, fo, fl);
+            b.add(v, vo, vl);
+        });
+        return b.build();
+    }
+
     private static void writeZSet(RdbOutput out, ZSetValue z) throws IOException {
         if (z.isListpack()) {
-            Listpack.Builder b = new Listpack.Builder();
-            long[] integer = new long[1];
-            z.forEach((member, score) -> {
-                b.add(member);
-                if (double2ll(score, integer)) {
-                    b.addInteger(integer[0]);
-                } else {
-                    b.add(DoubleFormat.reply(score).getBytes(StandardCharsets.US_ASCII));
-                }
-            });
-            out.writeString(b.build());
+            out.writeString(listpack(z));
             return;
         }
         int n = z.size();
@@ -136,12 +167,7 @@ public final class RdbValues {
 
     private static void writeHash(RdbOutput out, HashValue h) throws IOException {
         if (h.isCompact()) {
-            Listpack.Builder b = new Listpack.Builder();
-            h.forEach((f, fo, fl, v, vo, vl) -> {
-                b.add(f, fo, fl);
-                b.add(v, vo, vl);
-            });
-            out.writeString(b.build());
+            out.writeString(listpack(h));
             return;
         }
         byte[][] pairs = h.toPairs();
