@@ -2491,7 +2491,12 @@ FAMILIES = {
 # Replies Redis leaves unordered: compared as sorted lists.
 UNORDERED = {"SMEMBERS", "SINTER", "SUNION", "SDIFF", "KEYS", "HKEYS", "HVALS", "SPOP", "PUBSUB"}
 # Replies that hold a time or an internal detail: only the reply kind is compared.
-SHAPE_ONLY = {"TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "DUMP", "LASTSAVE"}
+SHAPE_ONLY = {"TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "LASTSAVE"}
+# DUMP payloads by their RDB type byte: compared byte for byte for strings, lists, intsets, listpacks
+# and skiplist sorted sets (written in score order); by length for hash-table sets and hashes
+# (written in their table's order); streams hold times and generated ids: shape only.
+DUMP_EXACT = {0, 5, 11, 16, 17, 18}
+DUMP_TABLE_ORDER = {2, 4}
 
 
 AUTO_ID = re.compile(rb"^1[6-9]\d{11}-\d+$")
@@ -2805,8 +2810,7 @@ def normalise(cmd, reply, source_type=None):
     if name == "CLIENT" and len(cmd) > 1 and cmd[1].upper() in ("LIST", "INFO") and isinstance(reply, bytes):
         return client_lines(reply)
     if name == "FUNCTION" and len(cmd) == 2 and cmd[1].upper() == "DUMP" and isinstance(reply, bytes):
-        # As DUMP's: Cinnabar's LZF compressor finds other (equally valid) matches than Redis's, and
-        # the libraries come in hash table order. FUNCTION RESTORE of Redis's payloads is compared.
+        # The libraries come in their hash table's order. FUNCTION RESTORE of Redis's payloads is compared.
         return "<payload>"
     if name == "FUNCTION" and len(cmd) > 1 and cmd[1].upper() == "RESTORE" and isinstance(reply, Error):
         # Of a payload with several libraries, Redis names the first clash it meets in its hash
@@ -2868,6 +2872,10 @@ def normalise(cmd, reply, source_type=None):
         # LOLWUT 5 and 6 draw with rand() (Schotter's tilts, the skyline's buildings): the number of
         # lines and the closing text are compared.
         return reply.count(b"\n"), reply.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    if name == "DUMP" and isinstance(reply, bytes) and reply:
+        if reply[0] in DUMP_EXACT:
+            return reply
+        return ("<payload in table order>", len(reply)) if reply[0] in DUMP_TABLE_ORDER else "<payload>"
     if name in SHAPE_ONLY or (name == "OBJECT" and len(cmd) > 1 and cmd[1].upper() in ("IDLETIME", "FREQ")):
         return type(reply).__name__ if not isinstance(reply, int) or reply >= 0 else reply
     return reply
