@@ -142,8 +142,17 @@ public interface ClientChannel {
         return null;
     }
 
-    /** Pending reply bytes that pass the hard client-output-buffer-limit of the client's class; 0: no limit. */
+    /** Reply bytes that surely pass the hard client-output-buffer-limit of the client's class, however counted; 0: no limit. */
     default long outputHardLimit() {
+        return 0;
+    }
+
+    /**
+     * The hard client-output-buffer-limit of the client's class where Redis counts its reply
+     * buffer and list (normal and pubsub clients: see ReplyListCount); 0 when there is none or the
+     * class counts bytes (replicas: {@link #outputHardLimit}).
+     */
+    default long outputCountLimit() {
         return 0;
     }
 

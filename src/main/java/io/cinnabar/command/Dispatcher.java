@@ -39,6 +39,9 @@ public final class Dispatcher {
     private final RespWriter secondary = new RespWriter(4096);
     /** Where replies go now: the batch's writer, or a resumed blocked client's. */
     private RespWriter writer = primary;
+    /** While the batch's client has a client-output-buffer-limit: its replies so far as Redis counts them. */
+    private final io.cinnabar.protocol.ReplyListCount batchReplies = new io.cinnabar.protocol.ReplyListCount();
+    private int batchRepliesFed;
     /** calls[d] is the context of the run at nesting depth d+1: one per invocation level, never shared. */
     private Call[] calls = new Call[4];
     private final BlockedClients blocked;
@@ -187,7 +190,12 @@ public final class Dispatcher {
     private void continueBatch(Client client, List<byte[][]> batch, int i, long feedMark) {
         batchClient = client;
         batchClock = 0;
-        long outputLimit = client.channel().outputHardLimit();
+        long countLimit = client.channel().outputCountLimit();
+        long byteLimit = countLimit == 0 ? client.channel().outputHardLimit() : 0;
+        if (countLimit > 0) {
+            batchReplies.reset();
+            batchRepliesFed = 0;
+        }
         for (int n = batch.size(); i < n; i++) {
             byte[][] r = batch.get(i);
             if (Request.isProtocolError(r)) {
@@ -212,7 +220,7 @@ public final class Dispatcher {
             }
             afterCommand(client, mark, skipThis);
             if (client.isMaster()) server.masterLink().ran(client, r);
-            if (outputLimit > 0 && writer.size() >= outputLimit) {
+            if (byteLimit > 0 && writer.size() >= byteLimit || countLimit > 0 && batchRepliesCounted() >= countLimit) {
                 // Redis checks the limit as replies are added: the client goes before its next
                 // request, and before another client's CLIENT LIST in the same round sees it.
                 client.closeForOutputLimit();
@@ -371,6 +379,18 @@ public final class Dispatcher {
             return;
         }
         client.channel().send(writer, client.closeAfterReply);
+    }
+
+    /**
+     * Redis's count of this batch's replies so far (as if nothing were pending before them), fed
+     * the writer's new bytes piece by piece.
+     */
+    private long batchRepliesCounted() {
+        if (batchRepliesFed > writer.size()) batchRepliesFed = 0; // a part went out: the writer starts over
+        byte[] bytes = writer.bytes();
+        batchReplies.writePieces(k -> bytes[k], batchRepliesFed, writer.size());
+        batchRepliesFed = writer.size();
+        return batchReplies.counted();
     }
 
     /**

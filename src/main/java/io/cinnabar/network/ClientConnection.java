@@ -120,6 +120,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     }
 
     @Override
+    public long outputCountLimit() {
+        int cls = limitClass();
+        if (cls == io.cinnabar.config.ClientOutputBufferLimit.Limits.REPLICA) return 0;
+        return io.cinnabar.config.ClientOutputBufferLimit.hardLimit(dispatcher.server().config(), cls);
+    }
+
+    @Override
     public long partialRequestBytes() {
         RespDecoder d = decoder;
         return d == null ? 0 : d.partialRequestBytes();
@@ -321,12 +328,16 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         }
         if (!channel.isActive()) return;
         for (byte[] m : messages) {
-            if (overOutputLimit(m.length)) {
+            ByteBuf message = Unpooled.wrappedBuffer(m);
+            if (overOutputLimit(message)) {
+                unflushedWrites = 0;
                 closeForOutputLimit();
                 return;
             }
-            channel.write(Unpooled.wrappedBuffer(m), channel.voidPromise());
+            channel.write(message, channel.voidPromise());
+            unflushedWrites++;
         }
+        unflushedWrites = 0;
         channel.flush();
     }
 
@@ -375,18 +386,20 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
 
     /** False when replies would pass the output limit: as Redis, they are dropped and the client closed. */
     private boolean withinOutputLimit(ByteBuf replies) {
-        if (!overOutputLimit(replies.readableBytes())) return true;
+        if (!overOutputLimit(replies)) return true;
         replies.release();
         closeForOutputLimit();
         return false;
     }
 
-    private boolean overOutputLimit(int adding) {
+    /** Whether the replies in adding (null: none) would take the pending output past its limit. */
+    private boolean overOutputLimit(ByteBuf adding) {
+        int size = adding == null ? 0 : adding.readableBytes();
         // Output queued for a client that does not read (a tracking redirection, a subscriber)
         // counts before the next command, as Redis's evicts clients before it sleeps.
-        if (adding >= BIG_OUTPUT) buffersGrew();
-        long total = adding + pendingOutputBytes();
-        boolean over = total > 0 && outputLimit.exceeded(total, limitClass());
+        if (size >= BIG_OUTPUT) buffersGrew();
+        long pending = pendingOutputBytes();
+        boolean over = size + pending > 0 && outputLimit.exceeded(pending, adding, limitClass());
         if (!over && outputLimit.softLimitPending() && !softLimitCheckScheduled) {
             // No more traffic may come to look again: Redis's cron closes such a client too.
             softLimitCheckScheduled = true;
@@ -420,7 +433,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
     private void recheckSoftLimit() {
         softLimitCheckScheduled = false;
         if (!channel.isActive()) return;
-        if (overOutputLimit(0)) {
+        if (overOutputLimit(null)) {
             closeForOutputLimit();
         }
     }
@@ -462,11 +475,24 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Cli
         return channel.isOpen();
     }
 
+    /**
+     * Bytes of replies queued and not yet taken by the socket. Netty's pending count adds its
+     * entry overhead (96 bytes) for every queued write: a subscriber's backlog of 35-byte messages
+     * counted almost four times its size against client-output-buffer-limit, and in omem.
+     */
     @Override
     public long pendingOutputBytes() {
         ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
-        return pending == null ? 0 : pending.totalPendingWriteBytes();
+        if (pending == null) return 0;
+        long entries = pending.size() + unflushedWrites;
+        return Math.max(0, pending.totalPendingWriteBytes() - ENTRY_OVERHEAD * entries);
     }
+
+    /** ChannelOutboundBuffer's overhead per entry, read from the property Netty reads it from. */
+    private static final long ENTRY_OVERHEAD =
+            io.netty.util.internal.SystemPropertyUtil.getInt("io.netty.transport.outboundBufferEntrySizeOverhead", 96);
+    /** Writes queued and not flushed yet (a round of pushes), which Netty's size() leaves out. */
+    private int unflushedWrites;
 
     @Override
     public boolean loopback() {

@@ -110,12 +110,33 @@ class ClientLimitsIT {
         }
     }
 
+    @Test
+    void pipelinedRepliesFillTheTailNodeBeforeANewOne(CinnabarServer server, Jedis jedis) throws IOException {
+        // Three 30,000-byte GETs at once: Redis's nodes of 32,752, 28,656 and 28,656 bytes, 90,184
+        // with their list nodes; five of 5,000 bytes fill two 16 KB nodes, 41,008 (redis-server 7.0.15).
+        jedis.set("v30k", "x".repeat(30_000));
+        jedis.set("v5k", "x".repeat(5000));
+        try {
+            assertTrue(closedBy(server, jedis, 90_184, "v30k", 3));
+            assertFalse(closedBy(server, jedis, 90_185, "v30k", 3));
+            assertTrue(closedBy(server, jedis, 41_008, "v5k", 5));
+            assertFalse(closedBy(server, jedis, 41_009, "v5k", 5));
+        } finally {
+            jedis.configSet("client-output-buffer-limit", "normal 0 0 0");
+        }
+    }
+
     /** Whether a GET of key closes a new client under a hard limit for normal clients. */
     private static boolean closedBy(CinnabarServer server, Jedis jedis, long hardLimit, String key) throws IOException {
+        return closedBy(server, jedis, hardLimit, key, 1);
+    }
+
+    /** Whether gets pipelined GETs of key close a new client under a hard limit for normal clients. */
+    private static boolean closedBy(CinnabarServer server, Jedis jedis, long hardLimit, String key, int gets) throws IOException {
         jedis.configSet("client-output-buffer-limit", "normal " + hardLimit + " 0 0");
         try (Socket client = connect(server)) {
-            // Answered, the GET's reply and QUIT's come before the close; refused, nothing does.
-            send(client, "GET " + key + "\r\nQUIT\r\n");
+            // Answered, the GETs' replies and QUIT's come before the close; refused, nothing does.
+            send(client, ("GET " + key + "\r\n").repeat(gets) + "QUIT\r\n");
             return RawSockets.readToEof(client).isEmpty();
         }
     }
