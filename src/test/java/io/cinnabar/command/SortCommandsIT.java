@@ -229,6 +229,29 @@ class SortCommandsIT {
     }
 
     @Test
+    void storedListKeepsQuicklistCreateFillWhateverTheConfig(Jedis jedis) {
+        // sort.c stores into createQuicklistObject() without quicklistSetOptions: fill -2 for good,
+        // where a pushed list takes list-max-listpack-size. Found by diff-fuzz seed 512 (DUMP of a
+        // SORT ... STORE list under list-max-listpack-size 0); payloads are redis-server 7.0.15's.
+        jedis.configSet("list-max-listpack-size", "1");
+        try {
+            jedis.rpush("l", "3", "1", "2");
+            assertEquals(3, jedis.sort("l", p(), "s"));
+            jedis.rpush("s", "4");
+            assertEquals("\u0012\u0001\u0002\u000f\u000f\u0000\u0000\u0000\u0004\u0000\u0001\u0001\u0002\u0001\u0003\u0001\u0004\u0001\u00ff\n\u0000"
+                    + "\u00a0\u00cd\u0087\u00bc\u0080C\u008au", latin1(jedis.dump("s")));
+            // The pushed list: one element a node.
+            assertEquals(3, jedis.dump("l")[1]);
+        } finally {
+            jedis.configSet("list-max-listpack-size", "-2");
+        }
+    }
+
+    private static String latin1(byte[] b) {
+        return new String(b, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    @Test
     void storeWakesBlockedClient(CinnabarServer server, Jedis jedis) throws Exception {
         jedis.rpush("src", "2", "1");
         try (ListCommandsIT.Conn b = new ListCommandsIT.Conn(server.port())) {

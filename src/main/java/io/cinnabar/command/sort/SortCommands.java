@@ -41,6 +41,8 @@ import static io.cinnabar.command.KeySpec.unknown;
  * result (optionally replaced by GET lookups) as a list.
  */
 public final class SortCommands implements CommandFamily {
+    /** quicklistCreate()'s fill (Redis's default list-max-listpack-size). */
+    private static final int QUICKLIST_CREATE_FILL = -2;
     private static final String NOT_DOUBLE = "ERR One or more scores can't be converted into double";
 
     private static final KeySpec BY_GET_KEYS = unknown(RO, ACCESS).notes("For the optional BY/GET keyword. It is marked "
@@ -207,7 +209,9 @@ public final class SortCommands implements CommandFamily {
             }
             return;
         }
-        ListValue result = new ListValue(c.config().getLong(ConfigOptions.LIST_MAX_LISTPACK_SIZE));
+        // sort.c stores into createQuicklistObject() without quicklistSetOptions: quicklistCreate's
+        // fill of -2 (8 KB nodes), whatever list-max-listpack-size says, for the list's whole life.
+        ListValue result = new ListValue(QUICKLIST_CREATE_FILL);
         for (int j = (int) start; j <= end; j++) {
             if (getCount == 0) result.push(items[j].element, false);
             for (int g = 0; g < getCount; g++) {
