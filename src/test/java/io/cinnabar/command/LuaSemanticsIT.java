@@ -123,6 +123,33 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void breakEndsItsBlock(Jedis j) {
+        // Lua 5.1's break must be its block's last statement (an optional ';', then the block ends),
+        // or no loop holds it; Lua 5.2's (luaj's) need not. Errors as redis-server 7.0.15 gives them.
+        String compiling = "Error compiling script (new function): ";
+        assertFailures(j,
+                "for i=1,2 do break 5 end", compiling + "user_script:1: 'end' expected near '5'",
+                "for i=1,2 do break; 5 end", compiling + "user_script:1: 'end' expected near '5'",
+                "for i=1,2 do\nbreak\n;\nx = 1 end", compiling + "user_script:4: 'end' expected (to close 'for' at line 1) near 'x'",
+                "while true do if x then break 5 end end", compiling + "user_script:1: 'end' expected near '5'",
+                "repeat break x=1 until true", compiling + "user_script:1: 'until' expected near 'x'",
+                "for i=1,2 do break;; end", compiling + "user_script:1: 'end' expected near ';'",
+                "for i=1,2 do break 0x10 end", compiling + "user_script:1: 'end' expected near '0x10'",
+                "for i=1,2 do break 0x end", compiling + "user_script:1: malformed number near '0x'",
+                "for i=1,2 do break\u0001 end", compiling + "user_script:1: 'end' expected near 'char(1)'",
+                // No loop holds it: that is found first, at the function's first such break.
+                "break 5", compiling + "user_script:1: no loop to break near '5'",
+                "function f() break 5 end", compiling + "user_script:1: no loop to break near '5'",
+                "local function f() for i=1,2 do break end break 1 end", compiling + "user_script:1: no loop to break near '1'",
+                "if x then break end break 5", compiling + "user_script:1: no loop to break near 'end'",
+                "if x then break\u0001 end", compiling + "user_script:1: no loop to break near 'char(1)'");
+        assertEquals(List.of(2L, "ok"), run(j, "local n = 0 for i=1,2 do n = n + 1 break --[[c]] ; -- x\nend "
+                + "repeat if n then break end until false return {n + 1, 'ok'}"));
+        assertEquals(List.of("[string \"while 1 do break 5 end\"]:1: 'end' expected near '5'"),
+                run(j, "return {select(2, loadstring('while 1 do break 5 end'))}"));
+    }
+
+    @Test
     void gotoIsAName(Jedis j) {
         // Reserved in Lua 5.2 only.
         assertEquals(List.of(1L, 2L, 3L), run(j, "local goto = 1 local t = {goto = 2} t.goto3 = 3 return {goto, t.goto, t.goto3}"));

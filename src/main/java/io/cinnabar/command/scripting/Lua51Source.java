@@ -25,6 +25,9 @@ import java.util.regex.Pattern;
  * and named as written where a syntax error stops at one ("'<eof>' expected near '0x10'").
  * <li>"::" is a token of Lua 5.2 (labels), two ':' to Lua 5.1: "::top::" is "unexpected symbol
  * near ':'". luaj is given ": :".
+ * <li>break: Lua 5.1's must end its block (an optional ';', then end, else, elseif, until or the
+ * end of the code), as return must in both; Lua 5.2's is a statement like any other. The first
+ * break followed by anything else is noted (see {@link MisplacedBreaks}).
  * </ul>
  */
 final class Lua51Source {
@@ -37,10 +40,22 @@ final class Lua51Source {
      * bytes, a malformed numeral (lexError is then the lexer's own error); and the hex numerals
      * given in decimal, as written, by where their decimal starts in source.
      */
-    record Scan(byte[] source, int stray, int strayLength, String lexError, Map<Integer, String> hexNumerals) {
+    record Scan(byte[] source, int stray, int strayLength, String lexError, Map<Integer, String> hexNumerals,
+                MisplacedBreak misplacedBreak) {
         /** This scan's numerals in other code of the same layout (source with bytes replaced). */
         Scan of(byte[] code) {
-            return new Scan(code, stray, strayLength, lexError, hexNumerals);
+            return new Scan(code, stray, strayLength, lexError, hexNumerals, misplacedBreak);
+        }
+
+        /** This scan of the source with bytes inserted at at: the numerals after it move along. */
+        Scan inserting(int at, byte[] bytes) {
+            byte[] code = new byte[source.length + bytes.length];
+            System.arraycopy(source, 0, code, 0, at);
+            System.arraycopy(bytes, 0, code, at, bytes.length);
+            System.arraycopy(source, at, code, at + bytes.length, source.length - at);
+            Map<Integer, String> moved = new HashMap<>();
+            hexNumerals.forEach((where, hex) -> moved.put(where >= at ? where + bytes.length : where, hex));
+            return new Scan(code, -1, 0, null, moved, null);
         }
 
         /** The numeral luaj read as text, ending just before end in source, as the script wrote it. */
@@ -51,11 +66,17 @@ final class Lua51Source {
         }
     }
 
+    /**
+     * A break that Lua 5.1 refuses for what follows it: end is where the word ends in the source,
+     * semicolon whether a ';' comes next (Lua 5.1 takes it as part of the break statement).
+     */
+    record MisplacedBreak(int end, boolean semicolon) {}
+
     private static final Pattern DECIMAL = Pattern.compile("(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
     private static final Pattern HEX = Pattern.compile("0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)([pP][+-]?\\d+)?");
 
     static Scan scan(byte[] code) {
-        if (!mayDiffer(code)) return new Scan(code, -1, 0, null, Map.of());
+        if (!mayDiffer(code)) return new Scan(code, -1, 0, null, Map.of(), null);
         return new Scanner(code).run();
     }
 
@@ -67,6 +88,7 @@ final class Lua51Source {
         int from, stray = -1, strayLength;
         String lexError;
         final Map<Integer, String> hexNumerals = new HashMap<>();
+        MisplacedBreak misplacedBreak;
 
         Scanner(byte[] s) {
             this.s = s;
@@ -97,14 +119,26 @@ final class Lua51Source {
                     replace(i, i + 2, new byte[] {':', ' ', ':'});
                     i += 2;
                 } else if (isLetter(c) || c == '_') {
+                    int start = i;
                     while (i < n && (isLetter(s[i]) || isDigit(s[i]) || s[i] == '_')) i++;
+                    if (isWord(s, start, i, "break")) noteBreak(i);
                 } else {
                     if (isStray(c)) stopsAt(i, 1, null);
                     i++;
                 }
             }
             out.write(s, from, n - from);
-            return new Scan(out.toByteArray(), stray, strayLength, lexError, hexNumerals);
+            return new Scan(out.toByteArray(), stray, strayLength, lexError, hexNumerals, misplacedBreak);
+        }
+
+        /** The first break (ending at end) that a ';' and then the end of its block do not follow. */
+        void noteBreak(int end) {
+            if (misplacedBreak != null) return;
+            int next = afterSpace(s, end);
+            boolean semicolon = next < n && s[next] == ';';
+            if (semicolon) next = afterSpace(s, next + 1);
+            if (next >= n || endsBlock(s, next)) return;
+            misplacedBreak = new MisplacedBreak(out.size() + (end - from), semicolon);
         }
 
         /** The bytes start..end are given to luaj as with instead. */
@@ -176,6 +210,49 @@ final class Lua51Source {
         }
     }
 
+    /** The words that end a block (block_follow), besides the end of the code. */
+    private static final java.util.List<String> BLOCK_ENDS = java.util.List.of("end", "else", "elseif", "until");
+
+    /** Whether the word at i ends a block. */
+    private static boolean endsBlock(byte[] s, int i) {
+        int end = wordEnd(s, i);
+        for (String word : BLOCK_ENDS) if (isWord(s, i, end, word)) return true;
+        return false;
+    }
+
+    /** Whether s[start..end) is word. */
+    private static boolean isWord(byte[] s, int start, int end, String word) {
+        if (end - start != word.length()) return false;
+        for (int i = 0; i < word.length(); i++) if (s[start + i] != word.charAt(i)) return false;
+        return true;
+    }
+
+    /** Just after the name starting at i (i itself if none does). */
+    private static int wordEnd(byte[] s, int i) {
+        while (i < s.length && (isLetter(s[i]) || isDigit(s[i]) || s[i] == '_')) i++;
+        return i;
+    }
+
+    /** The next token from i on: past C's isspace bytes and comments. */
+    private static int afterSpace(byte[] s, int i) {
+        while (i < s.length) {
+            if (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
+                i++;
+            } else if (s[i] == '-' && i + 1 < s.length && s[i + 1] == '-') {
+                i += 2;
+                int level = longBracket(s, i);
+                if (level >= 0) {
+                    i = afterLongBracket(s, i + level + 2, level);
+                } else {
+                    while (i < s.length && !isLineBreak(s[i])) i++;
+                }
+            } else {
+                break;
+            }
+        }
+        return i;
+    }
+
     /** A hex numeral's value as glibc's strtod reads it, in a decimal luaj reads back exactly. */
     private static String decimal(String hex) {
         boolean exponent = hex.indexOf('p') >= 0 || hex.indexOf('P') >= 0;
@@ -187,12 +264,12 @@ final class Lua51Source {
 
     /**
      * Whether code has a control byte luaj skips, a backslash before an x or a z, a letter in a
-     * numeral (a hex one among them) or "::".
+     * numeral (a hex one among them), "::" or "break".
      */
     private static boolean mayDiffer(byte[] s) {
         for (int i = 0; i < s.length; i++) {
             byte c = s[i];
-            if (isStray(c)) return true;
+            if (isStray(c) || (c == 'b' && i + 5 <= s.length && isWord(s, i, i + 5, "break"))) return true;
             if (i + 1 < s.length && ((c == '\\' && (s[i + 1] == 'x' || s[i + 1] == 'z')) || (c == ':' && s[i + 1] == ':')
                     || (isDigit(c) && (isLetter(s[i + 1]) || s[i + 1] == '_') && (i == 0 || !isLetter(s[i - 1]) && s[i - 1] != '_')))) {
                 return true;

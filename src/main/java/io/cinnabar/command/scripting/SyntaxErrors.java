@@ -35,7 +35,9 @@ final class SyntaxErrors {
     private static final int EOZ = -1;
 
     private static final MethodHandle NEW_COMPILE_STATE, NEW_LEX_STATE, NEW_FUNC_STATE, SET_INPUT, MAIN_FUNC, NEXT, TXT_TOKEN;
-    private static final VarHandle FS, FUNC_STATE_F, T, LOOKAHEAD, TOKEN, CURRENT, LINE, Z;
+    /** luaj's parser's state, for MisplacedBreaks too: the function it compiles, the line and the input. */
+    static final VarHandle FS, LINE, Z;
+    private static final VarHandle FUNC_STATE_F, T, LOOKAHEAD, TOKEN, CURRENT;
 
     static {
         try {
@@ -79,10 +81,11 @@ final class SyntaxErrors {
     static LuaValue load(Globals g, byte[] code, String name, LuaValue environment) {
         Lua51Source.Scan scan = Lua51Source.scan(code);
         code = scan.source();
-        if (scan.stray() >= 0) {
-            String error = strayError(scan, name);
-            if (error != null) throw new LuaError(error);
-        }
+        Lua51Source.MisplacedBreak misplaced = scan.misplacedBreak();
+        String error = null;
+        if (scan.stray() >= 0 && (misplaced == null || scan.stray() < misplaced.end())) error = strayError(scan, name);
+        if (error == null && misplaced != null) error = MisplacedBreaks.error(scan, name);
+        if (error != null) throw new LuaError(error);
         try {
             return g.load(new ByteArrayInputStream(code), name, "t", environment);
         } catch (LuaError | NumberFormatException e) {
@@ -103,21 +106,31 @@ final class SyntaxErrors {
      * copy compiles all the same.
      */
     private static String strayError(Lua51Source.Scan scan, String name) {
+        Marked marked = markStray(scan);
+        if (marked == null) return null;
+        String error = lua51(marked.copy(), name);
+        return error == null ? null : unmark(error, scan, marked.marker(), name);
+    }
+
+    /** A copy of scanned code with a marker in place of its stray bytes. */
+    record Marked(Lua51Source.Scan copy, byte marker) {}
+
+    /** scan's code with a marker that it does not hold in place of its stray bytes; null if it holds them all. */
+    static Marked markStray(Lua51Source.Scan scan) {
         byte[] code = scan.source();
         int at = scan.stray();
-        byte marker = 0;
-        for (byte m : MARKERS) {
-            if (indexOf(code, m) < 0) {
-                marker = m;
-                break;
-            }
+        for (byte marker : MARKERS) {
+            if (indexOf(code, marker) >= 0) continue;
+            byte[] copy = code.clone();
+            java.util.Arrays.fill(copy, at, at + scan.strayLength(), (byte) ' ');
+            copy[at] = marker;
+            return new Marked(scan.of(copy), marker);
         }
-        if (marker == 0) return null;
-        byte[] copy = code.clone();
-        java.util.Arrays.fill(copy, at, at + scan.strayLength(), (byte) ' ');
-        copy[at] = marker;
-        String error = lua51(scan.of(copy), name);
-        if (error == null) return null;
+        return null;
+    }
+
+    /** luaj's error for code marked by markStray, as Lua 5.1's for scan's code. */
+    static String unmark(String error, Lua51Source.Scan scan, byte marker, String name) {
         String near = " near '" + (char) marker + "'";
         // Stopped before it: the error is the copy's and the code's alike.
         if (!error.endsWith(near)) return error;
@@ -126,7 +139,7 @@ final class SyntaxErrors {
             String chunk = LuaErrors.chunkId(name, 80) + ":";
             return error.substring(0, error.indexOf(": ", chunk.length()) + 2) + scan.lexError();
         }
-        int c = code[at];
+        int c = scan.source()[scan.stray()];
         return error.substring(0, error.length() - near.length()) + (c == 0 ? "" : " near 'char(" + c + ")'");
     }
 
@@ -142,32 +155,47 @@ final class SyntaxErrors {
 
     /** The error Lua 5.1 gives for code that luaj failed to compile, or null if luaj's parser does not fail again. */
     private static String lua51(Lua51Source.Scan source, String name) {
-        byte[] code = source.source();
         try {
-            Object fs = NEW_FUNC_STATE.invoke();
-            Object ls = lexer(code, name, fs);
-            Prototype f = new Prototype();
-            f.source = LuaValue.valueOf(name);
-            FUNC_STATE_F.set(fs, f);
-            try {
-                MAIN_FUNC.invoke(ls, fs);
-                return null;
-            } catch (LuaError e) {
-                String msg = message(e.getMessage());
-                Matcher loose = LOOSE_BREAK.matcher(msg);
-                if (loose.matches()) return looseBreak(source, name, Integer.parseInt(loose.group(1)));
-                return where(name, ls) + words(msg, ls, source, name);
-            } catch (NumberFormatException e) {
-                // luaj reads a numeral such as "1..2" with Java's parser, which throws.
-                return where(name, ls) + "malformed number near '" + numeral(near(TK_NUMBER, ls, source)) + "'";
-            }
+            Stop stop = parse(source.source(), name);
+            return stop == null ? null : explain(stop, source, name);
         } catch (Throwable unexpected) {
             return null;
         }
     }
 
+    /** Where luaj's parser stopped (its LexState) and why. */
+    record Stop(Object lexState, RuntimeException error) {}
+
+    /** luaj's parser run over code as its compiler runs it: null if it compiles, else where and why it stopped. */
+    static Stop parse(byte[] code, String name) throws Throwable {
+        Object fs = NEW_FUNC_STATE.invoke();
+        Object ls = lexer(code, name, fs);
+        Prototype f = new Prototype();
+        f.source = LuaValue.valueOf(name);
+        FUNC_STATE_F.set(fs, f);
+        try {
+            MAIN_FUNC.invoke(ls, fs);
+            return null;
+        } catch (LuaError | NumberFormatException e) {
+            return new Stop(ls, e);
+        }
+    }
+
+    /** luaj's stop in Lua 5.1's words. */
+    static String explain(Stop stop, Lua51Source.Scan source, String name) throws Throwable {
+        Object ls = stop.lexState();
+        if (stop.error() instanceof NumberFormatException) {
+            // luaj reads a numeral such as "1..2" with Java's parser, which throws.
+            return where(name, ls) + "malformed number near '" + numeral(near(TK_NUMBER, ls, source)) + "'";
+        }
+        String msg = message(stop.error().getMessage());
+        Matcher loose = LOOSE_BREAK.matcher(msg);
+        if (loose.matches()) return looseBreak(source, name, Integer.parseInt(loose.group(1)));
+        return where(name, ls) + words(msg, ls, source, name);
+    }
+
     /** luaj's lexer at the start of code, for the function fs. */
-    private static Object lexer(byte[] code, String name, Object fs) throws Throwable {
+    static Object lexer(byte[] code, String name, Object fs) throws Throwable {
         InputStream in = new ByteArrayInputStream(code);
         Object cs = NEW_COMPILE_STATE.invoke();
         Object ls = NEW_LEX_STATE.invoke(cs, in);
@@ -181,12 +209,18 @@ final class SyntaxErrors {
      * break, near the token after it: that of the first break on the line luaj names.
      */
     private static String looseBreak(Lua51Source.Scan source, String name, int line) throws Throwable {
+        return looseBreak(source, name, line, -1);
+    }
+
+    /** As above, the break being the one that ends at end in the source (-1: the line's first). */
+    static String looseBreak(Lua51Source.Scan source, String name, int line, int end) throws Throwable {
         Object ls = lexer(source.source(), name, NEW_FUNC_STATE.invoke());
         int token;
         do {
             NEXT.invoke(ls);
             token = (int) TOKEN.get(T.get(ls));
-        } while (token != TK_EOS && !(token == TK_BREAK && (int) LINE.get(ls) == line));
+        } while (token != TK_EOS && !(token == TK_BREAK && (int) LINE.get(ls) == line
+                && (end < 0 || numeralEnd(ls, source.source()) == end)));
         if (token == TK_BREAK) {
             NEXT.invoke(ls);
             token = (int) TOKEN.get(T.get(ls));
@@ -222,7 +256,7 @@ final class SyntaxErrors {
     }
 
     /** Where in code the token luaj just read ends: its lexer has read one byte past it (current), unless the code ended. */
-    private static int numeralEnd(Object ls, byte[] code) throws Throwable {
+    static int numeralEnd(Object ls, byte[] code) throws Throwable {
         int read = code.length - ((InputStream) Z.get(ls)).available();
         return (int) CURRENT.get(ls) == EOZ ? code.length : read - 1;
     }
