@@ -1,6 +1,9 @@
 package io.cinnabar.keyspace;
 
+import io.cinnabar.util.Numbers;
+
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A list value, stored like Redis's quicklist: a doubly linked list of nodes, each a packed byte
@@ -13,10 +16,19 @@ import java.util.Arrays;
  * Node size follows {@code list-max-listpack-size} as read when the list was created: negative
  * values cap the bytes of a node (-1 = 4 KB ... -5 = 64 KB), positive ones its element count
  * (within an 8 KB safety limit). A node always takes at least one element, however large.
+ * Nodes split and merge where Redis's quicklist's do, so that DUMP and RDB files hold the same
+ * listpacks: each node keeps the size its listpack would have, and inserts, splits and merges
+ * follow quicklist.c's estimates of it (_quicklistNodeAllowInsert, _quicklistNodeAllowMerge).
  * Keyspace thread only; element bytes are copied in and out, never shared.
  */
 public final class ListValue implements TypedValue {
     private static final int SIZE_SAFETY_LIMIT = 8192;
+    /** quicklist.c's optimization_level: a node's listpack bytes for fills -1 to -5. */
+    private static final int[] OPTIMIZATION_LEVEL = {4096, 8192, 16384, 32768, 65536};
+    /** What _quicklistNodeAllowInsert adds to an element's length for its listpack entry's header and backlen. */
+    private static final int SIZE_ESTIMATE_OVERHEAD = 8;
+    /** An empty listpack: its 6-byte header and end byte. */
+    private static final int LP_EMPTY = 7;
     private static final int FILL_MAX = 32767;
     private static final int MIN_CAPACITY = 16;
 
@@ -33,6 +45,8 @@ public final class ListValue implements TypedValue {
         byte[] buf;
         int start, end;
         int count;
+        /** The bytes of the listpack Redis would hold for this node (its node->sz). */
+        int lpBytes = LP_EMPTY;
         Node prev, next;
 
         Node(int capacity, boolean front) {
@@ -70,6 +84,7 @@ public final class ListValue implements TypedValue {
             System.arraycopy(n.buf, n.start, m.buf, 0, n.used());
             m.end = n.used();
             m.count = n.count;
+            m.lpBytes = n.lpBytes;
             c.linkAfter(c.tail, m);
         }
         c.size = size;
@@ -137,6 +152,20 @@ public final class ListValue implements TypedValue {
         return 2 * varintSize(len) + len;
     }
 
+    /** Bytes of b[off, off+len) as a listpack entry (lpAppend's: an integer's encoding when it is one; backlen included). */
+    static int lpEntrySize(byte[] b, int off, int len) {
+        long[] integer = new long[1];
+        int encoded = len <= 20 && Numbers.parseLong(b, off, len, integer) ? StreamListpack.encodedIntegerSize(integer[0])
+                : StreamListpack.stringHeaderSize(len) + len;
+        return encoded + StreamListpack.backlenSize(encoded);
+    }
+
+    /** lpEntrySize of the element whose entry starts at pos in n. */
+    private static int lpEntrySizeAt(Node n, int pos) {
+        int len = lengthAt(n.buf, pos);
+        return lpEntrySize(n.buf, pos + varintSize(len), len);
+    }
+
     private static int writeEntry(byte[] buf, int pos, byte[] v) {
         int len = v.length;
         for (int l = len; ; l >>>= 7) {
@@ -179,12 +208,23 @@ public final class ListValue implements TypedValue {
 
     // ---- nodes ----
 
-    private boolean allowInsert(Node n, int entryBytes) {
+    /** _quicklistNodeAllowInsert: whether n takes one more element of len bytes. */
+    private boolean allowInsert(Node n, int len) {
         if (n == null) return false;
         if (n.count == 0) return true;
-        long newSize = (long) n.used() + entryBytes;
-        if (fill < 0) return newSize <= nodeBytes;
-        return newSize <= SIZE_SAFETY_LIMIT && n.count < fill;
+        return fits((long) n.lpBytes + len + SIZE_ESTIMATE_OVERHEAD, n.count + 1);
+    }
+
+    /** _quicklistNodeAllowMerge: whether adjacent nodes a and b may become one. */
+    private boolean allowMerge(Node a, Node b) {
+        if (a == null || b == null) return false;
+        return fits((long) a.lpBytes + b.lpBytes - 11, a.count + b.count);
+    }
+
+    /** Whether a node of about bytes listpack bytes and count elements keeps within fill. */
+    private boolean fits(long bytes, int count) {
+        if (fill < 0) return bytes <= OPTIMIZATION_LEVEL[-fill - 1];
+        return bytes <= SIZE_SAFETY_LIMIT && count <= fill;
     }
 
     private Node newNode(int entryBytes, boolean front) {
@@ -250,27 +290,25 @@ public final class ListValue implements TypedValue {
     /** Adds v at the head (LPUSH) or the tail (RPUSH). */
     public void push(byte[] v, boolean atHead) {
         int es = entrySize(v.length);
-        if (atHead) {
-            Node n = head;
-            if (!allowInsert(n, es)) {
-                n = newNode(es, true);
-                linkAfter(null, n);
-            }
-            makeRoom(n, es, 0);
-            n.start -= es;
-            writeEntry(n.buf, n.start, v);
-            n.count++;
-        } else {
-            Node n = tail;
-            if (!allowInsert(n, es)) {
-                n = newNode(es, false);
-                linkAfter(tail, n);
-            }
-            makeRoom(n, es, 1);
-            n.end = writeEntry(n.buf, n.end, v);
-            n.count++;
+        Node n = atHead ? head : tail;
+        if (!allowInsert(n, v.length)) {
+            n = newNode(es, atHead);
+            linkAfter(atHead ? null : tail, n);
         }
-        size++;
+        insertInto(n, atHead ? n.start : n.end, v);
+    }
+
+    /**
+     * Appends a node holding elements, as they are, whatever fill says: RDB files and DUMP
+     * payloads keep Redis's nodes (quicklistAppendListpack). Nothing when elements is empty.
+     */
+    public void appendNode(List<byte[]> elements) {
+        if (elements.isEmpty()) return;
+        int bytes = 0;
+        for (byte[] v : elements) bytes += entrySize(v.length);
+        Node n = newNode(bytes, false);
+        linkAfter(tail, n);
+        for (byte[] v : elements) insertInto(n, n.end, v);
     }
 
     /** Removes and returns the head or tail element; null when empty. */
@@ -282,6 +320,7 @@ public final class ListValue implements TypedValue {
             int len = lengthAt(n.buf, n.start);
             int data = n.start + varintSize(len);
             out = Arrays.copyOfRange(n.buf, data, data + len);
+            n.lpBytes -= lpEntrySize(n.buf, data, len);
             n.start += entrySize(len);
             removedFrom(n);
         } else {
@@ -289,6 +328,7 @@ public final class ListValue implements TypedValue {
             int len = lengthBefore(n.buf, n.end);
             int data = n.end - varintSize(len) - len;
             out = Arrays.copyOfRange(n.buf, data, data + len);
+            n.lpBytes -= lpEntrySize(n.buf, data, len);
             n.end -= entrySize(len);
             removedFrom(n);
         }
@@ -313,7 +353,10 @@ public final class ListValue implements TypedValue {
                 continue;
             }
             int pos = n.start;
-            for (long i = 0; i < count; i++) pos += entrySize(lengthAt(n.buf, pos));
+            for (long i = 0; i < count; i++) {
+                n.lpBytes -= lpEntrySizeAt(n, pos);
+                pos += entrySize(lengthAt(n.buf, pos));
+            }
             n.start = pos;
             n.count -= (int) count;
             size -= count;
@@ -333,7 +376,10 @@ public final class ListValue implements TypedValue {
                 continue;
             }
             int pos = n.end;
-            for (long i = 0; i < count; i++) pos -= entrySize(lengthBefore(n.buf, pos));
+            for (long i = 0; i < count; i++) {
+                pos -= entrySize(lengthBefore(n.buf, pos));
+                n.lpBytes -= lpEntrySizeAt(n, pos);
+            }
             n.end = pos;
             n.count -= (int) count;
             size -= count;
@@ -469,6 +515,7 @@ public final class ListValue implements TypedValue {
     public boolean remove(Cursor c, boolean forward) {
         Node n = c.node;
         int es = entrySize(c.len);
+        n.lpBytes -= lpEntrySize(n.buf, c.dataOffset, c.len);
         int boundary;
         if (c.pos - n.start < n.end - (c.pos + es)) {
             System.arraycopy(n.buf, n.start, n.buf, n.start + es, c.pos - n.start);
@@ -502,84 +549,101 @@ public final class ListValue implements TypedValue {
         return true;
     }
 
-    /** Inserts v before or after the cursor's element (LINSERT); the cursor becomes unusable. */
+    /**
+     * Inserts v before or after the cursor's element (LINSERT); the cursor becomes unusable. As
+     * _quicklistInsert: into the cursor's node if it has room; at its edge, into the neighbour
+     * the element would join if that has room, else into a node of its own; else the node is
+     * split there, v joins the part split off, and the nodes around are merged where they may.
+     */
     public void insert(Cursor c, byte[] v, boolean after) {
         Node n = c.node;
         int p = after ? c.pos + entrySize(c.len) : c.pos;
-        insertAt(n, p, v);
-    }
-
-    /** Inserts v so that it gets index (0..size). */
-    public void insertAtIndex(long index, byte[] v) {
-        if (index == size) {
-            push(v, false);
-        } else if (index == 0) {
-            push(v, true);
+        if (allowInsert(n, v.length)) {
+            insertInto(n, p, v);
+        } else if (after && p == n.end && allowInsert(n.next, v.length)) {
+            insertInto(n.next, n.next.start, v);
+        } else if (!after && p == n.start && allowInsert(n.prev, v.length)) {
+            insertInto(n.prev, n.prev.end, v);
+        } else if ((after && p == n.end) || (!after && p == n.start)) {
+            Node m = newNode(entrySize(v.length), !after);
+            linkAfter(after ? n : n.prev, m);
+            insertInto(m, m.start, v);
         } else {
-            Cursor c = cursor(index);
-            insertAt(c.node, c.pos, v);
+            Node m = splitOff(n, p, after);
+            linkAfter(after ? n : n.prev, m);
+            insertInto(m, after ? m.start : m.end, v);
+            mergeAround(n);
         }
     }
 
-    /** Replaces the element at index (which must exist) with v (LSET). */
+    /**
+     * _quicklistSplitNode: a new node (not linked) with n's entries from p on (after) or before p,
+     * which n no longer holds.
+     */
+    private Node splitOff(Node n, int p, boolean after) {
+        int from = after ? p : n.start, to = after ? n.end : p;
+        Node m = newNode(to - from, !after);
+        makeRoom(m, to - from, after ? 1 : 0);
+        if (after) {
+            System.arraycopy(n.buf, from, m.buf, m.end, to - from);
+            m.end += to - from;
+            n.end = p;
+        } else {
+            m.start -= to - from;
+            System.arraycopy(n.buf, from, m.buf, m.start, to - from);
+            n.start = p;
+        }
+        for (int q = m.start; q < m.end; q += entrySize(lengthAt(m.buf, q))) {
+            m.count++;
+            m.lpBytes += lpEntrySizeAt(m, q);
+        }
+        n.count -= m.count;
+        n.lpBytes -= m.lpBytes - LP_EMPTY;
+        return m;
+    }
+
+    /** _quicklistMergeNodes: the two nodes before center, the two after, then center with either side. */
+    private void mergeAround(Node center) {
+        Node prev = center.prev, next = center.next;
+        if (prev != null && allowMerge(prev, prev.prev)) merge(prev.prev, prev);
+        if (next != null && allowMerge(next, next.next)) merge(next, next.next);
+        Node target = allowMerge(center, center.prev) ? merge(center.prev, center) : center;
+        if (allowMerge(target, target.next)) merge(target, target.next);
+    }
+
+    /** Moves b's entries to the end of a, the node before it, and drops b; returns a. */
+    private Node merge(Node a, Node b) {
+        int moved = b.used();
+        makeRoom(a, moved, 1);
+        System.arraycopy(b.buf, b.start, a.buf, a.end, moved);
+        a.end += moved;
+        a.count += b.count;
+        a.lpBytes += b.lpBytes - LP_EMPTY;
+        unlink(b);
+        return a;
+    }
+
+    /** Replaces the element at index (which must exist) with v (LSET), in its node whatever its size (lpReplace). */
     public void set(long index, byte[] v) {
         Cursor c = cursor(index);
-        if (entrySize(c.len) == entrySize(v.length)) {
-            writeEntry(c.node.buf, c.pos, v);
-            return;
-        }
-        remove(c, true);
-        insertAtIndex(index, v);
+        Node n = c.node;
+        int old = entrySize(c.len), es = entrySize(v.length);
+        n.lpBytes += lpEntrySize(v, 0, v.length) - lpEntrySize(n.buf, c.dataOffset, c.len);
+        int rel = c.pos - n.start;
+        if (es > old) makeRoom(n, es - old, 1);
+        int p = n.start + rel;
+        System.arraycopy(n.buf, p + old, n.buf, p + es, n.end - p - old);
+        n.end += es - old;
+        writeEntry(n.buf, p, v);
     }
 
-    private void insertAt(Node n, int p, byte[] v) {
+    /** Writes v into n at p (an entry boundary), whatever n's size. */
+    private void insertInto(Node n, int p, byte[] v) {
         int es = entrySize(v.length);
-        if (!allowInsert(n, es)) {
-            if (p == n.end) {
-                if (allowInsert(n.next, es)) {
-                    insertAt(n.next, n.next.start, v);
-                    return;
-                }
-                Node m = newNode(es, false);
-                linkAfter(n, m);
-                insertAt(m, m.start, v);
-                return;
-            }
-            if (p == n.start) {
-                if (allowInsert(n.prev, es)) {
-                    insertAt(n.prev, n.prev.end, v);
-                    return;
-                }
-                Node m = newNode(es, true);
-                linkAfter(n.prev, m);
-                insertAt(m, m.start, v);
-                return;
-            }
-            // Split n at p: the entries from p on move to a new node right after it.
-            Node m = newNode(Math.max(es, n.end - p), false);
-            int moved = n.end - p;
-            makeRoom(m, moved, 1);
-            System.arraycopy(n.buf, p, m.buf, m.end, moved);
-            m.end += moved;
-            int cnt = 0;
-            for (int q = p; q < n.end; q += entrySize(lengthAt(n.buf, q))) cnt++;
-            m.count = cnt;
-            n.count -= cnt;
-            n.end = p;
-            linkAfter(n, m);
-            if (allowInsert(n, es)) {
-                insertAt(n, n.end, v);
-            } else if (allowInsert(m, es)) {
-                insertAt(m, m.start, v);
-            } else {
-                Node k = newNode(es, false);
-                linkAfter(n, k);
-                insertAt(k, k.start, v);
-            }
-            return;
-        }
         int rel = p - n.start;
-        makeRoom(n, es, p == n.start ? 0 : p == n.end ? 1 : 2);
+        // Room where the next writes are expected: an empty node's at the side it was made for.
+        boolean append = n.count == 0 ? n.start == 0 : p == n.end;
+        makeRoom(n, es, append ? 1 : p == n.start ? 0 : 2);
         p = n.start + rel;
         boolean shiftFront = n.start >= es && (n.buf.length - n.end < es || rel < n.end - p);
         if (shiftFront) {
@@ -592,6 +656,7 @@ public final class ListValue implements TypedValue {
         }
         writeEntry(n.buf, p, v);
         n.count++;
+        n.lpBytes += lpEntrySize(v, 0, v.length);
         size++;
     }
 }

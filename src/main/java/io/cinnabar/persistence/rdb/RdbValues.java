@@ -324,7 +324,6 @@ public final class RdbValues {
         long nodes = in.readCount();
         if (nodes == 0) return null;
         ListValue list = new ListValue(o.listMaxListpackSize());
-        Listpack.EntryVisitor append = listAppender(list);
         for (long i = 0; i < nodes; i++) {
             long container = CONTAINER_PACKED;
             if (listpackNodes) {
@@ -335,29 +334,41 @@ public final class RdbValues {
             }
             byte[] data = in.readString();
             if (data.length == 0) throw in.corrupt("Quicklist node of zero bytes");
+            // Each node as it is (quicklistAppendListpack), not pushed again into nodes of this fill.
+            List<byte[]> elements = new ArrayList<>();
             if (container == CONTAINER_PLAIN) {
-                list.push(data, false);
+                elements.add(data);
             } else if (listpackNodes) {
-                if (Listpack.walk(data, append) < 0) throw in.corrupt("Listpack integrity check failed.");
-            } else if (Ziplist.walk(data, append) < 0) {
+                if (Listpack.walk(data, collector(elements)) < 0) throw in.corrupt("Listpack integrity check failed.");
+            } else if (Ziplist.walk(data, collector(elements)) < 0) {
                 throw in.corrupt("Ziplist integrity check failed.");
             }
+            list.appendNode(elements);
         }
         // Empty nodes are skipped silently; a list left with nothing is an empty key.
         return list.isEmpty() ? null : list;
     }
 
     private static Listpack.EntryVisitor listAppender(ListValue list) {
+        return collecting(v -> list.push(v, false));
+    }
+
+    private static Listpack.EntryVisitor collector(List<byte[]> elements) {
+        return collecting(elements::add);
+    }
+
+    /** A walker that gives each entry, as bytes, to sink. */
+    private static Listpack.EntryVisitor collecting(java.util.function.Consumer<byte[]> sink) {
         return new Listpack.EntryVisitor() {
             @Override
             public boolean string(byte[] buf, int off, int len) {
-                list.push(Arrays.copyOfRange(buf, off, off + len), false);
+                sink.accept(Arrays.copyOfRange(buf, off, off + len));
                 return true;
             }
 
             @Override
             public boolean integer(long value) {
-                list.push(Numbers.toBytes(value), false);
+                sink.accept(Numbers.toBytes(value));
                 return true;
             }
         };
