@@ -32,7 +32,11 @@ public final class ListValue implements TypedValue {
     private static final int FILL_MAX = 32767;
     private static final int MIN_CAPACITY = 16;
 
+    private static final int COMPRESS_MAX = (1 << 16) - 1;
+
     private final int fill;
+    /** list-compress-depth as the list was made with it: Redis keeps it per quicklist. */
+    private final int compressDepth;
     /** Byte capacity a node may grow to: the listpack limit, or the safety limit in count mode. */
     private final int nodeBytes;
     private Node head, tail;
@@ -59,8 +63,14 @@ public final class ListValue implements TypedValue {
         }
     }
 
-    /** An empty list whose nodes are sized by fill ({@code list-max-listpack-size}). */
+    /** An empty list whose nodes are sized by fill ({@code list-max-listpack-size}), not compressed. */
     public ListValue(long fill) {
+        this(fill, 0);
+    }
+
+    /** An empty list with quicklistSetOptions's fill and compress depth ({@code list-compress-depth}). */
+    public ListValue(long fill, long compressDepth) {
+        this.compressDepth = (int) Math.min(COMPRESS_MAX, compressDepth);
         this.fill = (int) Math.max(-5, Math.min(FILL_MAX, fill));
         this.nodeBytes = this.fill < 0 ? 4096 << (-this.fill - 1) : SIZE_SAFETY_LIMIT;
     }
@@ -78,7 +88,7 @@ public final class ListValue implements TypedValue {
 
     @Override
     public ListValue copy() {
-        ListValue c = new ListValue(fill);
+        ListValue c = new ListValue(fill, compressDepth);
         for (Node n = head; n != null; n = n.next) {
             Node m = new Node(n.used(), false);
             System.arraycopy(n.buf, n.start, m.buf, 0, n.used());
@@ -98,6 +108,11 @@ public final class ListValue implements TypedValue {
     /** list-max-listpack-size as the list was made with it (Redis's quicklist fill). */
     public int fill() {
         return fill;
+    }
+
+    /** list-compress-depth as the list was made with it (Redis's quicklist compress). */
+    public int compressDepth() {
+        return compressDepth;
     }
 
     /** Object, nodes and their buffers (spare room included, as a listpack's allocation). */

@@ -10,6 +10,7 @@ import redis.clients.jedis.args.ListPosition;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -17,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Lists' quicklist nodes, as DUMP shows them (one listpack per node), where Redis 7.0.15 puts
  * them: every expected layout here is what redis-server 7.0.15 gave for the same commands.
  */
-@CinnabarTest
+@CinnabarTest(options = {"enable-debug-command", "yes"})
 class ListNodeLayoutIT {
     @BeforeEach
     void uncompressedDumps(Jedis jedis) {
@@ -28,6 +29,19 @@ class ListNodeLayoutIT {
     void defaults(Jedis jedis) {
         jedis.configSet("rdbcompression", "yes");
         jedis.configSet("list-max-listpack-size", "-2");
+        jedis.configSet("list-compress-depth", "0");
+    }
+
+    @Test
+    void compressDepthIsTheListsOwnFromItsCreation(Jedis jedis) {
+        // quicklistSetOptions at creation; SORT STORE's list gets none (compress 0), COPY keeps the original's.
+        jedis.rpush("before", "1", "2", "3");
+        jedis.configSet("list-compress-depth", "1");
+        jedis.rpush("after", "1", "2", "3");
+        jedis.sort("after", "sorted");
+        jedis.copy("after", "copied", false);
+        assertEquals(List.of("0", "1", "0", "1"), Stream.of("before", "after", "sorted", "copied")
+                .map(k -> Raw.str(jedis, "DEBUG", "OBJECT", k).replaceFirst(".* ql_compressed:(\\d+).*", "$1")).toList());
     }
 
     @Test

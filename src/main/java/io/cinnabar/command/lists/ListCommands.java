@@ -136,7 +136,7 @@ public final class ListCommands implements CommandFamily {
     }
 
     private static ListValue newList(Call c) {
-        return new ListValue(c.config().getLong(ConfigOptions.LIST_MAX_LISTPACK_SIZE));
+        return new ListValue(c.config().getLong(ConfigOptions.LIST_MAX_LISTPACK_SIZE), c.config().getLong(ConfigOptions.LIST_COMPRESS_DEPTH));
     }
 
     /** Lists exist only while non-empty: a list emptied by a command goes away with it ("del"). */

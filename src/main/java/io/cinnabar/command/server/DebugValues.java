@@ -53,7 +53,7 @@ final class DebugValues {
         text.append(" ql_nodes:").append(nodes.size())
                 .append(" ql_avg_node:").append(DoubleFormat.fixed((double) list.size() / nodes.size(), 2))
                 .append(" ql_listpack_max:").append(list.fill())
-                .append(" ql_compressed:").append(c.config().getLong(ConfigOptions.LIST_COMPRESS_DEPTH) != 0 ? 1 : 0)
+                .append(" ql_compressed:").append(list.compressDepth() != 0 ? 1 : 0)
                 .append(" ql_uncompressed_size:").append(bytes);
     }
 
@@ -109,8 +109,7 @@ final class DebugValues {
         Object v = inspected(c).value();
         if (!(v instanceof ListValue list)) throw new CommandError("ERR Not a quicklist encoded object.");
         boolean full = c.argCount() == 4 && Numbers.parseLongOr(c.arg(3), 0) != 0;
-        long compress = c.config().getLong(ConfigOptions.LIST_COMPRESS_DEPTH);
-        printOnStdout(StructureRepr.quicklist(list, RdbValues.quicklistNodes(list), compress, full));
+        printOnStdout(StructureRepr.quicklist(list, RdbValues.quicklistNodes(list), list.compressDepth(), full));
         c.reply().simple("Quicklist structure printed on stdout");
     }
 

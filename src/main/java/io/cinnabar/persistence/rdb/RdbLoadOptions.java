@@ -6,8 +6,8 @@ package io.cinnabar.persistence.rdb;
  * (for RESTORE, and for files when the caller wants it): compact blobs are then also checked for
  * duplicate members and intsets for order, as Redis's *ValidateIntegrity(deep=1) do.
  * Structural checks of every blob are always on: the codec reads each entry to convert it.
- * {@code listMaxListpackSize} sizes the nodes of loaded lists; {@code listCompressDepth} is carried
- * for the caller's sake only, since Cinnabar's lists are not compressed in memory.
+ * {@code listMaxListpackSize} and {@code listCompressDepth} are the loaded lists' own options (what
+ * quicklistSetOptions gives them), though Cinnabar's lists are not compressed in memory.
  */
 public record RdbLoadOptions(long hashMaxListpackEntries, long hashMaxListpackValue, long zsetMaxListpackEntries,
                              long zsetMaxListpackValue, long setMaxIntsetEntries, int listMaxListpackSize,

@@ -254,7 +254,7 @@ public final class RdbValues {
     private static ListValue readLinkedList(RdbInput in, RdbLoadOptions o) throws IOException {
         long len = in.readCount();
         if (len == 0) return null;
-        ListValue list = new ListValue(o.listMaxListpackSize());
+        ListValue list = new ListValue(o.listMaxListpackSize(), o.listCompressDepth());
         for (long i = 0; i < len; i++) list.push(in.readString(), false);
         return list;
     }
@@ -323,7 +323,7 @@ public final class RdbValues {
     private static ListValue readQuicklist(RdbInput in, RdbLoadOptions o, boolean listpackNodes) throws IOException {
         long nodes = in.readCount();
         if (nodes == 0) return null;
-        ListValue list = new ListValue(o.listMaxListpackSize());
+        ListValue list = new ListValue(o.listMaxListpackSize(), o.listCompressDepth());
         for (long i = 0; i < nodes; i++) {
             long container = CONTAINER_PACKED;
             if (listpackNodes) {
@@ -387,7 +387,7 @@ public final class RdbValues {
                 return HashValue.loaded(c.items(), c.size(), !table);
             }
             case LIST_ZIPLIST: {
-                ListValue list = new ListValue(o.listMaxListpackSize());
+                ListValue list = new ListValue(o.listMaxListpackSize(), o.listCompressDepth());
                 if (Ziplist.walk(blob, listAppender(list)) < 0) throw in.corrupt("List ziplist integrity check failed.");
                 return list.isEmpty() ? null : list;
             }
