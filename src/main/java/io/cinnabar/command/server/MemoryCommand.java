@@ -64,7 +64,8 @@ public final class MemoryCommand implements CommandFamily {
                 throw CommandError.syntax();
             }
         }
-        Entry e = c.db().lookup(c.arg(2));
+        // Redis's dictFind: a key past its TTL that nothing has reclaimed yet is measured all the same.
+        Entry e = c.db().stored(c.arg(2));
         if (e == null) {
             c.reply().nullBulk();
             return;
