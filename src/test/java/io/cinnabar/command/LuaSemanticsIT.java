@@ -150,6 +150,34 @@ class LuaSemanticsIT {
     }
 
     @Test
+    void statementsAsLua51ParsesThem(Jedis j) {
+        // Lua 5.2's (luaj's) grammar is looser; errors as redis-server 7.0.15 gives them.
+        String compiling = "Error compiling script (new function): ";
+        assertFailures(j,
+                // No empty statement: a ';' only ends the statement before it.
+                ";", compiling + "user_script:1: unexpected symbol near ';'",
+                "x = 1;;", compiling + "user_script:1: unexpected symbol near ';'",
+                "do ; end", compiling + "user_script:1: unexpected symbol near ';'",
+                "local function f(a, ...) ; end", compiling + "user_script:1: unexpected symbol near ';'",
+                "return;;", compiling + "user_script:1: '<eof>' expected near ';'",
+                // After a call the statement is over: '=' or ',' starts the next one.
+                "f() = 1", compiling + "user_script:1: unexpected symbol near '='",
+                "f'x' , y = 1", compiling + "user_script:1: unexpected symbol near ','",
+                "(a) = 1", compiling + "user_script:1: syntax error near '='",
+                // A break outside any loop is refused at once, before any later error.
+                "break end", compiling + "user_script:1: no loop to break near 'end'",
+                "if x then break end x x", compiling + "user_script:1: no loop to break near 'end'",
+                // A call's '(' on a later line than what it calls.
+                "return math.max\n(1, 2)", compiling + "user_script:2: ambiguous syntax (function call x new statement) near '('",
+                "a:b\n(c)", compiling + "user_script:2: ambiguous syntax (function call x new statement) near '('",
+                "x = y --[[\n]] (z)", compiling + "user_script:2: ambiguous syntax (function call x new statement) near '('",
+                "f\n(", compiling + "user_script:2: ambiguous syntax (function call x new statement) near '('");
+        assertEquals(List.of(1L, 2L, 3L), run(j, "local t = {1;2;}\nlocal x = 3;\n(function() end)()\nreturn {t[1], t[2], x}"));
+        // The constructor's look-ahead past a field's first name leaves no ambiguity (lastline quirk).
+        assertEquals(List.of(7L), run(j, "local function a(x) return 7 end local t = {a\n(1)} return t"));
+    }
+
+    @Test
     void gotoIsAName(Jedis j) {
         // Reserved in Lua 5.2 only.
         assertEquals(List.of(1L, 2L, 3L), run(j, "local goto = 1 local t = {goto = 2} t.goto3 = 3 return {goto, t.goto, t.goto3}"));

@@ -3,8 +3,11 @@ package io.cinnabar.command.scripting;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -28,6 +31,12 @@ import java.util.regex.Pattern;
  * <li>break: Lua 5.1's must end its block (an optional ';', then end, else, elseif, until or the
  * end of the code), as return must in both; Lua 5.2's is a statement like any other. The first
  * break followed by anything else is noted (see {@link MisplacedBreaks}).
+ * <li>Empty statements are Lua 5.2's: Lua 5.1 takes a ';' only after a statement, so one at the
+ * start, after another, after do, then, else, repeat or a function's parameters is "unexpected
+ * symbol near ';'". It stops there as at a control byte.
+ * <li>A call's '(' on a line after its function is "ambiguous syntax (function call x new
+ * statement)" to Lua 5.1 (funcargs), a call like any other to Lua 5.2. Where a '(' follows
+ * what may end a function's expression on an earlier line is noted (see {@link AmbiguousCalls}).
  * </ul>
  */
 final class Lua51Source {
@@ -41,10 +50,10 @@ final class Lua51Source {
      * given in decimal, as written, by where their decimal starts in source.
      */
     record Scan(byte[] source, int stray, int strayLength, String lexError, Map<Integer, String> hexNumerals,
-                MisplacedBreak misplacedBreak) {
+                MisplacedBreak misplacedBreak, List<Integer> callsOnNewLines) {
         /** This scan's numerals in other code of the same layout (source with bytes replaced). */
         Scan of(byte[] code) {
-            return new Scan(code, stray, strayLength, lexError, hexNumerals, misplacedBreak);
+            return new Scan(code, stray, strayLength, lexError, hexNumerals, misplacedBreak, callsOnNewLines);
         }
 
         /** This scan of the source with bytes inserted at at: the numerals after it move along. */
@@ -55,7 +64,7 @@ final class Lua51Source {
             System.arraycopy(source, at, code, at + bytes.length, source.length - at);
             Map<Integer, String> moved = new HashMap<>();
             hexNumerals.forEach((where, hex) -> moved.put(where >= at ? where + bytes.length : where, hex));
-            return new Scan(code, -1, 0, null, moved, null);
+            return new Scan(code, -1, 0, null, moved, null, List.of());
         }
 
         /** The numeral luaj read as text, ending just before end in source, as the script wrote it. */
@@ -76,7 +85,7 @@ final class Lua51Source {
     private static final Pattern HEX = Pattern.compile("0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)([pP][+-]?\\d+)?");
 
     static Scan scan(byte[] code) {
-        if (!mayDiffer(code)) return new Scan(code, -1, 0, null, Map.of(), null);
+        if (!mayDiffer(code)) return new Scan(code, -1, 0, null, Map.of(), null, List.of());
         return new Scanner(code).run();
     }
 
@@ -89,6 +98,20 @@ final class Lua51Source {
         String lexError;
         final Map<Integer, String> hexNumerals = new HashMap<>();
         MisplacedBreak misplacedBreak;
+        /** Whether a statement may start at the next token: at the start, after a ';', a block's opening or a function's parameters. */
+        boolean statementStart = true;
+        /** Between the word function and the ')' that ends its parameters. */
+        boolean functionHeader;
+        /** Whether the last token may end a prefix expression (a name, ')', ']', '}', a string), and where it ends. */
+        boolean prefixEnds;
+        int prefixEnd;
+        /** Whether a table constructor's field starts at the next token, and whether the last token was its name. */
+        boolean fieldStart, lookedPast;
+        /** The brackets open where the scan is: '(', '[', '{'. */
+        byte[] brackets = new byte[16];
+        int depth;
+        /** Where a '(' follows such a token on a later line (see {@link AmbiguousCalls}), the first few. */
+        final List<Integer> callsOnNewLines = new ArrayList<>();
 
         Scanner(byte[] s) {
             this.s = s;
@@ -110,25 +133,77 @@ final class Lua51Source {
                 } else if (c == '[') {
                     int level = longBracket(s, i);
                     i = level >= 0 ? afterLongBracket(s, i + level + 2, level) : i + 1;
+                    statementStart = false;
+                    if (level < 0) opened('[');
+                    ended(level >= 0, i);
                 } else if (c == '"' || c == '\'') {
                     i = afterString(i);
                     if (i < 0) break;
+                    statementStart = false;
+                    ended(true, i);
                 } else if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(s[i + 1]))) {
                     i = afterNumeral(i);
+                    statementStart = false;
+                    ended(false, i);
                 } else if (c == ':' && i + 1 < n && s[i + 1] == ':') {
                     replace(i, i + 2, new byte[] {':', ' ', ':'});
                     i += 2;
+                    statementStart = false;
+                    ended(false, i);
                 } else if (isLetter(c) || c == '_') {
                     int start = i;
                     while (i < n && (isLetter(s[i]) || isDigit(s[i]) || s[i] == '_')) i++;
                     if (isWord(s, start, i, "break")) noteBreak(i);
+                    functionHeader |= isWord(s, start, i, "function");
+                    statementStart = opensBlock(s, start, i);
+                    boolean name = !KEYWORDS.contains(new String(s, start, i - start, StandardCharsets.ISO_8859_1));
+                    boolean fieldName = name && fieldStart;
+                    ended(name, i);
+                    // The constructor looks ahead past a field's first name (luaX_lookahead), which
+                    // leaves Lua 5.1's lastline on the line of what follows it: no ambiguity there.
+                    lookedPast = fieldName;
                 } else {
                     if (isStray(c)) stopsAt(i, 1, null);
+                    if (c == ';') {
+                        // Lua 5.1 has no empty statement: a ';' only ends the statement before it.
+                        if (statementStart) stopsAt(i, 1, null);
+                        statementStart = true;
+                    } else if (c == ')' && functionHeader) {
+                        functionHeader = false;
+                        statementStart = true;
+                    } else if (!isSpace(c)) {
+                        statementStart = false;
+                    }
+                    if (c == '(' && prefixEnds && !lookedPast && callsOnNewLines.size() < 8 && hasLineBreak(s, prefixEnd, i)) {
+                        callsOnNewLines.add(out.size() + (i - from));
+                    }
                     i++;
+                    if (c == '(' || c == '{') opened(c);
+                    if (c == ')' || c == ']' || c == '}') closed();
+                    if (!isSpace(c)) ended(c == ')' || c == ']' || c == '}', i);
+                    // A table's field starts after its '{', ',' or ';'.
+                    if (c == '{' || ((c == ',' || c == ';') && depth > 0 && brackets[depth - 1] == '{')) fieldStart = true;
                 }
             }
             out.write(s, from, n - from);
-            return new Scan(out.toByteArray(), stray, strayLength, lexError, hexNumerals, misplacedBreak);
+            return new Scan(out.toByteArray(), stray, strayLength, lexError, hexNumerals, misplacedBreak, callsOnNewLines);
+        }
+
+        /** A token ended at end: one that may end a prefix expression or not. */
+        void ended(boolean endsPrefix, int end) {
+            prefixEnds = endsPrefix;
+            prefixEnd = end;
+            fieldStart = false;
+            lookedPast = false;
+        }
+
+        void opened(int bracket) {
+            if (depth == brackets.length) brackets = Arrays.copyOf(brackets, depth * 2);
+            brackets[depth++] = (byte) bracket;
+        }
+
+        void closed() {
+            if (depth > 0) depth--;
         }
 
         /** The first break (ending at end) that a ';' and then the end of its block do not follow. */
@@ -213,6 +288,30 @@ final class Lua51Source {
     /** The words that end a block (block_follow), besides the end of the code. */
     private static final java.util.List<String> BLOCK_ENDS = java.util.List.of("end", "else", "elseif", "until");
 
+    /** Lua 5.1's reserved words. */
+    private static final Set<String> KEYWORDS = Set.of("and", "break", "do", "else", "elseif", "end", "false", "for", "function",
+            "if", "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while");
+
+    /** Whether s[from..to) holds a line break. */
+    private static boolean hasLineBreak(byte[] s, int from, int to) {
+        for (int i = from; i < to; i++) if (isLineBreak(s[i])) return true;
+        return false;
+    }
+
+    /** The words after which a block's statements start. */
+    private static final java.util.List<String> OPENS_BLOCK = java.util.List.of("do", "then", "else", "repeat");
+
+    /** Whether s[start..end) opens a block. */
+    private static boolean opensBlock(byte[] s, int start, int end) {
+        for (String word : OPENS_BLOCK) if (isWord(s, start, end, word)) return true;
+        return false;
+    }
+
+    /** C's isspace. */
+    private static boolean isSpace(byte c) {
+        return c == ' ' || (c >= '\t' && c <= '\r');
+    }
+
     /** Whether the word at i ends a block. */
     private static boolean endsBlock(byte[] s, int i) {
         int end = wordEnd(s, i);
@@ -236,7 +335,7 @@ final class Lua51Source {
     /** The next token from i on: past C's isspace bytes and comments. */
     private static int afterSpace(byte[] s, int i) {
         while (i < s.length) {
-            if (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
+            if (isSpace(s[i])) {
                 i++;
             } else if (s[i] == '-' && i + 1 < s.length && s[i + 1] == '-') {
                 i += 2;
@@ -264,18 +363,26 @@ final class Lua51Source {
 
     /**
      * Whether code has a control byte luaj skips, a backslash before an x or a z, a letter in a
-     * numeral (a hex one among them), "::" or "break".
+     * numeral (a hex one among them), "::", "break", ';' or a '(' that opens a line.
      */
     private static boolean mayDiffer(byte[] s) {
         for (int i = 0; i < s.length; i++) {
             byte c = s[i];
-            if (isStray(c) || (c == 'b' && i + 5 <= s.length && isWord(s, i, i + 5, "break"))) return true;
+            if (isStray(c) || c == ';' || (c == 'b' && i + 5 <= s.length && isWord(s, i, i + 5, "break"))) return true;
+            if (c == '(' && opensLine(s, i)) return true;
             if (i + 1 < s.length && ((c == '\\' && (s[i + 1] == 'x' || s[i + 1] == 'z')) || (c == ':' && s[i + 1] == ':')
                     || (isDigit(c) && (isLetter(s[i + 1]) || s[i + 1] == '_') && (i == 0 || !isLetter(s[i - 1]) && s[i - 1] != '_')))) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether only blanks come between the line break (or a long comment's end) before i and i. */
+    private static boolean opensLine(byte[] s, int i) {
+        int j = i - 1;
+        while (j >= 0 && (s[j] == ' ' || s[j] == '\t')) j--;
+        return j >= 0 && (isLineBreak(s[j]) || s[j] == ']');
     }
 
     /** A byte luaj skips as space and Lua 5.1 reads as a token. */

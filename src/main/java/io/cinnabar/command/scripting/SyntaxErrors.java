@@ -81,9 +81,12 @@ final class SyntaxErrors {
     static LuaValue load(Globals g, byte[] code, String name, LuaValue environment) {
         Lua51Source.Scan scan = Lua51Source.scan(code);
         code = scan.source();
+        // What Lua 5.1 stops at and luaj does not, the first first.
         Lua51Source.MisplacedBreak misplaced = scan.misplacedBreak();
-        String error = null;
-        if (scan.stray() >= 0 && (misplaced == null || scan.stray() < misplaced.end())) error = strayError(scan, name);
+        int strayAt = scan.stray() >= 0 ? scan.stray() : Integer.MAX_VALUE;
+        int breakAt = misplaced != null ? misplaced.end() : Integer.MAX_VALUE;
+        String error = scan.callsOnNewLines().isEmpty() ? null : AmbiguousCalls.error(scan, name, Math.min(strayAt, breakAt));
+        if (error == null && strayAt < breakAt) error = strayError(scan, name);
         if (error == null && misplaced != null) error = MisplacedBreaks.error(scan, name);
         if (error != null) throw new LuaError(error);
         try {
@@ -119,14 +122,18 @@ final class SyntaxErrors {
     static Marked markStray(Lua51Source.Scan scan) {
         byte[] code = scan.source();
         int at = scan.stray();
-        for (byte marker : MARKERS) {
-            if (indexOf(code, marker) >= 0) continue;
-            byte[] copy = code.clone();
-            java.util.Arrays.fill(copy, at, at + scan.strayLength(), (byte) ' ');
-            copy[at] = marker;
-            return new Marked(scan.of(copy), marker);
-        }
-        return null;
+        byte marker = freeMarker(code);
+        if (marker == 0) return null;
+        byte[] copy = code.clone();
+        java.util.Arrays.fill(copy, at, at + scan.strayLength(), (byte) ' ');
+        copy[at] = marker;
+        return new Marked(scan.of(copy), marker);
+    }
+
+    /** One of MARKERS that code does not hold, or 0. */
+    private static byte freeMarker(byte[] code) {
+        for (byte marker : MARKERS) if (indexOf(code, marker) < 0) return marker;
+        return 0;
     }
 
     /** luaj's error for code marked by markStray, as Lua 5.1's for scan's code. */
@@ -140,7 +147,8 @@ final class SyntaxErrors {
             return error.substring(0, error.indexOf(": ", chunk.length()) + 2) + scan.lexError();
         }
         int c = scan.source()[scan.stray()];
-        return error.substring(0, error.length() - near.length()) + (c == 0 ? "" : " near 'char(" + c + ")'");
+        String named = c == ';' ? " near ';'" : c == 0 ? "" : " near 'char(" + c + ")'";
+        return error.substring(0, error.length() - near.length()) + named;
     }
 
     private static int indexOf(byte[] s, byte b) {
@@ -184,13 +192,16 @@ final class SyntaxErrors {
     /** luaj's stop in Lua 5.1's words. */
     static String explain(Stop stop, Lua51Source.Scan source, String name) throws Throwable {
         Object ls = stop.lexState();
-        if (stop.error() instanceof NumberFormatException) {
+        if (stop.error() instanceof NumberFormatException && PendingBreaks.firstLoose(ls) < 0) {
             // luaj reads a numeral such as "1..2" with Java's parser, which throws.
             return where(name, ls) + "malformed number near '" + numeral(near(TK_NUMBER, ls, source)) + "'";
         }
         String msg = message(stop.error().getMessage());
         Matcher loose = LOOSE_BREAK.matcher(msg);
         if (loose.matches()) return looseBreak(source, name, Integer.parseInt(loose.group(1)));
+        // A break outside any loop before where luaj stopped: Lua 5.1 stopped there.
+        int pending = PendingBreaks.firstLoose(ls);
+        if (pending >= 0) return looseBreak(source, name, PendingBreaks.line(ls, pending));
         return where(name, ls) + words(msg, ls, source, name);
     }
 
@@ -251,6 +262,28 @@ final class SyntaxErrors {
         }
     }
 
+    /**
+     * After a call, Lua 5.1's statement is over (exprstat), so a '=' or ',' there starts the next
+     * one: "unexpected symbol near '='"; luaj, as Lua 5.2, reads on into an assignment and finds the
+     * call no variable: "syntax error". True when luaj, given the code with the token it stopped
+     * at replaced by a byte no rule takes, stops there as at a statement's start.
+     */
+    private static boolean followsCall(byte[] code, String name, Object ls) throws Throwable {
+        int at = numeralEnd(ls, code) - 1;
+        byte marker = freeMarker(code);
+        if (marker == 0 || at < 0) return false;
+        byte[] copy = code.clone();
+        copy[at] = marker;
+        Stop stop = parse(copy, name);
+        return stop != null && stop.error() instanceof LuaError && message(stop.error().getMessage()).startsWith("unexpected symbol")
+                && numeralEnd(stop.lexState(), copy) - 1 == at;
+    }
+
+    /** The token luaj's parser is at. */
+    static int token(Object ls) {
+        return (int) TOKEN.get(T.get(ls));
+    }
+
     private static String where(String name, Object ls) {
         return LuaErrors.chunkId(name, 80) + ":" + (int) LINE.get(ls) + ": ";
     }
@@ -273,6 +306,7 @@ final class SyntaxErrors {
         int token = (int) TOKEN.get(T.get(ls));
         if (UNEXPECTED.matcher(msg).matches()) msg = "unexpected symbol";
         if (msg.equals("syntax error") && wantsAssignment(source.source(), name, ls)) msg = "'=' expected";
+        if (msg.equals("syntax error") && (token == '=' || token == ',') && followsCall(source.source(), name, ls)) msg = "unexpected symbol";
         msg = msg.replace("'<eos>'", "'<eof>'");
         // The lexer's own errors name the token it was reading, not the parser's current one.
         switch (msg) {
