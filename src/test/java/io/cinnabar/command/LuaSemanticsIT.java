@@ -171,7 +171,11 @@ class LuaSemanticsIT {
                 "return math.max\n(1, 2)", compiling + "user_script:2: ambiguous syntax (function call x new statement) near '('",
                 "a:b\n(c)", compiling + "user_script:2: ambiguous syntax (function call x new statement) near '('",
                 "x = y --[[\n]] (z)", compiling + "user_script:2: ambiguous syntax (function call x new statement) near '('",
-                "f\n(", compiling + "user_script:2: ambiguous syntax (function call x new statement) near '('");
+                "f\n(", compiling + "user_script:2: ambiguous syntax (function call x new statement) near '('",
+                // An unclosed call's '(' is named by its own line, not by where its function starts.
+                "f\n \"s\" {1;2} ( x.y x=1 ==", compiling + "user_script:2: ')' expected near 'x'",
+                "f(g(\nx\n y)", compiling + "user_script:3: ')' expected (to close '(' at line 1) near 'y'",
+                "( \n (a)", compiling + "user_script:2: ')' expected (to close '(' at line 1) near '<eof>'");
         assertEquals(List.of(1L, 2L, 3L), run(j, "local t = {1;2;}\nlocal x = 3;\n(function() end)()\nreturn {t[1], t[2], x}"));
         // The constructor's look-ahead past a field's first name leaves no ambiguity (lastline quirk).
         assertEquals(List.of(7L), run(j, "local function a(x) return 7 end local t = {a\n(1)} return t"));

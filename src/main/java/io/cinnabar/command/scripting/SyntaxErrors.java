@@ -279,6 +279,29 @@ final class SyntaxErrors {
                 && numeralEnd(stop.lexState(), copy) - 1 == at;
     }
 
+    private static final Pattern UNCLOSED_PAREN = Pattern.compile("^'\\)' expected \\(to close '\\(' at line \\d+\\)$");
+
+    /**
+     * luaj's funcargs names the line where the called expression starts in "(to close '(' at line
+     * N)"; Lua 5.1's the line of the '(' itself, and says only "')' expected" when that is the line
+     * it stopped on. That '(' is the innermost one still open where luaj stopped (the lexer is run
+     * again up to there).
+     */
+    private static String unclosedParen(byte[] code, String name, Object ls) throws Throwable {
+        int stop = (int) TOKEN.get(T.get(ls)) == TK_EOS ? Integer.MAX_VALUE : numeralEnd(ls, code), stopLine = (int) LINE.get(ls);
+        Object again = lexer(code, name, NEW_FUNC_STATE.invoke());
+        java.util.ArrayDeque<Integer> open = new java.util.ArrayDeque<>();
+        while (true) {
+            NEXT.invoke(again);
+            int t = (int) TOKEN.get(T.get(again));
+            if (t == TK_EOS || numeralEnd(again, code) >= stop) break;
+            if (t == '(') open.push((int) LINE.get(again));
+            if (t == ')' && !open.isEmpty()) open.pop();
+        }
+        if (open.isEmpty() || open.peek() == stopLine) return "')' expected";
+        return "')' expected (to close '(' at line " + open.peek() + ")";
+    }
+
     /** The token luaj's parser is at. */
     static int token(Object ls) {
         return (int) TOKEN.get(T.get(ls));
@@ -307,6 +330,7 @@ final class SyntaxErrors {
         if (UNEXPECTED.matcher(msg).matches()) msg = "unexpected symbol";
         if (msg.equals("syntax error") && wantsAssignment(source.source(), name, ls)) msg = "'=' expected";
         if (msg.equals("syntax error") && (token == '=' || token == ',') && followsCall(source.source(), name, ls)) msg = "unexpected symbol";
+        if (UNCLOSED_PAREN.matcher(msg).matches()) msg = unclosedParen(source.source(), name, ls);
         msg = msg.replace("'<eos>'", "'<eof>'");
         // The lexer's own errors name the token it was reading, not the parser's current one.
         switch (msg) {
