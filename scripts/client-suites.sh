@@ -716,6 +716,11 @@ JS
     *) echo "unknown suite $suite (redis-py, jedis, lettuce, ioredis, go-redis, redis-rs, hiredis, redisson, spring-data-redis, rueidis, rueidiscompat, redis-plus-plus, node-redis, phpredis, redis-rb, redigo, radix)" >&2; exit 2 ;;
 esac
 
+# conf/jvm.options names the class data sharing archive relative to the repository, where a user
+# starts the server; the suites start it from their own directories, so its absolute path is given
+# too (without it the JVM silently loads every class from the jar, as a user's server does not).
+archive=""; [[ -f $repo/target/cinnabar.jsa ]] && archive="-XX:SharedArchiveFile=$repo/target/cinnabar.jsa"
+
 server_pid=""
 trap '[[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null; true' EXIT
 
@@ -742,7 +747,7 @@ run_server() { # redis|cinnabar dir
     if [[ $server == redis ]]; then
         redis-server "$dir/server.conf" >"$dir/server.log" 2>&1 &
     else
-        java @"$repo/conf/jvm.options" -jar "$jar" "$dir/server.conf" >"$dir/server.log" 2>&1 &
+        java @"$repo/conf/jvm.options" ${archive:+"$archive"} -jar "$jar" "$dir/server.conf" >"$dir/server.log" 2>&1 &
     fi
     server_pid=$!
     for _ in $(seq 1 300); do
@@ -773,7 +778,7 @@ run_own() { # redis|cinnabar dir
           echo 'for a in "$@"; do'
           echo '    case $a in -v | --version) echo "Redis server v=7.0.15 sha=00000000:0 malloc=libc bits=64 build=0"; exit 0 ;; esac'
           echo 'done'
-          printf 'exec java @%q -jar %q "$@"\n' "$repo/conf/jvm.options" "$jar"; } >"$dir/bin/redis-server"
+          printf 'exec java @%q %s -jar %q "$@"\n' "$repo/conf/jvm.options" "${archive:+$(printf %q "$archive")}" "$jar"; } >"$dir/bin/redis-server"
         chmod +x "$dir/bin/redis-server"
     fi
     echo "$suite against $server ..." >&2

@@ -65,6 +65,7 @@ public final class Cinnabar {
         InertOptionWarnings.follow(config);
         // Beside the warm-up: linking every command's handler costs ~100-600 ms in a fresh JVM.
         Thread commandLinking = CommandTable.linkInBackground(config.getBool(ConfigOptions.ENABLE_TEST_COMMANDS));
+        Thread luaLoading = io.cinnabar.command.scripting.LuaClassLoading.startInBackground();
         JitWarmUp.runIfAsked(config);
 
         CinnabarServer server = new CinnabarServer(config);
@@ -95,6 +96,12 @@ public final class Cinnabar {
         showBanner(config, server.port() != 0 ? server.port() : server.tlsPort(), pid);
         log.warn("Server initialized");
         refuseModules(config.directives());
+        // Before the data: functions in an RDB make the interpreter, which must not meet the throwaway one.
+        try {
+            luaLoading.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         // After the PID line the test suite waits for, and before "Ready to accept connections",
         // while clients already get -LOADING.
         try {
@@ -111,6 +118,8 @@ public final class Cinnabar {
             Thread.currentThread().interrupt();
         }
         server.registerAllCommands();
+        // As redis-server makes its Lua interpreter at start: the first EVAL does not wait for it.
+        server.startScripting();
         log.info("Ready to accept connections");
         HeapReturn.watchQuietPeriods();
         long maxmemory = config.getLong(ConfigOptions.MAXMEMORY);

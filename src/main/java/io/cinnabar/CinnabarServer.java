@@ -48,6 +48,7 @@ public final class CinnabarServer implements AutoCloseable {
     private KeyspaceThread thread;
     private ServerContext context;
     private NettyServer network;
+    private Dispatcher dispatcher;
     private volatile int port = -1;
     private volatile boolean dataLoaded;
     private volatile TestControls testControls;
@@ -132,7 +133,7 @@ public final class CinnabarServer implements AutoCloseable {
             }
             context.cluster(new ClusterMember(clusterState, clusterNode, config));
         }
-        Dispatcher dispatcher = new Dispatcher(context);
+        dispatcher = new Dispatcher(context);
         // Made now, so that reset() knows the config as configured at start-up.
         testControls = TestControls.of(context, dispatcher);
         if (manualClock != null) {
@@ -239,6 +240,26 @@ public final class CinnabarServer implements AutoCloseable {
         }
         dataLoaded = true;
         return this;
+    }
+
+    /**
+     * Starts the Lua interpreter now instead of at the first script (EVAL, FUNCTION LOAD), as
+     * redis-server makes its own at start (scriptingInit in initServer). A fresh JVM's first one
+     * costs 140-650 ms on 2 busy cores (luaj's classes, the sandbox's libraries), which the first
+     * EVAL would otherwise wait for: Redisson's tryLock(100 ms) gave up before it could subscribe.
+     */
+    public void startScripting() {
+        if (context == null) throw new IllegalStateException("not listening");
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        thread.execute(() -> {
+            try {
+                io.cinnabar.command.scripting.ScriptEngine.of(context, dispatcher);
+                started.complete(null);
+            } catch (RuntimeException | Error e) {
+                started.completeExceptionally(e);
+            }
+        });
+        started.join();
     }
 
     /** Registers every command family now instead of at each family's first use (see {@link CommandTable}). */

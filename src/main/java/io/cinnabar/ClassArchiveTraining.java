@@ -28,7 +28,8 @@ public final class ClassArchiveTraining {
         {"GET", "k"}, {"INCR", "n"}, {"LPUSH", "l", "a", "b"}, {"LRANGE", "l", "0", "-1"}, {"HSET", "h", "f", "v"},
         {"SADD", "s", "m"}, {"ZADD", "z", "1", "m"}, {"EXPIRE", "k", "100"}, {"TTL", "k"}, {"MULTI"},
         {"SET", "k", "w"}, {"EXEC"}, {"SUBSCRIBE", "c"}, {"UNSUBSCRIBE"}, {"PUBLISH", "c", "m"}, {"CLIENT", "LIST"},
-        {"COMMAND", "DOCS", "GET"}, {"SCAN", "0"}, {"DBSIZE"}, {"SAVE"}, {"INFO", "everything"},
+        {"COMMAND", "DOCS", "GET"}, {"SCAN", "0"}, {"DBSIZE"}, {"EVAL", "return redis.call('get', KEYS[1])", "1", "k"},
+        {"SAVE"}, {"INFO", "everything"},
     };
 
     private ClassArchiveTraining() {}

@@ -306,14 +306,41 @@ class StartupIT {
         }
     }
 
+    @Test
+    void theProcessMakesItsLuaInterpreterBeforeSayingReady(@TempDir Path dir) throws Exception {
+        // As redis-server makes its own at start (scriptingInit): a fresh process's first EVAL waited
+        // 140-650 ms for it, and Redisson's tryLock(100 ms) gave up on its lock before subscribing.
+        Path log = dir.resolve("stdout");
+        int port = LocalServers.freePort();
+        Process p = launch(log, "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "", "--dir", dir.toString());
+        try {
+            awaitLine(log, "Ready to accept connections");
+            String histogram = jcmd(p, "GC.class_histogram");
+            assertTrue(java.util.regex.Pattern.compile("(?m)^\\s*\\d+:\\s+1\\s+\\d+\\s+io\\.cinnabar\\.command\\.scripting\\.ScriptEngine\\s")
+                    .matcher(histogram).find(), histogram);
+            try (Jedis j = LocalServers.awaitPong(port)) {
+                assertEquals("1", j.eval("redis.call('hincrby', KEYS[1], ARGV[1], 1); redis.call('pexpire', KEYS[1], 30000); "
+                        + "return redis.call('hget', KEYS[1], ARGV[1])", 1, "lock", "owner"));
+                assertEquals("5", j.eval("return string.format('%d', #'hello')"));
+            }
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    /** The output of a jcmd command (jcmd beside the running java) for the process. */
+    private static String jcmd(Process p, String command) throws IOException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process run = new ProcessBuilder(jcmd.toString(), Long.toString(p.pid()), command).redirectErrorStream(true).start();
+        return new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+
     /** A hung server's log and thread dump (jcmd beside the running java), for a failure message. */
     private static String logAndThreads(Path log, Process p) {
         StringBuilder out = new StringBuilder();
         try {
             out.append(Files.readString(log));
-            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-            Process dump = new ProcessBuilder(jcmd.toString(), Long.toString(p.pid()), "Thread.print").redirectErrorStream(true).start();
-            out.append(new String(dump.getInputStream().readAllBytes()));
+            out.append(jcmd(p, "Thread.print"));
         } catch (IOException e) {
             out.append(e);
         }

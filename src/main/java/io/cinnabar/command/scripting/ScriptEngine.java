@@ -97,15 +97,7 @@ public final class ScriptEngine {
     void reset() {
         scripts.clear();
         List<byte[]> libraries = functions == null ? List.of() : functions.codes();
-        SandboxGlobals g = new SandboxGlobals();
-        g.load(new BaseLib());
-        g.load(new PackageLib());
-        g.load(new TableLib());
-        g.load(new StringLib());
-        g.load(new CoroutineLib());
-        g.load(new JseMathLib());
-        LoadState.install(g);
-        LuaC.install(g);
+        SandboxGlobals g = standardLibraries();
         g.debuglib = new ScriptHook(g, () -> {
             ScriptRun run = current;
             if (run != null && run.killed) return "Script killed by user with SCRIPT KILL...";
@@ -151,6 +143,20 @@ public final class ScriptEngine {
             functions = new FunctionLibraries(this);
             for (byte[] code : libraries) functions.loadSaved(code, false);
         }
+    }
+
+    /** luaj's libraries that Redis's Lua also has, and its compiler, in a fresh global table. */
+    static SandboxGlobals standardLibraries() {
+        SandboxGlobals g = new SandboxGlobals();
+        g.load(new BaseLib());
+        g.load(new PackageLib());
+        g.load(new TableLib());
+        g.load(new StringLib());
+        g.load(new CoroutineLib());
+        g.load(new JseMathLib());
+        LoadState.install(g);
+        LuaC.install(g);
+        return g;
     }
 
     /** A locked metatable whose __index raises Redis's error for reading a missing global. */
