@@ -47,7 +47,7 @@ public final class BlockedClients {
 
     /**
      * Blocks client's command (spec, args) on keys until one gets data (the command is then run
-     * again), the deadline passes (timeoutReply answers) or CLIENT UNBLOCK. deadlineMs 0 = never.
+     * again), the clock is past the deadline (timeoutReply answers) or CLIENT UNBLOCK. deadlineMs 0 = never.
      */
     void block(Client client, CommandSpec spec, byte[][] args, byte[][] keys, long deadlineMs, Consumer<Reply> timeoutReply,
                boolean wakeWhenGone) {
@@ -58,7 +58,7 @@ public final class BlockedClients {
         BlockedState state = new BlockedState(client.db, keys, spec, args, timeoutReply, wakeWhenGone);
         client.blocked = state;
         registry.add(client, state);
-        if (deadlineMs > 0) state.timer = server.timers().at(deadlineMs, () -> timedOut(client));
+        if (deadlineMs > 0) state.timer = server.timers().past(deadlineMs, () -> timedOut(client));
     }
 
     /** CLIENT UNBLOCK: answers the blocked client as a timeout would, or with an error. */

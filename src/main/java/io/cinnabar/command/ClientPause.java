@@ -57,7 +57,7 @@ public final class ClientPause {
         keyspace.holdDeletions(true);
         if (timer != null) timer.cancel();
         // A pause whose end has passed (timeout 0) is over at once.
-        if (endMs < keyspace.mstime()) end(); else timer = timers.at(endMs, this::timedOut);
+        if (endMs < keyspace.mstime()) end(); else timer = timers.past(endMs, this::timedOut);
     }
 
     /** CLIENT UNPAUSE. */

@@ -70,6 +70,16 @@ public final class ClockTimers {
         return d;
     }
 
+    /**
+     * Runs task once the server's clock is past deadlineMs, as Redis times out a blocked client
+     * (timeout < now, WAIT's too) and ends a CLIENT PAUSE (client_pause_end_time < mstime): a
+     * BLPOP 5 is answered 5001 ms after it arrived at the earliest, never at 5000 ms, which
+     * Redisson's BlockingDeque tests check.
+     */
+    public Deadline past(long deadlineMs, Runnable task) {
+        return at(deadlineMs == Long.MAX_VALUE ? deadlineMs : deadlineMs + 1, task);
+    }
+
     /** Clients served before their timeout leave cancelled deadlines behind: drop them once they are most of the queue. */
     private void cancelled() {
         if (++cancelledCount > 64 && cancelledCount * 2 > due.size()) {

@@ -40,6 +40,20 @@ class ClockTimersTest {
     }
 
     @Test
+    void pastDeadlinesRunOnlyOnceTheClockHasPassedThem() {
+        // Redis times a blocked client out when timeout < now: at its deadline's millisecond it still waits.
+        List<String> ran = new ArrayList<>();
+        timers.past(1_200, () -> ran.add("timeout"));
+        timers.past(Long.MAX_VALUE, () -> ran.add("never"));
+        now.set(1_200);
+        timers.runDue();
+        assertEquals(List.of(), ran);
+        now.set(1_201);
+        timers.runDue();
+        assertEquals(List.of("timeout"), ran);
+    }
+
+    @Test
     void cancelledDeadlinesNeverRunEvenAfterTheQueueIsPurged() {
         List<Integer> ran = new ArrayList<>();
         List<ClockTimers.Deadline> all = new ArrayList<>();

@@ -325,10 +325,13 @@ class ListCommandsIT {
         }
     }
 
-    /** The one blocked client is still blocked a millisecond before ms have passed, and answered at ms. */
+    /**
+     * The one blocked client is still blocked when ms have passed, and answered a millisecond later
+     * (Redis's timeout < now).
+     */
     private static void timesOutAfter(Jedis jedis, ManualClock clock, long ms) throws InterruptedException {
         waitBlocked(jedis, 1);
-        clock.advanceMillis(ms - 1);
+        clock.advanceMillis(ms);
         assertEquals(1, ManualClockIT.blockedClients(jedis));
         clock.advanceMillis(1);
         assertEquals(0, ManualClockIT.blockedClients(jedis));

@@ -61,7 +61,8 @@ class ManualClockIT {
             CompletableFuture<Object> reply = OwnThread.supply(() ->
                     cmd(blocked, words[0], java.util.Arrays.copyOfRange(words, 1, words.length)));
             waitBlocked(jedis, 1);
-            clock.advance(Duration.ofMillis(9_999));
+            clock.advance(Duration.ofMillis(10_000));
+            // Redis times a client out once the clock is past its deadline (timeout < now).
             assertEquals(1, blockedClients(jedis), "not yet due");
             clock.advance(Duration.ofMillis(1));
             // The timeout was answered before advance() returned; only the reply's trip is left.
@@ -76,7 +77,8 @@ class ManualClockIT {
         try (Jedis writer = new Jedis(at)) {
             CompletableFuture<String> set = OwnThread.supply(() -> writer.set("k", "v"));
             waitBlocked(jedis, 1);
-            clock.advance(Duration.ofMillis(4_999));
+            clock.advance(Duration.ofMillis(5_000));
+            // Redis unpauses once the clock is past the end (client_pause_end_time < mstime).
             assertEquals(1, blockedClients(jedis));
             clock.advance(Duration.ofMillis(1));
             assertEquals("OK", set.get(5, TimeUnit.SECONDS));

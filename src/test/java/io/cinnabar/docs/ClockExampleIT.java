@@ -36,7 +36,7 @@ class ClockExampleIT {
              Jedis observer = new Jedis(server.host(), server.port())) {
             CompletableFuture<List<String>> popped = CompletableFuture.supplyAsync(() -> worker.blpop(30, "jobs"));
             while (!observer.info("clients").contains("blocked_clients:1")) Thread.onSpinWait();
-            clock.advance(Duration.ofSeconds(30));
+            clock.advance(Duration.ofSeconds(30).plusMillis(1));
             assertNull(popped.get(5, TimeUnit.SECONDS));
         }
     }
