@@ -42,6 +42,8 @@ public final class Dispatcher {
     /** While the batch's client has a client-output-buffer-limit: its replies so far as Redis counts them. */
     private final io.cinnabar.protocol.ReplyListCount batchReplies = new io.cinnabar.protocol.ReplyListCount();
     private int batchRepliesFed;
+    /** The writer's bytes, for batchReplies: made once, not per command. */
+    private final io.cinnabar.protocol.ReplyListCount.ByteAt writerBytes = i -> writer.bytes()[i];
     /** calls[d] is the context of the run at nesting depth d+1: one per invocation level, never shared. */
     private Call[] calls = new Call[4];
     private final BlockedClients blocked;
@@ -387,8 +389,7 @@ public final class Dispatcher {
      */
     private long batchRepliesCounted() {
         if (batchRepliesFed > writer.size()) batchRepliesFed = 0; // a part went out: the writer starts over
-        byte[] bytes = writer.bytes();
-        batchReplies.writePieces(k -> bytes[k], batchRepliesFed, writer.size());
+        batchReplies.writePieces(writerBytes, batchRepliesFed, writer.size());
         batchRepliesFed = writer.size();
         return batchReplies.counted();
     }

@@ -169,9 +169,12 @@ public final class ListValue implements TypedValue {
 
     /** Bytes of b[off, off+len) as a listpack entry (lpAppend's: an integer's encoding when it is one; backlen included). */
     static int lpEntrySize(byte[] b, int off, int len) {
-        long[] integer = new long[1];
-        int encoded = len <= 20 && Numbers.parseLong(b, off, len, integer) ? StreamListpack.encodedIntegerSize(integer[0])
-                : StreamListpack.stringHeaderSize(len) + len;
+        int encoded = StreamListpack.stringHeaderSize(len) + len;
+        // Only what starts like a number is parsed: no scratch array for the usual element per push.
+        if (len > 0 && len <= 20 && (b[off] == '-' || (b[off] >= '0' && b[off] <= '9'))) {
+            long[] integer = new long[1];
+            if (Numbers.parseLong(b, off, len, integer)) encoded = StreamListpack.encodedIntegerSize(integer[0]);
+        }
         return encoded + StreamListpack.backlenSize(encoded);
     }
 

@@ -19,6 +19,9 @@ final class OutputBufferLimit {
     /** Redis's count for a normal or pubsub client, kept while its class has a limit. */
     private final ReplyListCount replyList = new ReplyListCount();
     private boolean modelled;
+    /** The replies being counted, read through one reader made once (pushes come one message at a time). */
+    private ByteBuf counting;
+    private final ReplyListCount.ByteAt countingBytes = i -> counting.getByte(i);
 
     OutputBufferLimit(Config config) {
         this.config = config;
@@ -47,7 +50,11 @@ final class OutputBufferLimit {
                 replyList.write(pendingNow);
                 modelled = true;
             }
-            if (adding != null) replyList.writePieces(adding::getByte, adding.readerIndex(), adding.writerIndex());
+            if (adding != null) {
+                counting = adding;
+                replyList.writePieces(countingBytes, adding.readerIndex(), adding.writerIndex());
+                counting = null;
+            }
             bytes = replyList.counted();
         } else {
             modelled = false;

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -81,6 +82,22 @@ class ListNodeLayoutIT {
         jedis.restore("r".getBytes(), 0, jedis.dump("l"));
         jedis.rpush("r", "tail");
         assertEquals(List.of(16, 16, 13, 1), nodes(jedis, "r"));
+    }
+
+    @Test
+    void nodesAndCompressedPayloadsSurviveSaveAndLoad(Jedis jedis) {
+        jedis.configSet("list-max-listpack-size", "5");
+        for (int i = 1; i <= 15; i++) jedis.rpush("l", String.valueOf(i));
+        jedis.linsert("l", ListPosition.BEFORE, "8", "x");
+        jedis.configSet("rdbcompression", "yes");
+        jedis.set("s", "abcdefghij".repeat(10));
+        byte[] list = jedis.dump("l"), string = jedis.dump("s");
+        assertEquals("OK", Raw.str(jedis, "DEBUG", "RELOAD"));
+        assertArrayEquals(list, jedis.dump("l"));
+        assertArrayEquals(string, jedis.dump("s"));
+        assertEquals("abcdefghij".repeat(10), jedis.get("s"));
+        jedis.configSet("rdbcompression", "no");
+        assertEquals(List.of(5, 3, 3, 5), nodes(jedis, "l"));
     }
 
     /** The element count of each node in key's DUMP payload (uncompressed: rdbcompression no). */
