@@ -3021,6 +3021,15 @@ def main():
         start_again()
         queued = None  # the commands queued in the open MULTI, to normalise EXEC's replies
         stale_errno = False
+
+        # Redis's SORT reads errno without clearing it: after any strtoull or strtod overflow (a SCAN
+        # cursor or an XADD id past 2^64, a score of 1e400) a numeric SORT of good numbers can fail
+        # "can't be converted into double" until something else sets errno. Cinnabar keeps no such
+        # state, so its SORT answers (and SORT ... STORE stores).
+        def stale_errno_sort(q, x, y):
+            return stale_errno and str(q[0]).upper() in ("SORT", "SORT_RO") and isinstance(x, Error) \
+                and "converted into double" in x and isinstance(y, (list, int))
+
         for i in range(a.n):
             cmd = pick(families)()
             while cmd[0].upper() in skip:
@@ -3079,6 +3088,10 @@ def main():
                         # After an SPOP's random members the two sides' data differ: what the rest of
                         # this EXEC reads (SMEMBERS of that set...) is not compared.
                         rn[j] = cn[j] = "<after a random SPOP>"
+                    elif stale_errno_sort(q, x, y):
+                        # See SORT below: from here on this EXEC's data differ as after a random SPOP.
+                        rn[j] = cn[j] = "<stale errno>"
+                        spop_again = True
                     elif random_spop(q, x) and random_spop(q, y):
                         # See SPOP below: compared by count, then both sides start again.
                         rn[j], cn[j], spop_again = len(x), len(set(map(bytes, y))), True
@@ -3092,13 +3105,10 @@ def main():
                 queued = None
             elif queued is not None and rr == "QUEUED":
                 queued.append(cmd)
-            # Redis's SORT reads errno without clearing it: after any strtoull or strtod overflow (an
-            # XADD id past 2^64, a score of 1e400) a numeric SORT of good numbers can fail. Cinnabar
-            # keeps no such state. A SORT ... STORE that failed so on Redis only stored on Cinnabar:
-            # both sides start again from the same (empty) state, as after a mismatch.
+            # A SORT ... STORE that failed on Redis for its stale errno (see stale_errno_sort) only
+            # stored on Cinnabar: both sides start again from the same (empty) state.
             stale_errno = stale_errno or any(big in str(x) for x in cmd for big in ("18446744073709551616", "1e400"))
-            if name in ("SORT", "SORT_RO") and stale_errno and isinstance(rr, Error) and "converted into double" in rr \
-                    and isinstance(cr, (list, int)):
+            if stale_errno_sort(cmd, rr, cr):
                 stored = isinstance(cr, int)
                 cn, cr = rn, rr
                 if stored and queued is None:
