@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
  * CLIENT PAUSE, stream IDs, OBJECT IDLETIME, SLOWLOG and CLIENT LIST times.
  * <pre>{@code
  * jedis.setex("session", 3600, "x");
- * server.clock().advance(Duration.ofHours(1));   // the key is gone and "expired" was published
+ * server.clock().advance(Duration.ofHours(1));   // PTTL 0: as in Redis, it lives through that ms
+ * server.clock().advanceMillis(1);              // the key is gone and "expired" was published
  * }</pre>
  * {@link #advance} and {@link #set} return once each server driven by this clock has done what
  * became due (expired keys deleted with their keyspace events sent, timed-out blocked clients

@@ -23,7 +23,7 @@ import java.lang.annotation.Target;
  * class SessionTest {
  *     @Test void expires(Jedis jedis, ManualClock clock) {
  *         jedis.setex("session", 3600, "x");
- *         clock.advance(Duration.ofHours(1));
+ *         clock.advance(Duration.ofHours(1).plusMillis(1)); // past its last millisecond
  *         assertFalse(jedis.exists("session"));
  *     }
  * }

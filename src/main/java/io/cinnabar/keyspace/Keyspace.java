@@ -393,8 +393,12 @@ public final class Keyspace {
         memoryTally.settle();
     }
 
+    /**
+     * Redis's keyIsExpired: a key lives through its expiry's own millisecond (PTTL 0 then) and is
+     * gone once the clock is past it.
+     */
     boolean isExpired(long expireAt) {
-        return !loading && !obeyingMaster && expireAt <= now();
+        return !loading && !obeyingMaster && expireAt < now();
     }
 
     /** Redis's 24-bit LRU clock in seconds; wraps every 194 days, which idleSeconds allows for. */

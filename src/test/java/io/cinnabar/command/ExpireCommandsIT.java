@@ -71,6 +71,10 @@ class ExpireCommandsIT {
         jedis.pexpire("x", 100);
         clock.advance(Duration.ofMillis(99));
         assertEquals("v", jedis.get("x"));
+        // As Redis's keyIsExpired (now > when): the key lives through its expiry's own millisecond.
+        clock.advance(Duration.ofMillis(1));
+        assertEquals("v", jedis.get("x"));
+        assertEquals(0, jedis.pttl("x"));
         clock.advance(Duration.ofMillis(1));
         assertNull(jedis.get("x"));
         assertFalse(jedis.exists("x"));
@@ -184,6 +188,8 @@ class ExpireCommandsIT {
         assertEquals(51, jedis.dbSize());
         for (int i = 0; i < 50; i++) jedis.pexpire("k" + i, 100);
         clock.advance(Duration.ofMillis(99));
+        assertEquals(51, jedis.dbSize());
+        clock.advance(Duration.ofMillis(1));
         assertEquals(51, jedis.dbSize());
         // DBSIZE counts stored keys: only the active cycle can have removed them.
         clock.advance(Duration.ofMillis(1));

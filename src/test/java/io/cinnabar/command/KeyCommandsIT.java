@@ -62,7 +62,7 @@ class KeyCommandsIT {
         jedis.set("live", "v");
         jedis.pexpire("gone", 20);
         // Stale but still stored: every read below must find it gone by itself.
-        clock.advanceMillis(20);
+        clock.advanceMillis(21);
         raw(jedis, "DEBUG", "SET-ACTIVE-EXPIRE", "1");
         assertFalse(jedis.exists("gone"));
         assertEquals("none", jedis.type("gone"));
@@ -185,7 +185,7 @@ class KeyCommandsIT {
                 jedis.pexpire("old" + i, 1);
             }
             jedis.set("live", "v");
-            clock.advanceMillis(1);
+            clock.advanceMillis(2);
             assertEquals(301, jedis.dbSize());
             assertEquals("live", jedis.randomKey());
         } finally {

@@ -294,7 +294,7 @@ class TransactionCommandsIT {
     private static void watchedKeyThatExpiresFailsExec(Jedis jedis, io.cinnabar.ManualClock clock) {
         jedis.set("ttl", "v", redis.clients.jedis.params.SetParams.setParams().px(20));
         str(jedis, "WATCH", "ttl");
-        clock.advanceMillis(20);
+        clock.advanceMillis(21);
         str(jedis, "MULTI");
         str(jedis, "PING");
         assertNull(cmd(jedis, "EXEC"));

@@ -27,6 +27,8 @@ class ClockExampleIT {
         clock.advance(Duration.ofMinutes(59));
         assertTrue(jedis.exists("session:1"));
         clock.advance(Duration.ofMinutes(1));
+        assertEquals(0, jedis.pttl("session:1"));
+        clock.advance(Duration.ofMillis(1));
         assertFalse(jedis.exists("session:1"));
     }
 
@@ -47,7 +49,7 @@ class ClockExampleIT {
                      .option("enable-test-commands", "yes").option("clock", "manual").build().start();
              Jedis jedis = new Jedis(server.host(), server.port())) {
             jedis.set("token", "t", redis.clients.jedis.params.SetParams.setParams().px(500));
-            jedis.sendCommand(() -> "CINNABAR".getBytes(), "CLOCK", "ADVANCE", "500");
+            jedis.sendCommand(() -> "CINNABAR".getBytes(), "CLOCK", "ADVANCE", "501");
             assertFalse(jedis.exists("token"));
             assertEquals(Long.class, jedis.sendCommand(() -> "CINNABAR".getBytes(), "CLOCK", "NOW").getClass());
         }

@@ -69,6 +69,8 @@ class CinnabarCommandIT {
             assertEquals(t, s.clock().millis());
             assertEquals(50L, k.pttl("k"));
             assertEquals(t + 50, cmd(k, "CINNABAR", "CLOCK", "ADVANCE", "50"));
+            assertEquals(0L, k.pttl("k"));
+            assertEquals(t + 51, cmd(k, "CINNABAR", "CLOCK", "ADVANCE", "1"));
             assertFalse(k.exists("k"));
         }
     }
