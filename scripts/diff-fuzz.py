@@ -7,12 +7,20 @@
     scripts/diff-fuzz.py --skip COMMAND,SORT    # never send these commands
     scripts/diff-fuzz.py --cinnabar-port 7000 --redis-port 7001   # servers already running
     scripts/diff-fuzz.py --resp3                # both connections on RESP3 (HELLO 3): reply types compared too
+    scripts/diff-fuzz.py --notify               # keyspace events compared too (a subscriber per server)
 
 Families: string keys list hash set zset scripting tx misc, stream bitmap hll geo, and
 string2 coll2 keys2 encoding (more options of the older families: SET/GETEX expiry options,
 float formatting, LPOS/LMPOP/ZMPOP, ZRANGESTORE, *INTERCARD, random picks, SORT BY/GET, COPY
 and MOVE across databases, OBJECT ENCODING across the listpack/intset limits). encoding makes
-collections of 500+ members: run it on its own, apart from coll2's SPOP. Then:
+collections of 500+ members: run it on its own, apart from coll2's SPOP. typed, only when named
+(--families typed), gives each type keys of its own (see TYPED) and mostly arguments Redis accepts:
+what the families above rarely reach, commands meeting their own type with data (ZSCORE of a member
+that is there, GEOSEARCH of a populated key, XREADGROUP/XCLAIM/XAUTOCLAIM of a real group), option
+combinations that parse, edge values that parse (counts of 0, negative and past the size, ranges past
+both ends, scores whose printing is delicate, integers at the 64-bit limits, binary members), keys
+with TTLs, stores' destinations and their encodings (DUMP), a tenth run from Lua, a twentieth in
+MULTI. Then:
 blocking (BLPOP/BRPOP/BLMOVE/BRPOPLPUSH/BLMPOP/BZPOPMIN/BZPOPMAX/BZMPOP with data present, on empty
 keys with timeouts of 50 ms at most, bad timeouts, inside MULTI), scripts2 (EVALSHA/EVALSHA_RO,
 SCRIPT LOAD/EXISTS/FLUSH, shebang flags, writes from read-only scripts), function (FUNCTION
@@ -88,6 +96,11 @@ after FUNCTION LOAD REPLACE; a twentieth of the time a NOSCRIPT command of SPEC_
 Redis command is not allowed from script"). Replies are normalised by the command run (ctx_inner),
 and maps and sets that went through Lua's tables are compared in a fixed order (see lua_tables).
 
+--notify turns notify-keyspace-events on (NOTIFY_FLAGS) on both servers, each with a subscriber of
+its own on every keyevent channel: after each command, the events it fired (name, db, key, in order)
+are compared too. Not "expired" events (see Subscriber), and never a client-output-buffer-limit
+that would close the subscribers.
+
 Both servers start empty (FLUSHALL first) and get the same commands over one connection each,
 on a small key space so that commands meet existing keys of every type. Replies are compared
 exactly, except for commands whose reply Redis itself leaves unordered or random (SMEMBERS,
@@ -103,6 +116,7 @@ import argparse
 import contextlib
 import hashlib
 import json
+import math
 import os
 import random
 import re
@@ -827,6 +841,356 @@ def keys_extra():
         lambda: ["EXISTS", key()],
         lambda: ["GET", key()],
     ])()
+
+
+# ---- typed: commands on keys that hold their type, with valid arguments and edge values ----
+#
+# The other families draw keys from one small pool shared by every type, so most commands meet a
+# wrong type, an empty key or an argument the parser refuses (in the default families, ZSCORE of a
+# member that exists, GEOSEARCH of a populated key or XREADGROUP of a real group are a handful of
+# commands in 20,000). Here each type has its own keys (TYPED), commands mostly get arguments Redis
+# accepts, and the edges are values that parse: counts of 0, negative and past the size, ranges
+# past both ends and reversed, empty and binary members, integers at the 64-bit limits, scores whose
+# printing is delicate, collections past the listpack limits, keys with a TTL. A key of another type
+# now and then keeps WRONGTYPE in the mix.
+
+TYPED = {"string": ["s0", "s1"], "list": ["l0", "l1"], "hash": ["h0", "h1"], "set": ["S0", "S1"],
+         "zset": ["zs0", "zs1"], "geo": ["g0", "g1"], "stream": ["x0", "x1"]}
+# Where the *STORE commands mostly write: a store of an empty result deletes its destination, which
+# would empty the keys the reads are about.
+TYPED_STORE = {"set": "S2", "zset": "zs2", "geo": "g2", "list": "l2"}
+TYPED_KEYS = [k for ks in TYPED.values() for k in ks] + list(TYPED_STORE.values())
+# Members and values: listpack-sized and not, integers (intsets, listpack integers), binary, empty.
+TYPED_VALUES = ["a", "b", "c", "", "hello world", "0", "1", "-1", "7", "10", "3.5", "-0", "1e3", "00",
+                "9223372036854775807", "-9223372036854775808", "9223372036854775808", "x" * 65, b"\x00\xff", "caf\u00e9"]
+TYPED_COUNTS = ["0", "1", "2", "3", "5", "-1", "-2", "-5", "100", "-100"]
+TYPED_INDEXES = ["0", "1", "2", "-1", "-2", "-3", "5", "100", "-100", "9223372036854775807", "-9223372036854775808"]
+# Scores whose printing differs between naive and Redis's formatting (%.17g, then trimmed), and the ends.
+TYPED_SCORES = ["0", "1", "-1", "2", "2.5", "0.1", "0.3", "-0.0", "1e17", "1.5e-300", "123456789012345678",
+                "9007199254740993", "3.0000000000000004", "1.7976931348623157e308", "5e-324", "inf", "-inf", "+inf"]
+TYPED_FLOATS = ["0.1", "0.2", "-0.1", "1e17", "1.5", "3", "-3", "1e-17", "5.0e3", "123456789.123456789",
+                "1.7976931348623157e308", "-1.7976931348623157e308", "2.5e-10", "0", "-0"]
+XSEQ = [0]  # stream ids given in order, so that XADD of an explicit id mostly succeeds
+
+
+def tkey(kind):
+    """A key of the kind asked for, now and then one of another type (WRONGTYPE)."""
+    return pick(TYPED[kind]) if random.random() < 0.95 else pick(TYPED_KEYS)
+
+
+def tdest(kind):
+    """A destination of a *STORE: mostly one of its own (TYPED_STORE), now and then a source."""
+    return TYPED_STORE[kind] if random.random() < 0.7 else tkey(kind)
+
+
+def tval():
+    return pick(TYPED_VALUES)
+
+
+def pairs(n, a, b):
+    return sum([[a(), b()] for _ in range(n)], [])
+
+
+def typed_ttl(kind):
+    """A TTL given, changed or taken away, and what a later read tells of it (TTL is compared by sign)."""
+    k = tkey(kind)
+    return pick([
+        # Never a TTL that ends during a run: when it ends is each server's clock.
+        lambda: ["EXPIRE", k, pick(["100", "5000", "100000"])] + opts(["NX", "XX", "GT", "LT"]),
+        lambda: ["PEXPIRE", k, pick(["100000", "5000000"])] + opts(["NX", "XX", "GT", "LT"]),
+        lambda: ["EXPIREAT", k, pick(["99999999999", "1", "0"])] + opts(["NX", "XX", "GT", "LT"]),
+        lambda: ["PERSIST", k],
+        lambda: [pick(["TTL", "PTTL", "EXPIRETIME"]), k],
+        lambda: [pick(["TTL", "PTTL"]), k],
+        lambda: ["RENAME", k, pick(TYPED[kind])],
+        lambda: ["COPY", k, pick(TYPED[kind])] + opts(["REPLACE"]),
+        lambda: ["GETEX", k] + flat(random.sample(GETEX_OPTS[:5] + ["PERSIST"], random.randint(0, 1))),
+    ])()
+
+
+def typed_strings():
+    k, k2 = tkey("string"), tkey("string")
+    return pick([
+        lambda: ["SET", k, tval()] + flat(random.sample(["NX", "XX", "GET", "KEEPTTL", ("EX", "100"), ("PX", "100000"),
+                                                           ("EXAT", "99999999999"), ("PXAT", "1")], random.randint(0, 2))),
+        lambda: ["SET", k, pick(TYPED_FLOATS + ["9223372036854775807", "-9223372036854775808", "10", "-5"])],
+        lambda: ["INCRBYFLOAT", k, pick(TYPED_FLOATS)],
+        lambda: [pick(["INCRBY", "DECRBY"]), k, pick(["1", "-1", "9223372036854775807", "-9223372036854775808", "100", "0"])],
+        lambda: [pick(["INCR", "DECR"]), k],
+        lambda: ["APPEND", k, tval()],
+        lambda: ["SETRANGE", k, pick(["0", "1", "3", "10", "100", "4096"]), pick(["", "x", "abc", b"\x00"])],
+        lambda: ["GETRANGE", k, pick(TYPED_INDEXES), pick(TYPED_INDEXES)],
+        lambda: [pick(["GET", "STRLEN", "GETDEL"]), k],
+        lambda: ["GETSET", k, tval()],
+        lambda: ["MSETNX", k, tval(), k2, tval()],
+        lambda: ["MGET", k, k2, pick(TYPED_KEYS)],
+        lambda: ["SET", k, pick(["ohmytext", "mynewtext", "abcdefgh", "aaaa", "", "a" * 40 + "b" * 40])],
+        lambda: ["LCS", k, k2] + flat(random.sample(["LEN", "IDX", ("MINMATCHLEN", pick(["0", "1", "2", "4", "-1"])), "WITHMATCHLEN"],
+                                                    random.randint(0, 3))),
+        lambda: ["SETBIT", k, pick(["0", "1", "7", "8", "31", "100"]), pick(["0", "1"])],
+        lambda: ["BITCOUNT", k] + pick([[], [pick(TYPED_INDEXES), pick(TYPED_INDEXES)], [pick(TYPED_INDEXES), pick(TYPED_INDEXES), pick(["BIT", "BYTE"])]]),
+        lambda: ["BITPOS", k, pick(["0", "1"])] + pick([[], [pick(TYPED_INDEXES)], [pick(TYPED_INDEXES), pick(TYPED_INDEXES)],
+                                                         [pick(TYPED_INDEXES), pick(TYPED_INDEXES), pick(["BIT", "BYTE"])]]),
+        lambda: ["BITOP", pick(["AND", "OR", "XOR", "NOT"]), k] + some(TYPED["string"], 1, 2),
+        lambda: [pick(["BITFIELD", "BITFIELD_RO"]) if random.random() < 0.3 else "BITFIELD", k] + typed_bitfield(),
+        lambda: typed_ttl("string"),
+    ])()
+
+
+def typed_bitfield():
+    ops = []
+    for _ in range(random.randint(1, 4)):
+        t = pick(["u1", "i1", "u8", "i8", "u16", "i16", "u32", "i32", "u63", "i64", "u4", "i5"])
+        at = pick(["0", "1", "7", "8", "#0", "#1", "#3", "100"])
+        r = random.random()
+        if r < 0.2:
+            ops += ["OVERFLOW", pick(["WRAP", "SAT", "FAIL"])]
+        elif r < 0.5:
+            ops += ["GET", t, at]
+        elif r < 0.75:
+            ops += ["SET", t, at, pick(["0", "1", "-1", "127", "128", "255", "256", "-129", "9223372036854775807", "-9223372036854775808"])]
+        else:
+            ops += ["INCRBY", t, at, pick(["1", "-1", "100", "-100", "200", "9223372036854775807", "-9223372036854775808"])]
+    return ops
+
+
+def typed_lists():
+    k, k2 = tkey("list"), tkey("list")
+    side = lambda: pick(["LEFT", "RIGHT"])
+    elem = lambda: pick(TYPED_VALUES[:10])
+    return pick([
+        lambda: [pick(["RPUSH", "LPUSH"]), k] + [elem() for _ in range(random.randint(1, 6))],
+        lambda: [pick(["RPUSH", "LPUSH"]), k] + [str(i % 7) for i in range(pick([50, 130]))],
+        lambda: [pick(["RPUSHX", "LPUSHX"]), k, elem()],
+        lambda: ["RPUSH", k, pick(["x" * 65, "y" * 8200])],
+        lambda: ["LRANGE", k, pick(TYPED_INDEXES), pick(TYPED_INDEXES)],
+        lambda: ["LINDEX", k, pick(TYPED_INDEXES)],
+        lambda: ["LSET", k, pick(TYPED_INDEXES[:8]), elem()],
+        lambda: ["LINSERT", k, pick(["BEFORE", "AFTER"]), elem(), elem()],
+        lambda: ["LREM", k, pick(TYPED_COUNTS), elem()],
+        lambda: ["LTRIM", k, pick(TYPED_INDEXES), pick(TYPED_INDEXES)],
+        lambda: ["LPOS", k, elem()] + flat(random.sample([("RANK", pick(["1", "2", "-1", "-2", "3"])), ("COUNT", pick(["0", "1", "2", "10"])),
+                                                          ("MAXLEN", pick(["0", "1", "2", "5"]))], random.randint(0, 3))),
+        lambda: [pick(["LPOP", "RPOP"]), k] + ([pick(["0", "1", "2", "3", "100"])] if random.random() < 0.6 else []),
+        lambda: ["LMOVE", k, k2, side(), side()],
+        lambda: ["RPOPLPUSH", k, k2],
+        lambda: ["LMPOP"] + (lambda ks: [str(len(ks))] + ks)(some(TYPED["list"], 1, 2)) + [side()] + opts([("COUNT", pick(["1", "2", "5", "100"]))]),
+        lambda: [pick(["BLPOP", "BRPOP"])] + some(TYPED["list"], 1, 2) + ["0.01"],
+        lambda: ["BLMPOP", "0.01"] + (lambda ks: [str(len(ks))] + ks)(some(TYPED["list"], 1, 2)) + [side()] + opts([("COUNT", pick(["1", "3"]))]),
+        lambda: ["BLMOVE", k, k2, side(), side(), "0.01"],
+        lambda: ["LLEN", k],
+        lambda: [pick(["SORT", "SORT_RO"]), k] + opts(["ALPHA"], ["DESC"], [("LIMIT", pick(["0", "1", "-1", "5"]), pick(["0", "2", "-1", "100"]))]),
+        lambda: ["SORT", k] + opts(["ALPHA"], [("BY", "nosort")]) + ["STORE", tdest("list")],
+        lambda: ["OBJECT", "ENCODING", k],
+        lambda: typed_ttl("list"),
+    ])()
+
+
+def typed_hashes():
+    k = tkey("hash")
+    field = lambda: pick(FIELDS + ["", "x" * 65, "1"])
+    return pick([
+        lambda: ["HSET", k] + pairs(random.randint(1, 4), field, tval),
+        lambda: ["HSET", k] + sum([["f%d" % i, str(i)] for i in range(pick([20, 130]))], []),
+        lambda: ["HSETNX", k, field(), tval()],
+        lambda: ["HGET", k, field()],
+        lambda: ["HMGET", k] + [field() for _ in range(random.randint(1, 4))],
+        lambda: ["HDEL", k] + [field() for _ in range(random.randint(1, 3))],
+        lambda: [pick(["HGETALL", "HKEYS", "HVALS", "HLEN"]), k],
+        lambda: ["HEXISTS", k, field()],
+        lambda: ["HSTRLEN", k, field()],
+        lambda: ["HINCRBY", k, field(), pick(["1", "-1", "100", "9223372036854775807", "-9223372036854775808", "0"])],
+        lambda: ["HINCRBYFLOAT", k, field(), pick(TYPED_FLOATS)],
+        lambda: ["HSET", k, field(), pick(TYPED_FLOATS + ["9223372036854775807"])],
+        lambda: ["HRANDFIELD", k] + ([pick(TYPED_COUNTS)] + opts(["WITHVALUES"]) if random.random() < 0.8 else []),
+        lambda: ["OBJECT", "ENCODING", k],
+        lambda: typed_ttl("hash"),
+    ])()
+
+
+def typed_sets():
+    k, k2 = tkey("set"), tkey("set")
+    member = lambda: pick(TYPED_VALUES[:12] + ["5", "6", "100"])
+    return pick([
+        lambda: ["SADD", k] + [member() for _ in range(random.randint(1, 5))],
+        lambda: ["SADD", k] + [str(i) for i in range(pick([10, 520]))],
+        lambda: ["SADD", k] + ["m%d" % i for i in range(pick([10, 130]))],
+        lambda: ["SREM", k] + [member() for _ in range(random.randint(1, 3))],
+        lambda: [pick(["SMEMBERS", "SCARD"]), k],
+        lambda: ["SISMEMBER", k, member()],
+        lambda: ["SMISMEMBER", k] + [member() for _ in range(random.randint(1, 3))],
+        lambda: [pick(["SINTER", "SUNION", "SDIFF"])] + some(TYPED["set"], 1, 3),
+        lambda: [pick(["SINTERSTORE", "SUNIONSTORE", "SDIFFSTORE"]), tdest("set")] + some(TYPED["set"] + ["S2"], 1, 3),
+        lambda: ["SINTERCARD"] + (lambda ks: [str(len(ks))] + ks)(some(TYPED["set"] + ["S2"], 1, 3)) + opts([("LIMIT", pick(["0", "1", "2", "100"]))]),
+        lambda: ["SMOVE", k, k2, member()],
+        lambda: ["SRANDMEMBER", k] + ([pick(TYPED_COUNTS)] if random.random() < 0.8 else []),
+        lambda: ["SPOP", k, pick(["100", "1000"])],
+        lambda: [pick(["SORT", "SORT_RO"]), k] + opts(["ALPHA"], ["DESC"], [("LIMIT", "0", pick(["3", "-1"]))]),
+        lambda: ["OBJECT", "ENCODING", k],
+        lambda: typed_ttl("set"),
+    ])()
+
+
+def typed_score_range(rev):
+    lo = pick(["-inf", "(-inf", "0", "(0", "1", "(1", "2.5", "(2.5", "1e17", "-1"])
+    hi = pick(["+inf", "inf", "(+inf", "2", "(2", "10", "(10", "1e17", "0"])
+    return [hi, lo] if rev else [lo, hi]
+
+
+def typed_lex_range(rev):
+    lo, hi = pick(["-", "[a", "(a", "[b", "[", "(", "[1"]), pick(["+", "[c", "(c", "[b", "(b", "[\xff"])
+    return [hi, lo] if rev else [lo, hi]
+
+
+def typed_zsets():
+    k, k2 = tkey("zset"), tkey("zset")
+    member = lambda: pick(TYPED_VALUES[:12])
+    lex = lambda: pick(LEX_KEYS)
+    limit = lambda: [("LIMIT", pick(["0", "1", "2", "-1", "100"]), pick(["0", "1", "2", "-1", "100"]))]
+    zkeys = lambda: (lambda ks: [str(len(ks))] + ks)(some(TYPED["zset"] + ["zs2"], 1, 3))
+
+    def combine(store):
+        ks = zkeys()
+        out = ks + opts([("WEIGHTS",) + tuple(pick(["1", "2", "0", "-1", "1.5", "inf", "-inf"]) for _ in ks[1:])],
+                        [("AGGREGATE", pick(["SUM", "MIN", "MAX"]))])
+        return out if store else out + opts(["WITHSCORES"])
+    return pick([
+        lambda: ["ZADD", k] + flat(random.sample(["NX", "XX", "GT", "LT", "CH", "INCR"], random.choice([0, 0, 1, 1, 2]))) +
+                pairs(random.randint(1, 3), lambda: pick(TYPED_SCORES), member),
+        lambda: ["ZADD", k] + sum([[str(i % 13), pick(TYPED_VALUES[:12]) if i % 3 else "m%d" % i] for i in range(pick([20, 130]))], []),
+        lambda: ["ZADD", lex()] + sum([["0", pick(MEMBERS + ["", b"\xff", "ab", "aa"])] for _ in range(random.randint(1, 3))], []),
+        lambda: ["ZINCRBY", k, pick(TYPED_SCORES), member()],
+        lambda: [pick(["ZSCORE", "ZRANK", "ZREVRANK"]), k, member()],
+        lambda: ["ZMSCORE", k] + [member() for _ in range(random.randint(1, 3))],
+        lambda: ["ZCARD", k],
+        lambda: ["ZCOUNT", k] + typed_score_range(False),
+        lambda: ["ZLEXCOUNT", lex()] + typed_lex_range(False),
+        lambda: ["ZRANGE", k, pick(TYPED_INDEXES), pick(TYPED_INDEXES)] + opts(["REV"], ["WITHSCORES"]),
+        lambda: (lambda rev: ["ZRANGE", k] + typed_score_range(rev) + ["BYSCORE"] + (["REV"] if rev else []) + opts(limit(), ["WITHSCORES"]))(random.random() < 0.4),
+        lambda: (lambda rev: ["ZRANGE", lex()] + typed_lex_range(rev) + ["BYLEX"] + (["REV"] if rev else []) + opts(limit()))(random.random() < 0.4),
+        lambda: ["ZRANGEBYSCORE", k] + typed_score_range(False) + opts(["WITHSCORES"], limit()),
+        lambda: ["ZREVRANGEBYSCORE", k] + typed_score_range(True) + opts(["WITHSCORES"], limit()),
+        lambda: [pick(["ZRANGEBYLEX", "ZREVRANGEBYLEX"]), lex()] + opts(limit()),
+        lambda: (lambda name: [name, lex()] + typed_lex_range(name == "ZREVRANGEBYLEX") + opts(limit()))(pick(["ZRANGEBYLEX", "ZREVRANGEBYLEX"])),
+        lambda: ["ZREVRANGE", k, pick(TYPED_INDEXES), pick(TYPED_INDEXES)] + opts(["WITHSCORES"]),
+        lambda: (lambda rev, by: ["ZRANGESTORE", tdest("zset"), k if by != "BYLEX" else lex()]
+                 + (typed_score_range(rev) if by == "BYSCORE" else typed_lex_range(rev) if by == "BYLEX" else [pick(TYPED_INDEXES), pick(TYPED_INDEXES)])
+                 + ([by] if by else []) + (["REV"] if rev else []) + (opts(limit()) if by else []))(random.random() < 0.3, pick(["", "BYSCORE", "BYLEX"])),
+        lambda: [pick(["ZUNION", "ZINTER"])] + combine(False),
+        lambda: [pick(["ZUNIONSTORE", "ZINTERSTORE"]), tdest("zset")] + combine(True),
+        lambda: ["ZDIFF"] + zkeys() + opts(["WITHSCORES"]),
+        lambda: ["ZDIFFSTORE", tdest("zset")] + zkeys(),
+        lambda: ["ZINTERCARD"] + zkeys() + opts([("LIMIT", pick(["0", "1", "2", "100"]))]),
+        lambda: [pick(["ZPOPMIN", "ZPOPMAX"]), k] + ([pick(["0", "1", "2", "100"])] if random.random() < 0.6 else []),
+        lambda: ["ZMPOP"] + zkeys() + [pick(["MIN", "MAX"])] + opts([("COUNT", pick(["1", "2", "100"]))]),
+        lambda: [pick(["BZPOPMIN", "BZPOPMAX"])] + some(TYPED["zset"], 1, 2) + ["0.01"],
+        lambda: ["BZMPOP", "0.01"] + zkeys() + [pick(["MIN", "MAX"])] + opts([("COUNT", pick(["1", "3"]))]),
+        lambda: ["ZRANDMEMBER", k] + ([pick(TYPED_COUNTS)] + opts(["WITHSCORES"]) if random.random() < 0.8 else []),
+        lambda: ["ZREMRANGEBYSCORE", k] + typed_score_range(False),
+        lambda: ["ZREMRANGEBYRANK", k, pick(TYPED_INDEXES), pick(TYPED_INDEXES)],
+        lambda: ["ZREMRANGEBYLEX", lex()] + typed_lex_range(False),
+        lambda: ["ZREM", k] + [member() for _ in range(random.randint(1, 3))],
+        lambda: [pick(["SORT", "SORT_RO"]), k] + opts(["ALPHA"], ["DESC"], [("LIMIT", "0", pick(["3", "-1"]))]),
+        lambda: ["OBJECT", "ENCODING", k],
+        lambda: typed_ttl("zset"),
+    ])()
+
+
+TYPED_PLACES = [("13.361389", "38.115556", "Palermo"), ("15.087269", "37.502669", "Catania"), ("2.349014", "48.864716", "Paris"),
+                ("-0.127758", "51.507351", "London"), ("13.583333", "37.316667", "Agrigento"), ("-122.4194", "37.7749", "SF"),
+                ("0", "0", "origin"), ("179.99", "85.05", "corner"), ("-179.99", "-85.05", "corner2")]
+
+
+def typed_geos():
+    k, k2 = tkey("geo"), tdest("geo")
+    member = lambda: pick([p[2] for p in TYPED_PLACES] + ["nope"])
+    unit = lambda: pick(["m", "km", "mi", "ft"])
+    radius = lambda: pick(["0", "1", "100", "200", "500", "1000", "20000"])
+    centre = lambda: ["FROMMEMBER", member()] if random.random() < 0.5 else ["FROMLONLAT"] + list(pick(TYPED_PLACES)[:2])
+    shape_ = lambda: ["BYRADIUS", radius(), unit()] if random.random() < 0.5 else ["BYBOX", radius(), radius(), unit()]
+    order = lambda: opts(["ASC", "DESC"], [("COUNT", pick(["1", "2", "3"])), ("COUNT", pick(["1", "2"]), "ANY")])
+    with_ = lambda: opts(["WITHCOORD"], ["WITHDIST"], ["WITHHASH"])
+    return pick([
+        lambda: ["GEOADD", k] + opts(["NX", "XX"], ["CH"]) + sum([list(pick(TYPED_PLACES)) for _ in range(random.randint(1, 4))], []),
+        lambda: ["GEOADD", k] + sum(map(list, TYPED_PLACES), []),
+        lambda: ["GEOSEARCH", k] + centre() + shape_() + order() + with_(),
+        lambda: ["GEOSEARCHSTORE", k2, k] + centre() + shape_() + order() + opts(["STOREDIST"]),
+        lambda: [pick(["GEORADIUS", "GEORADIUS_RO"]), k] + list(pick(TYPED_PLACES)[:2]) + [radius(), unit()] + order() + with_(),
+        lambda: [pick(["GEORADIUSBYMEMBER", "GEORADIUSBYMEMBER_RO"]), k, member(), radius(), unit()] + order() + with_(),
+        lambda: ["GEORADIUS", k] + list(pick(TYPED_PLACES)[:2]) + [radius(), unit()] + order() + [pick(["STORE", "STOREDIST"]), k2],
+        lambda: ["GEODIST", k, member(), member()] + opts(["m", "km", "mi", "ft"]),
+        lambda: [pick(["GEOPOS", "GEOHASH"]), k] + [member() for _ in range(random.randint(0, 3))],
+        lambda: ["ZRANGE", k, "0", "-1", "WITHSCORES"],
+        lambda: ["ZREM", k, member()],
+        lambda: typed_ttl("geo"),
+    ])()
+
+
+def typed_streams():
+    k, k2 = tkey("stream"), tkey("stream")
+    group, consumer = pick(GROUPS), pick(CONSUMERS)
+    seen = lambda: "%d-%d" % (random.randint(max(1, XSEQ[0] - 8), XSEQ[0] + 1), random.randint(0, 1))
+
+    def next_id():
+        XSEQ[0] += 1
+        return "%d-%d" % (XSEQ[0], 0) if random.random() < 0.7 else "%d-*" % XSEQ[0]
+    trim = lambda: pick([["MAXLEN"], ["MINID"]]) + opts(["=", "~"]) + [pick(["0", "1", "3", "10"]) if random.random() < 0.5 else seen()]
+    return pick([
+        lambda: ["XADD", k] + opts(["NOMKSTREAM"]) + (trim() if random.random() < 0.2 else []) + [next_id()] + pairs(random.randint(1, 3), lambda: pick(SFIELDS), tval),
+        lambda: ["XADD", k, next_id(), "f", "v"],
+        lambda: ["XGROUP", "CREATE", k, group, pick(["0", "0", "$", seen()])] + (["MKSTREAM"] if random.random() < 0.6 else [])
+                + opts([("ENTRIESREAD", pick(["0", "1", "3"]))]),
+        lambda: ["XADD", k, next_id(), "f", "v"],
+        lambda: ["XGROUP", "SETID", k, group, pick(["0", "$", seen()])] + opts([("ENTRIESREAD", pick(["0", "2", "100"]))]),
+        lambda: ["XGROUP", pick(["CREATECONSUMER", "DELCONSUMER"]), k, group, consumer],
+        lambda: ["XGROUP", "DESTROY", k, group] if random.random() < 0.3 else ["XLEN", k],
+        lambda: ["XREADGROUP", "GROUP", group, consumer] + opts([("COUNT", pick(["1", "2", "5"]))], ["NOACK"]) + ["STREAMS", k, pick([">", ">", "0", seen()])],
+        lambda: ["XREADGROUP", "GROUP", group, consumer, "COUNT", pick(["1", "3"]), "STREAMS"] + TYPED["stream"] + [pick([">", "0"]), pick([">", "0"])],
+        lambda: ["XREAD"] + opts([("COUNT", pick(["1", "2", "10"]))]) + ["STREAMS"] + (lambda ks: ks + [pick(["0", "0-0", seen(), "$"]) for _ in ks])(some(TYPED["stream"], 1, 2)),
+        lambda: ["XACK", k, group] + [seen() for _ in range(random.randint(1, 3))],
+        lambda: ["XPENDING", k, group],
+        lambda: ["XPENDING", k, group] + opts([("IDLE", "0")]) + [pick(["-", seen()]), pick(["+", seen()]), pick(["1", "10"])] + opts([consumer]),
+        lambda: ["XCLAIM", k, group, consumer, "0"] + [seen() for _ in range(random.randint(1, 3))]
+                + opts([("RETRYCOUNT", pick(["0", "5"]))], ["FORCE"], ["JUSTID"], [("LASTID", seen())]),
+        lambda: ["XAUTOCLAIM", k, group, consumer, "0", pick(["0", "0-0", seen()])] + opts([("COUNT", pick(["1", "2", "100"]))], ["JUSTID"]),
+        lambda: ["XINFO", "STREAM", k] + opts([("FULL",), ("FULL", "COUNT", pick(["0", "1", "2"]))]),
+        lambda: ["XINFO", "GROUPS", k],
+        lambda: ["XINFO", "CONSUMERS", k, group],
+        lambda: ["XDEL", k] + [seen() for _ in range(random.randint(1, 3))],
+        lambda: ["XTRIM", k] + trim() + opts([("LIMIT", pick(["0", "1", "100"]))]),
+        lambda: [pick(["XRANGE", "XREVRANGE"]), k] + (lambda a, b: [a, b])(pick(["-", "+", seen(), "(" + seen()]), pick(["-", "+", seen(), "(" + seen()]))
+                + opts([("COUNT", pick(["0", "1", "2"]))]),
+        lambda: ["XLEN", k],
+        lambda: ["XSETID", k, seen()] + opts([("ENTRIESADDED", pick(["0", "5", "100"]))], [("MAXDELETEDID", seen())]),
+        lambda: typed_ttl("stream"),
+    ])()
+
+
+def typed_one():
+    r = random.random()
+    if r < 0.02:
+        return ["DEL"] + some(TYPED_KEYS, 1, 2)
+    if r < 0.03:
+        return ["TYPE", pick(TYPED_KEYS)]
+    if r < 0.08:
+        # What the encoding decisions made, stores' destinations included: DUMP payloads compare the
+        # encodings byte for byte (see DUMP_EXACT).
+        return ["DUMP", pick(TYPED_KEYS)] if random.random() < 0.6 else ["OBJECT", "ENCODING", pick(TYPED_KEYS)]
+    return pick([typed_strings, typed_lists, typed_hashes, typed_sets, typed_zsets, typed_zsets, typed_geos, typed_streams])()
+
+
+def typed():
+    """A command of a type drawn at random (see TYPED); a tenth of them run from Lua (ctx_script: the
+    replies of data, maps and doubles, converted to Lua and back) and a twentieth in MULTI/EXEC."""
+    if CTX_QUEUE:
+        return CTX_QUEUE.pop(0)
+    r = random.random()
+    if r < 0.1:
+        return ctx_script(typed_one())
+    if r < 0.15:
+        CTX_QUEUE.extend([typed_one() for _ in range(random.randint(1, 4))] + [["EXEC"]])
+        return ["MULTI"]
+    return typed_one()
 
 
 # ---- blocking commands, on the paths that do not block for long ----
@@ -1611,8 +1975,8 @@ CTX_SCRIPTS = {shebang + body for shebang in set(CTX_SHEBANGS) for body in CTX_B
 
 
 def ctx_keys(inner):
-    """The words of a spec-generated command that are key names (SPEC_KEYS, LEX_KEYS), for KEYS."""
-    return [w for w in inner[1:] if isinstance(w, str) and (w in SPEC_KEYS or w in LEX_KEYS)]
+    """The words of a spec-generated (or typed) command that are key names (SPEC_KEYS, LEX_KEYS, TYPED_KEYS), for KEYS."""
+    return [w for w in inner[1:] if isinstance(w, str) and (w in SPEC_KEYS or w in LEX_KEYS or w in TYPED_KEYS)]
 
 
 def ctx_script(inner):
@@ -2482,7 +2846,7 @@ FAMILIES = {
     "string": strings, "keys": keys_family, "list": lists, "hash": hashes, "set": sets,
     "zset": zsets, "scripting": scripting, "tx": transactions, "misc": misc,
     "stream": streams, "bitmap": bitmaps, "hll": hyperloglogs, "geo": geos,
-    "string2": strings_extra, "coll2": collections_extra, "encoding": encodings, "keys2": keys_extra,
+    "string2": strings_extra, "coll2": collections_extra, "encoding": encodings, "keys2": keys_extra, "typed": typed,
     "blocking": blocking, "scripts2": scripts_extra, "function": functions, "scan": scans,
     "config": configs, "server": servers_family, "acl": acls, "subscribe": subscriptions, "spec": spec_family,
     "spec-multi": spec_multi_family, "spec-script": spec_script_family, "multi": multi_family,
@@ -2623,7 +2987,9 @@ def client_lines(reply):
     for line in reply.split(b"\n"):
         fields = [f.split(b"=", 1) for f in line.split(b" ") if f]
         lines.append([f[0] if f[0] in CLIENT_VOLATILE else b"=".join(f) for f in fields])
-    return lines
+    # Sorted: with --notify's subscribers there are several clients, listed in the order of Redis's
+    # client list, which clientsCron rotates.
+    return sorted(lines)
 
 
 def acl_rules(text):
@@ -2931,6 +3297,63 @@ def servers(redis_port, cinnabar_port):
             p.wait()
 
 
+def sets_errno(arg):
+    """True when Redis's parsing of arg may leave errno at ERANGE (see stale_errno_sort in main): an
+    integer past 2^64 (strtoull), a double that overflows (1e400) or underflows to a subnormal or to
+    zero (5e-324, 1e-400: strtod)."""
+    text = arg if isinstance(arg, str) else arg.decode("latin-1") if isinstance(arg, bytes) else str(arg)
+    if "18446744073709551616" in text:
+        return True
+    try:
+        f = float(text.strip("("))
+    except ValueError:
+        return False
+    if math.isinf(f):
+        return "inf" not in text.lower()
+    digits = text.lower().split("e")[0]
+    return abs(f) < sys.float_info.min and (f != 0 or any(ch in "123456789" for ch in digits))
+
+
+# --notify: the events fired (keyevent channels only: the keyspace ones carry the same, the other way
+# round), new keys included. Not m (key misses): this script's TYPE and OBJECT ENCODING probes go to
+# Redis alone.
+NOTIFY_FLAGS = "EAn"
+NOTIFY_PATTERN = "__keyevent@*__:*"
+
+
+class Subscriber:
+    """A connection of its own per server, PSUBSCRIBEd to every keyevent channel (RESP2 whatever
+    --resp3 says: what is compared is which events fire, their order, keys and dbs)."""
+    def __init__(self, port):
+        self.port = port
+        self.conn = None
+
+    def events(self):
+        """The events published since the last call: what came before the answer to a PING sent now
+        (the server wrote them before it read the PING), as (channel, key); "<closed>" when the
+        server closed the connection (a new one subscribes on the next call)."""
+        try:
+            if self.conn is None:
+                self.conn = connect(self.port)
+                self.conn.call(["PSUBSCRIBE", NOTIFY_PATTERN])
+            self.conn.sock.sendall(resp.command(["PING", "notify-sync"]))
+            out = []
+            while True:
+                m = self.conn.read()
+                if m == [b"pong", b"notify-sync"]:
+                    return out
+                if isinstance(m, list) and len(m) == 4 and m[0] == b"pmessage":
+                    # Not "expired": a key past its TTL (SET ... PXAT 1 keeps it so in Redis 7.0) goes when
+                    # the active expire cycle or an access reclaims it, whichever comes first on each server.
+                    if not m[2].endswith(b"__:expired"):
+                        out.append((m[2], m[3]))
+                else:
+                    out.append(m)
+        except (ConnectionError, OSError):
+            self.conn = None
+            return "<closed>"
+
+
 def touches(cmd, k):
     return any((a if isinstance(a, str) else "") == k for a in cmd[1:])
 
@@ -2941,7 +3364,7 @@ def main():
     ap.add_argument("--seed", type=int, default=None)
     # Not subscribe unless asked: in RESP2's subscribed mode every other family's command fails.
     # spec only when Redis's command descriptions are there (asked for by name, it insists on them).
-    ap.add_argument("--families", default=",".join(f for f in FAMILIES if f not in ("subscribe", "multi")
+    ap.add_argument("--families", default=",".join(f for f in FAMILIES if f not in ("subscribe", "multi", "typed")
                                                     and (not f.startswith("spec") or os.path.isdir(SPEC_DIR_DEFAULT))))
     ap.add_argument("--redis-port", type=int)
     ap.add_argument("--cinnabar-port", type=int)
@@ -2952,6 +3375,8 @@ def main():
     ap.add_argument("--spec-dir", default=os.environ.get("REDIS_COMMANDS_DIR", SPEC_DIR_DEFAULT),
                     help="Redis's src/commands (one JSON per command) for the spec family (env REDIS_COMMANDS_DIR)")
     ap.add_argument("--resp3", action="store_true", help="both connections speak RESP3 (HELLO 3); reply types are compared too")
+    ap.add_argument("--notify", action="store_true",
+                    help="keyspace events compared too: notify-keyspace-events %s, a subscriber per server" % NOTIFY_FLAGS)
     a = ap.parse_args()
     global RESP3
     RESP3 = a.resp3
@@ -2995,6 +3420,8 @@ def main():
         # The parameters the config family changes, as both servers started: start_again sets them back.
         defaults = config_pairs(r.call(["CONFIG", "GET"] + [n for n in CONFIG_VALUES if n not in CONFIG_NOT_RESET]))
 
+        subs = [Subscriber(rport), Subscriber(cport)] if a.notify else []
+
         def start_again():
             """Resynchronises: both sides start again from the same (empty) state, out of any MULTI."""
             for conn in (r, c):
@@ -3015,6 +3442,10 @@ def main():
                 conn.call(["CLIENT", "SETNAME", ""])
                 conn.call(["CLIENT", "NO-EVICT", "off"])
                 conn.call(["CONFIG", "SET"] + [x for pair in defaults for x in pair])
+                if a.notify:
+                    conn.call(["CONFIG", "SET", "notify-keyspace-events", NOTIFY_FLAGS])
+            for sub in subs:
+                sub.events()  # what the resynchronisation fired
 
         # Servers kept from an earlier run (--cinnabar-port, --redis-port) may still hold its
         # libraries, users and settings on one side only: both start from the same state.
@@ -3023,7 +3454,8 @@ def main():
         stale_errno = False
 
         # Redis's SORT reads errno without clearing it: after any strtoull or strtod overflow (a SCAN
-        # cursor or an XADD id past 2^64, a score of 1e400) a numeric SORT of good numbers can fail
+        # cursor or an XADD id past 2^64, a score of 1e400) or underflow (a score of 5e-324: typed
+        # seed 2, ZADD zs0 INCR LT 5e-324 -0 then SORT zs0; see sets_errno) a numeric SORT of good numbers can fail
         # "can't be converted into double" until something else sets errno. Cinnabar keeps no such
         # state, so its SORT answers (and SORT ... STORE stores).
         def stale_errno_sort(q, x, y):
@@ -3032,7 +3464,8 @@ def main():
 
         for i in range(a.n):
             cmd = pick(families)()
-            while cmd[0].upper() in skip:
+            # --notify: never a client-output-buffer-limit for pubsub clients, which closes the subscribers.
+            while cmd[0].upper() in skip or a.notify and any(str(x).lower() == "client-output-buffer-limit" for x in cmd):
                 cmd = pick(families)()
             name = cmd[0].upper()
             in_multi_only = isinstance(cmd, InMulti)
@@ -3107,7 +3540,7 @@ def main():
                 queued.append(cmd)
             # A SORT ... STORE that failed on Redis for its stale errno (see stale_errno_sort) only
             # stored on Cinnabar: both sides start again from the same (empty) state.
-            stale_errno = stale_errno or any(big in str(x) for x in cmd for big in ("18446744073709551616", "1e400"))
+            stale_errno = stale_errno or any(sets_errno(x) for x in cmd)
             if stale_errno_sort(cmd, rr, cr):
                 stored = isinstance(cr, int)
                 cn, cr = rn, rr
@@ -3170,14 +3603,17 @@ def main():
                        if lex_of_mixed_scores(q, x) and x != y) and rn == cn and queued is None:
                     start_again()
                     history = []
-            if rn != cn or (a.resp3 and rs != cs):
+            revents, cevents = (subs[0].events(), subs[1].events()) if subs else (None, None)
+            if rn != cn or (a.resp3 and rs != cs) or revents != cevents:
                 mismatches += 1
                 if mismatches <= a.max_report:
-                    ks = [x for x in cmd[1:] if isinstance(x, str) and (x in KEYS or x in SPEC_KEYS)]
+                    ks = [x for x in cmd[1:] if isinstance(x, str) and (x in KEYS or x in SPEC_KEYS or x in TYPED_KEYS)]
                     ctx = [h for h in history[:-1] if any(touches(h, k) for k in ks) or h[0] in ("MULTI", "EXEC")][-a.context:]
                     print("#%d %s\n  redis:    %r\n  cinnabar: %r" % (i, " ".join(map(repr, cmd)), rr, cr))
                     if a.resp3 and rs != cs:
                         print("  types:    %r\n  vs:       %r" % (rs, cs))
+                    if revents != cevents:
+                        print("  events:   %r\n  vs:       %r" % (revents, cevents))
                     for j, q in enumerate(exec_queued or []):
                         differs = rn[j] != cn[j] if isinstance(rn, list) and isinstance(cn, list) and j < min(len(rn), len(cn)) else False
                         print("    queued: " + " ".join(map(repr, q)) + ("   <- %r / %r" % (rn[j], cn[j]) if differs else ""))
