@@ -98,8 +98,8 @@ and maps and sets that went through Lua's tables are compared in a fixed order (
 
 --notify turns notify-keyspace-events on (NOTIFY_FLAGS) on both servers, each with a subscriber of
 its own on every keyevent channel: after each command, the events it fired (name, db, key, in order)
-are compared too. Not "expired" events (see Subscriber), and never a client-output-buffer-limit
-that would close the subscribers.
+are compared too. Not "expired" events (see Subscriber), never a client-output-buffer-limit that
+would close the subscribers, nor a CONFIG SET of notify-keyspace-events (see NOTIFY_FLAGS).
 
 Both servers start empty (FLUSHALL first) and get the same commands over one connection each,
 on a small key space so that commands meet existing keys of every type. Replies are compared
@@ -3316,9 +3316,15 @@ def sets_errno(arg):
 
 # --notify: the events fired (keyevent channels only: the keyspace ones carry the same, the other way
 # round), new keys included. Not m (key misses): this script's TYPE and OBJECT ENCODING probes go to
-# Redis alone.
-NOTIFY_FLAGS = "EAn"
+# Redis alone. Every class but d (modules' types, none here) spelled out rather than A, and never a
+# CONFIG SET of notify-keyspace-events during the run: Redis 7.0 prints flags that hold all of A as
+# "A" and drops n (keyspaceEventsFlagsToString), and a CONFIG SET that fails restores its parameters
+# from that text, so after a failed CONFIG SET notify-keyspace-events KEAn maxmemory-clients -1 new-key
+# events are off in Redis alone (typed,config seed 31). A Redis bug, not copied: Cinnabar restores
+# the flags themselves.
+NOTIFY_FLAGS = "Eg$lshzxetn"
 NOTIFY_PATTERN = "__keyevent@*__:*"
+NOTIFY_UNTOUCHED = {"client-output-buffer-limit", "notify-keyspace-events"}
 
 
 class Subscriber:
@@ -3464,8 +3470,9 @@ def main():
 
         for i in range(a.n):
             cmd = pick(families)()
-            # --notify: never a client-output-buffer-limit for pubsub clients, which closes the subscribers.
-            while cmd[0].upper() in skip or a.notify and any(str(x).lower() == "client-output-buffer-limit" for x in cmd):
+            # --notify: never a client-output-buffer-limit for pubsub clients, which closes the subscribers,
+            # nor notify-keyspace-events (see NOTIFY_FLAGS).
+            while cmd[0].upper() in skip or a.notify and any(str(x).lower() in NOTIFY_UNTOUCHED for x in cmd):
                 cmd = pick(families)()
             name = cmd[0].upper()
             in_multi_only = isinstance(cmd, InMulti)
