@@ -870,7 +870,17 @@ TYPED_SCORES = ["0", "1", "-1", "2", "2.5", "0.1", "0.3", "-0.0", "1e17", "1.5e-
                 "9007199254740993", "3.0000000000000004", "1.7976931348623157e308", "5e-324", "inf", "-inf", "+inf"]
 TYPED_FLOATS = ["0.1", "0.2", "-0.1", "1e17", "1.5", "3", "-3", "1e-17", "5.0e3", "123456789.123456789",
                 "1.7976931348623157e308", "-1.7976931348623157e308", "2.5e-10", "0", "-0"]
+# Numbers that almost parse, a tenth of the time in place of a count, an index or a score: on a key
+# that holds data, which check comes first (the number's, the key's type, an empty key's answer)
+# shows. strtod takes hex floats and "infinity" that string2ll refuses; signs, spaces, zeros.
+TYPED_ALMOST = ["+1", " 1", "1 ", "01", "-0", "0x10", "1e3", "1.0", "", "9223372036854775808", "-9223372036854775809",
+                "0x1p3", "Infinity", "-INF", "1e-400", ".5", "5.", "1e", "NaN", "1.0e+2", "\x00", "1\x002"]
 XSEQ = [0]  # stream ids given in order, so that XADD of an explicit id mostly succeeds
+
+
+def almost(seq):
+    """A value of seq, a tenth of the time one of TYPED_ALMOST."""
+    return pick(TYPED_ALMOST) if random.random() < 0.1 else pick(seq)
 
 
 def tkey(kind):
@@ -914,12 +924,12 @@ def typed_strings():
         lambda: ["SET", k, tval()] + flat(random.sample(["NX", "XX", "GET", "KEEPTTL", ("EX", "100"), ("PX", "100000"),
                                                            ("EXAT", "99999999999"), ("PXAT", "1")], random.randint(0, 2))),
         lambda: ["SET", k, pick(TYPED_FLOATS + ["9223372036854775807", "-9223372036854775808", "10", "-5"])],
-        lambda: ["INCRBYFLOAT", k, pick(TYPED_FLOATS)],
+        lambda: ["INCRBYFLOAT", k, almost(TYPED_FLOATS)],
         lambda: [pick(["INCRBY", "DECRBY"]), k, pick(["1", "-1", "9223372036854775807", "-9223372036854775808", "100", "0"])],
         lambda: [pick(["INCR", "DECR"]), k],
         lambda: ["APPEND", k, tval()],
         lambda: ["SETRANGE", k, pick(["0", "1", "3", "10", "100", "4096"]), pick(["", "x", "abc", b"\x00"])],
-        lambda: ["GETRANGE", k, pick(TYPED_INDEXES), pick(TYPED_INDEXES)],
+        lambda: ["GETRANGE", k, almost(TYPED_INDEXES), almost(TYPED_INDEXES)],
         lambda: [pick(["GET", "STRLEN", "GETDEL"]), k],
         lambda: ["GETSET", k, tval()],
         lambda: ["MSETNX", k, tval(), k2, tval()],
@@ -928,9 +938,9 @@ def typed_strings():
         lambda: ["LCS", k, k2] + flat(random.sample(["LEN", "IDX", ("MINMATCHLEN", pick(["0", "1", "2", "4", "-1"])), "WITHMATCHLEN"],
                                                     random.randint(0, 3))),
         lambda: ["SETBIT", k, pick(["0", "1", "7", "8", "31", "100"]), pick(["0", "1"])],
-        lambda: ["BITCOUNT", k] + pick([[], [pick(TYPED_INDEXES), pick(TYPED_INDEXES)], [pick(TYPED_INDEXES), pick(TYPED_INDEXES), pick(["BIT", "BYTE"])]]),
-        lambda: ["BITPOS", k, pick(["0", "1"])] + pick([[], [pick(TYPED_INDEXES)], [pick(TYPED_INDEXES), pick(TYPED_INDEXES)],
-                                                         [pick(TYPED_INDEXES), pick(TYPED_INDEXES), pick(["BIT", "BYTE"])]]),
+        lambda: ["BITCOUNT", k] + pick([[], [almost(TYPED_INDEXES), almost(TYPED_INDEXES)], [almost(TYPED_INDEXES), almost(TYPED_INDEXES), pick(["BIT", "BYTE"])]]),
+        lambda: ["BITPOS", k, pick(["0", "1"])] + pick([[], [almost(TYPED_INDEXES)], [almost(TYPED_INDEXES), almost(TYPED_INDEXES)],
+                                                         [almost(TYPED_INDEXES), almost(TYPED_INDEXES), pick(["BIT", "BYTE"])]]),
         lambda: ["BITOP", pick(["AND", "OR", "XOR", "NOT"]), k] + some(TYPED["string"], 1, 2),
         lambda: [pick(["BITFIELD", "BITFIELD_RO"]) if random.random() < 0.3 else "BITFIELD", k] + typed_bitfield(),
         lambda: typed_ttl("string"),
@@ -960,15 +970,15 @@ def typed_lists():
     elem = lambda: pick(TYPED_VALUES[:10])
     return pick([
         lambda: [pick(["RPUSH", "LPUSH"]), k] + [elem() for _ in range(random.randint(1, 6))],
-        lambda: [pick(["RPUSH", "LPUSH"]), k] + [str(i % 7) for i in range(pick([50, 130]))],
+        lambda: [pick(["RPUSH", "LPUSH"]), k] + [str(i % 7) for i in range(pick([50, 130, 1500]))],
         lambda: [pick(["RPUSHX", "LPUSHX"]), k, elem()],
         lambda: ["RPUSH", k, pick(["x" * 65, "y" * 8200])],
-        lambda: ["LRANGE", k, pick(TYPED_INDEXES), pick(TYPED_INDEXES)],
-        lambda: ["LINDEX", k, pick(TYPED_INDEXES)],
+        lambda: ["LRANGE", k, almost(TYPED_INDEXES), almost(TYPED_INDEXES)],
+        lambda: ["LINDEX", k, almost(TYPED_INDEXES)],
         lambda: ["LSET", k, pick(TYPED_INDEXES[:8]), elem()],
         lambda: ["LINSERT", k, pick(["BEFORE", "AFTER"]), elem(), elem()],
-        lambda: ["LREM", k, pick(TYPED_COUNTS), elem()],
-        lambda: ["LTRIM", k, pick(TYPED_INDEXES), pick(TYPED_INDEXES)],
+        lambda: ["LREM", k, almost(TYPED_COUNTS), elem()],
+        lambda: ["LTRIM", k, almost(TYPED_INDEXES), almost(TYPED_INDEXES)],
         lambda: ["LPOS", k, elem()] + flat(random.sample([("RANK", pick(["1", "2", "-1", "-2", "3"])), ("COUNT", pick(["0", "1", "2", "10"])),
                                                           ("MAXLEN", pick(["0", "1", "2", "5"]))], random.randint(0, 3))),
         lambda: [pick(["LPOP", "RPOP"]), k] + ([pick(["0", "1", "2", "3", "100"])] if random.random() < 0.6 else []),
@@ -991,7 +1001,7 @@ def typed_hashes():
     field = lambda: pick(FIELDS + ["", "x" * 65, "1"])
     return pick([
         lambda: ["HSET", k] + pairs(random.randint(1, 4), field, tval),
-        lambda: ["HSET", k] + sum([["f%d" % i, str(i)] for i in range(pick([20, 130]))], []),
+        lambda: ["HSET", k] + sum([["f%d" % i, str(i)] for i in range(pick([20, 130, 1000]))], []),
         lambda: ["HSETNX", k, field(), tval()],
         lambda: ["HGET", k, field()],
         lambda: ["HMGET", k] + [field() for _ in range(random.randint(1, 4))],
@@ -1000,9 +1010,9 @@ def typed_hashes():
         lambda: ["HEXISTS", k, field()],
         lambda: ["HSTRLEN", k, field()],
         lambda: ["HINCRBY", k, field(), pick(["1", "-1", "100", "9223372036854775807", "-9223372036854775808", "0"])],
-        lambda: ["HINCRBYFLOAT", k, field(), pick(TYPED_FLOATS)],
+        lambda: ["HINCRBYFLOAT", k, field(), almost(TYPED_FLOATS)],
         lambda: ["HSET", k, field(), pick(TYPED_FLOATS + ["9223372036854775807"])],
-        lambda: ["HRANDFIELD", k] + ([pick(TYPED_COUNTS)] + opts(["WITHVALUES"]) if random.random() < 0.8 else []),
+        lambda: ["HRANDFIELD", k] + ([almost(TYPED_COUNTS)] + opts(["WITHVALUES"]) if random.random() < 0.8 else []),
         lambda: ["OBJECT", "ENCODING", k],
         lambda: typed_ttl("hash"),
     ])()
@@ -1014,7 +1024,7 @@ def typed_sets():
     return pick([
         lambda: ["SADD", k] + [member() for _ in range(random.randint(1, 5))],
         lambda: ["SADD", k] + [str(i) for i in range(pick([10, 520]))],
-        lambda: ["SADD", k] + ["m%d" % i for i in range(pick([10, 130]))],
+        lambda: ["SADD", k] + ["m%d" % i for i in range(pick([10, 130, 1000]))],
         lambda: ["SREM", k] + [member() for _ in range(random.randint(1, 3))],
         lambda: [pick(["SMEMBERS", "SCARD"]), k],
         lambda: ["SISMEMBER", k, member()],
@@ -1023,7 +1033,7 @@ def typed_sets():
         lambda: [pick(["SINTERSTORE", "SUNIONSTORE", "SDIFFSTORE"]), tdest("set")] + some(TYPED["set"] + ["S2"], 1, 3),
         lambda: ["SINTERCARD"] + (lambda ks: [str(len(ks))] + ks)(some(TYPED["set"] + ["S2"], 1, 3)) + opts([("LIMIT", pick(["0", "1", "2", "100"]))]),
         lambda: ["SMOVE", k, k2, member()],
-        lambda: ["SRANDMEMBER", k] + ([pick(TYPED_COUNTS)] if random.random() < 0.8 else []),
+        lambda: ["SRANDMEMBER", k] + ([almost(TYPED_COUNTS)] if random.random() < 0.8 else []),
         lambda: ["SPOP", k, pick(["100", "1000"])],
         lambda: [pick(["SORT", "SORT_RO"]), k] + opts(["ALPHA"], ["DESC"], [("LIMIT", "0", pick(["3", "-1"]))]),
         lambda: ["OBJECT", "ENCODING", k],
@@ -1056,25 +1066,25 @@ def typed_zsets():
         return out if store else out + opts(["WITHSCORES"])
     return pick([
         lambda: ["ZADD", k] + flat(random.sample(["NX", "XX", "GT", "LT", "CH", "INCR"], random.choice([0, 0, 1, 1, 2]))) +
-                pairs(random.randint(1, 3), lambda: pick(TYPED_SCORES), member),
-        lambda: ["ZADD", k] + sum([[str(i % 13), pick(TYPED_VALUES[:12]) if i % 3 else "m%d" % i] for i in range(pick([20, 130]))], []),
+                pairs(random.randint(1, 3), lambda: almost(TYPED_SCORES), member),
+        lambda: ["ZADD", k] + sum([[str(i % 13), pick(TYPED_VALUES[:12]) if i % 3 else "m%d" % i] for i in range(pick([20, 130, 1000]))], []),
         lambda: ["ZADD", lex()] + sum([["0", pick(MEMBERS + ["", b"\xff", "ab", "aa"])] for _ in range(random.randint(1, 3))], []),
-        lambda: ["ZINCRBY", k, pick(TYPED_SCORES), member()],
+        lambda: ["ZINCRBY", k, almost(TYPED_SCORES), member()],
         lambda: [pick(["ZSCORE", "ZRANK", "ZREVRANK"]), k, member()],
         lambda: ["ZMSCORE", k] + [member() for _ in range(random.randint(1, 3))],
         lambda: ["ZCARD", k],
         lambda: ["ZCOUNT", k] + typed_score_range(False),
         lambda: ["ZLEXCOUNT", lex()] + typed_lex_range(False),
-        lambda: ["ZRANGE", k, pick(TYPED_INDEXES), pick(TYPED_INDEXES)] + opts(["REV"], ["WITHSCORES"]),
+        lambda: ["ZRANGE", k, almost(TYPED_INDEXES), almost(TYPED_INDEXES)] + opts(["REV"], ["WITHSCORES"]),
         lambda: (lambda rev: ["ZRANGE", k] + typed_score_range(rev) + ["BYSCORE"] + (["REV"] if rev else []) + opts(limit(), ["WITHSCORES"]))(random.random() < 0.4),
         lambda: (lambda rev: ["ZRANGE", lex()] + typed_lex_range(rev) + ["BYLEX"] + (["REV"] if rev else []) + opts(limit()))(random.random() < 0.4),
         lambda: ["ZRANGEBYSCORE", k] + typed_score_range(False) + opts(["WITHSCORES"], limit()),
         lambda: ["ZREVRANGEBYSCORE", k] + typed_score_range(True) + opts(["WITHSCORES"], limit()),
         lambda: [pick(["ZRANGEBYLEX", "ZREVRANGEBYLEX"]), lex()] + opts(limit()),
         lambda: (lambda name: [name, lex()] + typed_lex_range(name == "ZREVRANGEBYLEX") + opts(limit()))(pick(["ZRANGEBYLEX", "ZREVRANGEBYLEX"])),
-        lambda: ["ZREVRANGE", k, pick(TYPED_INDEXES), pick(TYPED_INDEXES)] + opts(["WITHSCORES"]),
+        lambda: ["ZREVRANGE", k, almost(TYPED_INDEXES), almost(TYPED_INDEXES)] + opts(["WITHSCORES"]),
         lambda: (lambda rev, by: ["ZRANGESTORE", tdest("zset"), k if by != "BYLEX" else lex()]
-                 + (typed_score_range(rev) if by == "BYSCORE" else typed_lex_range(rev) if by == "BYLEX" else [pick(TYPED_INDEXES), pick(TYPED_INDEXES)])
+                 + (typed_score_range(rev) if by == "BYSCORE" else typed_lex_range(rev) if by == "BYLEX" else [almost(TYPED_INDEXES), almost(TYPED_INDEXES)])
                  + ([by] if by else []) + (["REV"] if rev else []) + (opts(limit()) if by else []))(random.random() < 0.3, pick(["", "BYSCORE", "BYLEX"])),
         lambda: [pick(["ZUNION", "ZINTER"])] + combine(False),
         lambda: [pick(["ZUNIONSTORE", "ZINTERSTORE"]), tdest("zset")] + combine(True),
@@ -1085,9 +1095,9 @@ def typed_zsets():
         lambda: ["ZMPOP"] + zkeys() + [pick(["MIN", "MAX"])] + opts([("COUNT", pick(["1", "2", "100"]))]),
         lambda: [pick(["BZPOPMIN", "BZPOPMAX"])] + some(TYPED["zset"], 1, 2) + ["0.01"],
         lambda: ["BZMPOP", "0.01"] + zkeys() + [pick(["MIN", "MAX"])] + opts([("COUNT", pick(["1", "3"]))]),
-        lambda: ["ZRANDMEMBER", k] + ([pick(TYPED_COUNTS)] + opts(["WITHSCORES"]) if random.random() < 0.8 else []),
+        lambda: ["ZRANDMEMBER", k] + ([almost(TYPED_COUNTS)] + opts(["WITHSCORES"]) if random.random() < 0.8 else []),
         lambda: ["ZREMRANGEBYSCORE", k] + typed_score_range(False),
-        lambda: ["ZREMRANGEBYRANK", k, pick(TYPED_INDEXES), pick(TYPED_INDEXES)],
+        lambda: ["ZREMRANGEBYRANK", k, almost(TYPED_INDEXES), almost(TYPED_INDEXES)],
         lambda: ["ZREMRANGEBYLEX", lex()] + typed_lex_range(False),
         lambda: ["ZREM", k] + [member() for _ in range(random.randint(1, 3))],
         lambda: [pick(["SORT", "SORT_RO"]), k] + opts(["ALPHA"], ["DESC"], [("LIMIT", "0", pick(["3", "-1"]))]),
@@ -1128,7 +1138,8 @@ def typed_geos():
 
 def typed_streams():
     k, k2 = tkey("stream"), tkey("stream")
-    group, consumer = pick(GROUPS), pick(CONSUMERS)
+    # Mostly one group, so that the reads meet the group the creates made.
+    group, consumer = "g1" if random.random() < 0.8 else "g2", pick(CONSUMERS)
     seen = lambda: "%d-%d" % (random.randint(max(1, XSEQ[0] - 8), XSEQ[0] + 1), random.randint(0, 1))
 
     def next_id():
@@ -1145,7 +1156,9 @@ def typed_streams():
         lambda: ["XGROUP", pick(["CREATECONSUMER", "DELCONSUMER"]), k, group, consumer],
         lambda: ["XGROUP", "DESTROY", k, group] if random.random() < 0.3 else ["XLEN", k],
         lambda: ["XREADGROUP", "GROUP", group, consumer] + opts([("COUNT", pick(["1", "2", "5"]))], ["NOACK"]) + ["STREAMS", k, pick([">", ">", "0", seen()])],
-        lambda: ["XREADGROUP", "GROUP", group, consumer, "COUNT", pick(["1", "3"]), "STREAMS"] + TYPED["stream"] + [pick([">", "0"]), pick([">", "0"])],
+        lambda: ["XREADGROUP", "GROUP", group, consumer] + opts([("COUNT", pick(["1", "2", "5"]))]) + ["STREAMS", k, ">"],
+        lambda: ["XREADGROUP", "GROUP", group, consumer, "COUNT", pick(["1", "3"]), "STREAMS"] + TYPED["stream"] + [pick([">", "0"]), pick([">", "0"])]
+                if random.random() < 0.3 else ["XINFO", "STREAM", k, "FULL"],
         lambda: ["XREAD"] + opts([("COUNT", pick(["1", "2", "10"]))]) + ["STREAMS"] + (lambda ks: ks + [pick(["0", "0-0", seen(), "$"]) for _ in ks])(some(TYPED["stream"], 1, 2)),
         lambda: ["XACK", k, group] + [seen() for _ in range(random.randint(1, 3))],
         lambda: ["XPENDING", k, group],
@@ -3465,7 +3478,8 @@ def main():
         # "can't be converted into double" until something else sets errno. Cinnabar keeps no such
         # state, so its SORT answers (and SORT ... STORE stores).
         def stale_errno_sort(q, x, y):
-            return stale_errno and str(q[0]).upper() in ("SORT", "SORT_RO") and isinstance(x, Error) \
+            # (Run from Lua too: typed seed 2, FCALL ctx_call 1 zs1 SORT_RO zs1.)
+            return stale_errno and str((ctx_inner(q) or q)[0]).upper() in ("SORT", "SORT_RO") and isinstance(x, Error) \
                 and "converted into double" in x and isinstance(y, (list, int))
 
         for i in range(a.n):
