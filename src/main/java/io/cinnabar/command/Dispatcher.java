@@ -475,7 +475,8 @@ public final class Dispatcher {
         if (!spec.subcommands.isEmpty() && args.length >= 2) {
             CommandSpec sub = CommandTable.subcommand(spec, args[1]);
             if (sub == null) {
-                reject(client, args, spec, Refusals.unknownSubcommand(spec, args[1]));
+                // No command is found (Redis's lookupCommand answers NULL): no rejected call is counted.
+                reject(client, args, null, Refusals.unknownSubcommand(spec, args[1]));
                 return null;
             }
             spec = sub;

@@ -111,6 +111,19 @@ class ServerCommandsIT {
     }
 
     @Test
+    void unknownSubcommandCountsNoRejectedCallButItsContainerWithoutOneDoes(Jedis jedis) {
+        jedis.configResetStat();
+        assertThrows(JedisDataException.class, () -> cmd(jedis, "CONFIG", "NOPE"));
+        assertThrows(JedisDataException.class, () -> cmd(jedis, "LATENCY", "NOPE", "x"));
+        assertThrows(JedisDataException.class, () -> cmd(jedis, "XINFO"));
+        String cs = jedis.info("commandstats");
+        assertFalse(cs.contains("cmdstat_config:"), cs);
+        assertFalse(cs.contains("cmdstat_latency"), cs);
+        assertTrue(cs.contains("cmdstat_xinfo:calls=0,usec=0,usec_per_call=0.00,rejected_calls=1,failed_calls=0"), cs);
+        assertEquals("# Errorstats\r\nerrorstat_ERR:count=3\r\n", jedis.info("errorstats"));
+    }
+
+    @Test
     void infoIsVerbatimInResp3(CinnabarServer server) {
         try (Jedis j3 = new Jedis(new HostAndPort("127.0.0.1", server.port()),
                 DefaultJedisClientConfig.builder().protocol(RedisProtocol.RESP3).build())) {
