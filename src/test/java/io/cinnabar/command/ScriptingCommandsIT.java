@@ -556,6 +556,24 @@ class ScriptingCommandsIT {
     }
 
     @Test
+    void errorsInsideAReturnedTableCountAsRedisCountsEachReplyItWrites(Jedis j) {
+        j.set("k", "abc");
+        cmd(j, "CONFIG", "RESETSTAT");
+        // Made by the script: each counts in errorstats (by its first word, else ERR), and EVAL fails once.
+        eval(j, "return {1, {err='nested'}, {{err='a b'}}}", "1", "k");
+        assertEquals("count=1", info(j, "errorstats", "errorstat_ERR"));
+        assertEquals("count=1", info(j, "errorstats", "errorstat_a"));
+        assertTrue(info(j, "commandstats", "cmdstat_eval").endsWith("rejected_calls=0,failed_calls=1"));
+        cmd(j, "CONFIG", "RESETSTAT");
+        // Handed back by redis.pcall: counted when INCR failed; EVAL counts a failed call for each.
+        eval(j, "return {redis.pcall('incr', KEYS[1]), redis.pcall('incr', KEYS[1]), {err='x'}}", "1", "k");
+        assertEquals("count=3", info(j, "errorstats", "errorstat_ERR"));
+        assertTrue(info(j, "commandstats", "cmdstat_incr").endsWith("rejected_calls=0,failed_calls=2"));
+        assertTrue(info(j, "commandstats", "cmdstat_eval").endsWith("rejected_calls=0,failed_calls=3"));
+        assertEquals("3", info(j, "stats", "total_error_replies"));
+    }
+
+    @Test
     void minReplicasToWriteRefusesWritesWithoutReplicas(Jedis j) {
         j.set("x", "v");
         j.configSet("min-replicas-to-write", "1");

@@ -95,7 +95,7 @@ public final class FunctionCommands implements CommandFamily {
         int keysEnd = 3 + (int) numkeys;
         byte[][] keys = Arrays.copyOfRange(c.args(), 3, keysEnd);
         byte[][] args = Arrays.copyOfRange(c.args(), keysEnd, c.argCount());
-        engine.invoke(f, c.client(), c.args(), keys, args, ro || f.flags().noWrites(), c.reply());
+        engine.invoke(f, c.client(), c.args(), keys, args, ro || f.flags().noWrites(), c.reply(), c.spec().stats());
     }
 
     /** FUNCTION LOAD [REPLACE] function-code */

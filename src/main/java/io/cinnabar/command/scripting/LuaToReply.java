@@ -20,13 +20,14 @@ final class LuaToReply {
     /** Nesting past which a returned table is answered "reached lua stack limit", as Redis's Lua stack runs out. */
     private static final int MAX_DEPTH = 1000;
 
-    static void write(LuaValue v, Reply out, int scriptResp) {
-        write(v, out, scriptResp, 0);
+    static void write(LuaValue v, Reply out, int scriptResp, NestedErrors errors) {
+        write(v, out, scriptResp, 0, errors);
     }
 
-    private static void write(LuaValue v, Reply out, int scriptResp, int depth) {
+    private static void write(LuaValue v, Reply out, int scriptResp, int depth, NestedErrors errors) {
         if (depth > MAX_DEPTH) {
             out.error("ERR reached lua stack limit");
+            errors.written("ERR reached lua stack limit", false);
             return;
         }
         switch (v.type()) {
@@ -39,15 +40,17 @@ final class LuaToReply {
                 }
             }
             case LuaValue.TNUMBER -> out.integer(CFormat.toLong(v.todouble()));
-            case LuaValue.TTABLE -> table(v, out, scriptResp, depth + 1);
+            case LuaValue.TTABLE -> table(v, out, scriptResp, depth + 1, errors);
             default -> out.nullBulk();
         }
     }
 
-    private static void table(LuaValue t, Reply out, int resp, int depth) {
+    private static void table(LuaValue t, Reply out, int resp, int depth, NestedErrors errors) {
         LuaValue err = t.rawget("err");
         if (err.type() == LuaValue.TSTRING) {
-            out.error(oneLine(cText(err)));
+            String text = oneLine(cText(err));
+            out.error(text);
+            errors.written(text, LuaErrors.alreadyCounted(t));
             return;
         }
         LuaValue ok = t.rawget("ok");
@@ -77,20 +80,20 @@ final class LuaToReply {
         if (map.istable()) {
             List<LuaValue> pairs = entries(map);
             out.map(pairs.size() / 2);
-            for (LuaValue x : pairs) write(x, out, resp, depth);
+            for (LuaValue x : pairs) write(x, out, resp, depth, errors);
             return;
         }
         LuaValue set = t.rawget("set");
         if (set.istable()) {
             List<LuaValue> pairs = entries(set);
             out.set(pairs.size() / 2);
-            for (int i = 0; i < pairs.size(); i += 2) write(pairs.get(i), out, resp, depth);
+            for (int i = 0; i < pairs.size(); i += 2) write(pairs.get(i), out, resp, depth, errors);
             return;
         }
         int n = 0;
         while (!t.rawget(n + 1).isnil()) n++;
         out.array(n);
-        for (int i = 1; i <= n; i++) write(t.rawget(i), out, resp, depth);
+        for (int i = 1; i <= n; i++) write(t.rawget(i), out, resp, depth, errors);
     }
 
     /** Key, value, key, value... in next() order. */

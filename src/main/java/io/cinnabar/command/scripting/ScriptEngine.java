@@ -2,6 +2,7 @@ package io.cinnabar.command.scripting;
 
 import io.cinnabar.command.Client;
 import io.cinnabar.command.CommandError;
+import io.cinnabar.command.CommandStats;
 import io.cinnabar.command.Dispatcher;
 import io.cinnabar.command.ServerContext;
 import io.cinnabar.protocol.Reply;
@@ -256,21 +257,22 @@ public final class ScriptEngine {
     }
 
     /** Runs script with KEYS and ARGV as globals and writes what it returns (or its error) to out. */
-    void invoke(Script script, Client caller, byte[][] keys, byte[][] args, boolean readOnly, Reply out) {
+    void invoke(Script script, Client caller, byte[][] keys, byte[][] args, boolean readOnly, Reply out, CommandStats stats) {
         globals.setUnlocked("KEYS", array(keys));
         globals.setUnlocked("ARGV", array(args));
         ScriptRun run = new ScriptRun(script.sha(), true, caller, scriptClient, readOnly);
         prepare(run, script.flags());
-        run(run, script.function(), LuaValue.NONE, out, script.place());
+        run(run, script.function(), LuaValue.NONE, out, stats, script.place());
     }
 
     /** Runs a function with KEYS and ARGV as its two arguments (FCALL). */
-    void invoke(FunctionLibraries.Function f, Client caller, byte[][] command, byte[][] keys, byte[][] args, boolean readOnly, Reply out) {
+    void invoke(FunctionLibraries.Function f, Client caller, byte[][] command, byte[][] keys, byte[][] args, boolean readOnly, Reply out,
+                CommandStats stats) {
         ScriptRun run = new ScriptRun(f.name(), false, caller, scriptClient, readOnly);
         prepare(run, f.flags());
         run.command = command;
         run.chunk = f.chunk();
-        run(run, f.callback(), LuaValue.varargsOf(array(keys), array(args)), out, f.place());
+        run(run, f.callback(), LuaValue.varargsOf(array(keys), array(args)), out, stats, f.place());
     }
 
     /** What the declared flags allow the run (its refusals: ScriptingCommands.checkBeforeRun). */
@@ -284,7 +286,7 @@ public final class ScriptEngine {
      * run was not quick moves to the helper thread before it starts (RunElsewhere), and one that
      * passes the deadline having only read moves then.
      */
-    private void run(ScriptRun run, LuaValue fn, org.luaj.vm2.Varargs fnArgs, Reply out, RunPlace place) {
+    private void run(ScriptRun run, LuaValue fn, org.luaj.vm2.Varargs fnArgs, Reply out, CommandStats stats, RunPlace place) {
         // A debugged script stays on this thread: its client's socket is read from here.
         long deadline = debugger != null ? 0 : dispatcher.inlineDeadline();
         if (deadline != 0 && !place.startsHere()) throw io.cinnabar.command.RunElsewhere.INSTANCE;
@@ -313,7 +315,9 @@ public final class ScriptEngine {
             String text = LuaErrors.trimNewlines(LuaToReply.cText(err), false);
             throw new CommandError(text.replace('\r', ' ').replace('\n', ' '), LuaErrors.alreadyCounted(result));
         }
-        LuaToReply.write(result, out, run.resp);
+        NestedErrors errors = new NestedErrors(dispatcher.server().stats());
+        LuaToReply.write(result, out, run.resp, errors);
+        stats.failedCalls += errors.failedCalls();
     }
 
     static final String BUSY_EVAL = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";

@@ -139,7 +139,7 @@ public final class ScriptingCommands implements CommandFamily {
         byte[][] keys = Arrays.copyOfRange(c.args(), 3, keysEnd);
         byte[][] args = Arrays.copyOfRange(c.args(), keysEnd, c.argCount());
         boolean readOnly = ro || (!flags.compat() && flags.noWrites());
-        engine.invoke(script, c.client(), keys, args, readOnly, c.reply());
+        engine.invoke(script, c.client(), keys, args, readOnly, c.reply(), c.spec().stats());
     }
 
     /**
