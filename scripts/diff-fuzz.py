@@ -8,6 +8,7 @@
     scripts/diff-fuzz.py --cinnabar-port 7000 --redis-port 7001   # servers already running
     scripts/diff-fuzz.py --resp3                # both connections on RESP3 (HELLO 3): reply types compared too
     scripts/diff-fuzz.py --notify               # keyspace events compared too (a subscriber per server)
+    scripts/diff-fuzz.py --stats 500            # INFO commandstats/errorstats compared every 500 commands
 
 Families: string keys list hash set zset scripting tx misc, stream bitmap hll geo, and
 string2 coll2 keys2 encoding (more options of the older families: SET/GETEX expiry options,
@@ -100,6 +101,11 @@ and maps and sets that went through Lua's tables are compared in a fixed order (
 its own on every keyevent channel: after each command, the events it fired (name, db, key, in order)
 are compared too. Not "expired" events (see Subscriber), never a client-output-buffer-limit that
 would close the subscribers, nor a CONFIG SET of notify-keyspace-events (see NOTIFY_FLAGS).
+
+--stats N compares INFO commandstats and errorstats every N commands and at the end (command_stats):
+each command's calls, rejected_calls and failed_calls, and each error code's count, since both
+sides last started again (start_again resets them). Not the SCANs' (scan_all follows each side's
+batches) nor the commands this script sends to Redis alone (STATS_UNCOUNTED).
 
 Both servers start empty (FLUSHALL first) and get the same commands over one connection each,
 on a small key space so that commands meet existing keys of every type. Replies are compared
@@ -3373,6 +3379,27 @@ class Subscriber:
             return "<closed>"
 
 
+# --stats: commands whose counts are not compared: those only Redis is sent (this script's probes
+# before SORT and the SCANs, see main), and the SCANs, which scan_all follows for as many batches as
+# each side's hash table makes.
+STATS_UNCOUNTED = {b"type", b"object|encoding", b"scan", b"sscan", b"hscan", b"zscan"}
+
+
+def command_stats(reply):
+    """INFO commandstats and errorstats as a set of lines: each command's calls, rejected_calls and
+    failed_calls (not its times), and each error prefix's count. Whether an error is a rejection
+    (arity, syntax seen before running) or a failure is Redis's to decide, and monitoring reads it."""
+    out = set()
+    for line in bytes(reply).split(b"\r\n"):
+        if line.startswith(b"cmdstat_"):
+            name, fields = line[8:].split(b":", 1)
+            if name not in STATS_UNCOUNTED:
+                out.add((name, tuple(f for f in fields.split(b",") if not f.startswith(b"usec"))))
+        elif line.startswith(b"errorstat_"):
+            out.add(tuple(line.split(b":", 1)))
+    return out
+
+
 def touches(cmd, k):
     return any((a if isinstance(a, str) else "") == k for a in cmd[1:])
 
@@ -3394,6 +3421,8 @@ def main():
     ap.add_argument("--spec-dir", default=os.environ.get("REDIS_COMMANDS_DIR", SPEC_DIR_DEFAULT),
                     help="Redis's src/commands (one JSON per command) for the spec family (env REDIS_COMMANDS_DIR)")
     ap.add_argument("--resp3", action="store_true", help="both connections speak RESP3 (HELLO 3); reply types are compared too")
+    ap.add_argument("--stats", type=int, default=0, metavar="N",
+                    help="every N commands and at the end, INFO commandstats and errorstats compared (see command_stats)")
     ap.add_argument("--notify", action="store_true",
                     help="keyspace events compared too: notify-keyspace-events %s, a subscriber per server" % NOTIFY_FLAGS)
     a = ap.parse_args()
@@ -3465,6 +3494,9 @@ def main():
                     conn.call(["CONFIG", "SET", "notify-keyspace-events", NOTIFY_FLAGS])
             for sub in subs:
                 sub.events()  # what the resynchronisation fired
+            if a.stats:
+                for conn in (r, c):
+                    conn.call(["CONFIG", "RESETSTAT"])  # also what only Redis was sent before (payloads, defaults)
 
         # Servers kept from an earlier run (--cinnabar-port, --redis-port) may still hold its
         # libraries, users and settings on one side only: both start from the same state.
@@ -3482,7 +3514,20 @@ def main():
             return stale_errno and str((ctx_inner(q) or q)[0]).upper() in ("SORT", "SORT_RO") and isinstance(x, Error) \
                 and "converted into double" in x and isinstance(y, (list, int))
 
+        def stats_differ():
+            """--stats: the commands whose counts differ since both sides started again, printed."""
+            rs_, cs_ = (command_stats(conn.call(["INFO", "commandstats", "errorstats"])) for conn in (r, c))
+            if rs_ == cs_:
+                return False
+            print("#%d stats differ (since the last start)\n  only redis:    %s\n  only cinnabar: %s"
+                  % (i, sorted(rs_ - cs_), sorted(cs_ - rs_)))
+            return True
+
         for i in range(a.n):
+            if a.stats and i and i % a.stats == 0 and queued is None and stats_differ():
+                mismatches += 1
+                start_again()
+                history = []
             cmd = pick(families)()
             # --notify: never a client-output-buffer-limit for pubsub clients, which closes the subscribers,
             # nor notify-keyspace-events (see NOTIFY_FLAGS).
@@ -3560,12 +3605,13 @@ def main():
             elif queued is not None and rr == "QUEUED":
                 queued.append(cmd)
             # A SORT ... STORE that failed on Redis for its stale errno (see stale_errno_sort) only
-            # stored on Cinnabar: both sides start again from the same (empty) state.
+            # stored on Cinnabar, and any such SORT counted a failed call on Redis alone (--stats):
+            # both sides start again from the same (empty) state.
             stale_errno = stale_errno or any(sets_errno(x) for x in cmd)
             if stale_errno_sort(cmd, rr, cr):
                 stored = isinstance(cr, int)
                 cn, cr = rn, rr
-                if stored and queued is None:
+                if (stored or a.stats) and queued is None:
                     start_again()
                     history = []
             # SPOP with a count short of the set's size removes random members (sets of the
@@ -3651,6 +3697,8 @@ def main():
                                 f.write(json.dumps([x.decode("latin-1") if isinstance(x, bytes) else x for x in h]) + "\n")
                 start_again()
                 history, queued = [], None
+        if a.stats and queued is None and stats_differ():
+            mismatches += 1
         print("seed %d: %d commands, %d mismatches" % (seed, a.n, mismatches))
         return 1 if mismatches else 0
 
