@@ -1157,7 +1157,7 @@ def typed_streams():
         lambda: ["XADD", k, next_id(), "f", "v"],
         lambda: ["XGROUP", "CREATE", k, group, pick(["0", "0", "$", seen()])] + (["MKSTREAM"] if random.random() < 0.6 else [])
                 + opts([("ENTRIESREAD", pick(["0", "1", "3"]))]),
-        lambda: ["XADD", k, next_id(), "f", "v"],
+        lambda: ["XADD", k, "MAXLEN", pick(["5", "10"]), next_id(), "f", "v"],
         lambda: ["XGROUP", "SETID", k, group, pick(["0", "$", seen()])] + opts([("ENTRIESREAD", pick(["0", "2", "100"]))]),
         lambda: ["XGROUP", pick(["CREATECONSUMER", "DELCONSUMER"]), k, group, consumer],
         lambda: ["XGROUP", "DESTROY", k, group] if random.random() < 0.3 else ["XLEN", k],
@@ -3387,8 +3387,9 @@ STATS_UNCOUNTED = {b"type", b"object|encoding", b"scan", b"sscan", b"hscan", b"z
 
 def command_stats(reply):
     """INFO commandstats and errorstats as a set of lines: each command's calls, rejected_calls and
-    failed_calls (not its times), and each error prefix's count. Whether an error is a rejection
-    (arity, syntax seen before running) or a failure is Redis's to decide, and monitoring reads it."""
+    failed_calls (not its times), and each error code's count. Whether an error is a rejection (refused
+    before running: unknown command, arity, ACL, OOM...) or a failure is Redis's to decide, and
+    monitoring reads it."""
     out = set()
     for line in bytes(reply).split(b"\r\n"):
         if line.startswith(b"cmdstat_"):
