@@ -81,6 +81,20 @@ public final class ClientOutputBufferLimit implements ConfigOption.Parser, Confi
         return new Limits(byClass);
     }
 
+    /**
+     * A line a class, named "replica" where CONFIG GET says "slave", its sizes in units as Redis's
+     * rewriteConfigFormatMemory writes them; a class at its default only where the file has a line.
+     */
+    static void rewrite(ConfigOption o, Object value, Object defaultValue, ConfigRewriter out) {
+        long[][] limits = ((Limits) value).byClass();
+        long[][] defaults = ((Limits) defaultValue).byClass();
+        for (int k = 0; k < ORDER.length; k++) {
+            String line = o.name + " " + (k == Limits.REPLICA ? "replica" : ORDER[k]) + " " + MemoryUnits.format(limits[k][0])
+                    + " " + MemoryUnits.format(limits[k][1]) + " " + limits[k][2];
+            out.line(o.name, line, !java.util.Arrays.equals(limits[k], defaults[k]));
+        }
+    }
+
     @Override
     public String print(Object value) {
         long[][] byClass = ((Limits) value).byClass();

@@ -33,6 +33,8 @@ public final class Config {
     }
 
     private volatile Object[] values;
+    /** Every option's default: the first values, which a change replaces and never writes into. */
+    private final Object[] defaults;
     private final List<Consumer<ConfigOption>> listeners = new CopyOnWriteArrayList<>();
     private final Map<ConfigOption, Supplier<String>> appliers = new java.util.concurrent.ConcurrentHashMap<>();
     /** Options given a value at startup or by CONFIG SET, in the order first given. */
@@ -52,6 +54,7 @@ public final class Config {
             }
         }
         values = v;
+        defaults = v;
     }
 
     private static String[] splitDefault(String text) {
@@ -64,6 +67,11 @@ public final class Config {
 
     public Object get(ConfigOption o) {
         return values[o.index];
+    }
+
+    /** The value o has when nothing sets it. */
+    Object defaultValue(ConfigOption o) {
+        return defaults[o.index];
     }
 
     public long getLong(ConfigOption o) {
@@ -93,11 +101,6 @@ public final class Config {
     /** The value as CONFIG GET prints it. */
     public String print(ConfigOption o) {
         return o.print(values[o.index]);
-    }
-
-    /** The value as CONFIG REWRITE writes it. */
-    String printForFile(ConfigOption o) {
-        return o.printForFile(values[o.index]);
     }
 
     public String configFile() {

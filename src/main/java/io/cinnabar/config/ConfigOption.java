@@ -27,6 +27,42 @@ public final class ConfigOption {
         String print(Object value);
     }
 
+    /**
+     * How CONFIG REWRITE writes an option (the rewrite function of Redis's config type): its
+     * lines, given to out with whether the file must have them even where it had none.
+     */
+    @FunctionalInterface
+    interface Rewrite {
+        void write(ConfigOption o, Object value, Object defaultValue, ConfigRewriter out);
+    }
+
+    /** Numbers, yes/no, enumerations, lists of them: the value as it is, written where it is not the default. */
+    static final Rewrite AS_PRINTED = (o, value, def, out) ->
+            out.line(o.name, o.name + " " + o.printForFile(value), !o.isDefault(value, def));
+
+    /** Redis's string options: the value in sdscatrepr's quotes, written where it is not the default. */
+    static final Rewrite QUOTED = (o, value, def, out) ->
+            out.line(o.name, o.name + " " + ConfigRewriter.quote(o.print(value)), !o.isDefault(value, def));
+
+    /**
+     * Redis's EMPTY_STRING_IS_NULL strings, whose default is no value: "" gets no line (the
+     * file's are dropped), any other value is written.
+     */
+    static final Rewrite QUOTED_UNLESS_EMPTY = (o, value, def, out) -> {
+        String text = o.print(value);
+        if (text.isEmpty()) out.noLine(o.name);
+        else out.line(o.name, o.name + " " + ConfigRewriter.quote(text), true);
+    };
+
+    /**
+     * Cinnabar's own options, which Redis does not know: a line only for a value other than the
+     * default, DEBUG CONFIG-REWRITE-FORCE-ALL included, so that redis-server can read the file.
+     */
+    static final Rewrite UNLESS_DEFAULT = (o, value, def, out) -> {
+        if (o.isDefault(value, def)) out.noLine(o.name);
+        else AS_PRINTED.write(o, value, def, out);
+    };
+
     final String name;
     final List<String> aliases;
     final Parser parser;
@@ -42,6 +78,7 @@ public final class ConfigOption {
     final boolean guarded;
     /** Redis's DENY_LOADING_CONFIG: CONFIG SET refuses it while the data set loads. */
     final boolean deniedWhileLoading;
+    final Rewrite rewrite;
     int index = -1;
 
     ConfigOption(Builder b) {
@@ -57,6 +94,7 @@ public final class ConfigOption {
         this.inert = b.inert;
         this.guarded = b.guarded;
         this.deniedWhileLoading = b.deniedWhileLoading;
+        this.rewrite = b.rewrite;
     }
 
     public String name() {
@@ -86,6 +124,10 @@ public final class ConfigOption {
 
     String printForFile(Object value) {
         return filePrinter.print(value);
+    }
+
+    boolean isDefault(Object value, Object defaultValue) {
+        return print(value).equals(print(defaultValue));
     }
 
     // ---- builders for the kinds of option Redis has ----
@@ -176,8 +218,14 @@ public final class ConfigOption {
         }
     }
 
+    /** Redis's string option with a default (ALLOW_EMPTY_STRING): "" is a value like any other. */
     static Builder string(String name, String def) {
-        return new Builder(name, ConfigOption::single, AS_TEXT, def);
+        return new Builder(name, ConfigOption::single, AS_TEXT, def).rewrittenAs(QUOTED);
+    }
+
+    /** Redis's string option without a default (EMPTY_STRING_IS_NULL): "" is no value. */
+    static Builder optionalString(String name) {
+        return new Builder(name, ConfigOption::single, AS_TEXT, "").rewrittenAs(QUOTED_UNLESS_EMPTY);
     }
 
     static Builder enumeration(String name, String def, String... allowed) {
@@ -257,6 +305,7 @@ public final class ConfigOption {
         private boolean inert;
         private boolean guarded;
         private boolean deniedWhileLoading;
+        private Rewrite rewrite = AS_PRINTED;
 
         Builder(String name, Parser parser, Printer printer, String defaultText) {
             this.name = name;
@@ -268,6 +317,12 @@ public final class ConfigOption {
         /** CONFIG REWRITE writes the value with printer instead of CONFIG GET's. */
         Builder writtenInFileAs(Printer printer) {
             filePrinter = printer;
+            return this;
+        }
+
+        /** CONFIG REWRITE writes the option's lines with rewrite instead of "name value". */
+        Builder rewrittenAs(Rewrite rewrite) {
+            this.rewrite = rewrite;
             return this;
         }
 

@@ -13,6 +13,7 @@ import static io.cinnabar.config.ConfigOption.integer;
 import static io.cinnabar.config.ConfigOption.memory;
 import static io.cinnabar.config.ConfigOption.memoryOrPercent;
 import static io.cinnabar.config.ConfigOption.octal;
+import static io.cinnabar.config.ConfigOption.optionalString;
 import static io.cinnabar.config.ConfigOption.string;
 import static io.cinnabar.config.ConfigOption.text;
 import static io.cinnabar.config.ConfigOption.unsignedMemory;
@@ -35,11 +36,12 @@ public final class ConfigOptions {
     public static final ConfigOption CLUSTER_ALLOW_READS_WHEN_DOWN = add(bool("cluster-allow-reads-when-down", false));
     public static final ConfigOption CLUSTER_ALLOW_PUBSUBSHARD_WHEN_DOWN = add(bool("cluster-allow-pubsubshard-when-down", true));
     public static final ConfigOption PORT = add(integer("port", 0, 65535, 6379));
-    public static final ConfigOption BIND = add(text("bind", words -> String.join(" ", words), "* -::*").multiArg());
+    public static final ConfigOption BIND = add(text("bind", words -> String.join(" ", words), "* -::*").multiArg()
+            .rewrittenAs(ConfigOptions::rewriteBind));
     public static final ConfigOption TRACKING_TABLE_MAX_KEYS = add(integer("tracking-table-max-keys", 0, LONG_MAX, 1000000));
     public static final ConfigOption PROTECTED_MODE = add(bool("protected-mode", true));
     /** A unix socket to listen on too ("" none); epoll transports only. */
-    public static final ConfigOption UNIXSOCKET = add(string("unixsocket", "").immutable());
+    public static final ConfigOption UNIXSOCKET = add(optionalString("unixsocket").immutable());
     public static final ConfigOption UNIXSOCKETPERM = add(octal("unixsocketperm", 0, 0777, 0).immutable());
     public static final ConfigOption TCP_BACKLOG = add(integer("tcp-backlog", 0, INT_MAX, 511).immutable());
     public static final ConfigOption TIMEOUT = add(integer("timeout", 0, INT_MAX, 0));
@@ -49,7 +51,7 @@ public final class ConfigOptions {
 
     // ---- general ----
     public static final ConfigOption DAEMONIZE = add(bool("daemonize", false).immutable().inert());
-    public static final ConfigOption PIDFILE = add(string("pidfile", "").immutable());
+    public static final ConfigOption PIDFILE = add(optionalString("pidfile").immutable());
     public static final ConfigOption LOGLEVEL = add(enumeration("loglevel", "notice",
             "debug", "verbose", "notice", "warning"));
     public static final ConfigOption LOGFILE = add(string("logfile", "").immutable());
@@ -66,9 +68,11 @@ public final class ConfigOptions {
      * Cinnabar's test controls: the CINNABAR command exists only with yes. Hidden, as Redis's
      * testing knobs are, so CONFIG GET * (and Redis's own config tests) see only Redis's options.
      */
-    public static final ConfigOption ENABLE_TEST_COMMANDS = add(bool("enable-test-commands", false).immutable().hidden());
+    public static final ConfigOption ENABLE_TEST_COMMANDS = add(bool("enable-test-commands", false).immutable().hidden()
+            .rewrittenAs(ConfigOption.UNLESS_DEFAULT));
     /** system: the server's time is the system's; manual: it stands still until moved (CINNABAR CLOCK, ManualClock). */
-    public static final ConfigOption CLOCK = add(enumeration("clock", "system", "system", "manual").immutable().hidden());
+    public static final ConfigOption CLOCK = add(enumeration("clock", "system", "system", "manual").immutable().hidden()
+            .rewrittenAs(ConfigOption.UNLESS_DEFAULT));
     public static final ConfigOption ENABLE_PROTECTED_CONFIGS = add(enumeration("enable-protected-configs", "no",
             "no", "yes", "local").immutable());
     /** Gates MODULE LOAD/LOADEX/UNLOAD (which then fail: no native module runs on the JVM). */
@@ -77,7 +81,7 @@ public final class ConfigOptions {
     public static final ConfigOption ACTIVE_EXPIRE_EFFORT = add(integer("active-expire-effort", 1, 10, 1));
 
     // ---- security ----
-    public static final ConfigOption REQUIREPASS = add(text("requirepass", ConfigOption::single, ""));
+    public static final ConfigOption REQUIREPASS = add(optionalString("requirepass"));
 
     // ---- limits ----
     /** proto-max-bulk-len's lowest value (Redis's): the decoder reads it only for longer bulks. */
@@ -89,7 +93,8 @@ public final class ConfigOptions {
     public static final ConfigOption CLIENT_QUERY_BUFFER_LIMIT = add(memory("client-query-buffer-limit",
             SMALLEST_CLIENT_QUERY_BUFFER_LIMIT, LONG_MAX, 1024L * 1024 * 1024));
     public static final ConfigOption CLIENT_OUTPUT_BUFFER_LIMIT = add(custom("client-output-buffer-limit",
-            ClientOutputBufferLimit.PARSER, ClientOutputBufferLimit.PARSER, ClientOutputBufferLimit.DEFAULT).multiArg());
+            ClientOutputBufferLimit.PARSER, ClientOutputBufferLimit.PARSER, ClientOutputBufferLimit.DEFAULT).multiArg()
+            .rewrittenAs(ClientOutputBufferLimit::rewrite));
     public static final ConfigOption MAXMEMORY = add(unsignedMemory("maxmemory", 0));
     /** Bytes, or a negative percentage of maxmemory ("10%" is -10). */
     public static final ConfigOption MAXMEMORY_CLIENTS = add(memoryOrPercent("maxmemory-clients", -100, LONG_MAX, 0));
@@ -103,14 +108,18 @@ public final class ConfigOptions {
 
     // ---- persistence ----
     public static final ConfigOption DIR = add(text("dir", ConfigOptions::parseDir, new File("").getAbsolutePath()).guarded()
-            .deniedWhileLoading());
-    public static final ConfigOption DBFILENAME = add(text("dbfilename", ConfigOptions::parseDbFilename, "dump.rdb").guarded());
-    public static final ConfigOption SAVE = add(text("save", SavePoints::parse, "3600 1 300 100 60 10000").multiArg());
+            .deniedWhileLoading().rewrittenAs(ConfigOptions::rewriteDir));
+    public static final ConfigOption DBFILENAME = add(text("dbfilename", ConfigOptions::parseDbFilename, "dump.rdb").guarded()
+            .rewrittenAs(ConfigOption.QUOTED));
+    public static final ConfigOption SAVE = add(text("save", SavePoints::parse, "3600 1 300 100 60 10000").multiArg()
+            .rewrittenAs(SavePoints::rewrite));
     public static final ConfigOption APPENDONLY = add(bool("appendonly", false).deniedWhileLoading());
     public static final ConfigOption APPENDFILENAME = add(text("appendfilename",
-            words -> plainName(words, "appendfilename", "filename"), "appendonly.aof").immutable());
+            words -> plainName(words, "appendfilename", "filename"), "appendonly.aof").immutable()
+            .rewrittenAs(ConfigOption.QUOTED));
     public static final ConfigOption APPENDDIRNAME = add(text("appenddirname",
-            words -> plainName(words, "appenddirname", "dirname"), "appendonlydir").immutable());
+            words -> plainName(words, "appenddirname", "dirname"), "appendonlydir").immutable()
+            .rewrittenAs(ConfigOption.QUOTED));
     public static final ConfigOption APPENDFSYNC = add(enumeration("appendfsync", "everysec",
             "everysec", "always", "no"));
     public static final ConfigOption RDBCOMPRESSION = add(bool("rdbcompression", true));
@@ -170,9 +179,11 @@ public final class ConfigOptions {
             0, LONG_MAX, 0));
     public static final ConfigOption LATENCY_TRACKING = add(bool("latency-tracking", true));
     public static final ConfigOption LATENCY_TRACKING_INFO_PERCENTILES = add(text("latency-tracking-info-percentiles",
-            LatencyPercentiles::parse, "50 99 99.9").multiArg());
+            LatencyPercentiles::parse, "50 99 99.9").multiArg()
+            .rewrittenAs(LatencyPercentiles::rewrite));
     public static final ConfigOption NOTIFY_KEYSPACE_EVENTS = add(custom("notify-keyspace-events",
-            KeyspaceEventFlags::parse, v -> ((KeyspaceEventFlags) v).text(), ""));
+            KeyspaceEventFlags::parse, v -> ((KeyspaceEventFlags) v).text(), "")
+            .rewrittenAs(ConfigOption.QUOTED));
     public static final ConfigOption LAZYFREE_LAZY_USER_DEL = add(bool("lazyfree-lazy-user-del", false));
     public static final ConfigOption LAZYFREE_LAZY_USER_FLUSH = add(bool("lazyfree-lazy-user-flush", false));
     public static final ConfigOption LAZYFREE_LAZY_EXPIRE = add(bool("lazyfree-lazy-expire", false));
@@ -188,7 +199,8 @@ public final class ConfigOptions {
     static {
         // general
         add(bool("set-proc-title", true).immutable().inert());
-        add(text("proc-title-template", ProcTitleTemplate::parse, "{title} {listen-addr} {server-mode}").inert());
+        add(text("proc-title-template", ProcTitleTemplate::parse, "{title} {listen-addr} {server-mode}").inert()
+                .rewrittenAs(ConfigOption.QUOTED));
         add(enumeration("supervised", "no", "upstart", "systemd", "auto", "no").immutable().inert());
         add(bool("syslog-enabled", false).immutable().inert());
         add(string("syslog-ident", "redis").immutable().inert());
@@ -201,7 +213,7 @@ public final class ConfigOptions {
         add(bool("jemalloc-bg-thread", true).inert());
         add(string("ignore-warnings", "").inert());
         for (String cpulist : new String[] {"server_cpulist", "bio_cpulist", "aof_rewrite_cpulist", "bgsave_cpulist"}) {
-            add(string(cpulist, "").immutable().inert());
+            add(optionalString(cpulist).immutable().inert());
         }
         add(enumerationWithSynonyms("oom-score-adj", "no", "no", "yes", "relative=yes", "absolute"));
         add(text("oom-score-adj-values", OomScoreAdjValues::parse, "0 200 800").multiArg());
@@ -209,7 +221,7 @@ public final class ConfigOptions {
         add(bool("io-threads-do-reads", false).immutable().inert());
         // network and security
         add(integer("socket-mark-id", 0, UINT_MAX, 0).immutable().inert());
-        add(string("bind-source-addr", ""));
+        add(optionalString("bind-source-addr"));
     }
 
     public static final ConfigOption ACLFILE = add(string("aclfile", "").immutable());
@@ -226,16 +238,17 @@ public final class ConfigOptions {
         add(integer("active-defrag-cycle-max", 1, 99, 25).inert());
         add(integer("active-defrag-max-scan-fields", 1, LONG_MAX, 1000).inert());
         // replication
-        add(text("replicaof", ReplicaOf::parse, "").alias("slaveof").multiArg().immutable());
-        add(string("masteruser", ""));
-        add(string("masterauth", ""));
+        add(text("replicaof", ReplicaOf::parse, "").alias("slaveof").multiArg().immutable()
+                .rewrittenAs(ReplicaOf::rewrite));
+        add(optionalString("masteruser"));
+        add(optionalString("masterauth"));
         add(bool("replica-serve-stale-data", true).alias("slave-serve-stale-data"));
         add(bool("replica-read-only", true).alias("slave-read-only"));
         add(bool("replica-ignore-maxmemory", true).alias("slave-ignore-maxmemory"));
         add(bool("replica-lazy-flush", false).alias("slave-lazy-flush").inert());
         add(bool("replica-announced", true));
         add(integer("replica-priority", 0, INT_MAX, 100).alias("slave-priority"));
-        add(string("replica-announce-ip", "").alias("slave-announce-ip"));
+        add(optionalString("replica-announce-ip").alias("slave-announce-ip"));
         add(integer("replica-announce-port", 0, 65535, 0).alias("slave-announce-port"));
         add(bool("replica-ignore-disk-write-errors", false).inert());
         add(bool("repl-diskless-sync", true));
@@ -256,8 +269,9 @@ public final class ConfigOptions {
         add(string("cluster-config-file", "nodes.conf").immutable().inert());
         add(integer("cluster-port", 0, 65535, 0).immutable().inert());
         add(integer("cluster-node-timeout", 0, LONG_MAX, 15000).inert());
-        add(string("cluster-announce-ip", "").inert());
-        add(text("cluster-announce-hostname", ConfigOptions::parseHostname, "").inert());
+        add(optionalString("cluster-announce-ip").inert());
+        add(text("cluster-announce-hostname", ConfigOptions::parseHostname, "").inert()
+                .rewrittenAs(ConfigOption.QUOTED_UNLESS_EMPTY));
         add(integer("cluster-announce-port", 0, 65535, 0).inert());
         add(integer("cluster-announce-bus-port", 0, 65535, 0).inert());
         add(integer("cluster-announce-tls-port", 0, 65535, 0).inert());
@@ -271,19 +285,19 @@ public final class ConfigOptions {
 
     // ---- TLS (Redis's tls-* options; the client side, for replication and cluster, is checked but not used) ----
     public static final ConfigOption TLS_PORT = add(integer("tls-port", 0, 65535, 0));
-    public static final ConfigOption TLS_CERT_FILE = add(string("tls-cert-file", ""));
-    public static final ConfigOption TLS_KEY_FILE = add(string("tls-key-file", ""));
-    public static final ConfigOption TLS_KEY_FILE_PASS = add(string("tls-key-file-pass", ""));
-    public static final ConfigOption TLS_CLIENT_CERT_FILE = add(string("tls-client-cert-file", "").inert());
-    public static final ConfigOption TLS_CLIENT_KEY_FILE = add(string("tls-client-key-file", "").inert());
-    public static final ConfigOption TLS_CLIENT_KEY_FILE_PASS = add(string("tls-client-key-file-pass", "").inert());
+    public static final ConfigOption TLS_CERT_FILE = add(optionalString("tls-cert-file"));
+    public static final ConfigOption TLS_KEY_FILE = add(optionalString("tls-key-file"));
+    public static final ConfigOption TLS_KEY_FILE_PASS = add(optionalString("tls-key-file-pass"));
+    public static final ConfigOption TLS_CLIENT_CERT_FILE = add(optionalString("tls-client-cert-file").inert());
+    public static final ConfigOption TLS_CLIENT_KEY_FILE = add(optionalString("tls-client-key-file").inert());
+    public static final ConfigOption TLS_CLIENT_KEY_FILE_PASS = add(optionalString("tls-client-key-file-pass").inert());
     /** Checked to be a DH parameters file, as Redis does; the JDK picks its own DHE groups. */
-    public static final ConfigOption TLS_DH_PARAMS_FILE = add(string("tls-dh-params-file", "").inert());
-    public static final ConfigOption TLS_CA_CERT_FILE = add(string("tls-ca-cert-file", ""));
-    public static final ConfigOption TLS_CA_CERT_DIR = add(string("tls-ca-cert-dir", ""));
-    public static final ConfigOption TLS_PROTOCOLS = add(string("tls-protocols", ""));
-    public static final ConfigOption TLS_CIPHERS = add(string("tls-ciphers", ""));
-    public static final ConfigOption TLS_CIPHERSUITES = add(string("tls-ciphersuites", ""));
+    public static final ConfigOption TLS_DH_PARAMS_FILE = add(optionalString("tls-dh-params-file").inert());
+    public static final ConfigOption TLS_CA_CERT_FILE = add(optionalString("tls-ca-cert-file"));
+    public static final ConfigOption TLS_CA_CERT_DIR = add(optionalString("tls-ca-cert-dir"));
+    public static final ConfigOption TLS_PROTOCOLS = add(optionalString("tls-protocols"));
+    public static final ConfigOption TLS_CIPHERS = add(optionalString("tls-ciphers"));
+    public static final ConfigOption TLS_CIPHERSUITES = add(optionalString("tls-ciphersuites"));
     public static final ConfigOption TLS_AUTH_CLIENTS = add(enumeration("tls-auth-clients", "yes", "no", "yes", "optional"));
     public static final ConfigOption TLS_REPLICATION = add(bool("tls-replication", false));
     public static final ConfigOption TLS_CLUSTER = add(bool("tls-cluster", false).inert());
@@ -352,8 +366,25 @@ public final class ConfigOptions {
     }
 
     private static Object parseDir(String[] words) throws ConfigException {
-        File f = new File(ConfigOption.single(words));
-        if (!f.isDirectory()) throw new ConfigException("No such file or directory");
-        return f.getAbsoluteFile().toPath().normalize().toString();
+        String dir = ConfigOption.single(words);
+        // What getcwd says after Redis's chdir there: links resolved ("" is no path for chdir).
+        try {
+            java.nio.file.Path real = java.nio.file.Path.of(dir).toRealPath();
+            if (!dir.isEmpty() && real.toFile().isDirectory()) return real.toString();
+        } catch (java.io.IOException | java.nio.file.InvalidPathException notThere) {
+            // the error below
+        }
+        throw new ConfigException("No such file or directory");
+    }
+
+    /** Redis writes dir always: the file then works from any working directory. */
+    private static void rewriteDir(ConfigOption o, Object value, Object def, ConfigRewriter out) {
+        out.line(o.name, o.name + " " + ConfigRewriter.quote((String) value), true);
+    }
+
+    /** The default addresses get no line (the file's go); none at all is bind "". */
+    private static void rewriteBind(ConfigOption o, Object value, Object def, ConfigRewriter out) {
+        if (o.isDefault(value, def)) out.noLine(o.name);
+        else out.line(o.name, o.name + " " + (((String) value).isEmpty() ? "\"\"" : value), true);
     }
 }

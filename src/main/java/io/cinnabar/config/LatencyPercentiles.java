@@ -27,4 +27,10 @@ final class LatencyPercentiles {
         }
         return out.toString();
     }
+
+    /** Always written, "" too, so that the defaults do not come back. */
+    static void rewrite(ConfigOption o, Object value, Object defaultValue, ConfigRewriter out) {
+        String percentiles = (String) value;
+        out.line(o.name, o.name + " " + (percentiles.isEmpty() ? "\"\"" : percentiles), true);
+    }
 }

@@ -18,4 +18,11 @@ final class ReplicaOf {
         if (port < 0 || port > 65535) throw new ConfigException("Invalid master port");
         return words[0] + " " + port;
     }
+
+    /** A master's file names no master: "no one" has no line. */
+    static void rewrite(ConfigOption o, Object value, Object defaultValue, ConfigRewriter out) {
+        String master = (String) value;
+        if (master.isEmpty()) out.noLine(o.name);
+        else out.line(o.name, o.name + " " + master, true);
+    }
 }

@@ -23,4 +23,18 @@ final class SavePoints {
         }
         return sb.toString();
     }
+
+    /**
+     * A line a save point, or save "" for none: always, since a file without save lines would
+     * bring the default points back.
+     */
+    static void rewrite(ConfigOption o, Object value, Object defaultValue, ConfigRewriter out) {
+        String points = (String) value;
+        if (points.isEmpty()) {
+            out.line(o.name, o.name + " \"\"", true);
+            return;
+        }
+        String[] words = points.split(" ");
+        for (int i = 0; i < words.length; i += 2) out.line(o.name, o.name + " " + words[i] + " " + words[i + 1], true);
+    }
 }

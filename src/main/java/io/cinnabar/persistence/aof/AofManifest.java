@@ -1,6 +1,7 @@
 package io.cinnabar.persistence.aof;
 
 import io.cinnabar.util.ArgSplitter;
+import io.cinnabar.util.SdsQuoting;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,24 +1,25 @@
-package io.cinnabar.persistence.aof;
+package io.cinnabar.util;
 
 import java.io.ByteArrayOutputStream;
 
 /**
- * Redis's sdsneedsrepr/sdscatrepr, so manifest lines quote file names the way Redis writes them
- * and sdssplitargs reads them back (names with spaces, quotes, newlines or bytes above 0x7e).
+ * Redis's sdsneedsrepr/sdscatrepr, so the lines of files Redis writes (an AOF manifest's file
+ * names, CONFIG REWRITE's values) quote the way Redis's do and sdssplitargs reads them back
+ * (text with spaces, quotes, newlines or bytes above 0x7e).
  */
-final class SdsQuoting {
+public final class SdsQuoting {
     private SdsQuoting() {}
 
-    /** sdsneedsrepr: a name needs quoting if it has a blank, a quote, a backslash or a non-printable byte. */
-    static boolean needsQuoting(byte[] s) {
+    /** sdsneedsrepr: text needs quoting if it has a blank, a quote, a backslash or a non-printable byte. */
+    public static boolean needsQuoting(byte[] s) {
         for (byte b : s) {
             if (b == '\\' || b == '"' || !isPrint(b) || isSpace(b)) return true;
         }
         return false;
     }
 
-    /** sdscatrepr: the name in double quotes with C escapes and \xHH for other non-printables. */
-    static byte[] quote(byte[] s) {
+    /** sdscatrepr: the text in double quotes with C escapes and \xHH for other non-printables. */
+    public static byte[] quote(byte[] s) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(s.length + 8);
         out.write('"');
         for (byte b : s) {
