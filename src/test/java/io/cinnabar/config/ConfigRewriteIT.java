@@ -4,12 +4,14 @@ import io.cinnabar.CinnabarServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * CONFIG REWRITE over the protocol, the file compared byte for byte with what redis-server 7.0.15
@@ -50,6 +52,24 @@ class ConfigRewriteIT {
             String before = Files.readString(conf);
             assertEquals("OK", j.configRewrite());
             assertEquals(before + "\nhz 20\n", Files.readString(conf));
+
+            Files.delete(conf);
+            Files.delete(dir);
+            assertEquals("ERR Rewriting config file: No such file or directory",
+                    assertThrows(JedisDataException.class, j::configRewrite).getMessage());
+            j.configSet("save", ""); // no snapshot into the directory gone at close
+        }
+    }
+
+    @Test
+    void withoutAFileBothRewritesFailWithRedisErrors() {
+        try (CinnabarServer s = CinnabarServer.builder().port(0).option("enable-debug-command", "yes").build().start();
+             Jedis j = new Jedis("127.0.0.1", s.port())) {
+            assertEquals("ERR The server is running without a config file",
+                    assertThrows(JedisDataException.class, j::configRewrite).getMessage());
+            // Redis opens its NULL file name: EFAULT.
+            assertEquals("ERR CONFIG-REWRITE-FORCE-ALL failed: Bad address", assertThrows(JedisDataException.class,
+                    () -> j.sendCommand(() -> "DEBUG".getBytes(), "CONFIG-REWRITE-FORCE-ALL")).getMessage());
         }
     }
 

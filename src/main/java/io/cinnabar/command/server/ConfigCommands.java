@@ -7,6 +7,9 @@ import io.cinnabar.command.CommandFamily;
 import io.cinnabar.command.CommandTable;
 import io.cinnabar.config.ConfigRewriter;
 import io.cinnabar.keyspace.GlobMatcher;
+import io.cinnabar.persistence.aof.IoErrors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +24,8 @@ import static io.cinnabar.command.CommandSpec.spec;
 
 /** CONFIG GET, SET, RESETSTAT, REWRITE, HELP. */
 public final class ConfigCommands implements CommandFamily {
+    private static final Logger log = LoggerFactory.getLogger(ConfigCommands.class);
+
     @Override
     public String group() {
         return "server";
@@ -81,8 +86,10 @@ public final class ConfigCommands implements CommandFamily {
         try {
             ConfigRewriter.rewrite(c.config(), file, c.server().acl().configLines());
         } catch (IOException e) {
-            throw new CommandError("ERR Rewriting config file: " + e.getMessage());
+            log.warn("CONFIG REWRITE failed: {}", IoErrors.strerror(e));
+            throw new CommandError("ERR Rewriting config file: " + IoErrors.strerror(e));
         }
+        log.warn("CONFIG REWRITE executed with success.");
         c.reply().ok();
     }
 

@@ -154,8 +154,9 @@ final class DebugCommand {
                 if (file == null) throw new java.io.FileNotFoundException();
                 io.cinnabar.config.ConfigRewriter.rewrite(c.config(), file, c.server().acl().configLines(), true);
             } catch (java.io.IOException e) {
+                // Without a file Redis opens a NULL path: EFAULT.
                 throw new CommandError("ERR CONFIG-REWRITE-FORCE-ALL failed: "
-                        + (file == null ? "No such file or directory" : io.cinnabar.persistence.aof.IoErrors.strerror(e)));
+                        + (file == null ? "Bad address" : io.cinnabar.persistence.aof.IoErrors.strerror(e)));
             }
             c.reply().ok();
         } else if (c.argIs(1, "PAUSE-CRON") && c.argCount() == 3) {
