@@ -96,6 +96,8 @@ SCENARIOS = [
              [["CONFIG", "SET", "requirepass", "pass word"], REWRITE]),
     Scenario("passwords-binary", b"port 7440\n",
              [["CONFIG", "SET", "masterauth", b"a\"b\\c\x01\xff\n\t'z", "masteruser", "u s"], REWRITE]),
+    Scenario("nul-in-values", b"port 7440\n",
+             [["CONFIG", "SET", "requirepass", b"abc\x00def", "masteruser", b"u\x00v"], REWRITE]),
     Scenario("requirepass-file", b"requirepass \"x y\"\n", [["AUTH", "x y"], REWRITE]),
     Scenario("user-lines", b"user alice on >pw ~k* +get\nport 7440\nuser carol off\n",
              [["ACL", "SETUSER", "bob", "on", "nopass", "+@all", "~*"], ["ACL", "DELUSER", "carol"], REWRITE]),
@@ -141,7 +143,7 @@ SCENARIOS = [
              b"masterauth secret\nbind * -::*\nbind 127.0.0.1\nlatency-tracking-info-percentiles 50\n"
              b"hash-max-ziplist-entries 100\nlist-max-ziplist-entries 512",
              [["CONFIG", "SET", "timeout", "0", "masterauth", "", "latency-tracking-info-percentiles", "",
-               "hash-max-ziplist-entries", "512", "maxmemory", "1025"], REWRITE]),
+               "hash-max-ziplist-entries", "512", "maxmemory", "1025", "masteruser", b"u\x00v"], REWRITE]),
     Scenario("dir-through-link", b"dir {D}/link\n", [REWRITE], files={"real/x": b"", "link": "->real"}),
 ]
 

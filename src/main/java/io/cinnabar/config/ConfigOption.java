@@ -218,13 +218,21 @@ public final class ConfigOption {
         }
     }
 
-    /** Redis's string option with a default (ALLOW_EMPTY_STRING): "" is a value like any other. */
+    /**
+     * Redis's string option with a default (ALLOW_EMPTY_STRING): "" is a value like any other.
+     * Kept as a C string, up to a NUL byte, as Redis's zstrdup copies it.
+     */
     static Builder string(String name, String def) {
-        return new Builder(name, ConfigOption::single, AS_TEXT, def).rewrittenAs(QUOTED);
+        return new Builder(name, ConfigOption::cString, AS_TEXT, def).rewrittenAs(QUOTED);
     }
 
-    /** Redis's string option without a default (EMPTY_STRING_IS_NULL): "" is no value. */
+    /** Redis's string option without a default (EMPTY_STRING_IS_NULL): "" is no value. A C string too. */
     static Builder optionalString(String name) {
+        return new Builder(name, ConfigOption::cString, AS_TEXT, "").rewrittenAs(QUOTED_UNLESS_EMPTY);
+    }
+
+    /** As {@link #optionalString}, but binary-safe: Redis's sds options (passwords). */
+    static Builder optionalBinaryString(String name) {
         return new Builder(name, ConfigOption::single, AS_TEXT, "").rewrittenAs(QUOTED_UNLESS_EMPTY);
     }
 

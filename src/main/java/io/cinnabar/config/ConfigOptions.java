@@ -13,6 +13,7 @@ import static io.cinnabar.config.ConfigOption.integer;
 import static io.cinnabar.config.ConfigOption.memory;
 import static io.cinnabar.config.ConfigOption.memoryOrPercent;
 import static io.cinnabar.config.ConfigOption.octal;
+import static io.cinnabar.config.ConfigOption.optionalBinaryString;
 import static io.cinnabar.config.ConfigOption.optionalString;
 import static io.cinnabar.config.ConfigOption.string;
 import static io.cinnabar.config.ConfigOption.text;
@@ -81,7 +82,7 @@ public final class ConfigOptions {
     public static final ConfigOption ACTIVE_EXPIRE_EFFORT = add(integer("active-expire-effort", 1, 10, 1));
 
     // ---- security ----
-    public static final ConfigOption REQUIREPASS = add(optionalString("requirepass"));
+    public static final ConfigOption REQUIREPASS = add(optionalBinaryString("requirepass"));
 
     // ---- limits ----
     /** proto-max-bulk-len's lowest value (Redis's): the decoder reads it only for longer bulks. */
@@ -241,7 +242,7 @@ public final class ConfigOptions {
         add(text("replicaof", ReplicaOf::parse, "").alias("slaveof").multiArg().immutable()
                 .rewrittenAs(ReplicaOf::rewrite));
         add(optionalString("masteruser"));
-        add(optionalString("masterauth"));
+        add(optionalBinaryString("masterauth"));
         add(bool("replica-serve-stale-data", true).alias("slave-serve-stale-data"));
         add(bool("replica-read-only", true).alias("slave-read-only"));
         add(bool("replica-ignore-maxmemory", true).alias("slave-ignore-maxmemory"));
