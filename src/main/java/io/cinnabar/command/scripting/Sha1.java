@@ -5,10 +5,10 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /** SHA1 in lower-case hex: script names and redis.sha1hex. */
-final class Sha1 {
+public final class Sha1 {
     private Sha1() {}
 
-    static String hex(byte[] data) {
+    public static String hex(byte[] data) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(data));
         } catch (NoSuchAlgorithmException e) {
