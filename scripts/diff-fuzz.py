@@ -2026,7 +2026,13 @@ def lua_tables(reply):
     order lua_next walks that table, which in Redis's Lua 5.1 follows the layout of its hash part
     (luaS_hash of each key, the node array's size, the collision chains). Cinnabar's Lua (luaj)
     walks its own hash layout. Both hold the same pairs. In RESP3 only maps and sets are sorted; in
-    RESP2 (where a map arrives as a flat array) every array at any depth is."""
+    RESP2 (where a map arrives as a flat array) every array at any depth is.
+
+    Also known, and of luaj: a double of -0 (ZADD INCR -0.0) comes to Lua as {double=-0} in Redis,
+    as 0 in Cinnabar, whose Lua numbers keep no negative zero (luaj makes every integral double an
+    integer); it goes back to the client as 0."""
+    if isinstance(reply, bytes) and reply in (b"-0", b"0"):
+        return type(reply)(b"0")
     if isinstance(reply, Map):
         pairs = [(lua_tables(reply[i]), lua_tables(reply[i + 1])) for i in range(0, len(reply) - 1, 2)]
         return Map(x for pair in sorted(pairs, key=repr) for x in pair)
