@@ -196,6 +196,24 @@ class SetCommandsIT {
         jedis.configSet("set-max-intset-entries", "512");
     }
 
+    /** Redis 7.0.15's answers: its second DIFF algorithm fills the result with the whole first set. */
+    @Test
+    void sdiffstoreKeepsTheEncodingRedisDiffAlgorithmGivesIt(Jedis jedis) {
+        String[] first = new String[520];
+        for (int i = 0; i < first.length; i++) first[i] = Integer.toString(i + 1);
+        jedis.sadd("a", first);
+        jedis.sadd("b", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10");
+        jedis.sadd("c", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20");
+        jedis.sadd("d", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30");
+        // 520 / 2 per set given > the sets' 550 members: all 520 added (a hash table), 30 removed.
+        assertEquals(490, jedis.sdiffstore("many", "a", "b", "c", "d"));
+        assertEquals("hashtable", encoding(jedis, "many"));
+        // 520 x 2 / 2 <= 530: only the 510 kept are added, an intset.
+        assertEquals(510, jedis.sdiffstore("two", "a", "b"));
+        assertEquals("intset", encoding(jedis, "two"));
+        assertEquals(jedis.smembers("many"), jedis.sdiff("a", "b", "c", "d"));
+    }
+
     @Test
     void sremDeletesEmptySet(Jedis jedis) {
         jedis.sadd("s", "a", "b", "c", "d");
