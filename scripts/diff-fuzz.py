@@ -2031,7 +2031,7 @@ def lua_tables(reply):
     Also known, and of luaj: a double of -0 (ZADD INCR -0.0) comes to Lua as {double=-0} in Redis,
     as 0 in Cinnabar, whose Lua numbers keep no negative zero (luaj makes every integral double an
     integer); it goes back to the client as 0."""
-    if isinstance(reply, bytes) and reply in (b"-0", b"0"):
+    if isinstance(reply, bytes) and reply == b"-0":
         return type(reply)(b"0")
     if isinstance(reply, Map):
         pairs = [(lua_tables(reply[i]), lua_tables(reply[i + 1])) for i in range(0, len(reply) - 1, 2)]

@@ -9,6 +9,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -46,6 +47,15 @@ class ConfigRewriteIT {
                     + "masteruser \"u s\\\"\\xc3\\xa9\"\n"
                     + "user default on nopass ~* &* +@all\n", Files.readString(conf));
             assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(conf)));
+            // What was written loads back: a server started on the file has the values set.
+            try (CinnabarServer again = new CinnabarServer(ConfigLoader.fromArgs(new String[] {conf.toString()})).start();
+                 Jedis k = new Jedis("127.0.0.1", again.port())) {
+                for (String name : List.of("save", "client-output-buffer-limit", "notify-keyspace-events",
+                        "latency-tracking-info-percentiles", "masteruser", "maxmemory", "dir", "bind")) {
+                    assertEquals(j.configGet(name), k.configGet(name), name);
+                }
+                k.configSet("save", ""); // no snapshot into the directory at close
+            }
 
             // A second rewrite leaves it as it is: the signature is not repeated, blank runs are one.
             assertEquals("OK", j.configSet("hz", "20"));
