@@ -53,7 +53,6 @@ public final class ScriptEngine {
     private final MathRandom random = new MathRandom();
     /** While FUNCTION LOAD runs a library's code: when it must give up (Redis's 500 ms), else 0. */
     long loadDeadlineNanos;
-    private int instructions;
     private final Client scriptClient;
     private FunctionLibraries functions;
 
@@ -103,8 +102,7 @@ public final class ScriptEngine {
             ScriptRun run = current;
             if (run != null && run.killed) return "Script killed by user with SCRIPT KILL...";
             if (run != null && run.inlineDeadline != 0) run.checkInlineDeadline();
-            // Checked every 64k instructions: a clock read per instruction would cost more than the code.
-            if (loadDeadlineNanos != 0 && (++instructions & 0xFFFF) == 0 && System.nanoTime() - loadDeadlineNanos > 0) {
+            if (loadDeadlineNanos != 0 && System.nanoTime() - loadDeadlineNanos > 0) {
                 return "FUNCTION LOAD timeout";
             }
             return null;

@@ -5,6 +5,7 @@ import org.luaj.vm2.LuaError;
 import org.luaj.vm2.Lua;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaNumber;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaThread;
 import org.luaj.vm2.LuaValue;
@@ -77,6 +78,20 @@ final class ScriptHook extends DebugLib {
         f.push(c, stack, throughC);
     }
 
+    /**
+     * Whether the script must stop is asked every STOP_CHECK_EVERY instructions: the question
+     * (a volatile read or two, a clock past a deadline) cost more than the instruction itself. Once
+     * it has raised, the count stays spent and every instruction raises again.
+     */
+    private void checkStop() {
+        String reason = stopReason.get();
+        if (reason != null) throw LuaErrors.raise(LuaErrors.errorTable(reason, false));
+        untilStopCheck = STOP_CHECK_EVERY;
+    }
+
+    static final int STOP_CHECK_EVERY = 1024;
+    private int untilStopCheck;
+
     private static boolean calling(LuaClosure c, int pc) {
         if (pc < 0 || pc >= c.p.code.length) return false;
         int op = Lua.GET_OPCODE(c.p.code[pc]);
@@ -89,8 +104,7 @@ final class ScriptHook extends DebugLib {
         // Before a kill can end the script here: a constant swapped for its number stays in the
         // cached function otherwise.
         f.restoreOperands();
-        String reason = stopReason.get();
-        if (reason != null) throw LuaErrors.raise(LuaErrors.errorTable(reason, false));
+        if (--untilStopCheck <= 0) checkStop();
         if (f.depth == 0) return;
         int at = f.depth - 1;
         int previousPc = f.pcs[at];
@@ -114,6 +128,10 @@ final class ScriptHook extends DebugLib {
             }
             case Lua.OP_ADD, Lua.OP_SUB, Lua.OP_MUL, Lua.OP_DIV, Lua.OP_MOD, Lua.OP_POW -> {
                 LuaValue x = rk(running, stack, b), y = rk(running, stack, c);
+                if (x instanceof LuaNumber && y instanceof LuaNumber) {
+                    if (Lua.GET_OPCODE(i) == Lua.OP_DIV && nanOverZero(x, y)) replaceOperand(f, running, stack, a, c, LuaValue.valueOf(1.0));
+                    break;
+                }
                 boolean strings = x.type() == LuaValue.TSTRING || y.type() == LuaValue.TSTRING;
                 LuaValue nx = strings ? CNumber.tonumber(x) : x, ny = strings ? CNumber.tonumber(y) : y;
                 // Otherwise a metamethod runs (or the error is raised) with the operands as they are.
@@ -327,11 +345,22 @@ final class ScriptHook extends DebugLib {
         return name == null ? null : name[1];
     }
 
+    /** The coroutine frames() last answered for, and its frames: one comparison per instruction. */
+    private LuaThread framesThread;
+    private Frames framesOfThread;
+
     private Frames frames() {
         LuaThread running = globals.running;
-        if (running.callstack instanceof Frames f) return f;
-        Frames f = new Frames();
-        running.callstack = f;
+        if (running == framesThread) return framesOfThread;
+        Frames f;
+        if (running.callstack instanceof Frames known) {
+            f = known;
+        } else {
+            f = new Frames();
+            running.callstack = f;
+        }
+        framesThread = running;
+        framesOfThread = f;
         return f;
     }
 

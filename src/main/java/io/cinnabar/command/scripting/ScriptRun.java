@@ -31,7 +31,6 @@ final class ScriptRun {
     long inlineDeadline;
     /** It passed the inline deadline having only read: every instruction from now on throws RunElsewhere. */
     volatile boolean moving;
-    private int steps;
     /** The script's allow-oom flag: its writes go on past maxmemory. */
     boolean allowOom;
     /** Cluster mode: its calls may use keys of several slots of this node (no shebang, or allow-cross-slot-keys). */
@@ -39,14 +38,15 @@ final class ScriptRun {
     volatile boolean killed;
 
     /**
-     * The instruction hook, while inlineDeadline is set: past it (read every 1,024 instructions), a
+     * The instruction hook's stop check, while inlineDeadline is set: past it (read every
+     * {@link ScriptHook#STOP_CHECK_EVERY} instructions), a
      * run that has only read stops here to run again on the helper thread; one that has written
      * or published finishes where it is. Every instruction throws once moving, so that neither
      * pcall nor a coroutine's resume (luaj catches everything on a coroutine's thread) keeps it.
      */
     void checkInlineDeadline() {
         if (moving) throw io.cinnabar.command.RunElsewhere.INSTANCE;
-        if ((++steps & 0x3FF) != 0 || System.nanoTime() - inlineDeadline < 0) return;
+        if (System.nanoTime() - inlineDeadline < 0) return;
         if (wrote || sideEffects) {
             inlineDeadline = 0;
             return;
