@@ -126,6 +126,7 @@ final class RedisApi {
         if (spec.isWrite()) run.wrote = true;
         else if (spec.hasFlag(io.cinnabar.command.CommandFlag.MAY_REPLICATE)) run.sideEffects = true;
         LuaReplyBuilder reply = new LuaReplyBuilder(run.resp);
+        engine.commandRan();
         if (logged) {
             // The debugger shows the reply as it was sent, then the script gets it as values.
             RecordedReply sent = new RecordedReply(run.resp);

@@ -345,7 +345,12 @@ public final class ScriptEngine {
         return globals;
     }
 
-    /** SHUTDOWN NOSAVE during a busy script: it stops at its next instruction, writes or not. */
+    /** A redis.call ran: the script's next instruction asks whether it must stop. */
+    void commandRan() {
+        ((ScriptHook) globals.debuglib).stopCheckDue();
+    }
+
+    /** SHUTDOWN NOSAVE during a busy script: it stops within its next 1,024 instructions or redis.call, writes or not. */
     void forceKill() {
         ScriptRun run = current;
         if (run != null) run.killed = true;

@@ -79,9 +79,11 @@ final class ScriptHook extends DebugLib {
     }
 
     /**
-     * Whether the script must stop is asked every STOP_CHECK_EVERY instructions: the question
-     * (a volatile read or two, a clock past a deadline) cost more than the instruction itself. Once
-     * it has raised, the count stays spent and every instruction raises again.
+     * Whether the script must stop is asked every STOP_CHECK_EVERY instructions, and after each
+     * redis.call ({@link #stopCheckDue}): the question (a volatile read or two, a clock past a
+     * deadline) cost more than the instruction itself, and a loop of slow calls (KEYS over many
+     * keys) would see a SCRIPT KILL only seconds later. Once it has raised, the count stays spent
+     * and every instruction raises again.
      */
     private void checkStop() {
         String reason = stopReason.get();
@@ -92,25 +94,49 @@ final class ScriptHook extends DebugLib {
     static final int STOP_CHECK_EVERY = 1024;
     private int untilStopCheck;
 
+    /** The next instruction asks whether the script must stop. */
+    void stopCheckDue() {
+        untilStopCheck = 0;
+    }
+
     private static boolean calling(LuaClosure c, int pc) {
         if (pc < 0 || pc >= c.p.code.length) return false;
         int op = Lua.GET_OPCODE(c.p.code[pc]);
         return op == Lua.OP_CALL || op == Lua.OP_TAILCALL;
     }
 
+    /** The opcodes {@link #adjust} looks at: every other instruction only moves the pc. */
+    private static final boolean[] ADJUSTED = new boolean[64];
+    static {
+        for (int op : new int[] {Lua.OP_CONCAT, Lua.OP_LEN, Lua.OP_NEWTABLE, Lua.OP_SETLIST, Lua.OP_ADD, Lua.OP_SUB,
+                Lua.OP_MUL, Lua.OP_DIV, Lua.OP_MOD, Lua.OP_POW, Lua.OP_UNM, Lua.OP_SETTABLE, Lua.OP_SETTABUP}) {
+            ADJUSTED[op] = true;
+        }
+    }
+
+    /**
+     * Kept small, so that the JIT inlines it into luaj's interpreter loop: most instructions
+     * need no more than their pc noted.
+     */
     @Override
     public void onInstruction(int pc, Varargs v, int top) {
         Frames f = frames();
         // Before a kill can end the script here: a constant swapped for its number stays in the
         // cached function otherwise.
-        f.restoreOperands();
+        if (f.swapped > 0) f.restoreOperands();
         if (--untilStopCheck <= 0) checkStop();
-        if (f.depth == 0) return;
         int at = f.depth - 1;
+        if (at < 0) return;
         int previousPc = f.pcs[at];
         f.pcs[at] = pc;
         LuaClosure running = f.closures[at];
         if (running == null) return;
+        if (f.after[at] >= 0 || debugger != null || ADJUSTED[Lua.GET_OPCODE(running.p.code[pc])]) {
+            adjust(f, at, running, pc, previousPc, top);
+        }
+    }
+
+    private void adjust(Frames f, int at, LuaClosure running, int pc, int previousPc, int top) {
         LuaValue[] stack = f.stacks[at];
         if (f.after[at] >= 0) afterwards(f, at, stack);
         // Before this instruction's operands are prepared below: a stop may run Lua code (eval).
@@ -387,7 +413,7 @@ final class ScriptHook extends DebugLib {
         private final LuaValue[][] swappedIn = new LuaValue[2][];
         private final int[] swappedAt = new int[2];
         private final LuaValue[] swappedOut = new LuaValue[2];
-        private int swapped;
+        int swapped;
 
         void swap(LuaValue[] values, int at, LuaValue number) {
             swappedIn[swapped] = values;
