@@ -126,7 +126,6 @@ final class RedisApi {
         if (spec.isWrite()) run.wrote = true;
         else if (spec.hasFlag(io.cinnabar.command.CommandFlag.MAY_REPLICATE)) run.sideEffects = true;
         LuaReplyBuilder reply = new LuaReplyBuilder(run.resp);
-        engine.commandRan();
         if (logged) {
             // The debugger shows the reply as it was sent, then the script gets it as values.
             RecordedReply sent = new RecordedReply(run.resp);
@@ -138,6 +137,7 @@ final class RedisApi {
         } else {
             dispatcher.runNested(run.scriptClient, spec, argv, reply, run.propagateTo);
         }
+        engine.commandRan(run);
         LuaValue result = reply.result();
         if (raise && result.istable() && result.rawget("err").isstring()) throw new LuaError(result);
         return result;

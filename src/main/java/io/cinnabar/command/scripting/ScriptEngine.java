@@ -345,9 +345,13 @@ public final class ScriptEngine {
         return globals;
     }
 
-    /** A redis.call ran: the script's next instruction asks whether it must stop. */
-    void commandRan() {
-        ((ScriptHook) globals.debuglib).stopCheckDue();
+    /**
+     * A redis.call ran: a kill that came meanwhile is seen at the script's next instruction. Only
+     * a kill: the inline deadline is left to the instruction count, as a read-only script past it
+     * runs again from its start, and its commands again (counted twice in commandstats).
+     */
+    void commandRan(ScriptRun run) {
+        if (run.killed) ((ScriptHook) globals.debuglib).stopCheckDue();
     }
 
     /** SHUTDOWN NOSAVE during a busy script: it stops within its next 1,024 instructions or redis.call, writes or not. */

@@ -79,11 +79,11 @@ final class ScriptHook extends DebugLib {
     }
 
     /**
-     * Whether the script must stop is asked every STOP_CHECK_EVERY instructions, and after each
-     * redis.call ({@link #stopCheckDue}): the question (a volatile read or two, a clock past a
-     * deadline) cost more than the instruction itself, and a loop of slow calls (KEYS over many
-     * keys) would see a SCRIPT KILL only seconds later. Once it has raised, the count stays spent
-     * and every instruction raises again.
+     * Whether the script must stop is asked every STOP_CHECK_EVERY instructions, and after a
+     * redis.call during which a kill came ({@link #stopCheckDue}): the question (a volatile read or
+     * two, a clock past a deadline) cost more than the instruction itself, and a loop of slow calls
+     * (KEYS over many keys) would see a SCRIPT KILL only seconds later. Once it has raised, the
+     * count stays spent and every instruction raises again.
      */
     private void checkStop() {
         String reason = stopReason.get();
