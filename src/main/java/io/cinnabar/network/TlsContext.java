@@ -18,11 +18,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
+import java.security.Security;
 import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.StringJoiner;
 
 /**
  * One configuration of TLS for accepted connections, made from the tls-* options as Redis's
@@ -265,6 +267,7 @@ final class TlsContext {
     private static OpenSslCipherList jdkCipherList() {
         OpenSslCipherList list = jdkCiphers;
         if (list == null) {
+            allowRsaKeyExchange();
             try {
                 SSLContext jdk = SSLContext.getDefault();
                 list = new OpenSslCipherList(jdk.getDefaultSSLParameters().getCipherSuites(),
@@ -276,6 +279,27 @@ final class TlsContext {
         }
         return list;
     }
+
+    /**
+     * OpenSSL's DEFAULT cipher list, which Redis's tls-ciphers starts from, still offers RSA key
+     * exchange (AES256-SHA256, AES128-GCM-SHA256...). JDK updates of 2025 put TLS_RSA_* in
+     * jdk.tls.disabledAlgorithms (Debian's 17.0.21 among them), out of reach of any tls-ciphers
+     * setting: clients that Redis accepts failed their handshake, and a tls-ciphers naming only such
+     * ciphers failed CONFIG SET. Taken off that list before the JDK first reads it (its first TLS
+     * context in this process), so that the same settings accept the same clients as Redis.
+     */
+    private static void allowRsaKeyExchange() {
+        String disabled = Security.getProperty(DISABLED_TLS_ALGORITHMS);
+        if (disabled == null || !disabled.contains(RSA_KEY_EXCHANGE)) return;
+        StringJoiner kept = new StringJoiner(", ");
+        for (String entry : disabled.split(",")) {
+            if (!entry.trim().equals(RSA_KEY_EXCHANGE)) kept.add(entry.trim());
+        }
+        Security.setProperty(DISABLED_TLS_ALGORITHMS, kept.toString());
+    }
+
+    private static final String DISABLED_TLS_ALGORITHMS = "jdk.tls.disabledAlgorithms";
+    private static final String RSA_KEY_EXCHANGE = "TLS_RSA_*";
 
     /** The tls-* options whose change rebuilds the context (Redis's applyTlsCfg), all but tls-port and tls-auth-clients. */
     static final List<ConfigOption> REBUILD_OPTIONS = List.of(ConfigOptions.TLS_CERT_FILE, ConfigOptions.TLS_KEY_FILE,
