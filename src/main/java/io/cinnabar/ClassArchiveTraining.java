@@ -37,7 +37,7 @@ public final class ClassArchiveTraining {
         {"PERSIST", "c"}, {"OBJECT", "ENCODING", "c"}, {"DUMP", "c"}, {"MEMORY", "USAGE", "c"}, {"KEYS", "*"},
         {"RANDOMKEY"}, {"SCAN", "0", "MATCH", "*", "COUNT", "10", "TYPE", "string"}, {"COPY", "c", "d"},
         {"RPUSH", "l", "c"}, {"LPOP", "l"}, {"RPOP", "l"}, {"LINDEX", "l", "0"}, {"LLEN", "l"}, {"LMOVE", "l", "l2", "LEFT", "RIGHT"},
-        {"LPOS", "l2", "a"}, {"SORT", "l", "ALPHA"}, {"DUMP", "l2"}, {"DUMP", "h"}, {"DUMP", "s"}, {"DUMP", "z"},
+        {"LPOS", "l2", "a"}, {"SORT", "l2", "ALPHA"}, {"DUMP", "l2"}, {"DUMP", "h"}, {"DUMP", "s"}, {"DUMP", "z"},
         {"BLPOP", "l2", "1"},
         {"HGET", "h", "f"}, {"HGETALL", "h"}, {"HINCRBY", "h", "n", "1"}, {"HDEL", "h", "f"}, {"HSCAN", "h", "0"},
         {"SADD", "s2", "m", "n"}, {"SMEMBERS", "s"}, {"SISMEMBER", "s", "m"}, {"SINTER", "s", "s2"}, {"SUNIONSTORE", "s3", "s", "s2"}, {"SREM", "s", "m"},

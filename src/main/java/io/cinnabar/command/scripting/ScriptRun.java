@@ -39,9 +39,8 @@ final class ScriptRun {
 
     /**
      * The instruction hook's stop check, while inlineDeadline is set: past it (read every
-     * {@link ScriptHook#STOP_CHECK_EVERY} instructions), a
-     * run that has only read stops here to run again on the helper thread; one that has written
-     * or published finishes where it is. Every instruction throws once moving, so that neither
+     * {@link ScriptHook#STOP_CHECK_EVERY} instructions), a run that has only read stops here to
+     * run again on the helper thread; one that has written or published finishes where it is. Every instruction throws once moving, so that neither
      * pcall nor a coroutine's resume (luaj catches everything on a coroutine's thread) keeps it.
      */
     void checkInlineDeadline() {
