@@ -167,6 +167,24 @@ class GeoCommandsIT {
                 error(jedis, "GEOSEARCH", "Sicily", "FROMLONLAT", "15", "37", "BYRADIUS", "1", "km", "STOREDIST"));
     }
 
+    /** Pairs whose haversine, with Java's sin/cos/asin, ended in other digits than glibc's gave Redis. */
+    @Test
+    void storedDistancesHaveRedisDigits(Jedis jedis) {
+        String[][] cases = {
+                {"-11.135143", "-43.082618", "15.753909", "12.570002", "6767.8334497186825"},
+                {"-147.175249", "-27.074109", "39.897914", "71.074822", "15106.56804975769"},
+                {"-159.945397", "70.731789", "-168.220361", "-1.094086", "8011.9524337760022"},
+                {"121.834541", "-62.802789", "83.399192", "76.465756", "15721.615840154091"},
+                {"179.747981", "59.882954", "171.362725", "-7.898202", "7575.5795232462269"}};
+        for (String[] c : cases) {
+            cmd(jedis, "DEL", "g");
+            cmd(jedis, "GEOADD", "g", c[0], c[1], "p");
+            assertEquals(1L, cmd(jedis, "GEOSEARCHSTORE", "d", "g", "FROMLONLAT", c[2], c[3], "BYRADIUS", "20000", "km",
+                    "STOREDIST"));
+            assertEquals(c[4], cmd(jedis, "ZSCORE", "d", "p"));
+        }
+    }
+
     @Test
     void storeAndStoredist(Jedis jedis) {
         assertEquals(2L, cmd(jedis, "GEORADIUS", "Sicily", "15", "37", "200", "km", "STORE", "dst"));

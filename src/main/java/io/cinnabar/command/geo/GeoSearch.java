@@ -205,7 +205,7 @@ final class GeoSearch {
             for (int i = 0; i < n; i++) {
                 Found f = found.get(i);
                 members[i] = f.member;
-                scores[i] = byDistance ? f.dist / shape.conversion : f.score;
+                scores[i] = byDistance ? storedDistance(shape, f) : f.score;
             }
             c.db().set(key, ZSetValue.build(members, scores, n, ZSetCommands.maxEntries(c), ZSetCommands.maxValue(c)));
             c.notify(KeyspaceEvents.ZSET, search ? "geosearchstore" : "georadiusstore", key);
@@ -213,6 +213,11 @@ final class GeoSearch {
             c.notify(KeyspaceEvents.GENERIC, "del", key);
         }
         c.reply().integer(n);
+    }
+
+    /** Shown with all its digits, so computed again with libm's rounding (the search's is within an ulp). */
+    private static double storedDistance(GeoShape shape, Found f) {
+        return GeoShape.roundedDistance(shape.lon, shape.lat, f.xy[0], f.xy[1]) / shape.conversion;
     }
 
     private static void center(GeoShape shape, double[] xy) {
