@@ -4,9 +4,10 @@ import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A sorted set. Small ones are "listpack" encoded: two parallel arrays kept sorted by (score,
- * member), searched by binary search and shifted on change, as compact as Redis's listpack for
- * our purposes. Past zset-max-listpack-entries / -value they turn, one way, into "skiplist": a
+ * A sorted set. Small ones are "listpack" encoded: a {@link ScorePack}, one byte[] of (member,
+ * score) entries in the set's order, walked from the start as Redis walks its listpack (~11 bytes
+ * a member plus its length, where a byte[] per member and parallel arrays took ~40). Past
+ * zset-max-listpack-entries / -value they turn, one way, into "skiplist": a
  * {@link ZSkipList} for order and rank plus a {@link BytesMap} from member to its skiplist node
  * for O(1) score lookups, the node holding the score.
  */
@@ -18,33 +19,24 @@ public final class ZSetValue implements TypedValue {
 
     /** Header and fields of a ZSetValue; of a ZSkipList and its dict; of one member's node, levels and dict slot. */
     private static final int OBJECT_BYTES = 40, SKIPLIST_BYTES = 96, SKIPLIST_MEMBER_BYTES = 96;
-    private static final byte[][] NO_MEMBERS = new byte[0][];
-    private static final double[] NO_SCORES = new double[0];
+    private static final byte[] EMPTY = new byte[0];
 
-    // listpack encoding (dict == null)
-    private byte[][] members;
-    private double[] scores;
+    // listpack encoding (dict == null): size entries in pack
+    private byte[] pack = EMPTY;
     private int size;
     // skiplist encoding
     private ZSkipList zsl;
     private BytesMap<ZSkipList.Node> dict;
-    /** Heap bytes of the member arrays, in either encoding, kept as they change ({@link #memoryUsage}). */
+    /** Heap bytes of the skiplist encoding's member arrays, kept as they change ({@link #memoryUsage}). */
     private long memberBytes;
 
     /** An empty listpack-encoded set. */
     public ZSetValue() {
-        members = NO_MEMBERS;
-        scores = NO_SCORES;
     }
 
-    private ZSetValue(int capacity, boolean skiplist) {
-        if (skiplist) {
-            zsl = new ZSkipList();
-            dict = new BytesMap<>(capacity);
-        } else {
-            members = new byte[capacity][];
-            scores = new double[capacity];
-        }
+    private ZSetValue(int capacity) {
+        zsl = new ZSkipList();
+        dict = new BytesMap<>(capacity);
     }
 
     /**
@@ -54,19 +46,21 @@ public final class ZSetValue implements TypedValue {
     public static ZSetValue build(byte[][] ms, double[] ss, int n, long maxEntries, long maxValue) {
         int maxLen = 0;
         for (int i = 0; i < n; i++) maxLen = Math.max(maxLen, ms[i].length);
-        boolean listpack = n <= maxEntries && maxLen <= maxValue;
-        ZSetValue z = new ZSetValue(n, !listpack);
-        if (listpack) {
+        if (n <= maxEntries && maxLen <= maxValue) {
             Integer[] order = order(ms, ss, n);
-            for (int i = 0; i < n; i++) {
-                z.members[i] = ms[order[i]];
-                z.scores[i] = listpackScore(ss[order[i]]);
-            }
+            int bytes = 0;
+            for (int i = 0; i < n; i++) bytes += ScorePack.entrySize(ms[i]);
+            ZSetValue z = new ZSetValue();
+            z.pack = new byte[bytes];
+            for (int i = 0, off = 0; i < n; i++) off = ScorePack.put(z.pack, off, listpackScore(ss[order[i]]), ms[order[i]]);
             z.size = n;
-        } else {
-            for (int i = 0; i < n; i++) z.dict.putNode(z.zsl.insert(ss[i], ms[i]));
+            return z;
         }
-        for (int i = 0; i < n; i++) z.memberBytes += Entry.arrayBytes(ms[i].length);
+        ZSetValue z = new ZSetValue(n);
+        for (int i = 0; i < n; i++) {
+            z.dict.putNode(z.zsl.insert(ss[i], ms[i]));
+            z.memberBytes += Entry.arrayBytes(ms[i].length);
+        }
         return z;
     }
 
@@ -100,14 +94,12 @@ public final class ZSetValue implements TypedValue {
     @Override
     public ZSetValue copy() {
         if (dict == null) {
-            ZSetValue z = new ZSetValue(size, false);
-            System.arraycopy(members, 0, z.members, 0, size);
-            System.arraycopy(scores, 0, z.scores, 0, size);
+            ZSetValue z = new ZSetValue();
+            z.pack = pack; // never modified in place
             z.size = size;
-            z.memberBytes = memberBytes;
             return z;
         }
-        ZSetValue z = new ZSetValue(dict.size(), true);
+        ZSetValue z = new ZSetValue(dict.size());
         for (ZSkipList.Node n = zsl.first(); n != null; n = n.next0) {
             z.dict.putNode(z.zsl.insert(n.score, n.key()));
         }
@@ -122,8 +114,8 @@ public final class ZSetValue implements TypedValue {
     /** The member's score, or NaN when absent (a stored score is never NaN). */
     public double score(byte[] member) {
         if (dict == null) {
-            int i = indexOf(member);
-            return i < 0 ? Double.NaN : scores[i];
+            int off = offsetOf(member);
+            return off < 0 ? Double.NaN : ScorePack.score(pack, off);
         }
         ZSkipList.Node n = dict.get(member);
         return n == null ? Double.NaN : n.score;
@@ -137,10 +129,10 @@ public final class ZSetValue implements TypedValue {
         boolean incr = (flags & IN_INCR) != 0, nx = (flags & IN_NX) != 0, xx = (flags & IN_XX) != 0;
         boolean gt = (flags & IN_GT) != 0, lt = (flags & IN_LT) != 0;
         if (dict == null) {
-            int i = indexOf(member);
-            if (i >= 0) {
+            int off = offsetOf(member);
+            if (off >= 0) {
                 if (nx) return OUT_NOP;
-                double cur = scores[i];
+                double cur = ScorePack.score(pack, off);
                 if (incr) {
                     score += cur;
                     if (Double.isNaN(score)) return OUT_NAN;
@@ -148,7 +140,7 @@ public final class ZSetValue implements TypedValue {
                 if ((lt && score >= cur) || (gt && score <= cur)) return OUT_NOP;
                 if (out != null) out[0] = score;
                 if (score != cur) {
-                    removeAt(i);
+                    removeAt(off);
                     insertSorted(score, member);
                     return OUT_UPDATED;
                 }
@@ -189,9 +181,9 @@ public final class ZSetValue implements TypedValue {
     /** Removes member; false if absent. */
     public boolean remove(byte[] member) {
         if (dict == null) {
-            int i = indexOf(member);
-            if (i < 0) return false;
-            removeAt(i);
+            int off = offsetOf(member);
+            if (off < 0) return false;
+            removeAt(off);
             return true;
         }
         BytesMap.Node<ZSkipList.Node> n = dict.remove(member);
@@ -205,8 +197,9 @@ public final class ZSetValue implements TypedValue {
     public long rank(byte[] member, boolean reverse) {
         long r;
         if (dict == null) {
-            r = indexOf(member);
-            if (r < 0) return -1;
+            int off = offsetOf(member);
+            if (off < 0) return -1;
+            r = ScorePack.indexAt(pack, off);
         } else {
             ZSkipList.Node n = dict.get(member);
             if (n == null) return -1;
@@ -220,24 +213,23 @@ public final class ZSetValue implements TypedValue {
     public long firstRank(ScoreRange r) {
         if (dict != null) return zsl.firstRank(r);
         if (r.isEmpty()) return -1;
-        int lo = 0, hi = size; // first index whose score is >= min
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (r.gteMin(scores[mid])) hi = mid; else lo = mid + 1;
+        for (int i = 0, off = 0; i < size; i++, off = ScorePack.next(pack, off)) {
+            double score = ScorePack.score(pack, off);
+            if (r.gteMin(score)) return r.lteMax(score) ? i : -1;
         }
-        return lo < size && r.lteMax(scores[lo]) ? lo : -1;
+        return -1;
     }
 
     public long lastRank(ScoreRange r) {
         if (dict != null) return zsl.lastRank(r);
         if (r.isEmpty()) return -1;
-        int lo = 0, hi = size; // first index whose score is above max
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (r.lteMax(scores[mid])) lo = mid + 1; else hi = mid;
+        int last = -1; // the last index whose score is not above max
+        for (int i = 0, off = 0; i < size; i++, off = ScorePack.next(pack, off)) {
+            double score = ScorePack.score(pack, off);
+            if (!r.lteMax(score)) break;
+            if (r.gteMin(score)) last = i;
         }
-        int last = lo - 1;
-        return last >= 0 && r.gteMin(scores[last]) ? last : -1;
+        return last;
     }
 
     /*
@@ -251,8 +243,9 @@ public final class ZSetValue implements TypedValue {
     public long firstRank(LexRange r) {
         if (dict != null) return zsl.firstRank(r);
         if (!mayHaveLexRange(r)) return -1;
-        for (int i = 0; i < size; i++) {
-            if (r.gteMin(members[i])) return r.lteMax(members[i]) ? i : -1;
+        for (int i = 0, off = 0; i < size; i++, off = ScorePack.next(pack, off)) {
+            byte[] m = ScorePack.member(pack, off);
+            if (r.gteMin(m)) return r.lteMax(m) ? i : -1;
         }
         return -1;
     }
@@ -261,15 +254,18 @@ public final class ZSetValue implements TypedValue {
     public long lastRank(LexRange r) {
         if (dict != null) return zsl.lastRank(r);
         if (!mayHaveLexRange(r)) return -1;
+        int[] offsets = ScorePack.offsets(pack, size);
         for (int i = size - 1; i >= 0; i--) {
-            if (r.lteMax(members[i])) return r.gteMin(members[i]) ? i : -1;
+            byte[] m = ScorePack.member(pack, offsets[i]);
+            if (r.lteMax(m)) return r.gteMin(m) ? i : -1;
         }
         return -1;
     }
 
     /** Redis's zzlIsInLexRange: the range is not empty, the last member is above min and the first below max. */
     private boolean mayHaveLexRange(LexRange r) {
-        return !r.isEmpty() && size > 0 && r.gteMin(members[size - 1]) && r.lteMax(members[0]);
+        return !r.isEmpty() && size > 0 && r.gteMin(ScorePack.member(pack, ScorePack.offsetOf(pack, size - 1)))
+                && r.lteMax(ScorePack.member(pack, 0));
     }
 
     /**
@@ -304,12 +300,10 @@ public final class ZSetValue implements TypedValue {
     public long removeRange(long start, long end) {
         if (start > end) return 0;
         if (dict == null) {
-            int s = (int) start, e = (int) end + 1;
-            for (int i = s; i < e; i++) memberBytes -= Entry.arrayBytes(members[i].length);
-            System.arraycopy(members, e, members, s, size - e);
-            System.arraycopy(scores, e, scores, s, size - e);
-            int removed = e - s;
-            Arrays.fill(members, size - removed, size, null);
+            int from = ScorePack.offsetOf(pack, (int) start), to = from;
+            for (long i = start; i <= end; i++) to = ScorePack.next(pack, to);
+            pack = ScorePack.cut(pack, from, to);
+            int removed = (int) (end - start + 1);
             size -= removed;
             return removed;
         }
@@ -331,17 +325,29 @@ public final class ZSetValue implements TypedValue {
     public final class Cursor {
         private int index;
         private ZSkipList.Node node;
+        /** The listpack's entry offsets, taken from the pack they were read from (a write replaces it). */
+        private byte[] offsetsOf;
+        private int[] offsets;
 
         public boolean valid() {
             return dict == null ? index >= 0 && index < size : node != null;
         }
 
+        /** The member; a listpack's is a copy of its bytes. */
         public byte[] member() {
-            return dict == null ? members[index] : node.key();
+            return dict == null ? ScorePack.member(pack, offset()) : node.key();
         }
 
         public double score() {
-            return dict == null ? scores[index] : node.score;
+            return dict == null ? ScorePack.score(pack, offset()) : node.score;
+        }
+
+        private int offset() {
+            if (offsetsOf != pack) {
+                offsets = ScorePack.offsets(pack, size);
+                offsetsOf = pack;
+            }
+            return offsets[index];
         }
 
         public void next() {
@@ -358,7 +364,10 @@ public final class ZSetValue implements TypedValue {
     /** Visits every member with its score in rank order; the visitor must not modify the set. */
     public void forEach(MemberScoreVisitor v) {
         if (dict == null) {
-            for (int i = 0; i < size; i++) v.visit(members[i], scores[i]);
+            byte[] p = pack;
+            for (int i = 0, off = 0; i < size; i++, off = ScorePack.next(p, off)) {
+                v.visit(ScorePack.member(p, off), ScorePack.score(p, off));
+            }
         } else {
             for (ZSkipList.Node n = zsl.first(); n != null; n = n.next0) v.visit(n.key(), n.score);
         }
@@ -380,9 +389,9 @@ public final class ZSetValue implements TypedValue {
      */
     public byte[] randomMember(double[] scoreOut) {
         if (dict == null) {
-            int i = ThreadLocalRandom.current().nextInt(size);
-            scoreOut[0] = scores[i];
-            return members[i];
+            int off = ScorePack.offsetOf(pack, ThreadLocalRandom.current().nextInt(size));
+            scoreOut[0] = ScorePack.score(pack, off);
+            return ScorePack.member(pack, off);
         }
         ZSkipList.Node n = zsl.byRank(1 + ThreadLocalRandom.current().nextInt(zsl.length()));
         scoreOut[0] = n.score;
@@ -391,37 +400,23 @@ public final class ZSetValue implements TypedValue {
 
     // ---- listpack internals ----
 
-    private int indexOf(byte[] member) {
-        for (int i = 0; i < size; i++) {
-            if (Arrays.equals(members[i], member)) return i;
+    private int offsetOf(byte[] member) {
+        for (int i = 0, off = 0; i < size; i++, off = ScorePack.next(pack, off)) {
+            if (ScorePack.memberEquals(pack, off, member)) return off;
         }
         return -1;
     }
 
-    private void removeAt(int i) {
-        memberBytes -= Entry.arrayBytes(members[i].length);
-        System.arraycopy(members, i + 1, members, i, size - i - 1);
-        System.arraycopy(scores, i + 1, scores, i, size - i - 1);
-        members[--size] = null;
+    private void removeAt(int off) {
+        pack = ScorePack.cut(pack, off, ScorePack.next(pack, off));
+        size--;
     }
 
     private void insertSorted(double score, byte[] member) {
-        int lo = 0, hi = size;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (ZSkipList.compare(scores[mid], members[mid], score, member) < 0) lo = mid + 1; else hi = mid;
-        }
-        if (size == members.length) {
-            int cap = Math.max(4, size + (size >> 1) + 1);
-            members = Arrays.copyOf(members, cap);
-            scores = Arrays.copyOf(scores, cap);
-        }
-        System.arraycopy(members, lo, members, lo + 1, size - lo);
-        System.arraycopy(scores, lo, scores, lo + 1, size - lo);
-        members[lo] = member;
-        scores[lo] = listpackScore(score);
+        int off = 0;
+        for (int i = 0; i < size && ScorePack.compare(pack, off, score, member) < 0; i++) off = ScorePack.next(pack, off);
+        pack = ScorePack.insert(pack, off, listpackScore(score), member);
         size++;
-        memberBytes += Entry.arrayBytes(member.length);
     }
 
     /**
@@ -440,23 +435,24 @@ public final class ZSetValue implements TypedValue {
     private void convertToSkiplist() {
         ZSkipList list = new ZSkipList();
         BytesMap<ZSkipList.Node> map = new BytesMap<>(size);
-        for (int i = 0; i < size; i++) map.putNode(list.insert(scores[i], members[i]));
+        for (int i = 0, off = 0; i < size; i++, off = ScorePack.next(pack, off)) {
+            byte[] member = ScorePack.member(pack, off);
+            map.putNode(list.insert(ScorePack.score(pack, off), member));
+            memberBytes += Entry.arrayBytes(member.length);
+        }
         zsl = list;
         dict = map;
-        members = null;
-        scores = null;
+        pack = null;
         size = 0;
     }
 
     /**
-     * Heap bytes, O(1): this object and its member and score arrays, or ~96 bytes a member for
-     * the skiplist node, its levels and the dict slot; plus the member arrays in either encoding.
+     * Heap bytes, O(1): this object and its pack, or ~96 bytes a member for the skiplist node, its
+     * levels and the dict slot plus the member arrays.
      */
     @Override
     public long memoryUsage() {
-        if (dict == null) {
-            return OBJECT_BYTES + Entry.arrayBytes(4 * members.length) + Entry.arrayBytes(8 * scores.length) + memberBytes;
-        }
+        if (dict == null) return OBJECT_BYTES + Entry.arrayBytes(pack.length);
         return OBJECT_BYTES + SKIPLIST_BYTES + SKIPLIST_MEMBER_BYTES * (long) dict.size() + memberBytes;
     }
 }
