@@ -21,6 +21,12 @@ public final class StreamValue implements TypedValue {
     private static final int MAX_PREALLOCATE = 4096;
 
     final TreeMap<StreamId, StreamListpack> nodes = new TreeMap<>();
+    /**
+     * What the nodes take ({@link #NODE_BYTES} each and their buffers), kept as they change:
+     * memoryUsage runs before and after every write, and summing the nodes there made each XADD
+     * to a long stream walk all of them.
+     */
+    private long nodeBytes;
     public long length;
     public StreamId lastId = StreamId.MIN;
     public StreamId firstId = StreamId.MIN;
@@ -51,7 +57,7 @@ public final class StreamValue implements TypedValue {
     @Override
     public StreamValue copy() {
         StreamValue s = new StreamValue();
-        for (Map.Entry<StreamId, StreamListpack> e : nodes.entrySet()) s.nodes.put(e.getKey(), e.getValue().copy());
+        for (Map.Entry<StreamId, StreamListpack> e : nodes.entrySet()) s.putNode(e.getKey(), e.getValue().copy());
         s.length = length;
         s.lastId = lastId;
         s.firstId = firstId;
@@ -66,8 +72,7 @@ public final class StreamValue implements TypedValue {
 
     @Override
     public long memoryUsage() {
-        long m = 96;
-        for (StreamListpack lp : nodes.values()) m += 64 + lp.buf.length;
+        long m = 96 + nodeBytes;
         if (groups != null) {
             for (Map.Entry<byte[], StreamGroup> e : groups.entrySet()) m += e.getKey().length + e.getValue().memoryUsage();
         }
@@ -149,12 +154,15 @@ public final class StreamValue implements TypedValue {
                 full = c.nextInt() + c.nextInt() >= nodeMaxEntries;
             }
             if (full) {
+                int before = lp.buf.length;
                 lp.shrinkToFit();
+                nodeBytes += lp.buf.length - before;
                 lp = null;
             }
         }
         StreamId master;
         int flags = 0;
+        int before; // the node's buffer before this entry
         if (lp == null) {
             master = id;
             long prealloc = nodeMaxBytes > 0 && nodeMaxBytes < MAX_PREALLOCATE ? nodeMaxBytes : MAX_PREALLOCATE;
@@ -164,9 +172,11 @@ public final class StreamValue implements TypedValue {
             lp.appendInteger(numFields);
             for (int i = 0; i < numFields; i++) lp.appendString(fv[from + 2 * i], scratch);
             lp.appendInteger(0);
-            nodes.put(master, lp);
+            putNode(master, lp);
+            before = lp.buf.length;
             flags = FLAG_SAMEFIELDS;
         } else {
+            before = lp.buf.length;
             master = tail.getKey();
             StreamListpack.Cursor c = new StreamListpack.Cursor(lp, StreamListpack.first());
             int countPos = c.pos;
@@ -190,6 +200,7 @@ public final class StreamValue implements TypedValue {
             lp.appendString(fv[from + 2 * i + 1], scratch);
         }
         lp.appendInteger(numFields + 3 + (same ? 0 : numFields + 1));
+        nodeBytes += lp.buf.length - before;
         length++;
         entriesAdded++;
         lastId = id;
@@ -383,11 +394,13 @@ public final class StreamValue implements TypedValue {
         long count = c.nextInt();
         long deleted = c.nextInt();
         if (count == 1) {
-            nodes.remove(r.master);
+            removeNode(r.master);
         } else {
+            int before = lp.buf.length;
             lp.replaceInteger(r.countPos, count - 1);
             int deletedPos = new StreamListpack.Cursor(lp, r.countPos).next().pos;
             lp.replaceInteger(deletedPos, deleted + 1);
+            nodeBytes += lp.buf.length - before;
         }
         length--;
     }
@@ -412,7 +425,7 @@ public final class StreamValue implements TypedValue {
                 removeNode = nodeLastId(head.getKey(), head.getValue()).compareTo(t.minId()) < 0;
             }
             if (removeNode) {
-                nodes.remove(head.getKey());
+                removeNode(head.getKey());
                 length -= entries;
                 deleted += entries;
                 continue;
@@ -434,9 +447,11 @@ public final class StreamValue implements TypedValue {
             StreamListpack.Cursor c = new StreamListpack.Cursor(r.lp, r.countPos);
             c.next();
             long markedDeleted = c.nextInt();
+            int before = r.lp.buf.length;
             r.lp.replaceInteger(r.countPos, entries - fromNode);
             int deletedPos = new StreamListpack.Cursor(r.lp, r.countPos).next().pos;
             r.lp.replaceInteger(deletedPos, markedDeleted + fromNode);
+            nodeBytes += r.lp.buf.length - before;
             break;
         }
         if (length == 0) {
@@ -533,6 +548,20 @@ public final class StreamValue implements TypedValue {
 
     /** Adds a node read from a file; false if its key is a duplicate. */
     public boolean addLoadedNode(StreamId master, byte[] lp) {
-        return nodes.putIfAbsent(master, new StreamListpack(lp)) == null;
+        if (nodes.containsKey(master)) return false;
+        putNode(master, new StreamListpack(lp));
+        return true;
+    }
+
+    /** Heap bytes of a node besides its buffer: the map entry, the StreamListpack, the ID. */
+    private static final int NODE_BYTES = 64;
+
+    private void putNode(StreamId master, StreamListpack lp) {
+        nodes.put(master, lp);
+        nodeBytes += NODE_BYTES + lp.buf.length;
+    }
+
+    private void removeNode(StreamId master) {
+        nodeBytes -= NODE_BYTES + nodes.remove(master).buf.length;
     }
 }

@@ -102,4 +102,33 @@ class StreamValueTest {
         add(s, "2-0", 100, "a", "2");
         assertEquals(2, copy.length, "a copy shares nothing");
     }
+
+    /** What memoryUsage keeps as the stream changes equals what summing its nodes gives. */
+    @Test
+    void memoryUsageFollowsEveryEdit() {
+        StreamValue s = new StreamValue();
+        java.util.Random random = new java.util.Random(5);
+        long ms = 1;
+        for (int step = 0; step < 3000; step++) {
+            int op = random.nextInt(10);
+            if (op < 6) {
+                String value = "v".repeat(random.nextInt(300));
+                add(s, (ms++) + "-0", 20, random.nextBoolean() ? "f" : "g" + step, value);
+            } else if (op < 8) {
+                s.delete(new StreamId(1 + random.nextInt((int) ms), 0));
+            } else if (op == 8) {
+                s.trim(new StreamValue.Trim(true, random.nextInt(200), null, random.nextBoolean(), 0));
+            } else {
+                s = s.copy();
+            }
+            long nodes = 0;
+            for (StreamListpack lp : s.nodes.values()) nodes += 64 + lp.buf.length;
+            assertEquals(96 + nodes, s.memoryUsage(), "after step " + step);
+        }
+        StreamValue loaded = new StreamValue();
+        s.forEachNode(loaded::addLoadedNode);
+        long nodes = 0;
+        for (StreamListpack lp : loaded.nodes.values()) nodes += 64 + lp.buf.length;
+        assertEquals(96 + nodes, loaded.memoryUsage());
+    }
 }
