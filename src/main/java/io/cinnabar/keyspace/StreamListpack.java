@@ -64,6 +64,26 @@ public final class StreamListpack {
         return p >= bytes - 1;
     }
 
+    /** Where the end marker is: just past the last element. */
+    int end() {
+        return bytes - 1;
+    }
+
+    /** The start of the element that ends just before p, found from its backlen (lpPrev). */
+    int previous(int p) {
+        long l = 0;
+        int shift = 0;
+        int at = p - 1;
+        while (true) {
+            int b = buf[at] & 0xff;
+            l |= (long) (b & 127) << shift;
+            if ((b & 128) == 0) break;
+            shift += 7;
+            at--;
+        }
+        return (int) (at - l);
+    }
+
     private int count() {
         return (buf[4] & 0xff) | (buf[5] & 0xff) << 8;
     }

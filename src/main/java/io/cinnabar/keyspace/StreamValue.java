@@ -303,14 +303,14 @@ public final class StreamValue implements TypedValue {
             if (from == null) return;
             for (Map.Entry<StreamId, StreamListpack> e : nodes.headMap(from, true).descendingMap().entrySet()) {
                 NodeReader r = new NodeReader(e.getKey(), e.getValue());
-                List<Integer> positions = new ArrayList<>();
-                while (r.hasNext()) {
-                    positions.add(r.c.pos);
-                    r.readHeader();
-                    r.skipFields();
-                }
-                for (int i = positions.size() - 1; i >= 0; i--) {
-                    r.c.pos = positions.get(i);
+                // Backwards as Redis's iterator goes: each entry ends with its element count (lp-count).
+                for (int entryEnd = r.lp.end(); entryEnd > r.entriesStart; ) {
+                    int countPos = r.lp.previous(entryEnd);
+                    long elements = new StreamListpack.Cursor(r.lp, countPos).nextInt();
+                    int flagsPos = countPos;
+                    for (long i = 0; i < elements; i++) flagsPos = r.lp.previous(flagsPos);
+                    entryEnd = flagsPos;
+                    r.c.pos = flagsPos;
                     r.readHeader();
                     if (r.compareTo(start) < 0) return;
                     if (r.compareTo(end) > 0 || (!withTombstones && (r.flags & FLAG_DELETED) != 0)) continue;

@@ -131,4 +131,49 @@ class StreamValueTest {
         for (StreamListpack lp : loaded.nodes.values()) nodes += 64 + lp.buf.length;
         assertEquals(96 + nodes, loaded.memoryUsage());
     }
+
+    /** Reverse iteration walks entries back by their backlens: it must meet every entry forward iteration meets. */
+    @Test
+    void reverseRangeIsForwardReversed() {
+        StreamValue s = new StreamValue();
+        java.util.Random random = new java.util.Random(9);
+        for (int i = 1; i <= 400; i++) {
+            // Values up to 20,000 bytes: backlens of one, two and three bytes.
+            int len = random.nextInt(5) == 0 ? random.nextInt(20_000) : random.nextInt(200);
+            String field = random.nextInt(3) == 0 ? "other" + (i % 3) : "f";
+            s.append(fv(field, "v".repeat(len), "g", String.valueOf(i * 1000L)), 0, 2, new StreamId(i, 0), true, 0,
+                    64 * 1024, 30);
+            if (random.nextInt(4) == 0) s.delete(new StreamId(1 + random.nextInt(i), 0));
+        }
+        for (boolean tombstones : new boolean[] {false, true}) {
+            List<String> forward = new ArrayList<>(), backward = new ArrayList<>();
+            s.range(StreamId.MIN, StreamId.MAX, false, tombstones, item -> forward.add(describe(item)));
+            s.range(StreamId.MIN, StreamId.MAX, true, tombstones, item -> backward.add(describe(item)));
+            java.util.Collections.reverse(backward);
+            assertEquals(forward, backward);
+            List<String> window = new ArrayList<>();
+            s.range(new StreamId(120, 0), new StreamId(250, 0), true, tombstones, item -> window.add(describe(item)));
+            java.util.Collections.reverse(window);
+            assertEquals(forward.stream().filter(d -> {
+                long ms = Long.parseLong(d.substring(0, d.indexOf('-')));
+                return ms >= 120 && ms <= 250;
+            }).toList(), window);
+        }
+        assertEquals(s.lastValidId(), lastOf(s));
+    }
+
+    private static String describe(StreamValue.Item item) {
+        StringBuilder b = new StringBuilder(item.id().toString());
+        for (byte[] x : item.fieldsAndValues()) b.append(' ').append(x.length).append(':').append(new String(x, 0, Math.min(8, x.length), StandardCharsets.UTF_8));
+        return b.toString();
+    }
+
+    private static StreamId lastOf(StreamValue s) {
+        StreamId[] last = {StreamId.MIN};
+        s.range(StreamId.MIN, StreamId.MAX, false, false, item -> {
+            last[0] = item.id();
+            return true;
+        });
+        return last[0];
+    }
 }
