@@ -87,4 +87,25 @@ class DoubleFormatTest {
             }
         }
     }
+
+    /** human(double)'s long arithmetic against the exact BigDecimal rounding it stands in for. */
+    @Test
+    void humanMatchesTheExactRounding() {
+        java.util.Random random = new java.util.Random(17);
+        for (int i = 0; i < 200_000; i++) {
+            double d = switch (i % 6) {
+                case 0 -> (random.nextDouble() * 360 - 180);                        // longitudes
+                case 1 -> Math.scalb(random.nextDouble(), random.nextInt(130) - 70); // any scale
+                case 2 -> random.nextInt(1 << 20) * 0x1p-18 * (random.nextBoolean() ? 1 : -1); // ties at the 17th decimal
+                case 3 -> random.nextInt(1000) + random.nextInt(1 << 10) * 0x1p-60;  // far below the 17th decimal
+                case 4 -> Double.longBitsToDouble(random.nextLong() & 0x7FFF_FFFF_FFFF_FFFFL); // any bits
+                default -> -random.nextDouble() * 1e-16;                            // negatives that round to 0
+            };
+            if (Double.isNaN(d) || Double.isInfinite(d)) continue;
+            String exact = DoubleFormat.human(new java.math.BigDecimal(d), d < 0 || (d == 0 && 1 / d < 0));
+            assertEquals(exact, DoubleFormat.human(d), () -> "human(" + d + ")");
+        }
+        assertEquals("0", DoubleFormat.human(-0.0));
+        assertEquals("13.36138933897018433", DoubleFormat.human(13.36138933897018433));
+    }
 }
