@@ -44,10 +44,31 @@ final class GeoShape {
         // Same meridian: asin(sin(x)) is x, so Redis skips the expensive part.
         if (v == 0.0) return latDistance(lat1, lat2);
         double lat1r = lat1 * D_R, lat2r = lat2 * D_R;
+        double cos1 = rounded ? RoundedTrig.cos(lat1r) : Math.cos(lat1r);
+        double cos2 = lat2 == lat1 ? cos1 : rounded ? RoundedTrig.cos(lat2r) : Math.cos(lat2r);
+        return greatCircle(lat1r, lat2r, v, cos1 * cos2, rounded);
+    }
+
+    /** The haversine's last steps, from the sine of half the longitude difference and the cosines' product. */
+    private static double greatCircle(double lat1r, double lat2r, double v, double cosProduct, boolean rounded) {
         double u = rounded ? RoundedTrig.sin((lat2r - lat1r) / 2) : Math.sin((lat2r - lat1r) / 2);
-        double cosProduct = rounded ? RoundedTrig.cos(lat1r) * RoundedTrig.cos(lat2r) : Math.cos(lat1r) * Math.cos(lat2r);
         double root = Math.sqrt(u * u + cosProduct * v * v);
         return 2.0 * EARTH_RADIUS * (rounded ? RoundedTrig.asin(root) : Math.asin(root));
+    }
+
+    /** The cosine of the center's latitude, taken once per search rather than once per member. */
+    private double centerCos = Double.NaN, centerCosOf = Double.NaN;
+
+    /** distance(lon, lat, x, y), the same value, with the center's cosine kept. */
+    private double distanceFromCenter(double x, double y) {
+        double v = Math.sin((x * D_R - lon * D_R) / 2);
+        if (v == 0.0) return latDistance(lat, y);
+        if (centerCosOf != lat) {
+            centerCos = Math.cos(lat * D_R);
+            centerCosOf = lat;
+        }
+        double yr = y * D_R;
+        return greatCircle(lat * D_R, yr, v, centerCos * (y == lat ? centerCos : Math.cos(yr)), false);
     }
 
     private static double latDistance(double lat1, double lat2) {
@@ -57,13 +78,13 @@ final class GeoShape {
     /** The distance in meters from the center to (x, y) if that point is inside, else NaN. */
     double distanceIfInside(double x, double y) {
         if (!box) {
-            double d = distance(lon, lat, x, y);
+            double d = distanceFromCenter(x, y);
             return d > radius * conversion ? Double.NaN : d;
         }
         // The latitude test is the cheaper one, so it goes first.
         if (latDistance(y, lat) > height * conversion / 2) return Double.NaN;
         if (distance(x, y, lon, y) > width * conversion / 2) return Double.NaN;
-        return distance(lon, lat, x, y);
+        return distanceFromCenter(x, y);
     }
 
     /**
