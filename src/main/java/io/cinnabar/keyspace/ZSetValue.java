@@ -359,6 +359,12 @@ public final class ZSetValue implements TypedValue {
             index--;
             if (node != null) node = node.backward;
         }
+
+        /** Moves to a 0-based rank within 0..size-1: O(1) in a listpack once its offsets are read, O(log n) in a skiplist. */
+        public void moveTo(long rank) {
+            index = (int) rank;
+            if (dict != null) node = zsl.byRank(rank + 1);
+        }
     }
 
     /** Visits every member with its score in rank order; the visitor must not modify the set. */

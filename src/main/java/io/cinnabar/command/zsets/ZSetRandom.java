@@ -53,13 +53,15 @@ final class ZSetRandom {
         long count = Math.abs(l);
         long size = z.size();
         boolean nested = withScores && r.protocol() == 3;
-        double[] score = new double[1];
         if (!unique || count == 1) {
             UnboundedReply out = UnboundedReply.of(c, count);
             out.array(withScores && !nested ? count * 2 : count);
+            // A cursor, not randomMember: a listpack's entries are found by a walk, its offsets read once here.
+            ZSetValue.Cursor pick = z.at(0);
+            ThreadLocalRandom rnd = ThreadLocalRandom.current();
             for (long k = 0; k < count && !out.full(k); k++) {
-                byte[] m = z.randomMember(score);
-                if (withScores) ZSetCommands.pair(r, m, score[0], nested); else r.bulk(m);
+                pick.moveTo(rnd.nextLong(size));
+                if (withScores) ZSetCommands.pair(r, pick.member(), pick.score(), nested); else r.bulk(pick.member());
             }
             return;
         }
@@ -91,12 +93,15 @@ final class ZSetRandom {
             return;
         }
         BytesMap<Boolean> seen = new BytesMap<>((int) count);
+        ZSetValue.Cursor pick = z.at(0);
+        ThreadLocalRandom rnd = ThreadLocalRandom.current();
         long added = 0;
         while (added < count) {
-            byte[] m = z.randomMember(score);
+            pick.moveTo(rnd.nextLong(size));
+            byte[] m = pick.member();
             if (seen.put(m, Boolean.TRUE) != null) continue;
             added++;
-            if (withScores) ZSetCommands.pair(r, m, score[0], nested); else r.bulk(m);
+            if (withScores) ZSetCommands.pair(r, m, pick.score(), nested); else r.bulk(m);
         }
     }
 }
