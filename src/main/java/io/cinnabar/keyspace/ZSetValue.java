@@ -1,7 +1,6 @@
 package io.cinnabar.keyspace;
 
 import java.util.Arrays;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A sorted set. Small ones are "listpack" encoded: a {@link ScorePack}, one byte[] of (member,
@@ -360,7 +359,11 @@ public final class ZSetValue implements TypedValue {
             if (node != null) node = node.backward;
         }
 
-        /** Moves to a 0-based rank within 0..size-1: O(1) in a listpack once its offsets are read, O(log n) in a skiplist. */
+        /**
+         * Moves to a 0-based rank within 0..size-1: O(1) in a listpack once its offsets are read,
+         * O(log n) in a skiplist. Random picks go by rank: exactly uniform, where bucket-then-chain
+         * sampling of the dict would favour members in short chains.
+         */
         public void moveTo(long rank) {
             index = (int) rank;
             if (dict != null) node = zsl.byRank(rank + 1);
@@ -387,21 +390,6 @@ public final class ZSetValue implements TypedValue {
     /** One ZSCAN step over the skiplist encoding's dict; listpack sets are scanned whole by the caller. */
     public long scanStep(long cursor, MemberScoreVisitor v) {
         return dict.scan(cursor, (m, n) -> v.visit(m, n.score));
-    }
-
-    /**
-     * A uniformly random member. The skiplist picks by rank, O(log n) and exactly uniform, where
-     * bucket-then-chain sampling of the dict would favour members in short chains.
-     */
-    public byte[] randomMember(double[] scoreOut) {
-        if (dict == null) {
-            int off = ScorePack.offsetOf(pack, ThreadLocalRandom.current().nextInt(size));
-            scoreOut[0] = ScorePack.score(pack, off);
-            return ScorePack.member(pack, off);
-        }
-        ZSkipList.Node n = zsl.byRank(1 + ThreadLocalRandom.current().nextInt(zsl.length()));
-        scoreOut[0] = n.score;
-        return n.key();
     }
 
     // ---- listpack internals ----

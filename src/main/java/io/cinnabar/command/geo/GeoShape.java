@@ -25,7 +25,7 @@ final class GeoShape {
 
     /** Great-circle distance in meters (haversine), as Redis's geohashGetDistance, within an ulp or so of its. */
     static double distance(double lon1, double lat1, double lon2, double lat2) {
-        return haversine(lon1, lat1, lon2, lat2, false);
+        return haversine(lon1, lat1, lon2, lat2, Double.NaN, false);
     }
 
     /**
@@ -35,24 +35,20 @@ final class GeoShape {
      * GEODIST and WITHDIST, and the radius test, are left to the faster one.
      */
     static double roundedDistance(double lon1, double lat1, double lon2, double lat2) {
-        return haversine(lon1, lat1, lon2, lat2, true);
+        return haversine(lon1, lat1, lon2, lat2, Double.NaN, true);
     }
 
-    private static double haversine(double lon1, double lat1, double lon2, double lat2, boolean rounded) {
+    /** cosLat1: the cosine of lat1 when already known (the search's center), else NaN. */
+    private static double haversine(double lon1, double lat1, double lon2, double lat2, double cosLat1, boolean rounded) {
         double lon1r = lon1 * D_R, lon2r = lon2 * D_R;
         double v = rounded ? RoundedTrig.sin((lon2r - lon1r) / 2) : Math.sin((lon2r - lon1r) / 2);
         // Same meridian: asin(sin(x)) is x, so Redis skips the expensive part.
         if (v == 0.0) return latDistance(lat1, lat2);
         double lat1r = lat1 * D_R, lat2r = lat2 * D_R;
-        double cos1 = rounded ? RoundedTrig.cos(lat1r) : Math.cos(lat1r);
+        double cos1 = !Double.isNaN(cosLat1) ? cosLat1 : rounded ? RoundedTrig.cos(lat1r) : Math.cos(lat1r);
         double cos2 = lat2 == lat1 ? cos1 : rounded ? RoundedTrig.cos(lat2r) : Math.cos(lat2r);
-        return greatCircle(lat1r, lat2r, v, cos1 * cos2, rounded);
-    }
-
-    /** The haversine's last steps, from the sine of half the longitude difference and the cosines' product. */
-    private static double greatCircle(double lat1r, double lat2r, double v, double cosProduct, boolean rounded) {
         double u = rounded ? RoundedTrig.sin((lat2r - lat1r) / 2) : Math.sin((lat2r - lat1r) / 2);
-        double root = Math.sqrt(u * u + cosProduct * v * v);
+        double root = Math.sqrt(u * u + cos1 * cos2 * v * v);
         return 2.0 * EARTH_RADIUS * (rounded ? RoundedTrig.asin(root) : Math.asin(root));
     }
 
@@ -61,14 +57,11 @@ final class GeoShape {
 
     /** distance(lon, lat, x, y), the same value, with the center's cosine kept. */
     private double distanceFromCenter(double x, double y) {
-        double v = Math.sin((x * D_R - lon * D_R) / 2);
-        if (v == 0.0) return latDistance(lat, y);
         if (centerCosOf != lat) {
             centerCos = Math.cos(lat * D_R);
             centerCosOf = lat;
         }
-        double yr = y * D_R;
-        return greatCircle(lat * D_R, yr, v, centerCos * (y == lat ? centerCos : Math.cos(yr)), false);
+        return haversine(lon, lat, x, y, centerCos, false);
     }
 
     private static double latDistance(double lat1, double lat2) {

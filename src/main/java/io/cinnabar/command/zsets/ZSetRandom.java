@@ -39,7 +39,7 @@ final class ZSetRandom {
             c.reply().nullBulk();
             return;
         }
-        c.reply().bulk(z.randomMember(new double[1]));
+        c.reply().bulk(z.at(ThreadLocalRandom.current().nextLong(z.size())).member());
     }
 
     private static void withCount(Call c, long l, boolean withScores) {
