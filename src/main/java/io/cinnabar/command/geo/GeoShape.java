@@ -40,6 +40,15 @@ final class GeoShape {
 
     /** cosLat1: the cosine of lat1 when already known (the search's center), else NaN. */
     private static double haversine(double lon1, double lat1, double lon2, double lat2, double cosLat1, boolean rounded) {
+        return haversine(lon1, lat1, lon2, lat2, cosLat1, rounded, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * The same, or NaN when the distance is surely over a limit whose {@link #surelyOver} bound is
+     * given: the arcsine, the costliest step, is left out for points that far.
+     */
+    private static double haversine(double lon1, double lat1, double lon2, double lat2, double cosLat1, boolean rounded,
+            double rootOver) {
         double lon1r = lon1 * D_R, lon2r = lon2 * D_R;
         double v = rounded ? RoundedTrig.sin((lon2r - lon1r) / 2) : Math.sin((lon2r - lon1r) / 2);
         // Same meridian: asin(sin(x)) is x, so Redis skips the expensive part.
@@ -49,35 +58,81 @@ final class GeoShape {
         double cos2 = lat2 == lat1 ? cos1 : rounded ? RoundedTrig.cos(lat2r) : Math.cos(lat2r);
         double u = rounded ? RoundedTrig.sin((lat2r - lat1r) / 2) : Math.sin((lat2r - lat1r) / 2);
         double root = Math.sqrt(u * u + cos1 * cos2 * v * v);
+        if (root > rootOver) return Double.NaN;
         return 2.0 * EARTH_RADIUS * (rounded ? RoundedTrig.asin(root) : Math.asin(root));
     }
 
-    /** The cosine of the center's latitude, taken once per search rather than once per member. */
-    private double centerCos = Double.NaN, centerCosOf = Double.NaN;
+    /**
+     * A bound on the haversine's root beyond which the distance computed from it is surely over
+     * limitMeters: sin(limit / 2R), widened far past the few ulps by which asin, sin and the
+     * products may err, so that the decision is the one the full computation would make. Infinite
+     * (no shortcut) where the limit is half the globe or more and sine no longer grows with it.
+     */
+    private static double surelyOver(double limitMeters) {
+        double angle = limitMeters / (2.0 * EARTH_RADIUS);
+        return angle < 1.5 ? Math.sin(angle) * (1 + 1e-12) : Double.POSITIVE_INFINITY;
+    }
 
-    /** distance(lon, lat, x, y), the same value, with the center's cosine kept. */
-    private double distanceFromCenter(double x, double y) {
-        if (centerCosOf != lat) {
-            centerCos = Math.cos(lat * D_R);
-            centerCosOf = lat;
-        }
-        return haversine(lon, lat, x, y, centerCos, false);
+    /** Taken once per search (a shape is complete by its first member): the center's cosine, the bounds below. */
+    private boolean prepared;
+    private double centerCos;
+    /** surelyOver of the radius, or of the box's half width. */
+    private double rootOver;
+    /** Degrees of longitude from the center's meridian past which nothing is inside. */
+    private double lonBand;
+
+    private void prepare() {
+        prepared = true;
+        centerCos = Math.cos(lat * D_R);
+        double limit = box ? width * conversion / 2 : radius * conversion;
+        rootOver = surelyOver(limit);
+        lonBand = lonBand(limit, box ? height * conversion / 2 : limit);
+    }
+
+    /**
+     * The haversine's a = sin²(Δlat/2) + cos(lat1)·cos(lat2)·sin²(Δlon/2) is over sin²(limit/2R) as
+     * soon as its second term is, and cos(lat2) is at least its value at the farthest latitude that
+     * passes the latitude test (latReach meters from the center's): that bounds Δlon. A box's width
+     * is measured along the member's own parallel, where both cosines are cos(lat2). The margins
+     * are far wider than the computations' rounding, so nothing the full test keeps is dropped.
+     */
+    private double lonBand(double limit, double latReach) {
+        double angle = limit / (2.0 * EARTH_RADIUS);
+        double farthest = Math.abs(lat * D_R) + latReach * (1 + 1e-9) / EARTH_RADIUS + 1e-9;
+        if (angle >= 1.5 || farthest >= Math.PI / 2) return Double.POSITIVE_INFINITY;
+        double cosFarthest = Math.cos(farthest) * (1 - 1e-9);
+        double ratio = Math.sin(angle) * (1 + 1e-9) / (box ? cosFarthest : Math.sqrt(centerCos * cosFarthest));
+        if (ratio >= 1) return Double.POSITIVE_INFINITY;
+        return 2 * Math.asin(ratio) / D_R * (1 + 1e-9) + 1e-12;
     }
 
     private static double latDistance(double lat1, double lat2) {
         return EARTH_RADIUS * Math.abs(lat2 * D_R - lat1 * D_R);
     }
 
-    /** The distance in meters from the center to (x, y) if that point is inside, else NaN. */
+    /**
+     * The distance in meters from the center to (x, y) if that point is inside, else NaN: Redis's
+     * tests (geoWithinShape) and the same distances, without the trigonometry where cheaper bounds
+     * already decide (most of what a search scans lies in its cells' corners, outside the shape).
+     */
     double distanceIfInside(double x, double y) {
+        if (!prepared) prepare();
+        double lonApart = Math.abs(x - lon);
+        if (lonApart > 180) lonApart = 360 - lonApart;
+        if (lonApart > lonBand) return Double.NaN;
         if (!box) {
-            double d = distanceFromCenter(x, y);
-            return d > radius * conversion ? Double.NaN : d;
+            double limit = radius * conversion;
+            // No great circle between two latitudes is shorter than the meridian's arc; the margin
+            // keeps this a decision the full computation makes too, down to underflows.
+            if (latDistance(y, lat) > limit * (1 + 1e-9) + 1e-6) return Double.NaN;
+            double d = haversine(lon, lat, x, y, centerCos, false, rootOver);
+            return d > limit ? Double.NaN : d;
         }
         // The latitude test is the cheaper one, so it goes first.
         if (latDistance(y, lat) > height * conversion / 2) return Double.NaN;
-        if (distance(x, y, lon, y) > width * conversion / 2) return Double.NaN;
-        return distanceFromCenter(x, y);
+        double across = haversine(x, y, lon, y, Double.NaN, false, rootOver);
+        if (!(across <= width * conversion / 2)) return Double.NaN;
+        return haversine(lon, lat, x, y, centerCos, false, Double.POSITIVE_INFINITY);
     }
 
     /**
