@@ -141,9 +141,13 @@ public final class HyperLogLogCommands implements CommandFamily {
         byte[] old = StringValues.forWrite(db, key);
         Hll hll = old == null ? Hll.empty() : Hll.of(old);
         if (dense && !hll.toDense()) throw new CommandError(CORRUPT);
-        long maxBytes = sparseMaxBytes(c);
-        for (int j = 0; j < Hll.REGISTERS; j++) {
-            if (max[j] != 0) hll.set(j, max[j], maxBytes);
+        if (hll.encoding() == Hll.DENSE) {
+            hll.setDense(max);
+        } else {
+            long maxBytes = sparseMaxBytes(c);
+            for (int j = 0; j < Hll.REGISTERS; j++) {
+                if (max[j] != 0) hll.set(j, max[j], maxBytes);
+            }
         }
         hll.invalidateCache();
         db.setRawKeepTtl(key, hll.bytes());

@@ -88,6 +88,32 @@ class HllTest {
         }
     }
 
+    /** The group-at-a-time dense paths against register-at-a-time reads, on registers from empty to full. */
+    @Test
+    void denseMergeSetAndCountAgreeWithSingleRegisters() {
+        Random random = new Random(11);
+        for (int round = 0; round < 40; round++) {
+            double filled = random.nextDouble();
+            Hll source = Hll.empty();
+            assertTrue(source.toDense());
+            byte[] registers = new byte[Hll.REGISTERS];
+            for (int j = 0; j < Hll.REGISTERS; j++) {
+                registers[j] = (byte) (random.nextDouble() < filled ? 1 + random.nextInt(Hll.REGISTER_MAX) : 0);
+            }
+            source.setDense(registers);
+            byte[] max = new byte[Hll.REGISTERS];
+            for (int j = 0; j < Hll.REGISTERS; j++) {
+                assertEquals(registers[j], source.register(j));
+                max[j] = (byte) random.nextInt(Hll.REGISTER_MAX + 1);
+            }
+            byte[] expected = max.clone();
+            for (int j = 0; j < Hll.REGISTERS; j++) expected[j] = (byte) Math.max(expected[j], registers[j]);
+            assertTrue(source.mergeInto(max));
+            assertArrayEquals(expected, max);
+            assertEquals(Hll.countRaw(registers), source.count());
+        }
+    }
+
     @Test
     void validity() {
         assertTrue(Hll.isValid(Hll.empty().bytes()));
