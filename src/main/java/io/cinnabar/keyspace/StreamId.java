@@ -67,8 +67,30 @@ public final class StreamId implements Comparable<StreamId> {
         return Long.toUnsignedString(ms) + "-" + Long.toUnsignedString(seq);
     }
 
+    /** The same text as toString, written straight into bytes: every entry a stream reply carries has one. */
     public byte[] toBytes() {
-        return toString().getBytes(StandardCharsets.US_ASCII);
+        if (ms < 0 || seq < 0) return toString().getBytes(StandardCharsets.US_ASCII);
+        int msDigits = digits(ms), seqDigits = digits(seq);
+        byte[] b = new byte[msDigits + 1 + seqDigits];
+        writeDigits(b, msDigits, ms);
+        b[msDigits] = '-';
+        writeDigits(b, b.length, seq);
+        return b;
+    }
+
+    private static int digits(long v) {
+        int n = 1;
+        for (long limit = 10; n < 19 && v >= limit; limit *= 10) n++;
+        return n;
+    }
+
+    /** The digits of v (not negative) ending just before end. */
+    private static void writeDigits(byte[] b, int end, long v) {
+        int i = end;
+        do {
+            b[--i] = (byte) ('0' + v % 10);
+            v /= 10;
+        } while (v != 0);
     }
 
     /** The 16-byte big-endian form (rax keys, RDB node keys and PEL IDs). */

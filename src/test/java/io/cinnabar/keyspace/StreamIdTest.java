@@ -32,6 +32,23 @@ class StreamIdTest {
     }
 
     @Test
+    void bytesAreTheTextAtEveryDigitCount() {
+        long[] values = {0, 1, 9, 10, 99, 100, 1_700_000_000_000L, 999_999_999_999_999_999L, 1_000_000_000_000_000_000L,
+            Long.MAX_VALUE, Long.MIN_VALUE, -1L};
+        for (long ms : values) {
+            for (long seq : values) {
+                StreamId id = new StreamId(ms, seq);
+                assertArrayEquals(id.toString().getBytes(), id.toBytes(), id::toString);
+            }
+        }
+        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        for (int i = 0; i < 100_000; i++) {
+            StreamId id = new StreamId(random.nextLong() >>> random.nextInt(64), random.nextLong() >>> random.nextInt(64));
+            assertArrayEquals(id.toString().getBytes(), id.toBytes(), id::toString);
+        }
+    }
+
+    @Test
     void ordersUnsignedAndStepsAcrossMilliseconds() {
         assertTrue(new StreamId(-1L, 0).compareTo(new StreamId(1, 0)) > 0);
         assertEquals(new StreamId(2, 0), new StreamId(1, -1L).next());
