@@ -1,6 +1,7 @@
 package io.cinnabar.keyspace;
 
 import io.cinnabar.util.BinaryText;
+import io.cinnabar.util.Numbers;
 
 import java.nio.charset.StandardCharsets;
 
@@ -70,27 +71,12 @@ public final class StreamId implements Comparable<StreamId> {
     /** The same text as toString, written straight into bytes: every entry a stream reply carries has one. */
     public byte[] toBytes() {
         if (ms < 0 || seq < 0) return toString().getBytes(StandardCharsets.US_ASCII);
-        int msDigits = digits(ms), seqDigits = digits(seq);
-        byte[] b = new byte[msDigits + 1 + seqDigits];
-        writeDigits(b, msDigits, ms);
+        int msDigits = Numbers.decimalLength(ms);
+        byte[] b = new byte[msDigits + 1 + Numbers.decimalLength(seq)];
+        Numbers.writeDigits(b, msDigits, ms);
         b[msDigits] = '-';
-        writeDigits(b, b.length, seq);
+        Numbers.writeDigits(b, b.length, seq);
         return b;
-    }
-
-    private static int digits(long v) {
-        int n = 1;
-        for (long limit = 10; n < 19 && v >= limit; limit *= 10) n++;
-        return n;
-    }
-
-    /** The digits of v (not negative) ending just before end. */
-    private static void writeDigits(byte[] b, int end, long v) {
-        int i = end;
-        do {
-            b[--i] = (byte) ('0' + v % 10);
-            v /= 10;
-        } while (v != 0);
     }
 
     /** The 16-byte big-endian form (rax keys, RDB node keys and PEL IDs). */

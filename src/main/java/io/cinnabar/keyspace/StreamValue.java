@@ -306,7 +306,8 @@ public final class StreamValue implements TypedValue {
                 // Backwards as Redis's iterator goes: each entry ends with its element count (lp-count).
                 for (int entryEnd = r.lp.end(); entryEnd > r.entriesStart; ) {
                     int countPos = r.lp.previous(entryEnd);
-                    long elements = new StreamListpack.Cursor(r.lp, countPos).nextInt();
+                    r.c.pos = countPos;
+                    long elements = r.c.nextInt();
                     int flagsPos = countPos;
                     for (long i = 0; i < elements; i++) flagsPos = r.lp.previous(flagsPos);
                     entryEnd = flagsPos;

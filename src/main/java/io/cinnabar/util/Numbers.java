@@ -152,7 +152,30 @@ public final class Numbers {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0b || c == '\f';
     }
 
+    /** Long.toString(v)'s bytes, written straight into them (no String on the way). */
     public static byte[] toBytes(long v) {
-        return Long.toString(v).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        if (v == Long.MIN_VALUE) return Long.toString(v).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        long magnitude = Math.abs(v);
+        int sign = v < 0 ? 1 : 0;
+        byte[] b = new byte[sign + decimalLength(magnitude)];
+        writeDigits(b, b.length, magnitude);
+        if (sign == 1) b[0] = '-';
+        return b;
+    }
+
+    /** How many decimal digits v (not negative) has. */
+    public static int decimalLength(long v) {
+        int n = 1;
+        for (long limit = 10; n < 19 && v >= limit; limit *= 10) n++;
+        return n;
+    }
+
+    /** Writes the digits of v (not negative) to b, ending just before end. */
+    public static void writeDigits(byte[] b, int end, long v) {
+        int i = end;
+        do {
+            b[--i] = (byte) ('0' + v % 10);
+            v /= 10;
+        } while (v != 0);
     }
 }
