@@ -38,6 +38,16 @@ public final class Hll {
     private static final VarHandle LE_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LE_INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
+    private static final long ONES = 0x0101010101010101L;
+    /** The registers a ZERO or VAL opcode covers, by its byte; 0 for XZERO, two bytes long. */
+    private static final byte[] ONE_BYTE_SPAN = new byte[256];
+
+    static {
+        for (int op = 0; op < 256; op++) {
+            ONE_BYTE_SPAN[op] = (byte) (isXzero(op) ? 0 : isZero(op) ? (op & 0x3F) + 1 : valLen(op));
+        }
+    }
+
     /** The string, followed by spare room; bytes at len and beyond are not part of it. */
     private byte[] b;
     private int len;
@@ -289,13 +299,29 @@ public final class Hll {
      */
     private int sparseSet(int index, int count, long sparseMaxBytes) {
         if (count > VAL_MAX_VALUE) return promote(index, count);
+        byte[] s = b;
         int p = HEADER, end = len, prev = -1;
-        long first = 0, span = 0;
+        // The walk stops at the first run that passes index (< 16384), so first stays below 32768.
+        int first = 0, span = 0;
         while (p < end) {
-            span = runLength(p);
-            if (index <= first + span - 1) break;
+            if (p + 8 <= end) {
+                int block = oneByteRunsSpan((long) LE_LONGS.get(s, p));
+                if (block >= 0 && index >= first + block) {
+                    first += block;
+                    prev = p + 7;
+                    p += 8;
+                    continue;
+                }
+            }
+            int op = s[p] & 0xFF, oplen = 1;
+            span = ONE_BYTE_SPAN[op];
+            if (span == 0) {
+                span = (((op & 0x3F) << 8) | at(p + 1)) + 1;
+                oplen = 2;
+            }
+            if (index < first + span) break;
             prev = p;
-            p += isXzero(b[p] & 0xFF) ? 2 : 1;
+            p += oplen;
             first += span;
         }
         if (span == 0 || p >= end) return -1;
@@ -338,6 +364,19 @@ public final class Hll {
         mergeVals(prev >= 0 ? prev : HEADER, end);
         invalidateCache();
         return 1;
+    }
+
+    /**
+     * The registers 8 opcodes cover together, one per byte of w, or -1 if one of them is an XZERO
+     * (two bytes). The walk to a register goes over hundreds of opcodes, a byte at a time in Redis.
+     */
+    static int oneByteRunsSpan(long w) {
+        long xzero = (w & 0xC0 * ONES) ^ 0x40 * ONES; // a byte of it is 0 where an XZERO starts
+        if (((xzero - ONES) & ~xzero & 0x80 * ONES) != 0) return -1;
+        long val = ((w >>> 7) & ONES) * 0xFF; // 0xFF in the bytes of VAL opcodes
+        long lengths = w & (0x3F * ONES & ~(val & 0x3C * ONES)); // run length - 1: 6 bits in ZERO, 2 in VAL
+        long pairs = (lengths & 0x00FF00FF00FF00FFL) + ((lengths >>> 8) & 0x00FF00FF00FF00FFL);
+        return (int) ((pairs * 0x0001000100010001L) >>> 48) + 8;
     }
 
     /** Redis's step 4 of hllSparseSet: merges adjacent equal VALs in the few opcodes from p on. */
@@ -431,15 +470,23 @@ public final class Hll {
     }
 
     private boolean sparseHistogram(int[] histogram) {
+        byte[] s = b;
         int p = HEADER;
-        long idx = 0;
+        long idx = 0, zeros = 0; // zeros kept apart: histogram[0] += would chain a store and a load per opcode
         while (p < len) {
-            int op = b[p] & 0xFF, runlen = runLength(p);
-            boolean isVal = !isZero(op) && !isXzero(op);
-            histogram[isVal ? valValue(op) : 0] += runlen;
+            int op = s[p] & 0xFF, runlen = ONE_BYTE_SPAN[op];
+            if (runlen == 0) {
+                runlen = runLength(p);
+                zeros += runlen;
+                p += 2;
+            } else {
+                if (op >= 0x80) histogram[valValue(op)] += runlen;
+                else zeros += runlen;
+                p++;
+            }
             idx += runlen;
-            p += isXzero(op) ? 2 : 1;
         }
+        histogram[0] += (int) zeros;
         return idx == REGISTERS;
     }
 

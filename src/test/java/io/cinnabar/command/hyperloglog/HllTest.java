@@ -75,7 +75,7 @@ class HllTest {
         for (int round = 0; round < 50; round++) {
             Hll sparse = Hll.empty(), dense = Hll.empty();
             assertTrue(dense.toDense());
-            for (int i = random.nextInt(400); i > 0; i--) {
+            for (int i = random.nextInt(round % 2 == 0 ? 400 : 1500); i > 0; i--) {
                 byte[] e = Long.toString(random.nextLong()).getBytes(StandardCharsets.US_ASCII);
                 assertEquals(dense.add(e, MAX_BYTES), sparse.add(e, MAX_BYTES));
             }
@@ -85,6 +85,27 @@ class HllTest {
             dense.invalidateCache();
             sparse.invalidateCache();
             assertArrayEquals(dense.bytes(), sparse.bytes());
+        }
+    }
+
+    /** The 8-opcode step of the sparse walk against the opcodes' lengths read one by one. */
+    @Test
+    void eightOneByteOpcodesSpanTheirRunsTogether() {
+        Random random = new Random(5);
+        int[] kinds = {0x00, 0x40, 0x80, 0xC0}; // ZERO, XZERO, VAL, VAL
+        for (int round = 0; round < 200_000; round++) {
+            long w = 0;
+            int expected = 0;
+            boolean xzero = false;
+            double xzeroShare = random.nextInt(4) * 0.02;
+            for (int i = 0; i < 8; i++) {
+                int kind = random.nextDouble() < xzeroShare ? 0x40 : kinds[random.nextInt(4)];
+                int op = kind | random.nextInt(64);
+                w |= (long) op << (8 * i);
+                xzero |= kind == 0x40;
+                expected += kind == 0 ? (op & 0x3F) + 1 : (op & 3) + 1;
+            }
+            assertEquals(xzero ? -1 : expected, Hll.oneByteRunsSpan(w), Long.toHexString(w));
         }
     }
 
