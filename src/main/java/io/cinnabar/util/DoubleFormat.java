@@ -62,28 +62,34 @@ public final class DoubleFormat {
     /** 10^17 and 5^17: "%.17Lf" scales the fraction by the first, 2^17 of it a shift. */
     private static final long TEN_17 = 100_000_000_000_000_000L, FIVE_17 = 762_939_453_125L;
 
-    /**
-     * human(double) in long arithmetic for |d| below 2^62, null beyond: the whole part exactly,
-     * the fraction's 17 decimals as fraction * 5^17 (a 128-bit product) shifted right, rounded half
-     * to even on the bits shifted out. GEOPOS spent a third of its time in BigDecimal here.
-     */
+    /** human(double) in long arithmetic for |d| below 2^62, null beyond. */
     private static String quickHuman(double d) {
         double magnitude = Math.abs(d);
         if (!(magnitude < 0x1p62)) return null;
         long whole = (long) magnitude;
         double fraction = magnitude - whole; // exact
+        if (fraction == 0) return human(d < 0, whole, 0, 0);
+        long bits = Double.doubleToRawLongBits(fraction);
+        int exponent = (int) (bits >>> 52);
+        long mantissa = bits & 0xF_FFFF_FFFF_FFFFL;
+        if (exponent == 0) exponent = 1; else mantissa |= 1L << 52;
+        return human(d < 0, whole, mantissa, 1075 - exponent); // fraction = mantissa * 2^-(1075 - exponent)
+    }
+
+    /**
+     * {@link #human(BigDecimal, boolean)} of whole + fraction * 2^-fractionBits, in long
+     * arithmetic: whole below 2^63, fraction below 2^fractionBits read unsigned. The 17 decimals
+     * are fraction * 5^17 (a 128-bit product) shifted right by fractionBits - 17, rounded half to
+     * even on the bits shifted out. GEOPOS spent a third of its time in BigDecimal here.
+     */
+    static String human(boolean negative, long whole, long fraction, int fractionBits) {
         long decimals = 0;
         if (fraction != 0) {
-            long bits = Double.doubleToRawLongBits(fraction);
-            int exponent = (int) (bits >>> 52);
-            long mantissa = bits & 0xF_FFFF_FFFF_FFFFL;
-            if (exponent == 0) exponent = 1; else mantissa |= 1L << 52;
-            // fraction = mantissa * 2^-k, and fraction * 10^17 = mantissa * 5^17 * 2^(17-k).
-            int k = 1075 - exponent;
-            long hi = Math.multiplyHigh(mantissa, FIVE_17), lo = mantissa * FIVE_17;
-            int shift = k - 17;
+            // fraction * 2^-fractionBits * 10^17 = fraction * 5^17 * 2^(17 - fractionBits), unsigned.
+            long hi = Math.multiplyHigh(fraction, FIVE_17) + ((fraction >> 63) & FIVE_17), lo = fraction * FIVE_17;
+            int shift = fractionBits - 17;
             if (shift <= 0) {
-                decimals = lo << -shift; // fraction has at most 17 binary places: exact
+                decimals = lo << -shift; // at most 17 binary places: exact
             } else if (shift >= 128) {
                 decimals = 0; // below 2^-111: rounds to 0
             } else {
@@ -95,7 +101,7 @@ public final class DoubleFormat {
             }
         }
         StringBuilder sb = new StringBuilder(40);
-        if (d < 0 && (whole != 0 || decimals != 0)) sb.append('-');
+        if (negative && (whole != 0 || decimals != 0)) sb.append('-');
         sb.append(whole);
         if (decimals != 0) {
             String digits = Long.toString(decimals);

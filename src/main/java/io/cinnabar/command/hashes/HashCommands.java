@@ -16,6 +16,7 @@ import io.cinnabar.protocol.Reply;
 import io.cinnabar.protocol.RespConstants;
 import io.cinnabar.util.LongDouble;
 import io.cinnabar.util.Numbers;
+import io.cinnabar.util.ShortDecimalSum;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -191,26 +192,38 @@ public final class HashCommands implements CommandFamily {
 
     /** HINCRBYFLOAT key field increment: long double arithmetic, formatted as INCRBYFLOAT does. */
     private void hincrbyfloat(Call c) {
-        LongDouble incr = LongDouble.parse(c.arg(3));
-        if (incr == null) throw new CommandError(CommandError.NOT_FLOAT);
-        if (incr.isInfinite()) throw new CommandError("ERR value is NaN or Infinity");
+        byte[] increment = c.arg(3);
+        // A short decimal is a finite float: the checks below could not fail.
+        if (!ShortDecimalSum.isShortDecimal(increment)) checkedIncrement(increment);
         Database db = c.db();
         byte[] key = c.arg(1), field = c.arg(2);
         HashValue h = forWrite(db, key);
-        LongDouble value = LongDouble.ZERO;
         byte[] old = h == null ? null : h.get(field);
-        if (old != null) {
-            value = LongDouble.parse(old);
-            if (value == null) throw new CommandError("ERR hash value is not a float");
-        }
-        LongDouble sum = value.add(incr);
-        if (sum == null || sum.isInfinite()) throw new CommandError("ERR increment would produce NaN or Infinity");
-        byte[] result = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
+        String quick = ShortDecimalSum.human(old, increment);
+        byte[] result = (quick != null ? quick : exactSum(old, checkedIncrement(increment))).getBytes(StandardCharsets.US_ASCII);
         store(c, db, key, h, field, result);
         c.reply().bulk(result);
         c.notify(KeyspaceEvents.HASH, "hincrbyfloat", key);
         // The result, not the increment: float formatting must not differ on replay.
         c.propagateAs(PropagatedCommands.HSET, key, field, result);
+    }
+
+    private static LongDouble checkedIncrement(byte[] increment) {
+        LongDouble incr = LongDouble.parse(increment);
+        if (incr == null) throw new CommandError(CommandError.NOT_FLOAT);
+        if (incr.isInfinite()) throw new CommandError("ERR value is NaN or Infinity");
+        return incr;
+    }
+
+    private static String exactSum(byte[] old, LongDouble increment) {
+        LongDouble value = LongDouble.ZERO;
+        if (old != null) {
+            value = LongDouble.parse(old);
+            if (value == null) throw new CommandError("ERR hash value is not a float");
+        }
+        LongDouble sum = value.add(increment);
+        if (sum == null || sum.isInfinite()) throw new CommandError("ERR increment would produce NaN or Infinity");
+        return sum.toHumanString();
     }
 
     private static void store(Call c, Database db, byte[] key, HashValue h, byte[] field, byte[] value) {

@@ -16,6 +16,7 @@ import io.cinnabar.protocol.Reply;
 import io.cinnabar.protocol.RespConstants;
 import io.cinnabar.util.LongDouble;
 import io.cinnabar.util.Numbers;
+import io.cinnabar.util.ShortDecimalSum;
 
 import java.nio.charset.StandardCharsets;
 
@@ -459,17 +460,22 @@ public final class StringCommands implements CommandFamily {
         Database db = c.db();
         byte[] key = c.arg(1);
         byte[] old = StringValues.forWrite(db, key);
-        LongDouble value = old == null ? LongDouble.ZERO : LongDouble.parse(old);
-        LongDouble increment = value == null ? null : LongDouble.parse(c.arg(2));
-        if (increment == null) throw new CommandError(CommandError.NOT_FLOAT);
-        LongDouble sum = value.add(increment);
-        if (sum == null || sum.isInfinite()) throw new CommandError("ERR increment would produce NaN or Infinity");
-        byte[] result = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
+        String quick = ShortDecimalSum.human(old, c.arg(2));
+        byte[] result = (quick != null ? quick : exactSum(old, c.arg(2))).getBytes(StandardCharsets.US_ASCII);
         db.setNotIntKeepTtl(key, result);
         c.notify(KeyspaceEvents.STRING, "incrbyfloat", key);
         c.reply().bulk(result);
         // The result, not the increment: float formatting must not differ on replay.
         c.propagateAs(PropagatedCommands.SET, key, result, PropagatedCommands.KEEPTTL);
+    }
+
+    private static String exactSum(byte[] old, byte[] incrementArg) {
+        LongDouble value = old == null ? LongDouble.ZERO : LongDouble.parse(old);
+        LongDouble increment = value == null ? null : LongDouble.parse(incrementArg);
+        if (increment == null) throw new CommandError(CommandError.NOT_FLOAT);
+        LongDouble sum = value.add(increment);
+        if (sum == null || sum.isInfinite()) throw new CommandError("ERR increment would produce NaN or Infinity");
+        return sum.toHumanString();
     }
 
     // ---- LCS ----
