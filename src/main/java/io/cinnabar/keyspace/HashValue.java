@@ -143,16 +143,37 @@ public final class HashValue implements TypedValue {
             return;
         }
         byte[] p = pack;
-        int off = 0;
-        while (off < p.length) {
-            int fl = PairPack.length(p, off);
-            int fd = PairPack.data(off, fl);
-            int vOff = fd + fl;
-            int vl = PairPack.length(p, vOff);
-            int vd = PairPack.data(vOff, vl);
-            sink.accept(p, fd, fl, p, vd, vl);
-            off = vd + vl;
+        for (int off = 0; off < p.length; ) off = visit(p, off, sink);
+    }
+
+    /** Hands the pair starting at off to sink; returns where the next pair starts. */
+    private static int visit(byte[] p, int off, PairSink sink) {
+        int fl = PairPack.length(p, off);
+        int fd = PairPack.data(off, fl);
+        int vOff = fd + fl;
+        int vl = PairPack.length(p, vOff);
+        int vd = PairPack.data(vOff, vl);
+        sink.accept(p, fd, fl, p, vd, vl);
+        return vd + vl;
+    }
+
+    /**
+     * Where each pair of the compact encoding starts, read in one walk, so that pairs can be
+     * visited by position ({@link #visitPairAt}) without unpacking them. Compact only.
+     */
+    public int[] pairStarts() {
+        int[] starts = new int[count];
+        byte[] p = pack;
+        for (int i = 0, off = 0; i < count; i++) {
+            starts[i] = off;
+            off = PairPack.next(p, PairPack.next(p, off));
         }
+        return starts;
+    }
+
+    /** Visits the pair at start, one of {@link #pairStarts}; the sink must not modify this hash. */
+    public void visitPairAt(int start, PairSink sink) {
+        visit(pack, start, sink);
     }
 
     /**

@@ -14,6 +14,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -242,6 +243,42 @@ class HashCommandsIT {
         assertTrue(chi < 40, "chi-square " + chi);
         // Positive counts are distinct and cover big hashes too.
         assertEquals(3, new HashSet<>(jedis.hrandfield("h", 3)).size());
+    }
+
+    /** Redis's lpRandomPairsUnique: distinct pairs in storage order, every field as likely as the others. */
+    @Test
+    void hrandfieldOfAListpackPicksDistinctPairsInOrderAndUniformly(Jedis jedis) {
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            jedis.hset("h", "f" + i, "v" + i);
+            order.add("f" + i);
+        }
+        assertEquals("listpack", encoding(jedis, "h"));
+        Map<String, Integer> seen = new HashMap<>();
+        for (int round = 0; round < 3000; round++) {
+            int count = round % 2 == 0 ? 3 : 15; // below and above a third of the hash: both strategies
+            @SuppressWarnings("unchecked")
+            List<String> flat = (List<String>) Raw.cmd(jedis, "HRANDFIELD", "h", String.valueOf(count), "WITHVALUES");
+            assertEquals(2 * count, flat.size());
+            Set<String> fields = new HashSet<>();
+            int last = -1;
+            for (int i = 0; i < flat.size(); i += 2) {
+                String field = flat.get(i);
+                assertEquals("v" + field.substring(1), flat.get(i + 1));
+                assertTrue(fields.add(field), "distinct: " + flat);
+                if (count == 3) {
+                    assertTrue(order.indexOf(field) > last, "storage order: " + flat);
+                    last = order.indexOf(field);
+                    seen.merge(field, 1, Integer::sum);
+                }
+            }
+        }
+        double expected = 1500 * 3 / 30.0, chi = 0;
+        for (String f : order) {
+            double n = seen.getOrDefault(f, 0);
+            chi += (n - expected) * (n - expected) / expected;
+        }
+        assertTrue(chi < 80, "chi-square over 29 degrees of freedom: " + chi);
     }
 
     @Test

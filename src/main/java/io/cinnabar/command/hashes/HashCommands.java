@@ -317,20 +317,23 @@ public final class HashCommands implements CommandFamily {
         long count = Math.abs(l);
         int size = h.size();
         boolean nested = withValues && r.protocol() > 2;
+        HashValue.PairSink reply = (f, fo, fl, v, vo, vl) -> {
+            if (nested) r.array(2);
+            r.bulk(f, fo, fl);
+            if (withValues) r.bulk(v, vo, vl);
+        };
+        ThreadLocalRandom rnd = ThreadLocalRandom.current();
         if (!unique || count == 1) {
             UnboundedReply out = UnboundedReply.of(c, count);
             out.array(withValues && !nested ? count * 2 : count);
-            byte[][] pairs = h.isCompact() ? h.toPairs() : null;
+            int[] starts = h.isCompact() ? h.pairStarts() : null;
             byte[][] pair = new byte[2][];
-            ThreadLocalRandom rnd = ThreadLocalRandom.current();
             for (long i = 0; i < count && !out.full(i); i++) {
-                if (pairs != null) {
-                    int at = rnd.nextInt(size) * 2;
-                    pair[0] = pairs[at];
-                    pair[1] = pairs[at + 1];
-                } else {
-                    h.randomPair(pair);
+                if (starts != null) {
+                    h.visitPairAt(starts[rnd.nextInt(size)], reply);
+                    continue;
                 }
+                h.randomPair(pair);
                 replyPair(r, pair[0], pair[1], withValues, nested);
             }
             return;
@@ -338,15 +341,33 @@ public final class HashCommands implements CommandFamily {
         int replySize = (int) Math.min(count, size);
         r.array(withValues && !nested ? replySize * 2 : replySize);
         if (count >= size) {
-            h.forEach((f, fo, fl, v, vo, vl) -> {
-                if (nested) r.array(2);
-                r.bulk(f, fo, fl);
-                if (withValues) r.bulk(v, vo, vl);
-            });
+            h.forEach(reply);
             return;
         }
-        ThreadLocalRandom rnd = ThreadLocalRandom.current();
-        if (count * SUB_STRATEGY_MUL > size || h.isCompact()) {
+        if (h.isCompact()) {
+            int[] starts = h.pairStarts();
+            if (count * SUB_STRATEGY_MUL > size) {
+                for (int i = 0; i < count; i++) {
+                    int j = i + rnd.nextInt(size - i);
+                    int t = starts[i];
+                    starts[i] = starts[j];
+                    starts[j] = t;
+                    h.visitPairAt(starts[i], reply);
+                }
+                return;
+            }
+            // Redis's lpRandomPairsUnique: one walk, each pair taken with the chance (left to take) /
+            // (left to see), so the picks come in storage order.
+            int left = (int) count;
+            for (int i = 0; left > 0; i++) {
+                if (rnd.nextInt(size - i) < left) {
+                    h.visitPairAt(starts[i], reply);
+                    left--;
+                }
+            }
+            return;
+        }
+        if (count * SUB_STRATEGY_MUL > size) {
             // Keep a random subset of count pairs (the whole hash is small next to count).
             byte[][] pairs = h.toPairs();
             int[] order = new int[size];
