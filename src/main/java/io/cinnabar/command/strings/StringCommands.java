@@ -509,14 +509,21 @@ public final class StringCommands implements CommandFamily {
         if (getLen && getIdx) {
             throw new CommandError("ERR If you want both the length and indexes, please just use IDX.");
         }
-        int[] table = lcsTable(c, a, b);
-        int alen = a.length, blen = b.length, width = blen + 1;
-        int total = table[alen * width + blen];
-        Reply r = c.reply();
-        if (getLen) {
-            r.integer(total);
-            return;
+        if (LcsTable.redisTableBytes(a, b) > c.config().getLong(io.cinnabar.config.ConfigOptions.PROTO_MAX_BULK_LEN)) {
+            throw new CommandError("ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len");
         }
+        Reply r = c.reply();
+        LcsTable table;
+        try {
+            if (getLen) {
+                r.integer(LcsTable.length(a, b));
+                return;
+            }
+            table = LcsTable.of(a, b);
+        } catch (OutOfMemoryError e) {
+            throw new CommandError("ERR Insufficient memory, failed allocating transient memory for LCS");
+        }
+        int alen = a.length, blen = b.length, total = table.length();
         // Walk back from the end as Redis does, so the string and the ranges come out in its order.
         byte[] result = new byte[total];
         IntList ranges = getIdx ? new IntList() : null;
@@ -541,7 +548,7 @@ public final class StringCommands implements CommandFamily {
                 i--;
                 j--;
             } else {
-                if (table[(i - 1) * width + j] > table[i * width + j - 1]) i--; else j--;
+                if (table.at(i - 1, j) > table.at(i, j - 1)) i--; else j--;
                 if (aStart != alen) emit = true;
             }
             if (emit) {
@@ -572,35 +579,6 @@ public final class StringCommands implements CommandFamily {
         }
         r.bulk(LEN);
         r.integer(total);
-    }
-
-    /** The dynamic-programming table: entry [i * (blen+1) + j] is the LCS length of a[0..i) and b[0..j). */
-    private static int[] lcsTable(Call c, byte[] a, byte[] b) {
-        int alen = a.length, blen = b.length, width = blen + 1;
-        long cells = (long) (alen + 1) * width;
-        if (cells * 4 > c.config().getLong(io.cinnabar.config.ConfigOptions.PROTO_MAX_BULK_LEN)) {
-            throw new CommandError("ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len");
-        }
-        int[] table;
-        try {
-            if (cells > Integer.MAX_VALUE - 8) throw new OutOfMemoryError();
-            table = new int[(int) cells];
-        } catch (OutOfMemoryError e) {
-            throw new CommandError("ERR Insufficient memory, failed allocating transient memory for LCS");
-        }
-        for (int i = 1; i <= alen; i++) {
-            int row = i * width, prev = row - width;
-            byte ai = a[i - 1];
-            for (int j = 1; j <= blen; j++) {
-                if (ai == b[j - 1]) {
-                    table[row + j] = table[prev + j - 1] + 1;
-                } else {
-                    int up = table[prev + j], left = table[row + j - 1];
-                    table[row + j] = Math.max(up, left);
-                }
-            }
-        }
-        return table;
     }
 
     /** A growable int array for LCS match ranges (five ints per match). */
