@@ -1,5 +1,7 @@
 package io.cinnabar.command;
 
+import io.cinnabar.util.Numbers;
+
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -32,7 +34,7 @@ public final class PropagatedCommands {
     }
 
     public static byte[] number(long n) {
-        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+        return Numbers.toBytes(n);
     }
 
     private static byte[] ascii(String s) {
