@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -272,6 +274,13 @@ public final class Config {
 
     /** Options whose name or alias matches any of the glob patterns (names without [*? exactly, in any case), in declaration order. */
     public List<String[]> matching(List<String> patterns, java.util.function.BiPredicate<String, String> glob) {
+        boolean[] exact = new boolean[patterns.size()];
+        boolean allExact = true;
+        for (int i = 0; i < exact.length; i++) {
+            exact[i] = patterns.get(i).chars().noneMatch(ch -> ch == '*' || ch == '?' || ch == '[' || ch > 0x7F);
+            allExact &= exact[i];
+        }
+        if (allExact) return named(patterns);
         List<String[]> out = new ArrayList<>();
         Map<String, Boolean> seen = new HashMap<>();
         for (ConfigOption o : ConfigOptions.all()) {
@@ -280,17 +289,38 @@ public final class Config {
             names.addAll(o.aliases);
             for (String n : names) {
                 if (seen.containsKey(n)) continue;
-                for (String p : patterns) {
-                    boolean exact = p.chars().noneMatch(ch -> ch == '*' || ch == '?' || ch == '[');
-                    if (exact ? p.equalsIgnoreCase(n) : !o.hidden && glob.test(p, n)) {
+                for (int i = 0; i < exact.length; i++) {
+                    String p = patterns.get(i);
+                    if (exact[i] ? p.equalsIgnoreCase(n) : !o.hidden && glob.test(p, n)) {
                         seen.put(n, true);
                         // A name asked for exactly comes back as it was spelt (Redis's reply keys are the arguments).
-                        out.add(new String[] {exact ? p : n, print(o)});
+                        out.add(new String[] {exact[i] ? p : n, print(o)});
                         break;
                     }
                 }
             }
         }
+        return out;
+    }
+
+    /**
+     * {@link #matching} when every pattern is a plain (ASCII) name: looked up, not compared with
+     * every option's names. The same pairs in the same order: by option, then name before aliases.
+     */
+    private List<String[]> named(List<String> names) {
+        record Found(int rank, String[] pair) {}
+        List<Found> found = new ArrayList<>(names.size());
+        Set<String> seen = new HashSet<>();
+        for (String p : names) {
+            String n = p.toLowerCase(Locale.ROOT);
+            ConfigOption o = BY_NAME.get(n);
+            if (o == null || !seen.add(n)) continue;
+            int rank = o.index * 64 + (n.equals(o.name) ? 0 : 1 + o.aliases.indexOf(n));
+            found.add(new Found(rank, new String[] {p, print(o)}));
+        }
+        if (found.size() > 1) found.sort(Comparator.comparingInt(Found::rank));
+        List<String[]> out = new ArrayList<>(found.size());
+        for (Found f : found) out.add(f.pair);
         return out;
     }
 

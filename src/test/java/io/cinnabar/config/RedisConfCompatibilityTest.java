@@ -6,8 +6,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -117,6 +120,35 @@ class RedisConfCompatibilityTest {
         assertFalse(all.containsKey("watchdog-period"));
         assertTrue(all.containsKey("repl-diskless-sync-delay"));
         assertEquals(1, c.matching(List.of("watchdog-period"), RedisConfCompatibilityTest::glob).size());
+    }
+
+    /** Names alone are looked up; the answer is the one the walk over every option gives (a glob that matches nothing forces it). */
+    @Test
+    void plainNamesAreLookedUpWithTheWalksAnswer() {
+        Config c = new Config();
+        List<String> names = new ArrayList<>();
+        for (ConfigOption o : ConfigOptions.all()) {
+            names.add(o.name);
+            names.addAll(o.aliases);
+        }
+        names.add("no-such-option");
+        Random random = new Random(4);
+        for (int round = 0; round < 2000; round++) {
+            List<String> asked = new ArrayList<>();
+            for (int k = 1 + random.nextInt(round % 10 == 0 ? 40 : 4); k > 0; k--) {
+                String n = names.get(random.nextInt(names.size()));
+                asked.add(random.nextBoolean() ? n : n.toUpperCase(Locale.ROOT));
+                if (random.nextInt(5) == 0) asked.add(asked.get(random.nextInt(asked.size())));
+            }
+            List<String> forced = new ArrayList<>(asked);
+            forced.add("zz*nothing");
+            assertEquals(render(c.matching(forced, RedisConfCompatibilityTest::glob)),
+                    render(c.matching(asked, RedisConfCompatibilityTest::glob)), asked.toString());
+        }
+    }
+
+    private static List<String> render(List<String[]> pairs) {
+        return pairs.stream().map(kv -> kv[0] + "=" + kv[1]).collect(Collectors.toList());
     }
 
     @Test
