@@ -14,8 +14,54 @@ public final class GlobMatcher {
 
     private GlobMatcher() {}
 
+    /** {@link #match}'s answers: no match, but an earlier '*' may still find one; and no match at all. */
+    private static final int MATCH = 1, NO_MATCH = 0, NO_LONGER_MATCH = -1;
+
     public static boolean matches(byte[] pattern, byte[] string, boolean nocase) {
-        return match(pattern, 0, string, 0, nocase, new boolean[1], 0);
+        return match(pattern, 0, string, 0, nocase, 0) == MATCH;
+    }
+
+    /**
+     * The pattern prepared for many strings (KEYS, SCAN's MATCH): one made of plain bytes, with
+     * or without '*' at its end, compares bytes directly, as the general matcher would conclude.
+     */
+    public static Compiled compile(byte[] pattern, boolean nocase) {
+        int literal = 0;
+        while (literal < pattern.length && !isSpecial(pattern[literal])) literal++;
+        int end = literal;
+        while (end < pattern.length && pattern[end] == '*') end++;
+        boolean simple = !nocase && end == pattern.length;
+        return new Compiled(pattern, nocase, simple ? literal : -1, literal < pattern.length);
+    }
+
+    private static boolean isSpecial(byte b) {
+        return b == '*' || b == '?' || b == '[' || b == '\\';
+    }
+
+    /** A pattern from {@link #compile}. */
+    public static final class Compiled {
+        private final byte[] pattern;
+        private final boolean nocase, prefixOnly;
+        /** Length of the plain bytes that make the whole pattern (with trailing stars if prefixOnly); -1: not so simple. */
+        private final int literal;
+
+        private Compiled(byte[] pattern, boolean nocase, int literal, boolean prefixOnly) {
+            this.pattern = pattern;
+            this.nocase = nocase;
+            this.literal = literal;
+            this.prefixOnly = prefixOnly;
+        }
+
+        public boolean matches(byte[] s) {
+            if (literal < 0) return match(pattern, 0, s, 0, nocase, 0) == MATCH;
+            if (s.length == 0) return pattern.length == 0; // as stringmatchlen: not even "*" matches ""
+            if (prefixOnly ? s.length < literal : s.length != literal) return false;
+            // Mostly short: a plain loop, Arrays.equals's range checks and vector setup cost more here.
+            for (int i = 0; i < literal; i++) {
+                if (pattern[i] != s[i]) return false;
+            }
+            return true;
+        }
     }
 
     /** True when the pattern is "*", which matches everything (a common fast path). */
@@ -24,25 +70,24 @@ public final class GlobMatcher {
     }
 
     /**
-     * skipLongerMatches is Redis's fix for exponential patterns like "a*a*a*...b": once the rest
-     * of the pattern failed from every position after a '*', no earlier '*' can do better.
+     * NO_LONGER_MATCH is Redis's skipLongerMatches, its fix for exponential patterns like
+     * "a*a*a*...b": once the rest of the pattern failed from every position after a '*', no
+     * earlier '*' can do better.
      */
-    private static boolean match(byte[] p, int pi, byte[] s, int si, boolean nocase, boolean[] skipLongerMatches,
-                                 int nesting) {
-        if (nesting > MAX_NESTING) return false;
+    private static int match(byte[] p, int pi, byte[] s, int si, boolean nocase, int nesting) {
+        if (nesting > MAX_NESTING) return NO_MATCH;
         int plen = p.length, slen = s.length;
         while (pi < plen && si < slen) {
             switch (p[pi]) {
                 case '*': {
                     while (pi + 1 < plen && p[pi + 1] == '*') pi++;
-                    if (pi + 1 == plen) return true;
+                    if (pi + 1 == plen) return MATCH;
                     while (si < slen) {
-                        if (match(p, pi + 1, s, si, nocase, skipLongerMatches, nesting + 1)) return true;
-                        if (skipLongerMatches[0]) return false;
+                        int rest = match(p, pi + 1, s, si, nocase, nesting + 1);
+                        if (rest != NO_MATCH) return rest;
                         si++;
                     }
-                    skipLongerMatches[0] = true;
-                    return false;
+                    return NO_LONGER_MATCH;
                 }
                 case '?':
                     si++;
@@ -81,7 +126,7 @@ public final class GlobMatcher {
                         pi++;
                     }
                     if (not) hit = !hit;
-                    if (!hit) return false;
+                    if (!hit) return NO_MATCH;
                     si++;
                     break;
                 }
@@ -89,7 +134,7 @@ public final class GlobMatcher {
                     if (plen - pi >= 2) pi++;
                     // fall through: match the escaped character literally
                 default:
-                    if (nocase ? lower(p[pi]) != lower(s[si]) : p[pi] != s[si]) return false;
+                    if (nocase ? lower(p[pi]) != lower(s[si]) : p[pi] != s[si]) return NO_MATCH;
                     si++;
                     break;
             }
@@ -99,7 +144,7 @@ public final class GlobMatcher {
                 break;
             }
         }
-        return pi == plen && si == slen;
+        return pi == plen && si == slen ? MATCH : NO_MATCH;
     }
 
     /** glibc's tolower on a signed char: ASCII letters fold; negative bytes but -1 (EOF) come back unsigned. */

@@ -3,6 +3,7 @@ package io.cinnabar.keyspace;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -20,6 +21,25 @@ class GlobMatcherTest {
 
     private static boolean mi(String pattern, String s) {
         return GlobMatcher.matches(pattern.getBytes(StandardCharsets.ISO_8859_1), s.getBytes(StandardCharsets.ISO_8859_1), true);
+    }
+
+    /** The prepared form (plain bytes and prefixes compared directly) answers as the matcher does. */
+    @Test
+    void compiledPatternsAgreeWithTheMatcher() {
+        Random random = new Random(12);
+        byte[] alphabet = "ab*?[]^-\\".getBytes(StandardCharsets.ISO_8859_1);
+        for (int round = 0; round < 200_000; round++) {
+            byte[] pattern = new byte[random.nextInt(6)];
+            for (int i = 0; i < pattern.length; i++) {
+                pattern[i] = random.nextInt(3) == 0 ? alphabet[random.nextInt(alphabet.length)] : (byte) ('a' + random.nextInt(2));
+            }
+            if (round % 3 == 0 && pattern.length > 0) pattern[pattern.length - 1] = '*';
+            byte[] s = new byte[random.nextInt(6)];
+            for (int i = 0; i < s.length; i++) s[i] = (byte) ('a' + random.nextInt(2));
+            boolean nocase = round % 7 == 0;
+            assertEquals(GlobMatcher.matches(pattern, s, nocase), GlobMatcher.compile(pattern, nocase).matches(s),
+                    new String(pattern, StandardCharsets.ISO_8859_1) + " ~ " + new String(s, StandardCharsets.ISO_8859_1));
+        }
     }
 
     @Test

@@ -137,11 +137,11 @@ public final class KeyCommands implements CommandFamily {
     private void keys(Call c) {
         Database db = c.db();
         byte[] pattern = c.arg(1);
-        boolean all = GlobMatcher.matchesAll(pattern);
+        GlobMatcher.Compiled glob = GlobMatcher.matchesAll(pattern) ? null : GlobMatcher.compile(pattern, false);
         List<byte[]> found = new ArrayList<>();
         db.forEach(e -> {
             byte[] key = e.key();
-            if ((all || GlobMatcher.matches(pattern, key, false)) && !db.isExpired(e)) found.add(key);
+            if ((glob == null || glob.matches(key)) && !db.isExpired(e)) found.add(key);
         });
         replyKeys(c.reply(), found);
     }

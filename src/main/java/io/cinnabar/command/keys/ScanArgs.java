@@ -12,11 +12,11 @@ public final class ScanArgs {
     public final long cursor;
     public final long count;
     /** null when every element matches. */
-    public final byte[] pattern;
+    private final GlobMatcher.Compiled pattern;
     /** SCAN's TYPE filter, or null. */
     public final byte[] typeName;
 
-    private ScanArgs(long cursor, long count, byte[] pattern, byte[] typeName) {
+    private ScanArgs(long cursor, long count, GlobMatcher.Compiled pattern, byte[] typeName) {
         this.cursor = cursor;
         this.count = count;
         this.pattern = pattern;
@@ -27,14 +27,15 @@ public final class ScanArgs {
     public static ScanArgs parse(Call c, int cursorIndex, boolean allowType) {
         long cursor = parseCursor(c.arg(cursorIndex));
         long count = 10;
-        byte[] pattern = null, typeName = null;
+        GlobMatcher.Compiled pattern = null;
+        byte[] typeName = null;
         for (int i = cursorIndex + 1; i < c.argCount(); i += 2) {
             boolean hasValue = c.argCount() - i >= 2;
             if (hasValue && c.argIs(i, "COUNT")) {
                 count = c.longArg(i + 1);
                 if (count < 1) throw CommandError.syntax();
             } else if (hasValue && c.argIs(i, "MATCH")) {
-                pattern = GlobMatcher.matchesAll(c.arg(i + 1)) ? null : c.arg(i + 1);
+                pattern = GlobMatcher.matchesAll(c.arg(i + 1)) ? null : GlobMatcher.compile(c.arg(i + 1), false);
             } else if (hasValue && allowType && c.argIs(i, "TYPE")) {
                 byte[] t = c.arg(i + 1);
                 typeName = Arrays.copyOf(t, BinaryText.cLength(t)); // compared with strcasecmp
@@ -46,7 +47,7 @@ public final class ScanArgs {
     }
 
     public boolean matches(byte[] element) {
-        return pattern == null || GlobMatcher.matches(pattern, element, false);
+        return pattern == null || pattern.matches(element);
     }
 
     /** Redis parses the cursor with strtoul: optional sign, digits, no leading space, 64-bit wrap. */
