@@ -1,66 +1,105 @@
 package io.cinnabar.keyspace;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
 /**
  * Redis 7.0's glob matching (util.c stringmatchlen): {@code * ? [abc] [^a-z] \x}, optionally
  * case-insensitive (ASCII only), byte-wise. Bytes compare as C's signed {@code char} does on
  * x86, so a range such as {@code [a-\xff]} means what it means in Redis.
  */
 public final class GlobMatcher {
-    /**
-     * Redis 7.0 recurses once per '*' without a bound; Java's stack is smaller, so beyond this
-     * depth a pattern simply fails to match (Redis 7.2 chose the same limit).
-     */
-    private static final int MAX_NESTING = 1000;
-
     private GlobMatcher() {}
 
-    /** {@link #match}'s answers: no match, but an earlier '*' may still find one; and no match at all. */
-    private static final int MATCH = 1, NO_MATCH = 0, NO_LONGER_MATCH = -1;
-
     public static boolean matches(byte[] pattern, byte[] string, boolean nocase) {
-        return match(pattern, 0, string, 0, nocase, 0) == MATCH;
+        return match(pattern, string, nocase);
     }
 
     /**
-     * The pattern prepared for many strings (KEYS, SCAN's MATCH): one made of plain bytes, with
-     * or without '*' at its end, compares bytes directly, as the general matcher would conclude.
+     * The pattern prepared for many strings (KEYS, SCAN's MATCH). One of plain bytes and stars
+     * (case-sensitive) is split at its stars: the string must start with the first piece and end
+     * with the last unless a star stands there, and hold the others in order between them, each
+     * found leftmost. That is the matcher's answer, without a token at a time.
      */
     public static Compiled compile(byte[] pattern, boolean nocase) {
-        int literal = 0;
-        while (literal < pattern.length && !isSpecial(pattern[literal])) literal++;
-        int end = literal;
-        while (end < pattern.length && pattern[end] == '*') end++;
-        boolean simple = !nocase && end == pattern.length;
-        return new Compiled(pattern, nocase, simple ? literal : -1, literal < pattern.length);
+        boolean starsOnly = !nocase;
+        for (byte b : pattern) starsOnly &= b == '*' || !isSpecial(b);
+        if (!starsOnly) return new Compiled(pattern, nocase, null, false, false);
+        List<byte[]> pieces = new ArrayList<>();
+        for (int from = 0, i = 0; i <= pattern.length; i++) {
+            if (i < pattern.length && pattern[i] != '*') continue;
+            if (i > from) pieces.add(Arrays.copyOfRange(pattern, from, i));
+            from = i + 1;
+        }
+        boolean exact = true;
+        for (byte b : pattern) exact &= b != '*';
+        boolean startsWithPiece = !exact && pattern[0] != '*';
+        boolean endsWithPiece = !exact && pattern[pattern.length - 1] != '*';
+        return new Compiled(pattern, false, exact ? EXACT : pieces.toArray(new byte[0][]), startsWithPiece, endsWithPiece);
     }
 
     private static boolean isSpecial(byte b) {
         return b == '*' || b == '?' || b == '[' || b == '\\';
     }
 
+    /** {@link Compiled}'s pieces of a pattern without stars, compared whole. */
+    private static final byte[][] EXACT = new byte[0][];
+
     /** A pattern from {@link #compile}. */
     public static final class Compiled {
         private final byte[] pattern;
-        private final boolean nocase, prefixOnly;
-        /** Length of the plain bytes that make the whole pattern (with trailing stars if prefixOnly); -1: not so simple. */
-        private final int literal;
+        private final boolean nocase;
+        /** The plain pieces between the stars, {@link #EXACT} for a pattern without any, or null to use the matcher. */
+        private final byte[][] pieces;
+        /** The first piece is anchored at the start (no leading star), the last at the end. */
+        private final boolean startsWithPiece, endsWithPiece;
 
-        private Compiled(byte[] pattern, boolean nocase, int literal, boolean prefixOnly) {
+        private Compiled(byte[] pattern, boolean nocase, byte[][] pieces, boolean startsWithPiece, boolean endsWithPiece) {
             this.pattern = pattern;
             this.nocase = nocase;
-            this.literal = literal;
-            this.prefixOnly = prefixOnly;
+            this.pieces = pieces;
+            this.startsWithPiece = startsWithPiece;
+            this.endsWithPiece = endsWithPiece;
         }
 
         public boolean matches(byte[] s) {
-            if (literal < 0) return match(pattern, 0, s, 0, nocase, 0) == MATCH;
+            if (pieces == null) return match(pattern, s, nocase);
             if (s.length == 0) return pattern.length == 0; // as stringmatchlen: not even "*" matches ""
-            if (prefixOnly ? s.length < literal : s.length != literal) return false;
-            // Mostly short: a plain loop, Arrays.equals's range checks and vector setup cost more here.
-            for (int i = 0; i < literal; i++) {
-                if (pattern[i] != s[i]) return false;
+            if (pieces == EXACT) return s.length == pattern.length && regionEquals(s, 0, pattern);
+            int from = 0, to = s.length, first = 0, last = pieces.length;
+            if (startsWithPiece) {
+                byte[] piece = pieces[first++];
+                if (!regionEquals(s, 0, piece)) return false;
+                from = piece.length;
+            }
+            if (endsWithPiece) {
+                byte[] piece = pieces[--last];
+                if (to - piece.length < from || !regionEquals(s, to - piece.length, piece)) return false;
+                to -= piece.length;
+            }
+            for (int k = first; k < last; k++) {
+                int at = indexOf(s, pieces[k], from, to);
+                if (at < 0) return false;
+                from = at + pieces[k].length;
             }
             return true;
+        }
+
+        /** Whether s holds piece at offset at. Mostly short: a plain loop beats Arrays.equals's checks and setup. */
+        private static boolean regionEquals(byte[] s, int at, byte[] piece) {
+            if (s.length - at < piece.length) return false;
+            for (int i = 0; i < piece.length; i++) {
+                if (s[at + i] != piece[i]) return false;
+            }
+            return true;
+        }
+
+        private static int indexOf(byte[] s, byte[] piece, int from, int to) {
+            for (int at = from; at + piece.length <= to; at++) {
+                if (regionEquals(s, at, piece)) return at;
+            }
+            return -1;
         }
     }
 
@@ -70,81 +109,93 @@ public final class GlobMatcher {
     }
 
     /**
-     * NO_LONGER_MATCH is Redis's skipLongerMatches, its fix for exponential patterns like
-     * "a*a*a*...b": once the rest of the pattern failed from every position after a '*', no
-     * earlier '*' can do better.
+     * stringmatchlen's answer without its recursion: after a failed token, the last '*' takes one
+     * byte more and the pattern resumes after it. Only '*' matches a variable length, so an
+     * earlier '*' never needs to take more (what Redis's skipLongerMatches finds out the long
+     * way), and the time is bounded by the pattern's length times the string's. As in Redis, an
+     * empty string is matched only by the empty pattern.
      */
-    private static int match(byte[] p, int pi, byte[] s, int si, boolean nocase, int nesting) {
-        if (nesting > MAX_NESTING) return NO_MATCH;
+    private static boolean match(byte[] p, byte[] s, boolean nocase) {
         int plen = p.length, slen = s.length;
-        while (pi < plen && si < slen) {
-            switch (p[pi]) {
-                case '*': {
-                    while (pi + 1 < plen && p[pi + 1] == '*') pi++;
-                    if (pi + 1 == plen) return MATCH;
-                    while (si < slen) {
-                        int rest = match(p, pi + 1, s, si, nocase, nesting + 1);
-                        if (rest != NO_MATCH) return rest;
-                        si++;
-                    }
-                    return NO_LONGER_MATCH;
+        if (slen == 0) return plen == 0;
+        // plain: the byte the pattern resumes with after the last star when it is a plain one (-1
+        // if not), so that the star takes every byte up to the next such one at once.
+        int pi = 0, si = 0, resumeAt = -1, starFrom = 0, plain = -1;
+        while (si < slen) {
+            if (pi < plen && p[pi] == '*') {
+                while (pi + 1 < plen && p[pi + 1] == '*') pi++;
+                if (pi + 1 == plen) return true;
+                resumeAt = ++pi;
+                plain = nocase || isSpecial(p[pi]) ? -1 : p[pi];
+                starFrom = si - 1;
+            } else {
+                int next = pi < plen ? token(p, pi, s[si], nocase) : -1;
+                if (next >= 0) {
+                    pi = next;
+                    si++;
+                    continue;
                 }
-                case '?':
-                    si++;
-                    break;
-                case '[': {
-                    pi++;
-                    boolean not = pi < plen && p[pi] == '^';
-                    if (not) pi++;
-                    boolean hit = false;
-                    while (true) {
-                        if (pi < plen && p[pi] == '\\' && plen - pi >= 2) {
-                            pi++;
-                            if (p[pi] == s[si]) hit = true;
-                        } else if (pi < plen && p[pi] == ']') {
-                            break;
-                        } else if (pi >= plen) {
-                            pi--; // unterminated class: the step below lands exactly on the end
-                            break;
-                        } else if (plen - pi >= 3 && p[pi + 1] == '-') {
-                            int start = p[pi], end = p[pi + 2], c = s[si];
-                            if (start > end) {
-                                int t = start;
-                                start = end;
-                                end = t;
-                            }
-                            if (nocase) {
-                                start = lower(start);
-                                end = lower(end);
-                                c = lower(c);
-                            }
-                            pi += 2;
-                            if (c >= start && c <= end) hit = true;
-                        } else if (nocase ? lower(p[pi]) == lower(s[si]) : p[pi] == s[si]) {
-                            hit = true;
-                        }
-                        pi++;
-                    }
-                    if (not) hit = !hit;
-                    if (!hit) return NO_MATCH;
-                    si++;
-                    break;
-                }
-                case '\\':
-                    if (plen - pi >= 2) pi++;
-                    // fall through: match the escaped character literally
-                default:
-                    if (nocase ? lower(p[pi]) != lower(s[si]) : p[pi] != s[si]) return NO_MATCH;
-                    si++;
-                    break;
+                if (resumeAt < 0) return false;
+                pi = resumeAt;
             }
-            pi++;
-            if (si == slen) {
-                while (pi < plen && p[pi] == '*') pi++;
-                break;
+            starFrom++;
+            if (plain >= 0) {
+                while (starFrom < slen && s[starFrom] != plain) starFrom++;
+                if (starFrom == slen) return false; // the byte after the star is nowhere further on
             }
+            si = starFrom;
         }
-        return pi == plen && si == slen ? MATCH : NO_MATCH;
+        while (pi < plen && p[pi] == '*') pi++;
+        return pi == plen;
+    }
+
+    /** The pattern's token at pi (not '*') against the byte c: where the next token starts if c matches, else -1. */
+    private static int token(byte[] p, int pi, byte c, boolean nocase) {
+        int plen = p.length;
+        switch (p[pi]) {
+            case '?':
+                return pi + 1;
+            case '[': {
+                pi++;
+                boolean not = pi < plen && p[pi] == '^';
+                if (not) pi++;
+                boolean hit = false;
+                while (true) {
+                    if (pi < plen && p[pi] == '\\' && plen - pi >= 2) {
+                        pi++;
+                        if (p[pi] == c) hit = true;
+                    } else if (pi < plen && p[pi] == ']') {
+                        break;
+                    } else if (pi >= plen) {
+                        pi--; // unterminated class: the token ends exactly at the pattern's end
+                        break;
+                    } else if (plen - pi >= 3 && p[pi + 1] == '-') {
+                        int start = p[pi], end = p[pi + 2], ch = c;
+                        if (start > end) {
+                            int t = start;
+                            start = end;
+                            end = t;
+                        }
+                        if (nocase) {
+                            start = lower(start);
+                            end = lower(end);
+                            ch = lower(ch);
+                        }
+                        pi += 2;
+                        if (ch >= start && ch <= end) hit = true;
+                    } else if (nocase ? lower(p[pi]) == lower(c) : p[pi] == c) {
+                        hit = true;
+                    }
+                    pi++;
+                }
+                return hit != not ? pi + 1 : -1;
+            }
+            case '\\':
+                if (plen - pi >= 2) pi++;
+                // fall through: match the escaped character literally
+            default:
+                return (nocase ? lower(p[pi]) == lower(c) : p[pi] == c) ? pi + 1 : -1;
+        }
     }
 
     /** glibc's tolower on a signed char: ASCII letters fold; negative bytes but -1 (EOF) come back unsigned. */

@@ -23,21 +23,40 @@ class GlobMatcherTest {
         return GlobMatcher.matches(pattern.getBytes(StandardCharsets.ISO_8859_1), s.getBytes(StandardCharsets.ISO_8859_1), true);
     }
 
-    /** The prepared form (plain bytes and prefixes compared directly) answers as the matcher does. */
+    /** The prepared form (plain pieces between stars compared directly) answers as the matcher does. */
     @Test
     void compiledPatternsAgreeWithTheMatcher() {
         Random random = new Random(12);
         byte[] alphabet = "ab*?[]^-\\".getBytes(StandardCharsets.ISO_8859_1);
         for (int round = 0; round < 200_000; round++) {
-            byte[] pattern = new byte[random.nextInt(6)];
+            byte[] pattern = new byte[random.nextInt(8)];
             for (int i = 0; i < pattern.length; i++) {
-                pattern[i] = random.nextInt(3) == 0 ? alphabet[random.nextInt(alphabet.length)] : (byte) ('a' + random.nextInt(2));
+                byte special = round % 2 == 0 ? (byte) '*' : alphabet[random.nextInt(alphabet.length)];
+                pattern[i] = random.nextInt(3) == 0 ? special : (byte) ('a' + random.nextInt(2));
             }
             if (round % 3 == 0 && pattern.length > 0) pattern[pattern.length - 1] = '*';
-            byte[] s = new byte[random.nextInt(6)];
+            byte[] s = new byte[random.nextInt(9)];
             for (int i = 0; i < s.length; i++) s[i] = (byte) ('a' + random.nextInt(2));
             boolean nocase = round % 7 == 0;
             assertEquals(GlobMatcher.matches(pattern, s, nocase), GlobMatcher.compile(pattern, nocase).matches(s),
+                    new String(pattern, StandardCharsets.ISO_8859_1) + " ~ " + new String(s, StandardCharsets.ISO_8859_1));
+        }
+    }
+
+    /** The matcher against Redis's recursive algorithm, on random patterns of every token kind and strings of their bytes. */
+    @Test
+    void agreesWithTheRecursiveAlgorithm() {
+        Random random = new Random(21);
+        byte[] tokens = "ab*?[]^-\\\u00ffB".getBytes(StandardCharsets.ISO_8859_1);
+        for (int round = 0; round < 1_000_000; round++) {
+            byte[] pattern = new byte[random.nextInt(9)];
+            for (int i = 0; i < pattern.length; i++) {
+                pattern[i] = random.nextInt(2) == 0 ? tokens[random.nextInt(tokens.length)] : (byte) ('a' + random.nextInt(2));
+            }
+            byte[] s = new byte[random.nextInt(9)];
+            for (int i = 0; i < s.length; i++) s[i] = random.nextInt(8) == 0 ? tokens[random.nextInt(tokens.length)] : (byte) ('a' + random.nextInt(2));
+            boolean nocase = random.nextInt(4) == 0;
+            assertEquals(RecursiveStringMatch.matches(pattern, s, nocase), GlobMatcher.matches(pattern, s, nocase),
                     new String(pattern, StandardCharsets.ISO_8859_1) + " ~ " + new String(s, StandardCharsets.ISO_8859_1));
         }
     }
@@ -119,5 +138,92 @@ class GlobMatcherTest {
             assertFalse(m(p, "a".repeat(1000)));
             assertEquals(true, m("*a*a*a*", "a".repeat(10000) + "a"));
         });
+    }
+
+    /** Redis 7.0's stringmatchlen as it is written (recursing at each '*', skipLongerMatches): the oracle. */
+    private static final class RecursiveStringMatch {
+        private static final int MATCH = 1, NO_MATCH = 0, NO_LONGER_MATCH = -1;
+
+        static boolean matches(byte[] p, byte[] s, boolean nocase) {
+            return match(p, 0, s, 0, nocase) == MATCH;
+        }
+
+        private static int match(byte[] p, int pi, byte[] s, int si, boolean nocase) {
+            int plen = p.length, slen = s.length;
+            while (pi < plen && si < slen) {
+                switch (p[pi]) {
+                    case '*': {
+                        while (pi + 1 < plen && p[pi + 1] == '*') pi++;
+                        if (pi + 1 == plen) return MATCH;
+                        while (si < slen) {
+                            int rest = match(p, pi + 1, s, si, nocase);
+                            if (rest != NO_MATCH) return rest;
+                            si++;
+                        }
+                        return NO_LONGER_MATCH;
+                    }
+                    case '?':
+                        si++;
+                        break;
+                    case '[': {
+                        pi++;
+                        boolean not = pi < plen && p[pi] == '^';
+                        if (not) pi++;
+                        boolean hit = false;
+                        while (true) {
+                            if (pi < plen && p[pi] == '\\' && plen - pi >= 2) {
+                                pi++;
+                                if (p[pi] == s[si]) hit = true;
+                            } else if (pi < plen && p[pi] == ']') {
+                                break;
+                            } else if (pi >= plen) {
+                                pi--; // unterminated class: the step below lands exactly on the end
+                                break;
+                            } else if (plen - pi >= 3 && p[pi + 1] == '-') {
+                                int start = p[pi], end = p[pi + 2], c = s[si];
+                                if (start > end) {
+                                    int t = start;
+                                    start = end;
+                                    end = t;
+                                }
+                                if (nocase) {
+                                    start = lower(start);
+                                    end = lower(end);
+                                    c = lower(c);
+                                }
+                                pi += 2;
+                                if (c >= start && c <= end) hit = true;
+                            } else if (nocase ? lower(p[pi]) == lower(s[si]) : p[pi] == s[si]) {
+                                hit = true;
+                            }
+                            pi++;
+                        }
+                        if (not) hit = !hit;
+                        if (!hit) return NO_MATCH;
+                        si++;
+                        break;
+                    }
+                    case '\\':
+                        if (plen - pi >= 2) pi++;
+                        // fall through: match the escaped character literally
+                    default:
+                        if (nocase ? lower(p[pi]) != lower(s[si]) : p[pi] != s[si]) return NO_MATCH;
+                        si++;
+                        break;
+                }
+                pi++;
+                if (si == slen) {
+                    while (pi < plen && p[pi] == '*') pi++;
+                    break;
+                }
+            }
+            return pi == plen && si == slen ? MATCH : NO_MATCH;
+        }
+
+        /** glibc's tolower on a signed char: ASCII letters fold; negative bytes but -1 (EOF) come back unsigned. */
+        private static int lower(int c) {
+            if (c >= 'A' && c <= 'Z') return c + 32;
+            return c < -1 ? c + 256 : c;
+        }
     }
 }
