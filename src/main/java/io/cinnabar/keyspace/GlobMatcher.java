@@ -12,10 +12,6 @@ import java.util.List;
 public final class GlobMatcher {
     private GlobMatcher() {}
 
-    public static boolean matches(byte[] pattern, byte[] string, boolean nocase) {
-        return match(pattern, string, nocase);
-    }
-
     /**
      * The pattern prepared for many strings (KEYS, SCAN's MATCH). One of plain bytes and stars
      * (case-sensitive) is split at its stars: the string must start with the first piece and end
@@ -23,20 +19,20 @@ public final class GlobMatcher {
      * found leftmost. That is the matcher's answer, without a token at a time.
      */
     public static Compiled compile(byte[] pattern, boolean nocase) {
-        boolean starsOnly = !nocase;
-        for (byte b : pattern) starsOnly &= b == '*' || !isSpecial(b);
+        boolean starsOnly = !nocase, exact = true;
+        for (byte b : pattern) {
+            starsOnly &= b == '*' || !isSpecial(b);
+            exact &= b != '*';
+        }
         if (!starsOnly) return new Compiled(pattern, nocase, null, false, false);
+        if (exact) return new Compiled(pattern, false, EXACT, false, false);
         List<byte[]> pieces = new ArrayList<>();
         for (int from = 0, i = 0; i <= pattern.length; i++) {
             if (i < pattern.length && pattern[i] != '*') continue;
             if (i > from) pieces.add(Arrays.copyOfRange(pattern, from, i));
             from = i + 1;
         }
-        boolean exact = true;
-        for (byte b : pattern) exact &= b != '*';
-        boolean startsWithPiece = !exact && pattern[0] != '*';
-        boolean endsWithPiece = !exact && pattern[pattern.length - 1] != '*';
-        return new Compiled(pattern, false, exact ? EXACT : pieces.toArray(new byte[0][]), startsWithPiece, endsWithPiece);
+        return new Compiled(pattern, false, pieces.toArray(new byte[0][]), pattern[0] != '*', pattern[pattern.length - 1] != '*');
     }
 
     private static boolean isSpecial(byte b) {
@@ -64,7 +60,7 @@ public final class GlobMatcher {
         }
 
         public boolean matches(byte[] s) {
-            if (pieces == null) return match(pattern, s, nocase);
+            if (pieces == null) return GlobMatcher.matches(pattern, s, nocase);
             if (s.length == 0) return pattern.length == 0; // as stringmatchlen: not even "*" matches ""
             if (pieces == EXACT) return s.length == pattern.length && regionEquals(s, 0, pattern);
             int from = 0, to = s.length, first = 0, last = pieces.length;
@@ -115,7 +111,7 @@ public final class GlobMatcher {
      * way), and the time is bounded by the pattern's length times the string's. As in Redis, an
      * empty string is matched only by the empty pattern.
      */
-    private static boolean match(byte[] p, byte[] s, boolean nocase) {
+    public static boolean matches(byte[] p, byte[] s, boolean nocase) {
         int plen = p.length, slen = s.length;
         if (slen == 0) return plen == 0;
         // plain: the byte the pattern resumes with after the last star when it is a plain one (-1

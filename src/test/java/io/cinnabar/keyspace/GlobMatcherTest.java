@@ -23,20 +23,26 @@ class GlobMatcherTest {
         return GlobMatcher.matches(pattern.getBytes(StandardCharsets.ISO_8859_1), s.getBytes(StandardCharsets.ISO_8859_1), true);
     }
 
+    private static final byte[] STAR = {'*'};
+
+    /** Up to maxLength bytes, each 'a' or 'b' or, one time in oneIn (never if 0), one of others. */
+    private static byte[] randomBytes(Random random, int maxLength, byte[] others, int oneIn) {
+        byte[] b = new byte[random.nextInt(maxLength + 1)];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = oneIn > 0 && random.nextInt(oneIn) == 0 ? others[random.nextInt(others.length)] : (byte) ('a' + random.nextInt(2));
+        }
+        return b;
+    }
+
     /** The prepared form (plain pieces between stars compared directly) answers as the matcher does. */
     @Test
     void compiledPatternsAgreeWithTheMatcher() {
         Random random = new Random(12);
         byte[] alphabet = "ab*?[]^-\\".getBytes(StandardCharsets.ISO_8859_1);
         for (int round = 0; round < 200_000; round++) {
-            byte[] pattern = new byte[random.nextInt(8)];
-            for (int i = 0; i < pattern.length; i++) {
-                byte special = round % 2 == 0 ? (byte) '*' : alphabet[random.nextInt(alphabet.length)];
-                pattern[i] = random.nextInt(3) == 0 ? special : (byte) ('a' + random.nextInt(2));
-            }
+            byte[] pattern = randomBytes(random, 7, round % 2 == 0 ? STAR : alphabet, 3);
             if (round % 3 == 0 && pattern.length > 0) pattern[pattern.length - 1] = '*';
-            byte[] s = new byte[random.nextInt(9)];
-            for (int i = 0; i < s.length; i++) s[i] = (byte) ('a' + random.nextInt(2));
+            byte[] s = randomBytes(random, 8, alphabet, 0);
             boolean nocase = round % 7 == 0;
             assertEquals(GlobMatcher.matches(pattern, s, nocase), GlobMatcher.compile(pattern, nocase).matches(s),
                     new String(pattern, StandardCharsets.ISO_8859_1) + " ~ " + new String(s, StandardCharsets.ISO_8859_1));
@@ -49,12 +55,8 @@ class GlobMatcherTest {
         Random random = new Random(21);
         byte[] tokens = "ab*?[]^-\\\u00ffB".getBytes(StandardCharsets.ISO_8859_1);
         for (int round = 0; round < 1_000_000; round++) {
-            byte[] pattern = new byte[random.nextInt(9)];
-            for (int i = 0; i < pattern.length; i++) {
-                pattern[i] = random.nextInt(2) == 0 ? tokens[random.nextInt(tokens.length)] : (byte) ('a' + random.nextInt(2));
-            }
-            byte[] s = new byte[random.nextInt(9)];
-            for (int i = 0; i < s.length; i++) s[i] = random.nextInt(8) == 0 ? tokens[random.nextInt(tokens.length)] : (byte) ('a' + random.nextInt(2));
+            byte[] pattern = randomBytes(random, 8, tokens, 2);
+            byte[] s = randomBytes(random, 8, tokens, 8);
             boolean nocase = random.nextInt(4) == 0;
             assertEquals(RecursiveStringMatch.matches(pattern, s, nocase), GlobMatcher.matches(pattern, s, nocase),
                     new String(pattern, StandardCharsets.ISO_8859_1) + " ~ " + new String(s, StandardCharsets.ISO_8859_1));

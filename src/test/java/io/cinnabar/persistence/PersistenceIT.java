@@ -248,6 +248,8 @@ class PersistenceIT {
                     .option("appendonly", "yes").option("appendfsync", policy).build().start(); Jedis j = client(s)) {
                 DataSet.fill(j);
                 j.incrByFloat("float", 1.5);
+                j.hincrByFloat("hfloat", "f", 10.99);
+                j.hincrByFloat("hfloat", "f", 0.01);
                 j.spop("set-strings");
                 j.lpush("queue", "job");
                 assertEquals(List.of("queue", "job"), j.blpop(1, "queue"));

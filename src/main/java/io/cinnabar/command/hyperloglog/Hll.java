@@ -315,8 +315,8 @@ public final class Hll {
             }
             int op = s[p] & 0xFF, oplen = 1;
             span = ONE_BYTE_SPAN[op];
-            if (span == 0) {
-                span = (((op & 0x3F) << 8) | at(p + 1)) + 1;
+            if (span == 0) { // XZERO
+                span = runLength(p);
                 oplen = 2;
             }
             if (index < first + span) break;
