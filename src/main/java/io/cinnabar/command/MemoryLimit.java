@@ -128,9 +128,15 @@ public final class MemoryLimit {
         return clientBytes;
     }
 
-    /** The clients' share of {@link #usedMemory}, measured now (INFO mem_clients_normal, MEMORY STATS). */
+    /**
+     * The clients' share of {@link #usedMemory} for INFO mem_clients_normal and MEMORY STATS:
+     * measured anew unless the last measure is under a millisecond old and no client's buffers
+     * grew by a big request or reply since. The walk over the clients was a sixth of INFO memory's
+     * CPU with 50 clients polling it; Redis keeps the sum as its clients change instead.
+     */
     public long measureClientsNow() {
-        measureClients(System.nanoTime());
+        long now = System.nanoTime();
+        if (clientsGrew || now - clientsMeasuredNanos >= 1_000_000L) measureClients(now);
         return clientBytes;
     }
 

@@ -49,6 +49,11 @@ public interface Reply {
 
     void verbatim(String format, byte[] text);
 
+    /** A verbatim string of text's bytes from offset on. */
+    default void verbatim(String format, byte[] text, int offset, int length) {
+        verbatim(format, java.util.Arrays.copyOfRange(text, offset, offset + length));
+    }
+
     /** A big number ("(digits" in RESP3, a bulk string in RESP2). */
     default void bigNumber(String digits) {
         bulk(digits);

@@ -217,14 +217,19 @@ public class RespWriter implements Reply {
 
     @Override
     public void verbatim(String format, byte[] text) {
+        verbatim(format, text, 0, text.length);
+    }
+
+    @Override
+    public void verbatim(String format, byte[] text, int offset, int length) {
         if (protocol == 3) {
-            header((byte) '=', text.length + 4L);
+            header((byte) '=', length + 4L);
             putAscii(format);
             put((byte) ':');
-            put(text, 0, text.length);
+            put(text, offset, length);
             crlf();
         } else {
-            bulk(text);
+            bulk(text, offset, length);
         }
     }
 

@@ -58,6 +58,20 @@ class InfoFieldsIT {
         }
     }
 
+    /** As Redis's: the error code's bytes as the client sent them, negative numbers as they are. */
+    @Test
+    void nonAsciiErrorCodesAndNegativeFiguresKeepTheirBytes(Jedis jedis) {
+        jedis.configResetStat();
+        byte[] code = "ÉRR".getBytes(StandardCharsets.UTF_8);
+        // (Jedis decodes an error line a byte a char: its message is not the text sent.)
+        org.junit.jupiter.api.Assertions.assertThrows(redis.clients.jedis.exceptions.JedisDataException.class,
+                () -> jedis.eval("return {err='ÉRR boom'}"));
+        byte[] info = (byte[]) jedis.sendCommand(redis.clients.jedis.Protocol.Command.INFO, "errorstats");
+        String line = "errorstat_" + new String(code, StandardCharsets.ISO_8859_1) + ":count=1\r\n";
+        assertTrue(new String(info, StandardCharsets.ISO_8859_1).contains(line), new String(info, StandardCharsets.ISO_8859_1));
+        assertTrue(jedis.info("persistence").contains("\r\nrdb_current_bgsave_time_sec:-1\r\n"));
+    }
+
     /** Counted as Redis counts them: the request bytes as read, before they run. */
     @Test
     void netInputBytesAreTheBytesClientsSent(Jedis jedis) {
