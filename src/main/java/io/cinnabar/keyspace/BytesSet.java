@@ -66,9 +66,9 @@ public final class BytesSet {
         return table.scan(cursor, n -> visitor.accept(n.key));
     }
 
-    /** A random member, as Redis's dictGetFairRandomKey (SRANDMEMBER, SPOP); null when empty. */
+    /** A random member, each with the same chance (SRANDMEMBER, SPOP); null when empty. */
     public byte[] randomMember() {
-        Node n = table.fairElement();
+        Node n = table.uniformElement(java.util.concurrent.ThreadLocalRandom.current());
         return n == null ? null : n.key;
     }
 

@@ -337,6 +337,27 @@ class SetCommandsIT {
         assertEquals("ERR value is not an integer or out of range", error(jedis, "SRANDMEMBER", "s", "1.5"));
     }
 
+    /**
+     * A set stored as a hash table (300 members) picks each member with the same chance, whatever
+     * the length of its bucket's chain: chi-square over 300,000 picks, 299 degrees of freedom
+     * (mean 299, deviation 24.5). A random bucket, then a member of its chain, scores over 1,000.
+     */
+    @Test
+    void hashTableSetMembersComeUpEquallyOften(Jedis jedis) {
+        jedis.del("big");
+        for (int i = 0; i < 300; i++) jedis.sadd("big", "member:" + i);
+        assertEquals("hashtable", jedis.objectEncoding("big"));
+        Map<String, Integer> hist = new HashMap<>();
+        for (int round = 0; round < 3; round++) {
+            for (String m : list(cmd(jedis, "SRANDMEMBER", "big", "-100000"))) hist.merge(m, 1, Integer::sum);
+        }
+        assertEquals(300, hist.size());
+        double chi = 0;
+        for (int n : hist.values()) chi += (n - 1000.0) * (n - 1000.0) / 1000.0;
+        assertTrue(chi < 420, "chi-square " + chi);
+        jedis.del("big");
+    }
+
     /** Each of 10 members should come up about 1/10 of the time (a lax bound; chi-square is the suite's job). */
     @Test
     void randomDistribution(Jedis jedis) {
