@@ -91,6 +91,11 @@ public class Entry extends ChainedTable.Link<Entry> {
         return value instanceof Packed p ? Arrays.copyOf(key, p.keyLength) : key;
     }
 
+    /** Whether the key matches glob, read where it lies (key() copies a key packed with its string). */
+    public final boolean keyMatches(GlobMatcher.Compiled glob) {
+        return glob.matches(key, value instanceof Packed p ? p.keyLength : key.length);
+    }
+
     /** True when this entry's key is k. */
     final boolean hasKey(byte[] k) {
         return value instanceof Packed p ? Arrays.equals(key, 0, p.keyLength, k, 0, k.length) : Arrays.equals(key, k);

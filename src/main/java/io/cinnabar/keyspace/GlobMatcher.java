@@ -13,18 +13,19 @@ public final class GlobMatcher {
     private GlobMatcher() {}
 
     /**
-     * The pattern prepared for many strings (KEYS, SCAN's MATCH). One of plain bytes and stars
+     * The pattern prepared for many strings (KEYS, SCAN's MATCH). One of plain bytes, '?' and stars
      * (case-sensitive) is split at its stars: the string must start with the first piece and end
      * with the last unless a star stands there, and hold the others in order between them, each
-     * found leftmost. That is the matcher's answer, without a token at a time.
+     * found leftmost (a piece matches a fixed length, so the leftmost place leaves the most room
+     * for the pieces after it). That is the matcher's answer, without a token at a time.
      */
     public static Compiled compile(byte[] pattern, boolean nocase) {
-        boolean starsOnly = !nocase, exact = true;
+        boolean simple = !nocase, exact = true;
         for (byte b : pattern) {
-            starsOnly &= b == '*' || !isSpecial(b);
+            simple &= b == '*' || b == '?' || !isSpecial(b);
             exact &= b != '*';
         }
-        if (!starsOnly) return new Compiled(pattern, nocase, null, false, false);
+        if (!simple) return new Compiled(pattern, nocase, null, false, false);
         if (exact) return new Compiled(pattern, false, EXACT, false, false);
         List<byte[]> pieces = new ArrayList<>();
         for (int from = 0, i = 0; i <= pattern.length; i++) {
@@ -46,7 +47,10 @@ public final class GlobMatcher {
     public static final class Compiled {
         private final byte[] pattern;
         private final boolean nocase;
-        /** The plain pieces between the stars, {@link #EXACT} for a pattern without any, or null to use the matcher. */
+        /**
+         * The pieces between the stars, {@link #EXACT} for a pattern without any, or null to use
+         * the matcher. A '?' in a piece matches any byte.
+         */
         private final byte[][] pieces;
         /** The first piece is anchored at the start (no leading star), the last at the end. */
         private final boolean startsWithPiece, endsWithPiece;
@@ -60,18 +64,23 @@ public final class GlobMatcher {
         }
 
         public boolean matches(byte[] s) {
-            if (pieces == null) return GlobMatcher.matches(pattern, s, nocase);
-            if (s.length == 0) return pattern.length == 0; // as stringmatchlen: not even "*" matches ""
-            if (pieces == EXACT) return s.length == pattern.length && regionEquals(s, 0, pattern);
-            int from = 0, to = s.length, first = 0, last = pieces.length;
+            return matches(s, s.length);
+        }
+
+        /** Whether the first length bytes of s match (a key packed with its value, matched in place). */
+        public boolean matches(byte[] s, int length) {
+            if (pieces == null) return GlobMatcher.matches(pattern, s, length, nocase);
+            if (length == 0) return pattern.length == 0; // as stringmatchlen: not even "*" matches ""
+            if (pieces == EXACT) return length == pattern.length && regionMatches(s, 0, pattern);
+            int from = 0, to = length, first = 0, last = pieces.length;
             if (startsWithPiece) {
                 byte[] piece = pieces[first++];
-                if (!regionEquals(s, 0, piece)) return false;
+                if (piece.length > length || !regionMatches(s, 0, piece)) return false;
                 from = piece.length;
             }
             if (endsWithPiece) {
                 byte[] piece = pieces[--last];
-                if (to - piece.length < from || !regionEquals(s, to - piece.length, piece)) return false;
+                if (to - piece.length < from || !regionMatches(s, to - piece.length, piece)) return false;
                 to -= piece.length;
             }
             for (int k = first; k < last; k++) {
@@ -82,18 +91,21 @@ public final class GlobMatcher {
             return true;
         }
 
-        /** Whether s holds piece at offset at. Mostly short: a plain loop beats Arrays.equals's checks and setup. */
-        private static boolean regionEquals(byte[] s, int at, byte[] piece) {
-            if (s.length - at < piece.length) return false;
+        /**
+         * Whether s holds piece at offset at (the caller knows it fits), a '?' of the piece
+         * standing for any byte. Mostly short: a plain loop beats Arrays.equals's checks and setup.
+         */
+        private static boolean regionMatches(byte[] s, int at, byte[] piece) {
             for (int i = 0; i < piece.length; i++) {
-                if (s[at + i] != piece[i]) return false;
+                byte b = piece[i];
+                if (s[at + i] != b && b != '?') return false;
             }
             return true;
         }
 
         private static int indexOf(byte[] s, byte[] piece, int from, int to) {
             for (int at = from; at + piece.length <= to; at++) {
-                if (regionEquals(s, at, piece)) return at;
+                if (regionMatches(s, at, piece)) return at;
             }
             return -1;
         }
@@ -112,7 +124,12 @@ public final class GlobMatcher {
      * empty string is matched only by the empty pattern.
      */
     public static boolean matches(byte[] p, byte[] s, boolean nocase) {
-        int plen = p.length, slen = s.length;
+        return matches(p, s, s.length, nocase);
+    }
+
+    /** {@link #matches(byte[], byte[], boolean)} on the first slen bytes of s. */
+    static boolean matches(byte[] p, byte[] s, int slen, boolean nocase) {
+        int plen = p.length;
         if (slen == 0) return plen == 0;
         // plain: the byte the pattern resumes with after the last star when it is a plain one (-1
         // if not), so that the star takes every byte up to the next such one at once.

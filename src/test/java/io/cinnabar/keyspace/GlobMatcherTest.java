@@ -3,6 +3,7 @@ package io.cinnabar.keyspace;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,18 +35,24 @@ class GlobMatcherTest {
         return b;
     }
 
-    /** The prepared form (plain pieces between stars compared directly) answers as the matcher does. */
+    /** The prepared form (pieces of plain bytes and '?' between stars compared directly) answers as the matcher does. */
     @Test
     void compiledPatternsAgreeWithTheMatcher() {
         Random random = new Random(12);
         byte[] alphabet = "ab*?[]^-\\".getBytes(StandardCharsets.ISO_8859_1);
-        for (int round = 0; round < 200_000; round++) {
-            byte[] pattern = randomBytes(random, 7, round % 2 == 0 ? STAR : alphabet, 3);
+        byte[][] kinds = {STAR, alphabet, "*?".getBytes(StandardCharsets.ISO_8859_1)};
+        for (int round = 0; round < 300_000; round++) {
+            byte[] pattern = randomBytes(random, 7, kinds[round % 3], 3);
             if (round % 3 == 0 && pattern.length > 0) pattern[pattern.length - 1] = '*';
             byte[] s = randomBytes(random, 8, alphabet, 0);
             boolean nocase = round % 7 == 0;
-            assertEquals(GlobMatcher.matches(pattern, s, nocase), GlobMatcher.compile(pattern, nocase).matches(s),
-                    new String(pattern, StandardCharsets.ISO_8859_1) + " ~ " + new String(s, StandardCharsets.ISO_8859_1));
+            boolean expected = GlobMatcher.matches(pattern, s, nocase);
+            String text = new String(pattern, StandardCharsets.ISO_8859_1) + " ~ " + new String(s, StandardCharsets.ISO_8859_1);
+            assertEquals(expected, GlobMatcher.compile(pattern, nocase).matches(s), text);
+            // A key packed with its value: only its first bytes are the key.
+            byte[] packed = Arrays.copyOf(s, s.length + 1 + random.nextInt(4));
+            for (int i = s.length; i < packed.length; i++) packed[i] = alphabet[random.nextInt(alphabet.length)];
+            assertEquals(expected, GlobMatcher.compile(pattern, nocase).matches(packed, s.length), text + " (packed)");
         }
     }
 

@@ -140,8 +140,7 @@ public final class KeyCommands implements CommandFamily {
         GlobMatcher.Compiled glob = GlobMatcher.matchesAll(pattern) ? null : GlobMatcher.compile(pattern, false);
         List<byte[]> found = new ArrayList<>();
         db.forEach(e -> {
-            byte[] key = e.key();
-            if ((glob == null || glob.matches(key)) && !db.isExpired(e)) found.add(key);
+            if ((glob == null || e.keyMatches(glob)) && !db.isExpired(e)) found.add(e.key());
         });
         replyKeys(c.reply(), found);
     }
@@ -160,7 +159,7 @@ public final class KeyCommands implements CommandFamily {
 
         List<byte[]> keys = new ArrayList<>(visited.size());
         for (Entry e : visited) {
-            if (!a.matches(e.key())) continue;
+            if (!a.matches(e)) continue;
             if (a.typeName != null) {
                 // Redis looks the type up through an expiring lookup: a stale key is type "none".
                 boolean stale = db.reclaimIfExpired(e);

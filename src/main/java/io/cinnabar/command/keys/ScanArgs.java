@@ -2,6 +2,7 @@ package io.cinnabar.command.keys;
 
 import io.cinnabar.command.Call;
 import io.cinnabar.command.CommandError;
+import io.cinnabar.keyspace.Entry;
 import io.cinnabar.keyspace.GlobMatcher;
 import io.cinnabar.util.BinaryText;
 
@@ -48,6 +49,11 @@ public final class ScanArgs {
 
     public boolean matches(byte[] element) {
         return pattern == null || pattern.matches(element);
+    }
+
+    /** Whether the key of e matches (read in place). */
+    public boolean matches(Entry e) {
+        return pattern == null || e.keyMatches(pattern);
     }
 
     /** Redis parses the cursor with strtoul: optional sign, digits, no leading space, 64-bit wrap. */
