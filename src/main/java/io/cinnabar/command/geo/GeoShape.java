@@ -73,11 +73,17 @@ final class GeoShape {
         return angle < 1.5 ? Math.sin(angle) * (1 + 1e-12) : Double.POSITIVE_INFINITY;
     }
 
+    /** The other side of {@link #surelyOver}: a root below this gives a distance surely within limitMeters. */
+    private static double surelyUnder(double limitMeters) {
+        double angle = limitMeters / (2.0 * EARTH_RADIUS);
+        return angle < 1.5 ? Math.sin(angle) * (1 - 1e-12) : 0;
+    }
+
     /** Taken once per search (a shape is complete by its first member): the center's cosine, the bounds below. */
     private boolean prepared;
     private double centerCos;
-    /** surelyOver of the radius, or of the box's half width. */
-    private double rootOver;
+    /** surelyOver of the radius, or of the box's half width; surelyUnder of the box's half width. */
+    private double rootOver, rootUnder;
     /** Degrees of longitude from the center's meridian past which nothing is inside. */
     private double lonBand;
 
@@ -86,6 +92,7 @@ final class GeoShape {
         centerCos = Math.cos(lat * D_R);
         double limit = box ? width * conversion / 2 : radius * conversion;
         rootOver = surelyOver(limit);
+        rootUnder = surelyUnder(limit);
         lonBand = lonBand(limit, box ? height * conversion / 2 : limit);
     }
 
@@ -130,9 +137,19 @@ final class GeoShape {
         }
         // The latitude test is the cheaper one, so it goes first.
         if (latDistance(y, lat) > height * conversion / 2) return Double.NaN;
-        double across = haversine(x, y, lon, y, Double.NaN, false, rootOver);
-        if (!(across <= width * conversion / 2)) return Double.NaN;
-        return haversine(lon, lat, x, y, centerCos, false, Double.POSITIVE_INFINITY);
+        // Redis's two haversines, the distance along the member's parallel (x, y to lon, y) and
+        // the one from the center, share sin(Δlon/2) (up to its sign) and cos(y): taken once
+        // here, and the first one's arcsine only where the bounds do not decide, these are the
+        // same values with half the trigonometry (it was ~45% of a GEOSEARCH BYBOX's CPU).
+        double v = Math.sin((lon * D_R - x * D_R) / 2);
+        double yr = y * D_R;
+        double cosY = Math.cos(yr);
+        if (v == 0.0) return latDistance(lat, y); // on the center's meridian, as haversine
+        double root = Math.sqrt(cosY * cosY * v * v); // along the parallel sin(Δlat/2) is 0
+        if (root > rootOver) return Double.NaN;
+        if (root >= rootUnder && !(2.0 * EARTH_RADIUS * Math.asin(root) <= width * conversion / 2)) return Double.NaN;
+        double u = Math.sin((yr - lat * D_R) / 2);
+        return 2.0 * EARTH_RADIUS * Math.asin(Math.sqrt(u * u + centerCos * cosY * v * v));
     }
 
     /**
