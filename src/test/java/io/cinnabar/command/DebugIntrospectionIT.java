@@ -19,6 +19,18 @@ class DebugIntrospectionIT {
         return line.replaceFirst("^Value at:0x[0-9a-f]+ ", "").replaceFirst(" lru:\\d+ lru_seconds_idle:\\d+", "");
     }
 
+    /** Redis's address is its object's: reading it again or INCR (which works in place) keeps it. */
+    @Test
+    void debugObjectsAddressStaysAcrossReadsAndIncr(Jedis jedis) {
+        jedis.set("counter", "20000");
+        String first = Raw.str(jedis, "DEBUG", "OBJECT", "counter").split(" ")[1];
+        assertTrue(first.startsWith("at:0x"), first);
+        assertEquals(first, Raw.str(jedis, "DEBUG", "OBJECT", "counter").split(" ")[1]);
+        jedis.incr("counter");
+        assertEquals(first, Raw.str(jedis, "DEBUG", "OBJECT", "counter").split(" ")[1]);
+        jedis.del("counter");
+    }
+
     @Test
     void debugObjectGivesEveryTypeItsSerializedLengthAndListsTheirQuicklistFields(Jedis jedis) {
         jedis.rpush("l", "a", "b", "c", "1", "2", "300");

@@ -34,8 +34,11 @@ final class DebugValues {
         if (e == null) throw new CommandError(CommandError.NO_SUCH_KEY);
         Object v = e.value();
         String encoding = v instanceof byte[] ? e.stringEncoding() : ((TypedValue) v).encoding();
+        // Redis prints its object's address, which INCR keeps (it changes the number in place):
+        // a string's is its entry's here, as value() may hand out a copy of a packed string.
+        Object holder = v instanceof byte[] ? e : v;
         StringBuilder text = new StringBuilder("Value at:0x")
-                .append(Long.toHexString(0x7f0000000000L | (System.identityHashCode(v) & 0xffffffffL)))
+                .append(Long.toHexString(0x7f0000000000L | (System.identityHashCode(holder) & 0xffffffffL)))
                 .append(" refcount:").append(e.privateCopy() ? 1 : refcount(v, encoding))
                 .append(" encoding:").append(encoding)
                 .append(" serializedlength:").append(serializedLength(c, v))
