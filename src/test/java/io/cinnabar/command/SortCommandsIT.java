@@ -25,6 +25,44 @@ class SortCommandsIT {
 
     // ---- ordering ----
 
+    /**
+     * A LIMIT without BY takes its range from the full order, which is total (equal scores fall
+     * back to the bytes: "1", "1.0" and "01"), however the range is found: every LIMIT of random
+     * lists with repeats, numeric and ALPHA, ascending and descending, is the full sort's slice.
+     */
+    @Test
+    void limitWithoutByIsTheFullSortsSlice(Jedis jedis) {
+        java.util.Random random = new java.util.Random(5);
+        String[] values = {"1", "1.0", "01", "2", "-3", "1e1", "10", "2.5", "0", "-0", "7", "3"};
+        for (int round = 0; round < 40; round++) {
+            jedis.del("nums");
+            int n = 1 + random.nextInt(round < 20 ? 12 : 400);
+            for (int i = 0; i < n; i++) jedis.rpush("nums", values[random.nextInt(values.length)] + (round % 2 == 0 ? "" : "0".repeat(random.nextInt(2))));
+            for (String[] options : new String[][] {{}, {"DESC"}, {"ALPHA"}, {"ALPHA", "DESC"}}) {
+                List<String> full = list(cmd(jedis, "SORT", concat(new String[] {"nums"}, options)));
+                for (int t = 0; t < 10; t++) {
+                    int offset = random.nextInt(n + 2) - 1, count = random.nextInt(n + 2) - 1;
+                    List<String> limited = list(cmd(jedis, "SORT", concat(concat(new String[] {"nums"}, options),
+                            new String[] {"LIMIT", Integer.toString(offset), Integer.toString(count)})));
+                    int from = Math.max(0, offset), to = count < 0 ? n : (int) Math.min(n, (long) from + count);
+                    assertEquals(from >= n ? List.of() : full.subList(from, Math.max(from, to)), limited,
+                            Arrays.toString(options) + " LIMIT " + offset + " " + count);
+                }
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> list(Object reply) {
+        return (List<String>) reply;
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     @Test
     void getHashPatternEndsAtANulByte(Jedis jedis) {
         // lookupKeyByPattern tests spat[0] == '#' && spat[1] == '\0' (found by hand against redis-server 7.0.15).
