@@ -71,12 +71,27 @@ public final class StreamId implements Comparable<StreamId> {
     /** The same text as toString, written straight into bytes: every entry a stream reply carries has one. */
     public byte[] toBytes() {
         if (ms < 0 || seq < 0) return toString().getBytes(StandardCharsets.US_ASCII);
+        byte[] b = new byte[Numbers.decimalLength(ms) + 1 + Numbers.decimalLength(seq)];
+        write(ms, seq, b);
+        return b;
+    }
+
+    /** The longest text an ID has: two unsigned 64-bit numbers and the dash. */
+    public static final int MAX_TEXT_LENGTH = 41;
+
+    /** Writes toString's text of the ID ms-seq at the start of b (MAX_TEXT_LENGTH bytes at least); its length. */
+    public static int write(long ms, long seq, byte[] b) {
+        if (ms < 0 || seq < 0) {
+            byte[] text = new StreamId(ms, seq).toString().getBytes(StandardCharsets.US_ASCII);
+            System.arraycopy(text, 0, b, 0, text.length);
+            return text.length;
+        }
         int msDigits = Numbers.decimalLength(ms);
-        byte[] b = new byte[msDigits + 1 + Numbers.decimalLength(seq)];
+        int length = msDigits + 1 + Numbers.decimalLength(seq);
         Numbers.writeDigits(b, msDigits, ms);
         b[msDigits] = '-';
-        Numbers.writeDigits(b, b.length, seq);
-        return b;
+        Numbers.writeDigits(b, length, seq);
+        return length;
     }
 
     /** The 16-byte big-endian form (rax keys, RDB node keys and PEL IDs). */

@@ -44,6 +44,24 @@ public final class StreamValue implements TypedValue {
         boolean visit(Item item);
     }
 
+    /**
+     * Receives entries as their node holds them, without an object per entry or element: an
+     * entry's ID and how many field/value pairs follow, then its fields and values in order.
+     */
+    public interface EntrySink {
+        void entry(long ms, long seq, int pairs);
+
+        void element(byte[] b, int off, int len);
+
+        /** An element the node holds as an integer (its text is the decimal, as lpGet gives it). */
+        void element(long integer);
+    }
+
+    /** Consumes the entry whose header a NodeReader has just read; false stops the iteration. */
+    private interface ReaderVisitor {
+        boolean visit(NodeReader r);
+    }
+
     @Override
     public ValueType type() {
         return ValueType.STREAM;
@@ -261,6 +279,23 @@ public final class StreamValue implements TypedValue {
             return fv;
         }
 
+        /** After readHeader: hands the entry to the sink, cursor moved past it. */
+        void sendFields(EntrySink sink) {
+            boolean same = (flags & FLAG_SAMEFIELDS) != 0;
+            int n = same ? masterFields.length : (int) c.nextInt();
+            sink.entry(ms, seq, n);
+            for (int i = 0; i < n; i++) {
+                if (same) sink.element(masterFields[i], 0, masterFields[i].length); else sendElement(sink);
+                sendElement(sink);
+            }
+            c.next();
+        }
+
+        private void sendElement(EntrySink sink) {
+            c.next();
+            if (c.isInt) sink.element(c.intValue); else sink.element(lp.buf, c.strOff, c.strLen);
+        }
+
         /** After readHeader: moves past the entry without decoding it. */
         void skipFields() {
             boolean same = (flags & FLAG_SAMEFIELDS) != 0;
@@ -280,6 +315,33 @@ public final class StreamValue implements TypedValue {
      * withTombstones (streamIterator).
      */
     public void range(StreamId start, StreamId end, boolean reverse, boolean withTombstones, Visitor v) {
+        walk(start, end, reverse, withTombstones, r -> v.visit(new Item(new StreamId(r.ms, r.seq), r.readFields())));
+    }
+
+    /** How many entries start..end holds, at most limit (0 = no limit): what send then visits. */
+    public long count(StreamId start, StreamId end, long limit, boolean reverse) {
+        long[] n = new long[1];
+        walk(start, end, reverse, false, r -> {
+            r.skipFields();
+            return ++n[0] != limit;
+        });
+        return n[0];
+    }
+
+    /** Hands the entries start..end, at most limit (0 = all), to the sink as their nodes hold them. */
+    public void send(StreamId start, StreamId end, long limit, boolean reverse, EntrySink sink) {
+        long[] n = new long[1];
+        walk(start, end, reverse, false, r -> {
+            r.sendFields(sink);
+            return ++n[0] != limit;
+        });
+    }
+
+    /**
+     * Walks start..end for range, count and send: each entry's header is read, then the visitor
+     * consumes its fields.
+     */
+    private void walk(StreamId start, StreamId end, boolean reverse, boolean withTombstones, ReaderVisitor v) {
         if (nodes.isEmpty() || start.compareTo(end) > 0) return;
         if (!reverse) {
             StreamId from = nodes.floorKey(start);
@@ -295,7 +357,7 @@ public final class StreamValue implements TypedValue {
                         continue;
                     }
                     if (r.compareTo(end) > 0) return;
-                    if (!v.visit(new Item(new StreamId(r.ms, r.seq), r.readFields()))) return;
+                    if (!v.visit(r)) return;
                 }
             }
         } else {
@@ -315,7 +377,7 @@ public final class StreamValue implements TypedValue {
                     r.readHeader();
                     if (r.compareTo(start) < 0) return;
                     if (r.compareTo(end) > 0 || (!withTombstones && (r.flags & FLAG_DELETED) != 0)) continue;
-                    if (!v.visit(new Item(new StreamId(r.ms, r.seq), r.readFields()))) return;
+                    if (!v.visit(r)) return;
                 }
             }
         }

@@ -162,6 +162,72 @@ class StreamValueTest {
         assertEquals(s.lastValidId(), lastOf(s));
     }
 
+    /** XRANGE and XREAD reply from the nodes (count, then send): the same entries range reads, element for element. */
+    @Test
+    void sentEntriesAreTheEntriesRangeReads() {
+        StreamValue s = new StreamValue();
+        java.util.Random random = new java.util.Random(12);
+        String[] values = {"0", "-1", "12", "4095", "-4096", "70000", "-9223372036854775808", "9223372036854775807",
+                "007", "1.5", "", "text", "v".repeat(300)};
+        for (int i = 1; i <= 600; i++) {
+            int pairs = 1 + random.nextInt(3);
+            String[] fieldsAndValues = new String[2 * pairs];
+            for (int p = 0; p < pairs; p++) {
+                fieldsAndValues[2 * p] = random.nextInt(4) == 0 ? values[random.nextInt(values.length)] : "f" + p;
+                fieldsAndValues[2 * p + 1] = values[random.nextInt(values.length)];
+            }
+            // Past 2^63 milliseconds at the end: IDs whose text is unsigned.
+            long ms = i <= 590 ? i : Long.MIN_VALUE + i;
+            s.append(fv(fieldsAndValues), 0, pairs, new StreamId(ms, random.nextInt(3) == 0 ? -2 : 0), true, 0, 4096, 25);
+            if (random.nextInt(5) == 0) s.delete(new StreamId(1 + random.nextInt(i), 0));
+        }
+        for (int round = 0; round < 2_000; round++) {
+            StreamId start = randomBound(random), end = randomBound(random);
+            boolean reverse = random.nextBoolean();
+            long limit = random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(40);
+            List<String> expected = new ArrayList<>();
+            s.range(start, end, reverse, false, item -> {
+                StringBuilder b = new StringBuilder(item.id().toString()).append(' ').append(item.fieldsAndValues().length / 2);
+                for (byte[] x : item.fieldsAndValues()) b.append(" <").append(new String(x, StandardCharsets.ISO_8859_1)).append('>');
+                expected.add(b.toString());
+                return limit == 0 || expected.size() < limit;
+            });
+            List<String> sent = new ArrayList<>();
+            byte[] id = new byte[StreamId.MAX_TEXT_LENGTH];
+            s.send(start, end, limit, reverse, new StreamValue.EntrySink() {
+                @Override
+                public void entry(long ms, long seq, int pairs) {
+                    sent.add(new String(id, 0, StreamId.write(ms, seq, id), StandardCharsets.ISO_8859_1) + " " + pairs);
+                }
+
+                @Override
+                public void element(byte[] b, int off, int len) {
+                    append(" <" + new String(b, off, len, StandardCharsets.ISO_8859_1) + ">");
+                }
+
+                @Override
+                public void element(long integer) {
+                    append(" <" + integer + ">");
+                }
+
+                private void append(String text) {
+                    sent.set(sent.size() - 1, sent.get(sent.size() - 1) + text);
+                }
+            });
+            assertEquals(expected, sent, start + ".." + end + " reverse " + reverse + " limit " + limit);
+            assertEquals(expected.size(), s.count(start, end, limit, reverse));
+        }
+    }
+
+    private static StreamId randomBound(java.util.Random random) {
+        return switch (random.nextInt(6)) {
+            case 0 -> StreamId.MIN;
+            case 1 -> StreamId.MAX;
+            case 2 -> new StreamId(Long.MIN_VALUE + 590 + random.nextInt(12), random.nextInt(3) - 2);
+            default -> new StreamId(random.nextInt(620), random.nextInt(3) == 0 ? -2 : random.nextInt(2));
+        };
+    }
+
     private static String describe(StreamValue.Item item) {
         StringBuilder b = new StringBuilder(item.id().toString());
         for (byte[] x : item.fieldsAndValues()) b.append(' ').append(x.length).append(':').append(new String(x, 0, Math.min(8, x.length), StandardCharsets.UTF_8));

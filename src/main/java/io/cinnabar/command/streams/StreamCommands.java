@@ -300,7 +300,7 @@ public final class StreamCommands implements CommandFamily {
         } else if (count == 0) {
             c.reply().nullArray();
         } else {
-            Streams.entries(c.reply(), s.items(start, end, count == -1 ? 0 : count, rev));
+            Streams.entries(c.reply(), s, start, end, count == -1 ? 0 : count, rev);
         }
     }
 

@@ -143,7 +143,7 @@ final class StreamReads {
                 r.bulk(key);
                 if (groupName == null) {
                     StreamId start = ids[k].next();
-                    Streams.entries(r, Streams.read(c, key).items(start == null ? StreamId.MAX : start, StreamId.MAX, count, false));
+                    Streams.entries(r, Streams.read(c, key), start == null ? StreamId.MAX : start, StreamId.MAX, count, false);
                 } else {
                     StreamValue s = Streams.writeGroups(c, key);
                     serveGroup(c, key, s, groupName, consumerName, ids[k], count, noack);

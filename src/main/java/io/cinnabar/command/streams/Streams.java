@@ -116,6 +116,40 @@ final class Streams {
         for (StreamValue.Item item : items) entry(r, item);
     }
 
+    /** The entries start..end, at most count (0 = all), replied from their nodes (XRANGE, XREAD). */
+    static void entries(Reply r, StreamValue s, StreamId start, StreamId end, long count, boolean reverse) {
+        long n = s.count(start, end, count, reverse);
+        r.array((int) n);
+        if (n > 0) s.send(start, end, n, reverse, new EntryReply(r));
+    }
+
+    /** Writes each entry as [id, [field, value, ...]]. */
+    private static final class EntryReply implements StreamValue.EntrySink {
+        private final Reply r;
+        private final byte[] id = new byte[StreamId.MAX_TEXT_LENGTH];
+
+        EntryReply(Reply r) {
+            this.r = r;
+        }
+
+        @Override
+        public void entry(long ms, long seq, int pairs) {
+            r.array(2);
+            r.bulk(id, 0, StreamId.write(ms, seq, id));
+            r.array(2 * pairs);
+        }
+
+        @Override
+        public void element(byte[] b, int off, int len) {
+            r.bulk(b, off, len);
+        }
+
+        @Override
+        public void element(long integer) {
+            r.bulk(integer);
+        }
+    }
+
     // ---- propagation (streamPropagateXCLAIM, streamPropagateGroupID, streamPropagateConsumerCreation) ----
 
     /** XCLAIM key group consumer 0 id TIME t RETRYCOUNT n FORCE JUSTID LASTID group-last-id */
