@@ -242,11 +242,12 @@ public final class HashValue implements TypedValue {
 
     /**
      * Sets the pairs args[from], args[from+1], ... (later pairs win); returns how many fields were
-     * created. A compact hash is rebuilt once for the whole call.
+     * created. Several pairs edit one working copy of a compact hash, each found and set in it as
+     * Redis's hashTypeSet does in its listpack, and past the entries limit the rest go to the
+     * hashtable it converts to then.
      */
     public int setAll(byte[][] args, int from, long maxEntries, long maxValue) {
-        int pairs = (args.length - from) / 2;
-        if (pairs == 1) return set(args[from], args[from + 1], maxEntries, maxValue) ? 1 : 0;
+        if (args.length - from == 2) return set(args[from], args[from + 1], maxEntries, maxValue) ? 1 : 0;
         if (table == null) {
             for (int i = from; i < args.length; i++) {
                 if (args[i].length > maxValue) {
@@ -256,47 +257,20 @@ public final class HashValue implements TypedValue {
             }
         }
         int created = 0;
-        if (table != null) {
-            for (int i = from; i + 1 < args.length; i += 2) {
-                if (put(args[i], args[i + 1])) created++;
-            }
-            return created;
-        }
-        byte[][] items = Arrays.copyOf(PairPack.unpack(pack, count), (count + pairs) * 2);
-        int n = count * 2;
-        // Past a few fields, index them so one call with many pairs stays linear.
-        BytesMap<Integer> index = count + pairs > 16 ? new BytesMap<>(count + pairs) : null;
-        if (index != null) for (int i = 0; i < n; i += 2) index.put(items[i], i);
-        for (int a = from; a + 1 < args.length; a += 2) {
-            int at = -1;
-            if (index != null) {
-                Integer found = index.get(args[a]);
-                if (found != null) at = found;
-            } else {
-                for (int i = 0; i < n; i += 2) {
-                    if (Arrays.equals(items[i], args[a])) {
-                        at = i;
-                        break;
-                    }
+        int i = from;
+        if (table == null) {
+            PairPack.Editor editor = new PairPack.Editor(pack, args, from);
+            for (; i + 1 < args.length && count <= maxEntries; i += 2) {
+                if (editor.set(args[i], args[i + 1])) {
+                    count++;
+                    created++;
                 }
             }
-            if (at >= 0) {
-                items[at + 1] = args[a + 1];
-            } else {
-                if (index != null) index.put(args[a], n);
-                items[n++] = args[a];
-                items[n++] = args[a + 1];
-                created++;
-            }
+            pack = editor.pack();
+            if (count > maxEntries) convert();
         }
-        if (n / 2 > maxEntries) {
-            pack = null;
-            count = 0;
-            table = new BytesMap<>(n / 2);
-            for (int i = 0; i < n; i += 2) put(items[i], items[i + 1]);
-        } else {
-            pack = PairPack.build(items, n);
-            count = n / 2;
+        for (; i + 1 < args.length; i += 2) {
+            if (put(args[i], args[i + 1])) created++;
         }
         return created;
     }

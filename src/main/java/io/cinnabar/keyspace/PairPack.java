@@ -45,12 +45,22 @@ final class PairPack {
 
     /** Offset of the value entry of field, or -1. */
     static int find(byte[] p, byte[] field) {
-        int off = 0, n = p.length;
+        return find(p, p.length, field);
+    }
+
+    /** Offset of the value entry of field among the entries in p's first n bytes, or -1. */
+    private static int find(byte[] p, int n, byte[] field) {
+        int off = 0;
         while (off < n) {
             int len = length(p, off);
             int d = data(off, len);
             int valueOff = d + len;
-            if (len == field.length && Arrays.equals(p, d, valueOff, field, 0, len)) return valueOff;
+            // The last byte first: fields often share a prefix ("f1", "f2"), and a call into
+            // Arrays.equals costs more than the comparison of a short field itself.
+            if (len == field.length && (len == 0 || p[valueOff - 1] == field[len - 1])
+                    && Arrays.equals(p, d, valueOff, field, 0, len)) {
+                return valueOff;
+            }
             off = next(p, valueOff);
         }
         return -1;
@@ -101,6 +111,43 @@ final class PairPack {
         byte[] out = Arrays.copyOf(p, p.length + entrySize(field) + entrySize(value));
         put(out, put(out, p.length, field), value);
         return out;
+    }
+
+    /**
+     * The writes of one call made on one copy of a pack, with room for all of them, as Redis
+     * edits its listpack in place: each pair is searched for and its value replaced (the entries
+     * after it moved) or appended, where a write of its own would copy the whole pack.
+     */
+    static final class Editor {
+        private final byte[] buf;
+        private int length;
+
+        /** A copy of p with room for the pairs args[from..] as new entries. */
+        Editor(byte[] p, byte[][] args, int from) {
+            int room = 0;
+            for (int i = from; i < args.length; i++) room += entrySize(args[i]);
+            buf = Arrays.copyOf(p, p.length + room);
+            length = p.length;
+        }
+
+        /** Sets field to value; true if the field was added. */
+        boolean set(byte[] field, byte[] value) {
+            int valueOff = find(buf, length, field);
+            if (valueOff < 0) {
+                length = put(buf, put(buf, length, field), value);
+                return true;
+            }
+            int end = next(buf, valueOff);
+            int newEnd = valueOff + entrySize(value);
+            System.arraycopy(buf, end, buf, newEnd, length - end);
+            put(buf, valueOff, value);
+            length += newEnd - end;
+            return false;
+        }
+
+        byte[] pack() {
+            return Arrays.copyOf(buf, length);
+        }
     }
 
     /** Packs the first n entries of items (field, value, field, value...). */

@@ -133,4 +133,41 @@ class HashValueTest {
         }
         assertEquals(model, contents(h));
     }
+
+    /** Pairs set in one call keep Redis's order in the pack (updates in place, new fields appended) and convert as Redis's. */
+    @Test
+    void setAllOfAnyPairCountKeepsInsertionOrder() {
+        Random rnd = new Random(7);
+        for (int round = 0; round < 3_000; round++) {
+            HashValue h = new HashValue();
+            Map<String, String> model = new java.util.LinkedHashMap<>();
+            int start = rnd.nextInt(40);
+            for (int i = 0; i < start; i++) {
+                h.set(b("f" + i), b("v" + i), 128, 64);
+                model.put("f" + i, "v" + i);
+            }
+            int pairs = 1 + rnd.nextInt(20);
+            byte[][] args = new byte[2 + 2 * pairs][];
+            args[0] = b("HSET");
+            args[1] = b("key");
+            int created = 0;
+            for (int p = 0; p < pairs; p++) {
+                // Values of one- and two-byte length headers, growing and shrinking in place.
+                String f = "f" + rnd.nextInt(start + 10), v = rnd.nextInt(4) == 0 ? "x".repeat(rnd.nextInt(300)) : "w" + rnd.nextInt(1000);
+                args[2 + 2 * p] = b(f);
+                args[3 + 2 * p] = b(v);
+                if (model.put(f, v) == null) created++;
+            }
+            long maxEntries = 20 + rnd.nextInt(30);
+            assertEquals(created, h.setAll(args, 2, maxEntries, 300));
+            assertEquals(model.size() > maxEntries ? "hashtable" : "listpack", h.encoding());
+            if (h.encoding().equals("listpack")) {
+                List<String> order = new ArrayList<>();
+                h.forEach((f, fo, fl, v, vo, vl) -> order.add(new String(f, fo, fl) + "=" + new String(v, vo, vl)));
+                assertEquals(model.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList(), order);
+            } else {
+                assertEquals(model, contents(h));
+            }
+        }
+    }
 }
