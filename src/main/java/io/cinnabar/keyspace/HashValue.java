@@ -7,8 +7,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * A hash: a {@link PairPack} ("listpack") while small, a {@link BytesMap} ("hashtable") once it
  * passes hash-max-listpack-entries fields or holds a field or value longer than
  * hash-max-listpack-value bytes. The conversion is one-way, as in Redis. The thresholds are
- * passed to each write so CONFIG SET applies to later writes. Stored arrays are never mutated,
- * so readers may hand them to replies directly.
+ * passed to each write so CONFIG SET applies to later writes. The hashtable's arrays are never
+ * mutated, so readers may hand them to replies directly; a listpack's value of unchanged length is
+ * written over in place ({@link PairPack}).
  */
 public final class HashValue implements TypedValue {
     /** Receives one byte range (a field or a value) without copying it. */
@@ -70,8 +71,8 @@ public final class HashValue implements TypedValue {
     @Override
     public HashValue copy() {
         HashValue h = new HashValue();
-        // Packs and stored arrays are immutable, so they can be shared.
-        h.pack = pack;
+        // A pack's values may be written over in place; the hashtable's arrays never are.
+        h.pack = pack == null || pack.length == 0 ? pack : pack.clone();
         h.count = count;
         h.table = table == null ? null : table.copy(v -> v);
         h.tableBytes = tableBytes;
@@ -231,7 +232,7 @@ public final class HashValue implements TypedValue {
         if (table != null) return put(field, value);
         int off = PairPack.find(pack, field);
         if (off >= 0) {
-            pack = PairPack.replaceValue(pack, off, value);
+            if (!PairPack.replaceValueInPlace(pack, off, value)) pack = PairPack.replaceValue(pack, off, value);
         } else {
             pack = PairPack.append(pack, field, value);
             count++;
@@ -242,9 +243,10 @@ public final class HashValue implements TypedValue {
 
     /**
      * Sets the pairs args[from], args[from+1], ... (later pairs win); returns how many fields were
-     * created. Several pairs edit one working copy of a compact hash, each found and set in it as
-     * Redis's hashTypeSet does in its listpack, and past the entries limit the rest go to the
-     * hashtable it converts to then.
+     * created. In a compact hash, values that keep their length are written over in place; from
+     * the first pair that cannot be, the pairs edit one working copy of the pack, each found and
+     * set in it as Redis's hashTypeSet does in its listpack, and past the entries limit the rest
+     * go to the hashtable it converts to then.
      */
     public int setAll(byte[][] args, int from, long maxEntries, long maxValue) {
         if (args.length - from == 2) return set(args[from], args[from + 1], maxEntries, maxValue) ? 1 : 0;
@@ -259,7 +261,10 @@ public final class HashValue implements TypedValue {
         int created = 0;
         int i = from;
         if (table == null) {
-            PairPack.Editor editor = new PairPack.Editor(pack, args, from);
+            while (i + 1 < args.length && count <= maxEntries && setInPlace(args[i], args[i + 1])) i += 2;
+        }
+        if (table == null && i + 1 < args.length) {
+            PairPack.Editor editor = new PairPack.Editor(pack, args, i);
             for (; i + 1 < args.length && count <= maxEntries; i += 2) {
                 if (editor.set(args[i], args[i + 1])) {
                     count++;
@@ -273,6 +278,12 @@ public final class HashValue implements TypedValue {
             if (put(args[i], args[i + 1])) created++;
         }
         return created;
+    }
+
+    /** Writes value over field's in a compact hash if field is there with a value of that length. */
+    private boolean setInPlace(byte[] field, byte[] value) {
+        int off = PairPack.find(pack, field);
+        return off >= 0 && PairPack.replaceValueInPlace(pack, off, value);
     }
 
     /** Deletes the fields args[from..]; returns how many existed. */

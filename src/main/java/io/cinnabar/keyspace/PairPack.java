@@ -5,8 +5,9 @@ import java.util.Arrays;
 /**
  * The compact encoding of small hashes, like Redis's listpack: one flat byte[] of entries, each a
  * varint length (7 bits a byte, low bits first) followed by that many bytes; entries alternate
- * field, value. An empty pack is a zero-length array. Packs are never modified in place: every
- * write builds a new array, so readers may keep slices of an old one.
+ * field, value. An empty pack is a zero-length array. A value replaced by one of the same length
+ * is written over in place, as Redis's listpack does; every other write builds a new array. So
+ * slices of a pack are read at once (replies copy them), and a copy of a hash owns its pack.
  */
 final class PairPack {
     static final byte[] EMPTY = new byte[0];
@@ -94,6 +95,14 @@ final class PairPack {
 
     static int put(byte[] out, int off, byte[] b) {
         return put(out, off, b, 0, b.length);
+    }
+
+    /** Writes value over the value entry at valueOff if it has the same length; false if not. */
+    static boolean replaceValueInPlace(byte[] p, int valueOff, byte[] value) {
+        int len = length(p, valueOff);
+        if (len != value.length) return false;
+        System.arraycopy(value, 0, p, data(valueOff, len), len);
+        return true;
     }
 
     /** A copy of p with the value entry at valueOff replaced by value. */

@@ -69,6 +69,34 @@ class HashValueTest {
         assertTrue(h.isEmpty());
     }
 
+    /** A value of the same length is written over in place (no new pack per HSET), so a copy must own its pack. */
+    @Test
+    void sameLengthValuesAreWrittenInPlaceAndCopiesKeepTheirs() {
+        HashValue h = new HashValue();
+        h.set(b("a"), b("1"), 128, 64);
+        h.set(b("b"), b("2"), 128, 64);
+        h.set(b("c"), b("3"), 128, 64);
+        HashValue copy = h.copy();
+        long memory = h.memoryUsage();
+        assertFalse(h.set(b("b"), b("9"), 128, 64));
+        assertEquals(memory, h.memoryUsage());
+        assertEquals(0, h.setAll(new byte[][] {b("c"), b("8"), b("a"), b("7")}, 0, 128, 64));
+        assertEquals(Map.of("a", "7", "b", "9", "c", "8"), contents(h));
+        assertEquals(Map.of("a", "1", "b", "2", "c", "3"), contents(copy));
+        assertFalse(h.set(b("b"), b("longer"), 128, 64));
+        assertEquals(Map.of("a", "7", "b", "longer", "c", "8"), contents(h));
+        List<String> order = new ArrayList<>();
+        h.forEach((f, fo, fl, v, vo, vl) -> order.add(new String(f, fo, fl)));
+        assertEquals(List.of("a", "b", "c"), order);
+        // Past a lowered entries limit, an update converts as Redis's hashTypeSet does, in place or not.
+        HashValue lowered = h.copy();
+        assertEquals(0, lowered.setAll(new byte[][] {b("a"), b("6"), b("c"), b("5")}, 0, 2, 64));
+        assertEquals("hashtable", lowered.encoding());
+        assertEquals(Map.of("a", "6", "b", "longer", "c", "5"), contents(lowered));
+        assertFalse(h.set(b("a"), b("4"), 2, 64));
+        assertEquals("hashtable", h.encoding());
+    }
+
     @Test
     void convertsPastThresholdsAndNeverBack() {
         HashValue h = new HashValue();

@@ -21,6 +21,8 @@ class KeyspaceSnapshotTest {
         final Map<Integer, Map<String, String>> dbs = new TreeMap<>();
         final List<Integer> order = new ArrayList<>();
         final Map<Integer, Long> announced = new HashMap<>();
+        /** The values as handed over: a sink may serialise them later, on another thread. */
+        final Map<String, Object> values = new HashMap<>();
         int duplicates;
 
         @Override
@@ -35,6 +37,7 @@ class KeyspaceSnapshotTest {
             assertEquals(db, order.get(order.size() - 1), "records arrive grouped by database");
             String v = describe(value) + "@" + expireAtMs;
             if (dbs.get(db).put(str(key), v) != null) duplicates++;
+            values.put(db + ":" + str(key), value);
         }
     }
 
@@ -53,6 +56,12 @@ class KeyspaceSnapshotTest {
             ((SetValue) value).forEach(m -> members.add(str(m)));
             members.sort(null);
             return "set" + members;
+        }
+        if (value instanceof HashValue) {
+            Map<String, String> pairs = new TreeMap<>();
+            ((HashValue) value).forEach((f, fo, fl, v, vo, vl) -> pairs.put(new String(f, fo, fl, StandardCharsets.UTF_8),
+                    new String(v, vo, vl, StandardCharsets.UTF_8)));
+            return "hash" + pairs;
         }
         return value.getClass().getSimpleName();
     }
@@ -102,15 +111,23 @@ class KeyspaceSnapshotTest {
         SetValue set = SetValue.forMember(b("a"));
         set.add(b("a"), 512);
         db.set(b("s"), set);
+        HashValue hash = new HashValue();
+        hash.set(b("f"), b("1"), 128, 64);
+        db.set(b("h"), hash);
         for (int i = 0; i < 100; i++) db.set(b("k" + i), b("v"));
         Recorder r = new Recorder();
         KeyspaceSnapshot s = ks.beginSnapshot(r);
         ((SetValue) db.write(b("s"))).add(b("b"), 512);
+        ((HashValue) db.write(b("h"))).set(b("f"), b("2"), 128, 64); // the same length: written over in the pack
         db.set(b("k0"), b("w")); // written over the packed "v" where it lies
         s.finish();
         assertEquals("set[a]@-1", r.dbs.get(0).get("s"));
+        assertEquals("hash{f=1}@-1", r.dbs.get(0).get("h"));
+        // Still after the write, for a sink that serialises what it was handed later.
+        ((HashValue) db.write(b("h"))).set(b("f"), b("3"), 128, 64);
+        assertEquals("hash{f=1}", describe(r.values.get("0:h")));
         assertEquals("v@-1", r.dbs.get(0).get("k0"));
-        assertEquals(101, r.dbs.get(0).size());
+        assertEquals(102, r.dbs.get(0).size());
     }
 
     @RepeatedTest(20)
