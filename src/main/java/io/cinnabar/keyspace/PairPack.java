@@ -146,6 +146,7 @@ final class PairPack {
                 length = put(buf, put(buf, length, field), value);
                 return true;
             }
+            if (replaceValueInPlace(buf, valueOff, value)) return false;
             int end = next(buf, valueOff);
             int newEnd = valueOff + entrySize(value);
             System.arraycopy(buf, end, buf, newEnd, length - end);

@@ -320,21 +320,20 @@ public final class StreamValue implements TypedValue {
 
     /** How many entries start..end holds, at most limit (0 = no limit): what send then visits. */
     public long count(StreamId start, StreamId end, long limit, boolean reverse) {
+        return send(start, end, limit, reverse, null);
+    }
+
+    /**
+     * Hands the entries start..end, at most limit (0 = all), to the sink as their nodes hold them
+     * (none with a null sink); returns how many there were.
+     */
+    public long send(StreamId start, StreamId end, long limit, boolean reverse, EntrySink sink) {
         long[] n = new long[1];
         walk(start, end, reverse, false, r -> {
-            r.skipFields();
+            if (sink == null) r.skipFields(); else r.sendFields(sink);
             return ++n[0] != limit;
         });
         return n[0];
-    }
-
-    /** Hands the entries start..end, at most limit (0 = all), to the sink as their nodes hold them. */
-    public void send(StreamId start, StreamId end, long limit, boolean reverse, EntrySink sink) {
-        long[] n = new long[1];
-        walk(start, end, reverse, false, r -> {
-            r.sendFields(sink);
-            return ++n[0] != limit;
-        });
     }
 
     /**

@@ -129,25 +129,37 @@ class PersistenceIT {
         }
     }
 
-    /** A short string is overwritten where it lies with its key (same length): both files keep the new one. */
+    /**
+     * A short string is overwritten where it lies with its key (same length), and so is a small
+     * hash's value of the same length: both files keep the new ones, in the hash's order.
+     */
     @Test
     void stringsOverwrittenInPlaceSurviveAofAndRdbRestarts() {
         String first = "a".repeat(61);
         String second = "b".repeat(61);
+        List<String> hashValues = List.of("w1", "w2", "longer3", "v4");
         try (CinnabarServer s = start("appendonly", "yes", "save", ""); Jedis j = client(s)) {
             j.set("k", first);
             j.set("k", second);
             j.incr("n");
             j.incr("n");
+            j.hset("h", "f1", "v1");
+            j.sendCommand(redis.clients.jedis.Protocol.Command.HSET, "h", "f2", "v2", "f3", "v3");
+            j.hset("h", "f1", "w1");
+            // In place (f2), then the pack edited (f3 grows, f4 is new).
+            j.sendCommand(redis.clients.jedis.Protocol.Command.HSET, "h", "f2", "w2", "f3", "longer3", "f4", "v4");
+            assertEquals(hashValues, j.hvals("h"));
             assertEquals("OK", j.save());
         }
         try (CinnabarServer s = start("appendonly", "yes", "save", ""); Jedis j = client(s)) {
             assertEquals(second, j.get("k"), "from the AOF");
             assertEquals("2", j.get("n"), "from the AOF");
+            assertEquals(hashValues, j.hvals("h"), "from the AOF");
         }
         try (CinnabarServer s = start("appendonly", "no", "save", ""); Jedis j = client(s)) {
             assertEquals(second, j.get("k"), "from the RDB");
             assertEquals("2", j.get("n"), "from the RDB");
+            assertEquals(hashValues, j.hvals("h"), "from the RDB");
         }
     }
 
@@ -200,6 +212,7 @@ class PersistenceIT {
         try (CinnabarServer s = start("rdb-key-save-delay", "20"); Jedis j = client(s)) {
             for (int i = 0; i < 3000; i++) j.set("k" + i, "old" + i);
             j.sadd("set", "a", "b");
+            j.hset("hash", "f", "1");
             atSnapshot = DataSet.of(j, 1);
             assertEquals("Background saving started", j.bgsave());
             assertEquals("1", info(j, "rdb_bgsave_in_progress"));
@@ -207,6 +220,7 @@ class PersistenceIT {
             for (int i = 0; i < 3000; i += 3) j.set("k" + i, "new" + i);
             for (int i = 1; i < 3000; i += 3) j.del("k" + i);
             j.sadd("set", "c");
+            j.hset("hash", "f", "2"); // written over in place: the snapshot keeps its own copy
             j.set("added-later", "x");
             j.flushDB();
             awaitInfo(j, "rdb_bgsave_in_progress", "0");

@@ -104,11 +104,17 @@ final class Streams {
 
     /** [id, [field, value, ...]] */
     static void entry(Reply r, StreamValue.Item item) {
-        r.array(2);
-        r.bulk(item.id().toBytes());
+        byte[] id = item.id().toBytes();
         byte[][] fv = item.fieldsAndValues();
-        r.array(fv.length);
+        entryHead(r, id, id.length, fv.length);
         for (byte[] b : fv) r.bulk(b);
+    }
+
+    /** An entry's reply up to its fields and values: [id, [ then that many elements. */
+    private static void entryHead(Reply r, byte[] id, int idLength, int elements) {
+        r.array(2);
+        r.bulk(id, 0, idLength);
+        r.array(elements);
     }
 
     static void entries(Reply r, java.util.List<StreamValue.Item> items) {
@@ -134,9 +140,7 @@ final class Streams {
 
         @Override
         public void entry(long ms, long seq, int pairs) {
-            r.array(2);
-            r.bulk(id, 0, StreamId.write(ms, seq, id));
-            r.array(2 * pairs);
+            entryHead(r, id, StreamId.write(ms, seq, id), 2 * pairs);
         }
 
         @Override
