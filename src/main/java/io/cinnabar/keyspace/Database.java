@@ -247,6 +247,19 @@ public final class Database {
         put(key, value, true);
     }
 
+    /**
+     * Stores v at e, a string {@link #writeEntry} just returned, by writing its digits over the
+     * old ones where the string lies packed with its key and is as long (INCR and DECR, as Redis
+     * changes an integer in place): the TTL stays and the change is counted as the lookup's.
+     * False, nothing changed, where it is not.
+     */
+    public boolean overwriteInteger(Entry e, long v) {
+        if (!e.overwriteDecimal(v)) return false;
+        // As a new value stored: the integer encoding, whatever the old string's was.
+        e.lru &= ~(Entry.RAW | Entry.NOT_INT | Entry.PRIVATE_COPY);
+        return true;
+    }
+
     /** Stores value with an absolute expiry time in unix ms. */
     public void set(byte[] key, Object value, long expireAtMs) {
         put(key, value, false);

@@ -1,5 +1,6 @@
 package io.cinnabar.keyspace;
 
+import io.cinnabar.util.Numbers;
 import java.util.Arrays;
 
 /**
@@ -183,6 +184,16 @@ public class Entry extends ChainedTable.Link<Entry> {
      */
     public final byte[] stringArray() {
         return value instanceof Packed ? key : (byte[]) value();
+    }
+
+    /**
+     * Writes v's decimal form over a string packed after the key that has exactly as many bytes
+     * (INCR's new value, in place as Redis changes its integer); false, nothing written, otherwise.
+     */
+    final boolean overwriteDecimal(long v) {
+        if (!(value instanceof Packed p) || key.length - p.keyLength != Numbers.decimalLength(v)) return false;
+        Numbers.writeDecimal(key, key.length, v);
+        return true;
     }
 
     /** Where the string starts in {@link #stringArray()}. */

@@ -1,5 +1,6 @@
 package io.cinnabar.persistence;
 
+import io.cinnabar.util.Numbers;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
@@ -65,7 +66,7 @@ public final class RespCommandBuffer {
 
     /** A number as a bulk string of its decimal digits (Redis's rioWriteBulkLongLong). */
     public RespCommandBuffer bulk(long v) {
-        int digits = decimalLength(v);
+        int digits = Numbers.decimalLength(v);
         prefixedNumber('$', digits);
         ensure(digits + 2);
         writeDecimal(v, digits);
@@ -132,7 +133,7 @@ public final class RespCommandBuffer {
     }
 
     private RespCommandBuffer prefixedNumber(char prefix, long v) {
-        int digits = decimalLength(v);
+        int digits = Numbers.decimalLength(v);
         ensure(digits + 3);
         buf[len++] = (byte) prefix;
         writeDecimal(v, digits);
@@ -142,32 +143,8 @@ public final class RespCommandBuffer {
     }
 
     private void writeDecimal(long v, int digits) {
-        if (v == Long.MIN_VALUE) {
-            byte[] s = Long.toString(v).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-            System.arraycopy(s, 0, buf, len, s.length);
-            len += s.length;
-            return;
-        }
-        int end = len + digits;
-        int p = end;
-        long u = v < 0 ? -v : v;
-        do {
-            buf[--p] = (byte) ('0' + (u % 10));
-            u /= 10;
-        } while (u != 0);
-        if (v < 0) buf[--p] = '-';
-        len = end;
-    }
-
-    static int decimalLength(long v) {
-        if (v == Long.MIN_VALUE) return 20;
-        int n = v < 0 ? 2 : 1;
-        long u = Math.abs(v);
-        while (u >= 10) {
-            u /= 10;
-            n++;
-        }
-        return n;
+        len += digits;
+        Numbers.writeDecimal(buf, len, v);
     }
 
     private void ensure(int extra) {

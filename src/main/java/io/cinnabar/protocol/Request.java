@@ -1,6 +1,7 @@
 package io.cinnabar.protocol;
 
 import io.cinnabar.util.BinaryText;
+import io.cinnabar.util.Numbers;
 
 /**
  * What the decoder hands on for each command: its arguments as a {@code byte[][]}, name first,
@@ -28,17 +29,8 @@ public final class Request {
 
     /** The bytes of a request in RESP multibulk form (how a master's stream carries it, and CLIENT LIST's qbuf of the caller). */
     public static long multibulkLength(byte[][] args) {
-        long n = 1 + digits(args.length) + 2;
-        for (byte[] a : args) n += 1 + digits(a.length) + 2 + a.length + 2;
+        long n = 1 + Numbers.decimalLength(args.length) + 2;
+        for (byte[] a : args) n += 1 + Numbers.decimalLength(a.length) + 2 + a.length + 2;
         return n;
-    }
-
-    private static int digits(long v) {
-        int d = 1;
-        while (v >= 10) {
-            v /= 10;
-            d++;
-        }
-        return d;
     }
 }

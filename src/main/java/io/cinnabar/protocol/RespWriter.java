@@ -1,6 +1,7 @@
 package io.cinnabar.protocol;
 
 import io.cinnabar.util.BinaryText;
+import io.cinnabar.util.Numbers;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -15,7 +16,6 @@ import java.util.Arrays;
  */
 public class RespWriter implements Reply {
     private static final int SHRINK_ABOVE = 1 << 20;
-    private static final byte[] MIN_LONG = RespConstants.ascii(Long.toString(Long.MIN_VALUE));
     private static final int COPY_LOOP_BELOW = 16;
     private static final int CRLF = '\r' | '\n' << 8;
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
@@ -149,7 +149,7 @@ public class RespWriter implements Reply {
 
     @Override
     public void bulk(long v) {
-        header((byte) '$', decimalLength(v));
+        header((byte) '$', Numbers.decimalLength(v));
         ensure(22);
         putLong(v);
         crlf();
@@ -303,40 +303,15 @@ public class RespWriter implements Reply {
 
     /** Writes the decimal digits of v without allocating. Caller ensured 20 bytes of room. */
     private void putLong(long v) {
-        if (v == Long.MIN_VALUE) {
-            System.arraycopy(MIN_LONG, 0, buf, len, MIN_LONG.length);
-            len += MIN_LONG.length;
-            return;
-        }
-        if (v < 0) {
-            buf[len++] = '-';
-            v = -v;
-        }
-        if (v < 10) {
-            buf[len++] = (byte) ('0' + v);
-            return;
-        }
-        if (v < 100) {
+        if (v >= 0 && v < 100) {
             // Most array lengths and counts.
-            buf[len++] = (byte) ('0' + v / 10);
+            if (v >= 10) buf[len++] = (byte) ('0' + v / 10);
             buf[len++] = (byte) ('0' + v % 10);
             return;
         }
-        int digits = 0;
-        for (long t = v; t > 0; t /= 10) digits++;
-        int end = len + digits;
-        for (int i = end - 1; i >= len; i--) {
-            buf[i] = (byte) ('0' + (v % 10));
-            v /= 10;
-        }
+        int end = len + Numbers.decimalLength(v);
+        Numbers.writeDecimal(buf, end, v);
         len = end;
-    }
-
-    static int decimalLength(long v) {
-        if (v == Long.MIN_VALUE) return MIN_LONG.length;
-        int n = v < 0 ? 2 : 1;
-        for (long t = Math.abs(v); t >= 10; t /= 10) n++;
-        return n;
     }
 
     private void ensure(int extra) {

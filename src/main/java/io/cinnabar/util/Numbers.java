@@ -26,6 +26,17 @@ public final class Numbers {
             if (++i == end) return false;
         }
         if (b[i] < '1' || b[i] > '9') return false;
+        if (end - i <= 18) {
+            // Eighteen digits cannot overflow: no bound to check per digit.
+            long v = 0;
+            for (; i < end; i++) {
+                int d = b[i] - '0';
+                if (d < 0 || d > 9) return false;
+                v = v * 10 + d;
+            }
+            out[0] = negative ? -v : v;
+            return true;
+        }
         long v = 0; // accumulate negatively so Long.MIN_VALUE fits
         for (; i < end; i++) {
             int d = b[i] - '0';
@@ -152,30 +163,64 @@ public final class Numbers {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0b || c == '\f';
     }
 
+    private static final byte[] MIN_LONG = Long.toString(Long.MIN_VALUE).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    /** "00" to "99": digits are written two per division. */
+    private static final byte[] DIGIT_PAIRS = new byte[200];
+    static {
+        for (int i = 0; i < 100; i++) {
+            DIGIT_PAIRS[2 * i] = (byte) ('0' + i / 10);
+            DIGIT_PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+        }
+    }
+
     /** Long.toString(v)'s bytes, written straight into them (no String on the way). */
     public static byte[] toBytes(long v) {
-        if (v == Long.MIN_VALUE) return Long.toString(v).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
-        long magnitude = Math.abs(v);
-        int sign = v < 0 ? 1 : 0;
-        byte[] b = new byte[sign + decimalLength(magnitude)];
-        writeDigits(b, b.length, magnitude);
-        if (sign == 1) b[0] = '-';
+        byte[] b = new byte[decimalLength(v)];
+        writeDecimal(b, b.length, v);
         return b;
     }
 
-    /** How many decimal digits v (not negative) has. */
+    /** How many bytes Long.toString(v) has, its sign included. */
     public static int decimalLength(long v) {
+        if (v >= 0) return digitCount(v);
+        return v == Long.MIN_VALUE ? MIN_LONG.length : 1 + digitCount(-v);
+    }
+
+    private static int digitCount(long v) {
         int n = 1;
         for (long limit = 10; n < 19 && v >= limit; limit *= 10) n++;
         return n;
     }
 
-    /** Writes the digits of v (not negative) to b, ending just before end. */
-    public static void writeDigits(byte[] b, int end, long v) {
+    /** Writes Long.toString(v)'s bytes to b, ending just before end; returns where they start. */
+    public static int writeDecimal(byte[] b, int end, long v) {
+        if (v >= 0) return writeDigits(b, end, v);
+        if (v == Long.MIN_VALUE) {
+            System.arraycopy(MIN_LONG, 0, b, end - MIN_LONG.length, MIN_LONG.length);
+            return end - MIN_LONG.length;
+        }
+        int start = writeDigits(b, end, -v) - 1;
+        b[start] = '-';
+        return start;
+    }
+
+    /** Writes the digits of v (not negative) to b, ending just before end; returns where they start. */
+    public static int writeDigits(byte[] b, int end, long v) {
         int i = end;
-        do {
-            b[--i] = (byte) ('0' + v % 10);
-            v /= 10;
-        } while (v != 0);
+        while (v >= 100) {
+            long q = v / 100;
+            int pair = 2 * (int) (v - q * 100);
+            b[--i] = DIGIT_PAIRS[pair + 1];
+            b[--i] = DIGIT_PAIRS[pair];
+            v = q;
+        }
+        if (v >= 10) {
+            int pair = 2 * (int) v;
+            b[--i] = DIGIT_PAIRS[pair + 1];
+            b[--i] = DIGIT_PAIRS[pair];
+        } else {
+            b[--i] = (byte) ('0' + v);
+        }
+        return i;
     }
 }

@@ -15,6 +15,7 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisProtocol;
+import redis.clients.jedis.Transaction;
 import redis.clients.jedis.args.BitCountOption;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.BitPosParams;
@@ -28,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -347,6 +349,59 @@ class StringCommandsIT {
         assertEquals("ERR increment or decrement would overflow", error(jedis, "DECR", "s"));
         assertEquals("ERR decrement would overflow", error(jedis, "DECRBY", "s", "-9223372036854775808"));
         assertEquals("-9223372036854775808", jedis.get("s"));
+    }
+
+    /**
+     * INCR writes the new digits over the old ones when they are as many: the values, the
+     * encodings and WATCH must be those of a new value stored.
+     */
+    @Test
+    void incrementsWrittenInPlaceKeepValuesEncodingsAndWatch(Jedis jedis, CinnabarServer server) {
+        SplittableRandom random = new SplittableRandom(11);
+        long[] steps = {1, 9, 10, 11, 99, 100, 999, 1_000_000_007L};
+        long[] model = new long[8];
+        for (int i = 0; i < 6000; i++) {
+            int k = random.nextInt(model.length);
+            long delta = steps[random.nextInt(steps.length)] * (random.nextBoolean() ? 1 : -1);
+            // Around the 2^63 bounds too: the overflow error leaves the value as it was.
+            if (random.nextInt(500) == 0) {
+                model[k] = random.nextBoolean() ? Long.MAX_VALUE - random.nextInt(3) : Long.MIN_VALUE + random.nextInt(3);
+                jedis.set("n" + k, Long.toString(model[k]));
+            }
+            boolean overflows = delta > 0 ? model[k] > Long.MAX_VALUE - delta : model[k] < Long.MIN_VALUE - delta;
+            if (overflows) {
+                assertEquals("ERR increment or decrement would overflow", error(jedis, "INCRBY", "n" + k, Long.toString(delta)));
+            } else {
+                model[k] += delta;
+                assertEquals(model[k], delta == -1 ? jedis.decr("n" + k) : jedis.incrBy("n" + k, delta));
+            }
+            assertEquals(Long.toString(model[k]), jedis.get("n" + k));
+        }
+        jedis.set("big", "123456");
+        jedis.copy("big", "copied", false);
+        assertEquals(123457, jedis.incr("copied"));
+        assertEquals(1L, jedis.objectRefcount("copied"), "a new value, not a shared integer");
+        jedis.set("shared", "1234");
+        jedis.incr("shared");
+        assertEquals(Integer.MAX_VALUE, jedis.objectRefcount("shared"), "1235 is a shared integer, as in Redis");
+        jedis.set("appended", "100");
+        jedis.append("appended", "0");
+        assertEquals("raw", jedis.objectEncoding("appended"));
+        assertEquals(1001, jedis.incr("appended"));
+        assertEquals("int", jedis.objectEncoding("appended"));
+        cmd(jedis, "INCRBYFLOAT", "float", "10.5");
+        cmd(jedis, "INCRBYFLOAT", "float", "0.5");
+        assertEquals("embstr", jedis.objectEncoding("float"));
+        assertEquals(12, jedis.incr("float"));
+        assertEquals("int", jedis.objectEncoding("float"));
+        jedis.set("watched", "500");
+        jedis.watch("watched");
+        try (Jedis other = new Jedis("127.0.0.1", server.port())) {
+            assertEquals(501, other.incr("watched"));
+        }
+        Transaction multi = jedis.multi();
+        multi.get("watched");
+        assertNull(multi.exec(), "an INCR in place touches WATCH");
     }
 
     @Test

@@ -115,8 +115,10 @@ class KeyspaceSnapshotTest {
         hash.set(b("f"), b("1"), 128, 64);
         db.set(b("h"), hash);
         for (int i = 0; i < 100; i++) db.set(b("k" + i), b("v"));
+        db.set(b("n"), b("100"));
         Recorder r = new Recorder();
         KeyspaceSnapshot s = ks.beginSnapshot(r);
+        assertTrue(db.overwriteInteger(db.writeEntry(b("n")), 101)); // INCR's digits written over the old
         ((SetValue) db.write(b("s"))).add(b("b"), 512);
         ((HashValue) db.write(b("h"))).set(b("f"), b("2"), 128, 64); // the same length: written over in the pack
         db.set(b("k0"), b("w")); // written over the packed "v" where it lies
@@ -127,7 +129,11 @@ class KeyspaceSnapshotTest {
         ((HashValue) db.write(b("h"))).set(b("f"), b("3"), 128, 64);
         assertEquals("hash{f=1}", describe(r.values.get("0:h")));
         assertEquals("v@-1", r.dbs.get(0).get("k0"));
-        assertEquals(102, r.dbs.get(0).size());
+        assertEquals("100@-1", r.dbs.get(0).get("n"));
+        assertTrue(db.overwriteInteger(db.writeEntry(b("n")), 102));
+        assertEquals("100", describe(r.values.get("0:n")));
+        assertEquals("102", describe(db.lookup(b("n")).value()));
+        assertEquals(103, r.dbs.get(0).size());
     }
 
     @RepeatedTest(20)

@@ -495,17 +495,8 @@ public final class InfoCommand implements CommandFamily {
             name(name);
             room(21);
             bytes[length++] = ':';
-            if (value < 0) {
-                if (value == Long.MIN_VALUE) {
-                    text(Long.toString(value));
-                    crlf();
-                    return;
-                }
-                bytes[length++] = '-';
-                value = -value;
-            }
             length += Numbers.decimalLength(value);
-            Numbers.writeDigits(bytes, length, value);
+            Numbers.writeDecimal(bytes, length, value);
             crlf();
         }
 

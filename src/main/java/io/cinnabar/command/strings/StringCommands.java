@@ -443,7 +443,7 @@ public final class StringCommands implements CommandFamily {
             throw new CommandError("ERR increment or decrement would overflow");
         }
         value += delta;
-        db.setKeepTtl(key, StringValues.decimal(value));
+        if (old == null || !db.overwriteInteger(old, value)) db.setKeepTtl(key, StringValues.decimal(value));
         c.notify(KeyspaceEvents.STRING, "incrby", key);
         c.reply().integer(value);
     }

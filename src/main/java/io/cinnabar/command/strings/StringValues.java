@@ -6,6 +6,7 @@ import io.cinnabar.config.ConfigOptions;
 import io.cinnabar.keyspace.Database;
 import io.cinnabar.keyspace.GrowableString;
 import io.cinnabar.keyspace.WrongTypeException;
+import io.cinnabar.util.Numbers;
 
 /** Lookups and limits shared by the string and bitmap families. */
 public final class StringValues {
@@ -61,34 +62,6 @@ public final class StringValues {
 
     /** Decimal bytes of v; 0..9999 share one array each, as Redis shares small integer objects. */
     public static byte[] decimal(long v) {
-        if (v >= 0 && v < SMALL_INTS.length) return SMALL_INTS[(int) v];
-        int n = decimalLength(v);
-        byte[] out = new byte[n];
-        long x = v;
-        int i = n;
-        if (x < 0) {
-            out[0] = '-';
-            do {
-                out[--i] = (byte) ('0' - x % 10);
-                x /= 10;
-            } while (x != 0);
-        } else {
-            do {
-                out[--i] = (byte) ('0' + x % 10);
-                x /= 10;
-            } while (x != 0);
-        }
-        return out;
-    }
-
-    private static int decimalLength(long v) {
-        if (v == Long.MIN_VALUE) return 20;
-        int n = v < 0 ? 2 : 1;
-        long x = Math.abs(v);
-        while (x >= 10) {
-            x /= 10;
-            n++;
-        }
-        return n;
+        return v >= 0 && v < SMALL_INTS.length ? SMALL_INTS[(int) v] : Numbers.toBytes(v);
     }
 }
