@@ -182,6 +182,14 @@ public final class Call {
         dispatcher.alsoPropagate(client.db, argv);
     }
 
+    /**
+     * Whether anything takes what commands propagate (an AOF, replicas): arguments made only to
+     * be propagated need not be made otherwise.
+     */
+    public boolean propagates() {
+        return dispatcher.propagates();
+    }
+
     /** The command's own argv is not propagated, even if it changed the data (it said so with alsoPropagate). */
     public void preventPropagation() {
         propagationPrevented = true;

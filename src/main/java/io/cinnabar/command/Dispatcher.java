@@ -156,6 +156,10 @@ public final class Dispatcher {
         propagation.also(db, argv);
     }
 
+    boolean propagates() {
+        return propagation.feed().enabled();
+    }
+
     public ServerContext server() {
         return server;
     }

@@ -162,6 +162,26 @@ class StreamCommandsIT {
         assertEquals(0L, jedis.xgroupDestroy("s", "g"));
     }
 
+    /**
+     * Entries delivered anew after XGROUP SETID moved the group back are still pending for their
+     * first consumer: they pass to the new one, delivery count 1 (as redis-server 7.0.15 does).
+     */
+    @Test
+    void redeliveryAfterSetidBackMovesPendingEntries(Jedis jedis) {
+        for (int i = 1; i <= 3; i++) cmd(jedis, "XADD", "s", i + "-0", "a", String.valueOf(i));
+        cmd(jedis, "XGROUP", "CREATE", "s", "g", "0");
+        cmd(jedis, "XREADGROUP", "GROUP", "g", "alice", "STREAMS", "s", ">");
+        cmd(jedis, "XREADGROUP", "GROUP", "g", "alice", "STREAMS", "s", "0");
+        cmd(jedis, "XGROUP", "SETID", "s", "g", "0");
+        cmd(jedis, "XREADGROUP", "GROUP", "g", "bob", "COUNT", "2", "STREAMS", "s", ">");
+        StreamPendingSummary summary = jedis.xpending("s", "g");
+        assertEquals(3, summary.getTotal());
+        assertEquals(Map.of("alice", 1L, "bob", 2L), summary.getConsumerMessageCount());
+        List<?> pending = (List<?>) cmd(jedis, "XPENDING", "s", "g", "-", "+", "10");
+        assertEquals(List.of("1-0", "bob", 1L), List.of(((List<?>) pending.get(0)).get(0), ((List<?>) pending.get(0)).get(1), ((List<?>) pending.get(0)).get(3)));
+        assertEquals(List.of("3-0", "alice", 2L), List.of(((List<?>) pending.get(2)).get(0), ((List<?>) pending.get(2)).get(1), ((List<?>) pending.get(2)).get(3)));
+    }
+
     @Test
     void xinfoHas70Fields(Jedis jedis) {
         cmd(jedis, "XADD", "s", "1-0", "a", "1");

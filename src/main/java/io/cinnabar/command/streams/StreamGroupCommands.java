@@ -395,7 +395,7 @@ final class StreamGroupCommands {
             cursor = id.next();
             StreamValue.Item item = s.get(id);
             if (item == null) {
-                Streams.propagateClaim(c, key, groupName, g, id.toBytes(), nack);
+                Streams.propagateClaim(c, key, groupName, g, id, nack);
                 Streams.changed(c, 1);
                 g.acknowledge(id, nack);
                 deleted.add(id);
@@ -409,7 +409,7 @@ final class StreamGroupCommands {
             if (!justId) nack.deliveryCount++;
             claimed.add(justId ? id : item);
             count--;
-            Streams.propagateClaim(c, key, groupName, g, id.toBytes(), nack);
+            Streams.propagateClaim(c, key, groupName, g, id, nack);
             Streams.changed(c, 1);
         }
         StreamId next = cursor == null ? null : g.pel.ceilingKey(cursor);

@@ -225,7 +225,8 @@ final class StreamReads {
             }
             Streams.entry(r, item);
             if (!noack) {
-                StreamGroup.Nack nack = g.pel.get(id);
+                // New entries lie past everything pending: no lookup for them.
+                StreamGroup.Nack nack = g.pel.isEmpty() || id.compareTo(g.pel.lastKey()) > 0 ? null : g.pel.get(id);
                 if (nack == null) {
                     nack = new StreamGroup.Nack(consumer, now, 1);
                     g.pel.put(id, nack);
@@ -235,7 +236,7 @@ final class StreamReads {
                     nack.deliveryTime = now;
                     nack.deliveryCount = 1;
                 }
-                Streams.propagateClaim(c, key, groupName, g, id.toBytes(), nack);
+                Streams.propagateClaim(c, key, groupName, g, id, nack);
             }
         }
         if (propagateLastId) Streams.propagateGroupId(c, key, groupName, g);

@@ -8,6 +8,7 @@ import io.cinnabar.keyspace.StreamValue;
 import io.cinnabar.keyspace.WrongTypeException;
 import io.cinnabar.protocol.Reply;
 import io.cinnabar.util.BinaryText;
+import io.cinnabar.util.Numbers;
 
 import java.nio.charset.StandardCharsets;
 
@@ -158,8 +159,14 @@ final class Streams {
 
     /** XCLAIM key group consumer 0 id TIME t RETRYCOUNT n FORCE JUSTID LASTID group-last-id */
     static void propagateClaim(Call c, byte[] key, byte[] groupName, StreamGroup g, byte[] id, StreamGroup.Nack nack) {
+        if (!c.propagates()) return;
         c.alsoPropagate(XCLAIM, key, groupName, nack.consumer.name, ZERO, id, TIME, number(nack.deliveryTime),
                 RETRYCOUNT, number(nack.deliveryCount), FORCE, JUSTID, LASTID, g.lastId.toBytes());
+    }
+
+    /** As above, for an entry known by its ID: its text is made only if the claim goes anywhere. */
+    static void propagateClaim(Call c, byte[] key, byte[] groupName, StreamGroup g, StreamId id, StreamGroup.Nack nack) {
+        if (c.propagates()) propagateClaim(c, key, groupName, g, id.toBytes(), nack);
     }
 
     /** XGROUP SETID key group last-id ENTRIESREAD n */
@@ -172,7 +179,7 @@ final class Streams {
     }
 
     static byte[] number(long n) {
-        return ascii(Long.toString(n));
+        return Numbers.toBytes(n);
     }
 
     /** Creates the consumer if needed (streamCreateConsumer's event included), refreshing its seen time. */
