@@ -860,7 +860,7 @@ public final class Dispatcher {
         if (outermost && batchClient == client) batchClock = end;
         long nanos = end - start;
         long micros = nanos / 1000;
-        spec.stats.micros += micros;
+        spec.stats.addTime(nanos);
         // As Redis: a command that blocked is logged once it is served, with that run's time.
         boolean ran = retry ? !blocked.blockedAgain() : client.blocked == null;
         if (replaying) return;

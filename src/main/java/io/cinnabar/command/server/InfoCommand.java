@@ -412,8 +412,9 @@ public final class InfoCommand implements CommandFamily {
         for (CommandSpec spec : server.commands().allWithSubcommands()) {
             CommandStats st = spec.stats();
             if (st.calls == 0 && st.failedCalls == 0 && st.rejectedCalls == 0) continue;
-            s.line("cmdstat_" + spec.fullName() + ":calls=" + st.calls + ",usec=" + st.micros
-                    + ",usec_per_call=" + fixed2(st.calls == 0 ? 0.0 : (double) st.micros / st.calls)
+            long usec = st.usec();
+            s.line("cmdstat_" + spec.fullName() + ":calls=" + st.calls + ",usec=" + usec
+                    + ",usec_per_call=" + fixed2(st.calls == 0 ? 0.0 : (double) usec / st.calls)
                     + ",rejected_calls=" + st.rejectedCalls + ",failed_calls=" + st.failedCalls);
         }
     }
