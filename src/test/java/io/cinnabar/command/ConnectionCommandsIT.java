@@ -81,6 +81,30 @@ class ConnectionCommandsIT {
         assertError(jedis, "ERR syntax error", "AUTH", "a", "b", "c");
     }
 
+    /** Redis's helloCommand names the client as it reaches SETNAME (clientSetNameOrReply in its option loop):
+     *  a later option refused, or NOAUTH at the end, leaves the name set; a bad name is refused before a later AUTH. */
+    @Test
+    void helloSetnameTakesEffectWhereItStands(Jedis jedis, CinnabarServer server) {
+        assertError(jedis, "ERR Client names cannot contain spaces, newlines or special characters.",
+                "HELLO", "2", "SETNAME", "a", "SETNAME", "b c");
+        assertEquals("a", jedis.clientGetname());
+        assertError(jedis, "ERR Syntax error in HELLO option 'foo'", "HELLO", "2", "SETNAME", "x", "foo");
+        assertEquals("x", jedis.clientGetname());
+        cmd(jedis, "HELLO", "2", "SETNAME", "");
+        assertEquals(null, jedis.clientGetname());
+        jedis.configSet("requirepass", "secret");
+        try (Jedis anon = new Jedis("127.0.0.1", server.port())) {
+            assertError(anon, "ERR Client names cannot contain spaces, newlines or special characters.",
+                    "HELLO", "3", "SETNAME", "b c", "AUTH", "default", "wrong");
+            assertError(anon, "NOAUTH HELLO must be called with the client already authenticated, otherwise the "
+                    + "HELLO AUTH <user> <pass> option can be used to authenticate the client and select the RESP "
+                    + "protocol version at the same time", "HELLO", "3", "SETNAME", "anon1");
+            assertTrue(jedis.clientList().contains(" name=anon1 "), jedis.clientList());
+        } finally {
+            jedis.configSet("requirepass", "");
+        }
+    }
+
     @Test
     void requirepassFlows(Jedis jedis, CinnabarServer server) {
         jedis.configSet("requirepass", "secret");

@@ -80,7 +80,6 @@ public final class ConnectionCommands implements CommandFamily {
             protocol = (int) v[0];
             i = 2;
         }
-        byte[] name = null;
         for (; i < c.argCount(); i++) {
             int more = c.argCount() - i - 1;
             if (c.argIs(i, "AUTH") && more >= 2) {
@@ -90,7 +89,11 @@ public final class ConnectionCommands implements CommandFamily {
                 if (!c.server().acl().authenticate(client, c.arg(i + 1), c.arg(i + 2), c.arg(0))) throw new CommandError(WRONGPASS);
                 i += 2;
             } else if (c.argIs(i, "SETNAME") && more >= 1) {
-                name = c.arg(i + 1);
+                // As Redis (clientSetNameOrReply in the loop): named at once, even if a later option is
+                // refused or the client is left unauthenticated; "" clears the name.
+                byte[] name = c.arg(i + 1);
+                ClientNames.validate(name);
+                client.name(name.length == 0 ? null : name);
                 i += 1;
             } else {
                 throw new CommandError("ERR Syntax error in HELLO option '" + c.quoted(i) + "'");
@@ -101,8 +104,6 @@ public final class ConnectionCommands implements CommandFamily {
                     + "HELLO AUTH <user> <pass> option can be used to authenticate the client and select "
                     + "the RESP protocol version at the same time");
         }
-        if (name != null) ClientNames.validate(name);
-        if (name != null) client.name(name);
         c.switchProtocol(protocol);
         Reply r = c.reply();
         r.map(7);
