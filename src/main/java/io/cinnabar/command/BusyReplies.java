@@ -63,9 +63,21 @@ final class BusyReplies {
             }
             spec = sub;
         }
+        // In Redis's processCommand order: a NO_MULTI command in MULTI is refused before the busy check,
+        // and what passes that check (ALLOW_BUSY) is queued in MULTI like any command (SCRIPT KILL,
+        // FUNCTION KILL, HELLO, UNWATCH: QUEUED, not run).
         String refusal = !spec.arityAccepts(args) ? Refusals.wrongArity(spec)
                 : Refusals.needsAuth(server, client, spec) ? Refusals.NOAUTH
-                : !spec.runsWhileBusy ? server.busyError() : null;
+                : client.multi != null && spec.hasFlag(CommandFlag.NO_MULTI) ? "ERR Command not allowed inside a transaction"
+                : !spec.hasFlag(CommandFlag.ALLOW_BUSY) ? server.busyError() : null;
+        if (refusal == null && client.multi != null && !TransactionControl.runsImmediately(spec)) {
+            client.multi.queued.add(args);
+            client.multi.specs.add(spec);
+            writer.raw(io.cinnabar.protocol.RespConstants.QUEUED);
+            return;
+        }
+        // DISCARD, WATCH, RESET... touch the watched-key tables, which the script owns: BUSY still.
+        if (refusal == null && !spec.runsWhileBusy) refusal = server.busyError();
         if (refusal != null) {
             writer.error(rejected(client, spec, refusal));
             return;

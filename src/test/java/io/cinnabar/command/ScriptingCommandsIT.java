@@ -306,6 +306,18 @@ class ScriptingCommandsIT {
                         late.call("EVAL", "return 1", "0"));
                 assertEquals(new RespSocket.Error("EXECABORT Transaction discarded because of: BUSY Redis is busy running a script. "
                         + "You can only call SCRIPT KILL or SHUTDOWN NOSAVE."), late.call("EXEC"));
+                // In MULTI, what passes the busy check (ALLOW_BUSY) is queued like any command, as in Redis's
+                // processCommand: SCRIPT KILL and FUNCTION KILL kill nothing; SHUTDOWN (NO_MULTI) is refused
+                // before the busy check, with its own error (checked against redis-server 7.0.15).
+                assertEquals("OK", late.call("MULTI"));
+                assertEquals("QUEUED", late.call("SCRIPT", "KILL"));
+                assertEquals("QUEUED", late.call("FUNCTION", "KILL"));
+                assertEquals(new RespSocket.Error("ERR Command not allowed inside a transaction"), late.call("SHUTDOWN", "NOSAVE"));
+                assertEquals("QUEUED", late.call("UNWATCH"));
+                assertEquals("QUEUED", late.call("FUNCTION", "STATS"));
+                assertEquals(new RespSocket.Error("EXECABORT Transaction discarded because of: BUSY Redis is busy running a script. "
+                        + "You can only call SCRIPT KILL or SHUTDOWN NOSAVE."), late.call("EXEC"));
+                assertFalse(looped.isDone(), "a queued SCRIPT KILL kills nothing");
                 assertEquals("OK", late.call("QUIT"));
             }
             assertEquals("OK", cmd(j, "SCRIPT", "KILL"));
