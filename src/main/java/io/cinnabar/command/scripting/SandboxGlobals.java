@@ -1,6 +1,7 @@
 package io.cinnabar.command.scripting;
 
 import org.luaj.vm2.Globals;
+import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaValue;
 
 /**
@@ -19,11 +20,11 @@ final class SandboxGlobals extends Globals {
     }
 
     /** Sets a global bypassing the lock (KEYS, ARGV). */
-    void setUnlocked(String name, LuaValue value) {
+    void setUnlocked(LuaString name, LuaValue value) {
         boolean was = locked;
         locked = false;
         try {
-            super.rawset(LuaValue.valueOf(name), value);
+            super.rawset(name, value);
         } finally {
             locked = was;
         }

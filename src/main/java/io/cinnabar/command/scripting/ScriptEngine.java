@@ -19,10 +19,12 @@ import org.luaj.vm2.lib.StringLib;
 import org.luaj.vm2.lib.TableLib;
 import org.luaj.vm2.lib.jse.JseMathLib;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -45,6 +47,9 @@ public final class ScriptEngine {
 
     private final Dispatcher dispatcher;
     private final Map<String, Script> scripts = new HashMap<>();
+    /** What {@link #find} found last, and the bytes it was asked for. */
+    private Script lastFound;
+    private byte[] lastFoundSha;
     private SandboxGlobals globals;
     private volatile ScriptRun current;
     /** The debugger of the EVAL running under SCRIPT DEBUG SYNC, else null. */
@@ -96,6 +101,8 @@ public final class ScriptEngine {
     /** A fresh interpreter (SCRIPT FLUSH): nothing a script left behind survives. */
     void reset() {
         scripts.clear();
+        lastFound = null;
+        lastFoundSha = null;
         List<byte[]> libraries = functions == null ? List.of() : functions.codes();
         SandboxGlobals g = standardLibraries();
         g.debuglib = new ScriptHook(g, () -> {
@@ -227,8 +234,19 @@ public final class ScriptEngine {
         return scriptClient;
     }
 
-    Script get(String sha) {
-        return scripts.get(sha);
+    /**
+     * The cached script whose SHA1 is sha (40 hex digits, either case), or null. The last one
+     * found is remembered by the argument's bytes: a client calling one EVALSHA over and over
+     * (its command flags are looked up too) makes no lower-case String and hash per call.
+     */
+    Script find(byte[] sha) {
+        if (lastFound != null && Arrays.equals(sha, lastFoundSha)) return lastFound;
+        Script s = scripts.get(new String(sha, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT));
+        if (s != null) {
+            lastFoundSha = sha.clone();
+            lastFound = s;
+        }
+        return s;
     }
 
     boolean exists(String sha) {
@@ -256,8 +274,8 @@ public final class ScriptEngine {
 
     /** Runs script with KEYS and ARGV as globals and writes what it returns (or its error) to out. */
     void invoke(Script script, Client caller, byte[][] keys, byte[][] args, boolean readOnly, Reply out, CommandStats stats) {
-        globals.setUnlocked("KEYS", array(keys));
-        globals.setUnlocked("ARGV", array(args));
+        globals.setUnlocked(KEYS, array(keys));
+        globals.setUnlocked(ARGV, array(args));
         ScriptRun run = new ScriptRun(script.sha(), true, caller, scriptClient, readOnly);
         prepare(run, script.flags());
         run(run, script.function(), LuaValue.NONE, out, stats, script.place());
@@ -290,7 +308,9 @@ public final class ScriptEngine {
         if (deadline != 0 && !place.startsHere()) throw io.cinnabar.command.RunElsewhere.INSTANCE;
         run.inlineDeadline = deadline;
         scriptClient.db(run.caller.db());
-        dispatcher.server().busyError(run.eval ? BUSY_EVAL : BUSY_FUNCTION);
+        // A volatile field, read by the io threads: written only when it changes.
+        String busy = run.eval ? BUSY_EVAL : BUSY_FUNCTION;
+        if (dispatcher.server().busyError() != busy) dispatcher.server().busyError(busy);
         current = run;
         long start = System.nanoTime();
         LuaValue result;
@@ -318,11 +338,14 @@ public final class ScriptEngine {
         stats.failedCalls += errors.failedCalls();
     }
 
+    /** The globals' names, made once: LuaValue.valueOf(String) looks a name up in luaj's string cache each time. */
+    private static final LuaString KEYS = LuaString.valueOf("KEYS"), ARGV = LuaString.valueOf("ARGV");
+
     static final String BUSY_EVAL = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
     static final String BUSY_FUNCTION = "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
 
     private static LuaTable array(byte[][] items) {
-        LuaTable t = new LuaTable();
+        LuaTable t = new LuaTable(items.length, 0);
         for (int i = 0; i < items.length; i++) t.rawset(i + 1, LuaValue.valueOf(items[i]));
         return t;
     }

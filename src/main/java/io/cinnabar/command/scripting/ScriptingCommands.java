@@ -11,9 +11,7 @@ import io.cinnabar.command.KeySpec;
 import io.cinnabar.command.MasterLink;
 import io.cinnabar.command.MemoryLimit;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Locale;
 
 import static io.cinnabar.command.CommandFlag.ALLOW_BUSY;
 import static io.cinnabar.command.CommandFlag.LOADING;
@@ -93,7 +91,7 @@ public final class ScriptingCommands implements CommandFamily {
     private static int cachedScriptCallFlags(io.cinnabar.command.ServerContext server, byte[][] argv, int declared) {
         ScriptEngine engine = server.component(ScriptEngine.class, null);
         if (engine == null || argv[1].length != 40) return declared;
-        Script s = engine.get(new String(argv[1], java.nio.charset.StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT));
+        Script s = engine.find(argv[1]);
         return s == null ? declared : ScriptFlags.commandFlags(s.flags(), declared);
     }
 
@@ -128,7 +126,7 @@ public final class ScriptingCommands implements CommandFamily {
         Script script;
         if (bySha) {
             byte[] sha = c.arg(1);
-            script = engine.get(new String(sha, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT));
+            script = engine.find(sha);
             if (script == null) throw new CommandError(NOSCRIPT_ERROR);
         } else {
             script = engine.load(c.arg(1));
