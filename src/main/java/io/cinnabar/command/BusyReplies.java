@@ -76,7 +76,34 @@ final class BusyReplies {
             writer.raw(io.cinnabar.protocol.RespConstants.QUEUED);
             return;
         }
-        // DISCARD, WATCH, RESET... touch the watched-key tables, which the script owns: BUSY still.
+        if (refusal == null && spec.parent == null) {
+            // DISCARD, UNWATCH (outside MULTI) and WATCH inside MULTI answer as Redis's do while busy; the
+            // watches they drop leave the watched-key tables, which the script owns, once it ends.
+            switch (spec.name) {
+                case "discard":
+                    if (client.multi == null) {
+                        writer.error("ERR DISCARD without MULTI");
+                        return;
+                    }
+                    client.multi = null;
+                    unwatchLater(client);
+                    writer.raw(io.cinnabar.protocol.RespConstants.OK);
+                    return;
+                case "unwatch":
+                    unwatchLater(client);
+                    writer.raw(io.cinnabar.protocol.RespConstants.OK);
+                    return;
+                case "watch":
+                    if (client.multi != null) {
+                        writer.error("ERR WATCH inside MULTI is not allowed");
+                        return;
+                    }
+                    break;
+                default:
+                    break;
+            }
+        }
+        // WATCH (outside MULTI), RESET: they change the watched-key tables now: BUSY still.
         if (refusal == null && !spec.runsWhileBusy) refusal = server.busyError();
         if (refusal != null) {
             writer.error(rejected(client, spec, refusal));
@@ -93,6 +120,11 @@ final class BusyReplies {
         }
     }
 
+    /** The client's WATCHes dropped once the script ends (the watched-key tables belong to the keyspace). */
+    private void unwatchLater(Client client) {
+        if (client.watch != null) server.thread().execute(client.watch::unwatchAll);
+    }
+
     /**
      * As Redis's rejectCommand: a transaction the client is queueing is flagged (its EXEC will
      * abort), and a rejected EXEC aborts it now. Its WATCHes are dropped once the script ends: the
@@ -102,7 +134,7 @@ final class BusyReplies {
         if (client.multi == null) return error;
         if (spec != null && TransactionControl.isExec(spec)) {
             client.multi = null;
-            if (client.watch != null) server.thread().execute(client.watch::unwatchAll);
+            unwatchLater(client);
             return TransactionControl.execAbort(error);
         }
         client.multi.dirty = true;

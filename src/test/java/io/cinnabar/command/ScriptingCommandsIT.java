@@ -283,11 +283,15 @@ class ScriptingCommandsIT {
         // Its own server: SHUTDOWN NOSAVE ends it.
         try (CinnabarServer server = CinnabarServer.builder().port(0).option("busy-reply-threshold", "50").build().start();
              Jedis j = new Jedis(server.host(), server.port());
-             Jedis looping = new Jedis(server.host(), server.port())) {
+             Jedis looping = new Jedis(server.host(), server.port());
+             RespSocket watcher = new RespSocket(server.port())) {
+            assertEquals("OK", watcher.call("WATCH", "x"));
             CompletableFuture<String> looped = OwnThread.supply(() -> error(() -> run(looping, "while true do end")));
             awaitBusy(j);
             assertEquals("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.",
                     error(() -> j.get("x")));
+            // UNWATCH while busy answers at once; its watches go once the script ends (see below).
+            assertEquals("OK", watcher.call("UNWATCH"));
             assertEquals("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.",
                     error(() -> j.shutdown()));
             // A client connecting meanwhile gets through its handshake, and the errors checked before BUSY.
@@ -318,12 +322,28 @@ class ScriptingCommandsIT {
                 assertEquals(new RespSocket.Error("EXECABORT Transaction discarded because of: BUSY Redis is busy running a script. "
                         + "You can only call SCRIPT KILL or SHUTDOWN NOSAVE."), late.call("EXEC"));
                 assertFalse(looped.isDone(), "a queued SCRIPT KILL kills nothing");
+                // DISCARD and UNWATCH run while busy (ALLOW_BUSY), and WATCH inside MULTI gets its own error:
+                // the client leaves its transaction, where a BUSY DISCARD left it queueing.
+                assertEquals(new RespSocket.Error("ERR DISCARD without MULTI"), late.call("DISCARD"));
+                assertEquals("OK", late.call("UNWATCH"));
+                assertEquals("OK", late.call("MULTI"));
+                assertEquals(new RespSocket.Error("ERR WATCH inside MULTI is not allowed"), late.call("WATCH", "x"));
+                assertEquals("OK", late.call("DISCARD"));
+                assertEquals("OK", late.call("MULTI"));
+                assertEquals(new RespSocket.Error("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."),
+                        late.call("GET", "x"));
+                assertEquals("OK", late.call("DISCARD"));
+                assertEquals(new RespSocket.Error("ERR DISCARD without MULTI"), late.call("DISCARD"));
                 assertEquals("OK", late.call("QUIT"));
             }
             assertEquals("OK", cmd(j, "SCRIPT", "KILL"));
             assertTrue(looped.get(10, TimeUnit.SECONDS).startsWith("ERR Script killed by user with SCRIPT KILL... script: "));
             assertEquals("PONG", j.ping());
             assertEquals("PONG", looping.ping(), "the script's connection goes on");
+            j.set("x", "touched");
+            assertEquals("OK", watcher.call("MULTI"));
+            assertEquals("QUEUED", watcher.call("PING"));
+            assertEquals(List.of("PONG"), watcher.call("EXEC"), "x was no longer watched");
 
             CompletableFuture<String> wrote = OwnThread.supply(
                     () -> error(() -> run(looping, "redis.call('set', 'w', '1') while true do end")));
