@@ -88,6 +88,9 @@ public final class DataSets {
         Persistence p = server.persistence();
         if (save && p.rdb().save() != null) return "ERR";
         if (flush) emptyData();
+        // Redis's rdbLoad fails when the file cannot be opened (NOSAVE with no dump file): the data
+        // set emptied all the same, unless NOFLUSH.
+        if (!java.nio.file.Files.exists(p.rdb().dumpFile())) return "ERR Error trying to load the RDB dump";
         LoadSources.LoadStats stats = new LoadSources.LoadStats();
         String error = loadNow(LoadSources.rdb(server.config(), p.rdb().dumpFile(), stats), merge, stats);
         if (error != null) return "ERR Error trying to load the RDB dump";

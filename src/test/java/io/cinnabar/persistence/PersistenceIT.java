@@ -626,6 +626,21 @@ class PersistenceIT {
         }
     }
 
+    /** Redis's DEBUG RELOAD NOSAVE fails when there is no dump file (rdbLoad's fopen), after emptying the data set
+     *  unless NOFLUSH (checked against redis-server 7.0.15 in an empty directory). */
+    @Test
+    void debugReloadWithoutADumpFileFails() {
+        try (CinnabarServer s = start("save", ""); Jedis j = client(s)) {
+            j.set("k", "v");
+            JedisDataException e = assertThrows(JedisDataException.class, () -> debug(j, "RELOAD", "NOSAVE", "NOFLUSH"));
+            assertEquals("ERR Error trying to load the RDB dump", e.getMessage());
+            assertEquals("v", j.get("k"));
+            e = assertThrows(JedisDataException.class, () -> debug(j, "RELOAD", "NOSAVE"));
+            assertEquals("ERR Error trying to load the RDB dump", e.getMessage());
+            assertEquals(0L, j.dbSize());
+        }
+    }
+
     @Test
     void anAofRewriteKeepsLibrariesWithEitherBase() throws Exception {
         for (String preamble : List.of("yes", "no")) {
