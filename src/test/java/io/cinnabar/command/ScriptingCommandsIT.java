@@ -284,14 +284,24 @@ class ScriptingCommandsIT {
         try (CinnabarServer server = CinnabarServer.builder().port(0).option("busy-reply-threshold", "50").build().start();
              Jedis j = new Jedis(server.host(), server.port());
              Jedis looping = new Jedis(server.host(), server.port());
-             RespSocket watcher = new RespSocket(server.port())) {
+             RespSocket watcher = new RespSocket(server.port());
+             RespSocket limited = new RespSocket(server.port())) {
             assertEquals("OK", watcher.call("WATCH", "x"));
+            assertEquals("OK", cmd(j, "ACL", "SETUSER", "lim", "on", "nopass", "-@all", "+ping", "+auth"));
+            assertEquals("OK", limited.call("AUTH", "lim", "x"));
             CompletableFuture<String> looped = OwnThread.supply(() -> error(() -> run(looping, "while true do end")));
             awaitBusy(j);
             assertEquals("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.",
                     error(() -> j.get("x")));
             // UNWATCH while busy answers at once; its watches go once the script ends (see below).
             assertEquals("OK", watcher.call("UNWATCH"));
+            // ACLs are checked before BUSY, as in Redis: a user without SCRIPT KILL kills nothing.
+            assertEquals(new RespSocket.Error("NOPERM this user has no permissions to run the 'script|kill' command"),
+                    limited.call("SCRIPT", "KILL"));
+            assertEquals(new RespSocket.Error("NOPERM this user has no permissions to run the 'get' command"), limited.call("GET", "x"));
+            assertEquals(new RespSocket.Error("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."),
+                    limited.call("PING"));
+            assertFalse(looped.isDone(), "SCRIPT KILL refused by ACL kills nothing");
             assertEquals("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.",
                     error(() -> j.shutdown()));
             // A client connecting meanwhile gets through its handshake, and the errors checked before BUSY.
@@ -340,6 +350,9 @@ class ScriptingCommandsIT {
             assertTrue(looped.get(10, TimeUnit.SECONDS).startsWith("ERR Script killed by user with SCRIPT KILL... script: "));
             assertEquals("PONG", j.ping());
             assertEquals("PONG", looping.ping(), "the script's connection goes on");
+            List<?> aclLog = (List<?>) watcher.call("ACL", "LOG");
+            assertEquals(2, aclLog.size(), "the two refusals are logged once the script ended");
+            assertTrue(aclLog.get(0).toString().contains("get") && aclLog.get(1).toString().contains("script|kill"), aclLog.toString());
             j.set("x", "touched");
             assertEquals("OK", watcher.call("MULTI"));
             assertEquals("QUEUED", watcher.call("PING"));

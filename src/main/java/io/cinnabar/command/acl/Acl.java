@@ -326,6 +326,10 @@ public final class Acl {
      * the error reported is the command, else the last key or channel no selector allowed.
      */
     public int check(AclUser u, CommandSpec spec, byte[][] argv, int[] errPos) {
+        return check(u, spec, argv, errPos, keys);
+    }
+
+    private int check(AclUser u, CommandSpec spec, byte[][] argv, int[] errPos, KeyRefs keys) {
         int relevant = AclSelector.DENIED_CMD, lastIdx = 0;
         boolean[] keysFound = {false};
         int[] pos = {0};
@@ -346,7 +350,28 @@ public final class Acl {
      * ACL LOG entry, context multi inside MULTI).
      */
     public String refusal(Client c, AclUser u, CommandSpec spec, byte[][] argv) {
-        return switch (checkAndLog(c, u, spec, argv, c.multi() != null ? AclLog.MULTI : AclLog.TOPLEVEL)) {
+        return refusalText(checkAndLog(c, u, spec, argv, c.multi() != null ? AclLog.MULTI : AclLog.TOPLEVEL), spec);
+    }
+
+    /**
+     * {@link #refusal} while a script runs past busy-reply-threshold (Redis checks ACLs before it
+     * answers BUSY): with a key buffer of its own, as the script's thread checks its calls with
+     * {@link #keys} meanwhile, and the ACL LOG entry handed to logLater (added once the script ended).
+     */
+    public String busyRefusal(Client c, CommandSpec spec, byte[][] argv, java.util.function.Consumer<Runnable> logLater) {
+        AclUser u = userOf(c);
+        if (u.allowsEverything) return null;
+        int[] pos = new int[1];
+        int r = check(u, spec, argv, pos, new KeyRefs());
+        if (r == OK) return null;
+        int context = c.multi() != null ? AclLog.MULTI : AclLog.TOPLEVEL;
+        String object = logObject(r, spec, argv, pos[0]);
+        logLater.accept(() -> log.add(c, u, r, context, null, object));
+        return refusalText(r, spec);
+    }
+
+    private static String refusalText(int r, CommandSpec spec) {
+        return switch (r) {
             case OK -> null;
             case AclSelector.DENIED_CMD -> "NOPERM this user has no permissions to run the '" + spec.fullName() + "' command";
             case AclSelector.DENIED_KEY -> "NOPERM this user has no permissions to access one of the keys used as arguments";
