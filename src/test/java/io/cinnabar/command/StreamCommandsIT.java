@@ -182,6 +182,29 @@ class StreamCommandsIT {
         assertEquals(List.of("3-0", "alice", 2L), List.of(((List<?>) pending.get(2)).get(0), ((List<?>) pending.get(2)).get(1), ((List<?>) pending.get(2)).get(3)));
     }
 
+    /** XINFO STREAM's radix-tree-nodes after each change, as redis-server 7.0.15 gives them for the same commands. */
+    @Test
+    void radixTreeNodesFollowTheNodes(Jedis jedis) {
+        jedis.configSet("stream-node-max-entries", "2");
+        List<Long> seen = new java.util.ArrayList<>();
+        for (long ms : new long[] {1, 2, 3, 5, 300, 301, 70000, 70001, 70002, 1L << 33, (1L << 33) + 5, 1L << 40, (1L << 40) + 255, (1L << 40) + 256}) {
+            cmd(jedis, "XADD", "rs", ms + "-0", "f", "v");
+            seen.add(radixTreeNodes(jedis));
+        }
+        cmd(jedis, "XTRIM", "rs", "MINID", "4");
+        seen.add(radixTreeNodes(jedis));
+        cmd(jedis, "XDEL", "rs", "70000-0", "70001-0");
+        seen.add(radixTreeNodes(jedis));
+        cmd(jedis, "XTRIM", "rs", "MAXLEN", "3");
+        seen.add(radixTreeNodes(jedis));
+        assertEquals(List.of(2L, 2L, 6L, 6L, 9L, 9L, 12L, 12L, 16L, 16L, 20L, 20L, 23L, 23L, 20L, 16L, 6L), seen);
+    }
+
+    private static long radixTreeNodes(Jedis jedis) {
+        List<?> info = (List<?>) cmd(jedis, "XINFO", "STREAM", "rs");
+        return (Long) info.get(info.indexOf("radix-tree-nodes") + 1);
+    }
+
     @Test
     void xinfoHas70Fields(Jedis jedis) {
         cmd(jedis, "XADD", "s", "1-0", "a", "1");
