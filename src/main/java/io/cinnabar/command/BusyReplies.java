@@ -66,12 +66,15 @@ final class BusyReplies {
         // In Redis's processCommand order: a NO_MULTI command in MULTI is refused before the busy check,
         // and what passes that check (ALLOW_BUSY) is queued in MULTI like any command (SCRIPT KILL,
         // FUNCTION KILL, HELLO, UNWATCH: QUEUED, not run).
-        // ACLs too, before BUSY: a user without SCRIPT KILL gets NOPERM and kills nothing.
-        String refusal = !spec.arityAccepts(args) ? Refusals.wrongArity(spec)
-                : Refusals.needsAuth(server, client, spec) ? Refusals.NOAUTH
-                : client.multi != null && spec.hasFlag(CommandFlag.NO_MULTI) ? "ERR Command not allowed inside a transaction"
-                : null;
+        // ACLs too, before BUSY: a user without SCRIPT KILL gets NOPERM and kills nothing. So are DEBUG
+        // when not enabled and a RESP2 subscriber's commands refused with their own errors.
+        String refusal = !spec.arityAccepts(args) ? Refusals.wrongArity(spec) : Refusals.protectedCommand(server, client, spec);
+        if (refusal == null && Refusals.needsAuth(server, client, spec)) refusal = Refusals.NOAUTH;
+        if (refusal == null && client.multi != null && spec.hasFlag(CommandFlag.NO_MULTI)) {
+            refusal = "ERR Command not allowed inside a transaction";
+        }
         if (refusal == null) refusal = server.acl().busyRefusal(client, spec, args, server.thread()::execute);
+        if (refusal == null) refusal = Refusals.subscribedContext(client, spec);
         if (refusal == null && !spec.hasFlag(CommandFlag.ALLOW_BUSY)) refusal = server.busyError();
         if (refusal == null && client.multi != null && !TransactionControl.runsImmediately(spec)) {
             client.multi.queued.add(args);

@@ -543,9 +543,9 @@ public final class Dispatcher {
             reject(client, args, spec, MasterLink.READONLY);
             return null;
         }
-        if (client.subscribed && client.protocol == 2 && !spec.allowedWhileSubscribed) {
-            reject(client, args, spec, "ERR Can't execute '" + spec.fullName + "': only (P|S)SUBSCRIBE / "
-                    + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
+        String subscribed = Refusals.subscribedContext(client, spec);
+        if (subscribed != null) {
+            reject(client, args, spec, subscribed);
             return null;
         }
         if (MasterLink.deniesStale(server, flags)) {

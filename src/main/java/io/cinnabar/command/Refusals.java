@@ -50,6 +50,13 @@ final class Refusals {
                 + "in the configuration file, and then restart the server.";
     }
 
+    /** A RESP2 subscriber runs only (P|S)SUBSCRIBE, their UNSUBSCRIBEs, PING, QUIT and RESET: the error, else null. */
+    static String subscribedContext(Client client, CommandSpec spec) {
+        if (!client.subscribed || client.protocol != 2 || spec.allowedWhileSubscribed) return null;
+        return "ERR Can't execute '" + spec.fullName + "': only (P|S)SUBSCRIBE / "
+                + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context";
+    }
+
     /** True when client must authenticate before it may run spec. */
     static boolean needsAuth(ServerContext server, Client client, CommandSpec spec) {
         return !client.authenticated && !spec.noAuth && server.requirePass();

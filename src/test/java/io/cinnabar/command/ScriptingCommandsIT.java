@@ -285,8 +285,10 @@ class ScriptingCommandsIT {
              Jedis j = new Jedis(server.host(), server.port());
              Jedis looping = new Jedis(server.host(), server.port());
              RespSocket watcher = new RespSocket(server.port());
-             RespSocket limited = new RespSocket(server.port())) {
+             RespSocket limited = new RespSocket(server.port());
+             RespSocket subscriber = new RespSocket(server.port())) {
             assertEquals("OK", watcher.call("WATCH", "x"));
+            assertEquals(List.of("subscribe", "ch", 1L), subscriber.call("SUBSCRIBE", "ch"));
             assertEquals("OK", cmd(j, "ACL", "SETUSER", "lim", "on", "nopass", "-@all", "+ping", "+auth"));
             assertEquals("OK", limited.call("AUTH", "lim", "x"));
             CompletableFuture<String> looped = OwnThread.supply(() -> error(() -> run(looping, "while true do end")));
@@ -302,6 +304,14 @@ class ScriptingCommandsIT {
             assertEquals(new RespSocket.Error("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."),
                     limited.call("PING"));
             assertFalse(looped.isDone(), "SCRIPT KILL refused by ACL kills nothing");
+            // So are a RESP2 subscriber's commands and DEBUG when not enabled, with their own errors.
+            assertEquals(new RespSocket.Error("ERR Can't execute 'get': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / "
+                    + "RESET are allowed in this context"), subscriber.call("GET", "x"));
+            assertEquals(new RespSocket.Error("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."),
+                    subscriber.call("PING"));
+            assertEquals(new RespSocket.Error("ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
+                    + "you can run it from a local connection, otherwise you need to set this option in the configuration file, "
+                    + "and then restart the server."), limited.call("DEBUG", "SLEEP", "0"));
             assertEquals("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.",
                     error(() -> j.shutdown()));
             // A client connecting meanwhile gets through its handshake, and the errors checked before BUSY.
