@@ -143,6 +143,12 @@ class PersistenceIT {
             j.set("k", second);
             j.incr("n");
             j.incr("n");
+            // INCR's digits written over the old ones where the length stays (1005, 1004, -999).
+            j.set("big", "1000");
+            j.incrBy("big", 5);
+            j.decr("big");
+            j.set("neg", "-998");
+            j.decr("neg");
             j.hset("h", "f1", "v1");
             j.sendCommand(redis.clients.jedis.Protocol.Command.HSET, "h", "f2", "v2", "f3", "v3");
             j.hset("h", "f1", "w1");
@@ -154,11 +160,15 @@ class PersistenceIT {
         try (CinnabarServer s = start("appendonly", "yes", "save", ""); Jedis j = client(s)) {
             assertEquals(second, j.get("k"), "from the AOF");
             assertEquals("2", j.get("n"), "from the AOF");
+            assertEquals("1004", j.get("big"), "from the AOF");
+            assertEquals("-999", j.get("neg"), "from the AOF");
             assertEquals(hashValues, j.hvals("h"), "from the AOF");
         }
         try (CinnabarServer s = start("appendonly", "no", "save", ""); Jedis j = client(s)) {
             assertEquals(second, j.get("k"), "from the RDB");
             assertEquals("2", j.get("n"), "from the RDB");
+            assertEquals("1004", j.get("big"), "from the RDB");
+            assertEquals("-999", j.get("neg"), "from the RDB");
             assertEquals(hashValues, j.hvals("h"), "from the RDB");
         }
     }
@@ -213,6 +223,7 @@ class PersistenceIT {
             for (int i = 0; i < 3000; i++) j.set("k" + i, "old" + i);
             j.sadd("set", "a", "b");
             j.hset("hash", "f", "1");
+            j.set("counter", "500");
             atSnapshot = DataSet.of(j, 1);
             assertEquals("Background saving started", j.bgsave());
             assertEquals("1", info(j, "rdb_bgsave_in_progress"));
@@ -221,6 +232,7 @@ class PersistenceIT {
             for (int i = 1; i < 3000; i += 3) j.del("k" + i);
             j.sadd("set", "c");
             j.hset("hash", "f", "2"); // written over in place: the snapshot keeps its own copy
+            j.incr("counter"); // so is INCR's 501
             j.set("added-later", "x");
             j.flushDB();
             awaitInfo(j, "rdb_bgsave_in_progress", "0");
