@@ -168,6 +168,34 @@ public final class Database {
         return g;
     }
 
+    /**
+     * The buffer of the string at key, to write a whole new value of exactly length bytes into and
+     * then store with {@link #setRaw} (BITOP): where the key holds a string in a buffer of its own
+     * that long (an earlier setRaw's), so that the command need not allocate length bytes again, as
+     * Redis's allocator reuses the freed ones. Null, nothing changed, otherwise: a plain array may
+     * be held by replies and snapshots too. A snapshot still owed the old value takes it first.
+     */
+    public byte[] overwritable(byte[] key, int length) {
+        Entry e = lookup(key);
+        GrowableString g = e == null ? null : e.growing();
+        if (g == null) return null;
+        beforeChange(e);
+        return g.ownsExactly(length) ? g.writable(length) : null;
+    }
+
+    /**
+     * Stores value, a new string the caller gives up (or the buffer {@link #overwritable} gave it),
+     * as BITOP stores its result: no TTL, and "raw" whatever its length. One too long to be packed
+     * with its key is kept in a buffer of its own, for the next overwrite.
+     */
+    public void setRaw(byte[] key, byte[] value) {
+        Entry e = table.find(key);
+        GrowableString g = e == null ? null : e.growing();
+        Object stored = g != null && g.array() == value ? g : Entry.packable(value.length) ? value : GrowableString.owning(value);
+        put(key, stored, false);
+        table.find(key).lru |= Entry.RAW;
+    }
+
     /** The running command looked key up with {@link #write} but left it as it was. */
     public void unchanged(byte[] key) {
         keyspace.pendingChanges().withdraw(this, key);

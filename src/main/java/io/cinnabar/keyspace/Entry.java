@@ -55,6 +55,11 @@ public class Entry extends ChainedTable.Link<Entry> {
     /** The longest key and string packed into one array: copying them on every store stays cheap. */
     private static final int PACKED_KEY_MAX = 127, PACKED_STRING_MAX = 64;
 
+    /** Whether a string value this long may be packed after its key. */
+    static boolean packable(int length) {
+        return length <= PACKED_STRING_MAX;
+    }
+
     /** The value field of a packed string: the key's length, one shared instance per length. */
     private static final class Packed {
         private static final Packed[] BY_KEY_LENGTH = new Packed[PACKED_KEY_MAX + 1];

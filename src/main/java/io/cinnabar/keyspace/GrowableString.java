@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * A string value that APPEND, SETRANGE, SETBIT or BITFIELD edits in place, with room to grow as
  * Redis's sds has (sdsMakeRoomFor: double up to 1 MB, then 1 MB more), so that repeated appends
- * copy the string O(log n) times instead of once each. Only those commands see it
+ * copy the string O(log n) times instead of once each; and BITOP's result, which the next BITOP
+ * into the same key writes over ({@link Database#overwritable}). Only those commands see it
  * ({@link Database#growable}); every other reader gets a plain {@code byte[]} ({@link Entry#value()}
  * trims it once), so plain SET/GET values carry no indirection.
  * <p>
@@ -25,9 +26,23 @@ public final class GrowableString {
 
     /** Wraps a stored string without copying it (yet). */
     GrowableString(byte[] value) {
+        this(value, true);
+    }
+
+    private GrowableString(byte[] value, boolean shared) {
         this.buf = value;
         this.length = value.length;
-        this.shared = true;
+        this.shared = shared;
+    }
+
+    /** A string in value, which nothing else holds: the first write goes into it. */
+    static GrowableString owning(byte[] value) {
+        return new GrowableString(value, false);
+    }
+
+    /** Whether the buffer is this string's own and exactly length bytes long. */
+    boolean ownsExactly(int length) {
+        return !shared && buf.length == length;
     }
 
     public int length() {
@@ -75,8 +90,13 @@ public final class GrowableString {
         return (int) Math.max(needed, Math.min(capacity, ARRAY_LIMIT));
     }
 
-    /** The string as a plain array of its length (the buffer itself when that is already exact and shared). */
+    /**
+     * The string as a plain array of its length: the buffer itself when that is exact, shared from
+     * then on (the next write copies it first).
+     */
     byte[] toBytes() {
-        return shared && length == buf.length ? buf : Arrays.copyOf(buf, length);
+        if (length != buf.length) return Arrays.copyOf(buf, length);
+        shared = true;
+        return buf;
     }
 }

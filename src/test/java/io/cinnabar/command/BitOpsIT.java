@@ -26,6 +26,7 @@ import static io.cinnabar.command.Raw.cmd;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** BITOP, BITFIELD, BITFIELD_RO; every expected reply was read from a real Redis 7.0.15 given the same calls. */
@@ -78,6 +79,104 @@ class BitOpsIT {
         jedis.lpush("list", "x");
         assertEquals("WRONGTYPE Operation against a key holding the wrong kind of value", error(jedis, "BITOP", "AND", "d", "a", "list"));
         assertEquals("ERR wrong number of arguments for 'bitop' command", error(jedis, "BITOP", "AND", "d"));
+    }
+
+    /**
+     * BITOP over a destination that holds an earlier result as long writes into that result's
+     * buffer: 3,000 random operations on sources of 0-300 bytes (SETRANGE and SETBIT edit some in
+     * place, so their buffers run past their strings), the destination often one of the sources,
+     * against a model, every value read back after each.
+     */
+    @Test
+    void bitopResultsWrittenOverMatchAModel(Jedis jedis) {
+        java.util.Random rnd = new java.util.Random(8);
+        java.util.Map<String, byte[]> model = new java.util.HashMap<>();
+        String[] keys = {"a", "b", "c", "d", "e"};
+        BitOP[] ops = {BitOP.AND, BitOP.OR, BitOP.XOR, BitOP.NOT};
+        for (int step = 0; step < 3000; step++) {
+            String key = keys[rnd.nextInt(keys.length)];
+            int what = rnd.nextInt(10);
+            if (what == 0) {
+                byte[] v = new byte[rnd.nextInt(300)];
+                rnd.nextBytes(v);
+                jedis.set(bytes(key), v);
+                model.put(key, v);
+            } else if (what == 1) {
+                byte[] old = model.getOrDefault(key, new byte[0]);
+                int at = rnd.nextInt(300);
+                byte[] patch = new byte[1 + rnd.nextInt(40)];
+                rnd.nextBytes(patch);
+                jedis.setrange(bytes(key), at, patch);
+                byte[] v = Arrays.copyOf(old, Math.max(old.length, at + patch.length));
+                System.arraycopy(patch, 0, v, at, patch.length);
+                model.put(key, v);
+            } else if (what == 2) {
+                long bit = rnd.nextInt(2400);
+                jedis.setbit(bytes(key), bit, true);
+                byte[] v = model.getOrDefault(key, new byte[0]);
+                v = Arrays.copyOf(v, (int) Math.max(v.length, bit / 8 + 1));
+                v[(int) (bit / 8)] |= (byte) (0x80 >>> (bit % 8));
+                model.put(key, v);
+            } else {
+                BitOP op = ops[rnd.nextInt(ops.length)];
+                String[] sources = new String[op == BitOP.NOT ? 1 : 1 + rnd.nextInt(3)];
+                for (int i = 0; i < sources.length; i++) sources[i] = keys[rnd.nextInt(keys.length)];
+                byte[] expected = bitop(op, Arrays.stream(sources).map(k -> model.getOrDefault(k, new byte[0])).toArray(byte[][]::new));
+                assertEquals(expected.length, jedis.bitop(op, key, sources), "step " + step);
+                if (expected.length == 0) model.remove(key); else model.put(key, expected);
+            }
+            // GETRANGE reads a value where it lies; GET, now and then, takes the array for its reply.
+            for (String k : keys) {
+                byte[] v = model.get(k);
+                if (v == null) assertFalse(jedis.exists(k), "step " + step + ": " + k);
+                else assertArrayEquals(v, jedis.getrange(bytes(k), 0, -1), "step " + step + ": " + k);
+            }
+            if (step % 10 == 0) {
+                byte[] v = model.get(key);
+                assertArrayEquals(v, v == null ? null : jedis.get(bytes(key)), "step " + step + ": GET " + key);
+            }
+        }
+    }
+
+    private static byte[] bitop(BitOP op, byte[][] sources) {
+        int length = Arrays.stream(sources).mapToInt(s -> s.length).max().orElse(0);
+        byte[] r = new byte[length];
+        for (int i = 0; i < length; i++) {
+            int v = i < sources[0].length ? sources[0][i] : 0;
+            if (op == BitOP.NOT) v = ~v;
+            for (int j = 1; j < sources.length; j++) {
+                int s = i < sources[j].length ? sources[j][i] : 0;
+                v = op == BitOP.AND ? v & s : op == BitOP.OR ? v | s : v ^ s;
+            }
+            r[i] = (byte) v;
+        }
+        return r;
+    }
+
+    /** A result written over the last one's buffer is a new value all the same: TTL gone, WATCH touched, one change. */
+    @Test
+    void bitopOverItsLastResultReplacesTheValue(Jedis jedis, CinnabarServer server) {
+        byte[] a = new byte[1000], b = new byte[1000];
+        Arrays.fill(a, (byte) 0x0F);
+        Arrays.fill(b, (byte) 0x3C);
+        jedis.set(bytes("a"), a);
+        jedis.set(bytes("b"), b);
+        assertEquals(1000L, jedis.bitop(BitOP.AND, "d", "a", "b"));
+        assertEquals(1000L, jedis.bitop(BitOP.OR, "d", "a", "b"));
+        jedis.expire("d", 100);
+        long changes = changes(jedis);
+        try (Jedis other = new Jedis("127.0.0.1", server.port())) {
+            jedis.watch("d");
+            assertEquals(1000L, other.bitop(BitOP.XOR, "d", "a", "b"));
+            redis.clients.jedis.Transaction tx = jedis.multi();
+            tx.get("d");
+            assertNull(tx.exec(), "WATCH saw the overwrite");
+        }
+        assertEquals(changes + 1, changes(jedis));
+        assertEquals(-1L, jedis.ttl("d"));
+        assertEquals(0x33, jedis.get(bytes("d"))[500]);
+        assertEquals("raw", jedis.objectEncoding("d"));
+        assertEquals(jedis.memoryUsage("a"), jedis.memoryUsage("d"));
     }
 
     /** bitopCommand stores its result without trying the embstr or int encodings. */

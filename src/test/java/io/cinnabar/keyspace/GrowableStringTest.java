@@ -7,6 +7,7 @@ import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,6 +55,38 @@ class GrowableStringTest {
         assertArrayEquals("Xbc".getBytes(StandardCharsets.US_ASCII), read, "an array handed to a reader is never edited");
         assertArrayEquals("Xbcd".getBytes(StandardCharsets.US_ASCII), db.getString(key));
         assertEquals(ValueType.STRING, ValueType.of(db.lookup(key).value()));
+    }
+
+    /**
+     * BITOP's result (setRaw) keeps its buffer for the next whole overwrite of the same length, until
+     * a reader or a snapshot is handed the array: then the next overwrite takes a new one.
+     */
+    @Test
+    void aWholeOverwriteReusesTheLastResultsBufferUntilItIsHandedOut() {
+        byte[] first = new byte[100];
+        Arrays.fill(first, (byte) 1);
+        db.setRaw(key, first);
+        assertSame(first, db.overwritable(key, 100));
+        assertNull(db.overwritable(key, 99), "not as long");
+        byte[] second = db.overwritable(key, 100);
+        second[0] = 2;
+        db.setRaw(key, second);
+        keyspace.commandSucceeded();
+        assertEquals(2, db.getString(key)[0]);
+        assertNull(db.overwritable(key, 100), "GET's array is the value's now");
+
+        db.setRaw(key, new byte[100]);
+        KeyspaceSnapshotTest.Recorder snapshot = new KeyspaceSnapshotTest.Recorder();
+        KeyspaceSnapshot s = keyspace.beginSnapshot(snapshot);
+        assertNull(db.overwritable(key, 100), "handed to the snapshot first");
+        db.setRaw(key, new byte[] {3});
+        s.finish();
+        assertArrayEquals(new byte[100], (byte[]) snapshot.values.get("0:k"));
+
+        byte[] small = new byte[] {4};
+        db.setRaw(key, small);
+        assertNull(db.overwritable(key, 1), "a string short enough to pack with its key is a plain one");
+        assertEquals("raw", db.lookup(key).stringEncoding());
     }
 
     @Test

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class KeyspaceSnapshotTest {
     /** What a sink saw: per database, key → value text and TTL, in arrival order checks. */
-    private static final class Recorder implements KeyspaceSnapshot.Sink {
+    static final class Recorder implements KeyspaceSnapshot.Sink {
         final Map<Integer, Map<String, String>> dbs = new TreeMap<>();
         final List<Integer> order = new ArrayList<>();
         final Map<Integer, Long> announced = new HashMap<>();

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.args.BitOP;
 import redis.clients.jedis.params.RestoreParams;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -224,8 +225,12 @@ class PersistenceIT {
             j.sadd("set", "a", "b");
             j.hset("hash", "f", "1");
             j.set("counter", "500");
+            j.set("bits-source", "x".repeat(100));
+            j.bitop(BitOP.NOT, "bits", "bits-source");
             atSnapshot = DataSet.of(j, 1);
+            j.bitop(BitOP.NOT, "bits", "bits-source"); // the same, in a buffer no reader has had
             assertEquals("Background saving started", j.bgsave());
+            j.bitop(BitOP.OR, "bits", "bits-source"); // written over the last result's buffer, unless already saved
             assertEquals("1", info(j, "rdb_bgsave_in_progress"));
             assertThrows(JedisDataException.class, j::bgsave, "ERR Background save already in progress");
             for (int i = 0; i < 3000; i += 3) j.set("k" + i, "new" + i);
