@@ -37,6 +37,21 @@ class LuaSemanticsIT {
                         + " tostring(tonumber('8', 8)), tonumber('-ff', 16) == 2^64 - 255}"));
     }
 
+    /**
+     * A reply array as a Lua table: under RESP2 a null is false and "#" counts every element;
+     * under RESP3 a null is a hole, and "#" finds the border Lua 5.1's table gives. pairs() walks
+     * the elements in order.
+     */
+    @Test
+    void replyArraysHaveLua51sLengthAndOrder(Jedis j) {
+        j.hset("h", java.util.Map.of("a", "1", "c", "3", "e", "5"));
+        assertEquals(List.of(4L, "1=1,2=false,3=3,4=5"), run(j, "local t = redis.call('HMGET', 'h', 'a', 'nope', 'c', 'e')"
+                + " local k = {} for key, v in pairs(t) do k[#k+1] = key .. '=' .. tostring(v) end return {#t, table.concat(k, ',')}"));
+        assertEquals(List.of(1L, 1L, "1,3,5"), run(j, "redis.setresp(3) local t = redis.call('HMGET', 'h', 'a', 'nope', 'c')"
+                + " local u = redis.call('HMGET', 'h', 'a', 'nope', 'c', 'nope', 'e')"
+                + " local k = {} for key in pairs(u) do k[#k+1] = key end return {#t, #u, table.concat(k, ',')}"));
+    }
+
     @Test
     void syntaxErrorsNameTheTokenTheyAreNear(Jedis j) {
         String compiling = "Error compiling script (new function): ";

@@ -234,7 +234,7 @@ final class FunctionLibraries {
             chunk.call();
         } catch (LuaError e) {
             LuaValue v = LuaErrors.value(e);
-            String msg = v.istable() && v.rawget("err").isstring() ? LuaToReply.text(v.rawget("err")) : "ERR " + v.tojstring();
+            String msg = v.istable() && v.rawget(ReplyFields.ERR).isstring() ? LuaToReply.text(v.rawget(ReplyFields.ERR)) : "ERR " + v.tojstring();
             throw new CommandError("ERR Error registering functions: " + msg);
         } finally {
             engine.loadDeadlineNanos = 0;

@@ -505,7 +505,7 @@ final class Lua51 {
             if (!v.istable()) return LuaValue.varargsOf(LuaValue.FALSE, v);
             // luaRedisPcall looks up err (lua_getfield: through __index, unprotected, an error
             // there leaves pcall) and leaves what it found after a table without one.
-            LuaValue err = v.get("err");
+            LuaValue err = v.get(ReplyFields.ERR);
             return err.isstring() ? LuaValue.varargsOf(LuaValue.FALSE, err) : LuaValue.varargsOf(LuaValue.FALSE, v, err);
         } catch (StackOverflowError e) {
             return LuaValue.varargsOf(LuaValue.FALSE, LuaValue.valueOf("stack overflow"));

@@ -40,14 +40,14 @@ final class LuaErrors {
         }
         msg = trimNewlines(msg, true);
         LuaTable t = new LuaTable();
-        t.rawset("err", LuaValue.valueOf(BinaryText.encode(code + " " + msg)));
-        if (ignoreStats) t.rawset("ignore_error_stats_update", LuaValue.TRUE);
+        t.rawset(ReplyFields.ERR, LuaValue.valueOf(BinaryText.encode(code + " " + msg)));
+        if (ignoreStats) t.rawset(ReplyFields.IGNORE_ERROR_STATS_UPDATE, LuaValue.TRUE);
         return t;
     }
 
     /** An error table redis.call made of an error already counted in errorstats (see errorTable). */
     static boolean alreadyCounted(LuaValue error) {
-        return error != null && error.istable() && error.rawget("ignore_error_stats_update").toboolean();
+        return error != null && error.istable() && error.rawget(ReplyFields.IGNORE_ERROR_STATS_UPDATE).toboolean();
     }
 
     /** s without the CRs and LFs at its end, and at its start too when leading. */
@@ -190,7 +190,7 @@ final class LuaErrors {
         LuaValue v = e instanceof PositionlessError p ? p.raw : e.getMessageObject();
         String err;
         if (v != null && v.istable()) {
-            LuaValue field = v.rawget("err");
+            LuaValue field = v.rawget(ReplyFields.ERR);
             err = field.isstring() ? LuaToReply.text(field) : "ERR " + v.tojstring();
         } else if (v != null && v.type() != LuaValue.TSTRING && v.type() != LuaValue.TNUMBER) {
             // Redis's error handler: 'ERR ' .. tostring(err).

@@ -3,6 +3,7 @@ package io.cinnabar.command.scripting;
 import io.cinnabar.command.NestedReply;
 import io.cinnabar.util.BinaryText;
 import io.cinnabar.util.DoubleFormat;
+import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 
@@ -29,6 +30,8 @@ final class LuaReplyBuilder implements NestedReply {
             this.remaining = remaining;
         }
     }
+
+    private static final LuaString OK_TEXT = LuaString.valueOf("OK");
 
     private final int protocol;
     /** Open aggregates; created for the first one (most replies are scalars). */
@@ -78,27 +81,30 @@ final class LuaReplyBuilder implements NestedReply {
             }
             if (--f.remaining > 0) return;
             stack.pop();
-            v = f.kind == 0 ? f.target : wrap(f.kind == 1 ? "map" : "set", f.target);
+            v = f.kind == 0 ? f.target : wrap(f.kind == 1 ? ReplyFields.MAP : ReplyFields.SET, f.target);
         }
     }
 
     private void aggregate(int kind, int n) {
-        LuaTable t = new LuaTable();
         if (skipping > 0) {
             // Inside an attribute: the aggregate's own elements are skipped too.
             skipping += (kind == 1 ? 2 * n : n) - 1;
             return;
         }
+        // An array's part made at once as large as Lua 5.1's stores of its elements one by one
+        // leave it (the next power of two), without luaj's rehashes on the way. Not under RESP3,
+        // where a null is a hole: the size Lua 5.1 ends with then depends on where the holes are.
+        LuaTable t = kind == 0 && protocol == 2 && n > 0 ? new LuaTable(n, 0) : new LuaTable();
         if (n <= 0) {
-            value(kind == 0 ? t : wrap(kind == 1 ? "map" : "set", t));
+            value(kind == 0 ? t : wrap(kind == 1 ? ReplyFields.MAP : ReplyFields.SET, t));
             return;
         }
         if (stack == null) stack = new ArrayDeque<>(4);
         stack.push(new Frame(t, kind, n));
     }
 
-    private static LuaTable wrap(String field, LuaValue v) {
-        LuaTable t = new LuaTable();
+    private static LuaTable wrap(LuaString field, LuaValue v) {
+        LuaTable t = new LuaTable(0, 1);
         t.rawset(field, v);
         return t;
     }
@@ -107,8 +113,10 @@ final class LuaReplyBuilder implements NestedReply {
         return protocol == 3 ? LuaValue.NIL : LuaValue.FALSE;
     }
 
-    @Override public void simple(String s) { value(wrap("ok", LuaValue.valueOf(s))); }
-    @Override public void simple(byte[] s) { value(wrap("ok", LuaValue.valueOf(s))); }
+    @Override public void simple(String s) { value(wrap(ReplyFields.OK, LuaValue.valueOf(s))); }
+    @Override public void simple(byte[] s) { value(wrap(ReplyFields.OK, LuaValue.valueOf(s))); }
+    /** The most common reply of a write, made without reading its encoding back. */
+    @Override public void ok() { value(wrap(ReplyFields.OK, OK_TEXT)); }
     @Override public void error(String message) { value(LuaErrors.errorTable("-" + message, true)); }
     @Override public void integer(long v) { value(LuaValue.valueOf((double) v)); }
     @Override public void bulk(byte[] b) { value(LuaValue.valueOf(b)); }
@@ -124,7 +132,7 @@ final class LuaReplyBuilder implements NestedReply {
 
     @Override
     public void doubleValue(double d) {
-        if (protocol == 3) value(wrap("double", LuaValue.valueOf(d)));
+        if (protocol == 3) value(wrap(ReplyFields.DOUBLE, LuaValue.valueOf(d)));
         else value(LuaValue.valueOf(DoubleFormat.reply(d)));
     }
 
@@ -141,14 +149,14 @@ final class LuaReplyBuilder implements NestedReply {
             return;
         }
         LuaTable v = new LuaTable();
-        v.rawset("format", LuaValue.valueOf(format));
-        v.rawset("string", LuaValue.valueOf(text));
-        value(wrap("verbatim_string", v));
+        v.rawset(ReplyFields.FORMAT, LuaValue.valueOf(format));
+        v.rawset(ReplyFields.STRING, LuaValue.valueOf(text));
+        value(wrap(ReplyFields.VERBATIM_STRING, v));
     }
 
     @Override
     public void bigNumber(String digits) {
-        if (protocol == 3) value(wrap("big_number", LuaValue.valueOf(digits)));
+        if (protocol == 3) value(wrap(ReplyFields.BIG_NUMBER, LuaValue.valueOf(digits)));
         else bulk(digits);
     }
 

@@ -46,44 +46,44 @@ final class LuaToReply {
     }
 
     private static void table(LuaValue t, Reply out, int resp, int depth, NestedErrors errors) {
-        LuaValue err = t.rawget("err");
+        LuaValue err = t.rawget(ReplyFields.ERR);
         if (err.type() == LuaValue.TSTRING) {
             String text = oneLine(cText(err));
             out.error(text);
             errors.written(text, LuaErrors.alreadyCounted(t));
             return;
         }
-        LuaValue ok = t.rawget("ok");
+        LuaValue ok = t.rawget(ReplyFields.OK);
         if (ok.type() == LuaValue.TSTRING) {
             out.simple(oneLine(cText(ok)));
             return;
         }
-        LuaValue d = t.rawget("double");
+        LuaValue d = t.rawget(ReplyFields.DOUBLE);
         if (d.type() == LuaValue.TNUMBER) {
             out.doubleValue(d.todouble());
             return;
         }
-        LuaValue big = t.rawget("big_number");
+        LuaValue big = t.rawget(ReplyFields.BIG_NUMBER);
         if (big.type() == LuaValue.TSTRING) {
             out.bigNumber(oneLine(text(big)));
             return;
         }
-        LuaValue verbatim = t.rawget("verbatim_string");
+        LuaValue verbatim = t.rawget(ReplyFields.VERBATIM_STRING);
         if (verbatim.istable()) {
-            LuaValue format = verbatim.rawget("format"), string = verbatim.rawget("string");
+            LuaValue format = verbatim.rawget(ReplyFields.FORMAT), string = verbatim.rawget(ReplyFields.STRING);
             if (format.type() == LuaValue.TSTRING && string.type() == LuaValue.TSTRING) {
                 out.verbatim(format.tojstring(), bytes(string.checkstring()));
                 return;
             }
         }
-        LuaValue map = t.rawget("map");
+        LuaValue map = t.rawget(ReplyFields.MAP);
         if (map.istable()) {
             List<LuaValue> pairs = entries(map);
             out.map(pairs.size() / 2);
             for (LuaValue x : pairs) write(x, out, resp, depth, errors);
             return;
         }
-        LuaValue set = t.rawget("set");
+        LuaValue set = t.rawget(ReplyFields.SET);
         if (set.istable()) {
             List<LuaValue> pairs = entries(set);
             out.set(pairs.size() / 2);

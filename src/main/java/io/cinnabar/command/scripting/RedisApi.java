@@ -139,7 +139,7 @@ final class RedisApi {
         }
         engine.commandRan(run);
         LuaValue result = reply.result();
-        if (raise && result.istable() && result.rawget("err").isstring()) throw new LuaError(result);
+        if (raise && result.istable() && result.rawget(ReplyFields.ERR).isstring()) throw new LuaError(result);
         return result;
     }
 
@@ -181,8 +181,8 @@ final class RedisApi {
         if (a.narg() != 1 || a.arg1().type() != LuaValue.TSTRING) {
             return LuaErrors.errorTable("wrong number or type of arguments", false);
         }
-        LuaTable t = new LuaTable();
-        t.rawset("ok", a.arg1());
+        LuaTable t = new LuaTable(0, 1);
+        t.rawset(ReplyFields.OK, a.arg1());
         return t;
     }
 

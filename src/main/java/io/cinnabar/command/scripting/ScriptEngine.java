@@ -325,7 +325,7 @@ public final class ScriptEngine {
             current = null;
             place.ran(System.nanoTime() - start, dispatcher.inlineBudgetNanos(), run.moving);
         }
-        LuaValue err = result.istable() ? result.rawget("err") : LuaValue.NIL;
+        LuaValue err = result.istable() ? result.rawget(ReplyFields.ERR) : LuaValue.NIL;
         // An error reply goes through the Dispatcher, which counts it in errorstats as Redis does
         // unless the command that gave it was counted already. Redis formats it with
         // addReplyErrorFormat, which drops the newlines at its end and blanks the others.
