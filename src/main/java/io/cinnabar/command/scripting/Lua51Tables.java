@@ -88,6 +88,26 @@ final class Lua51Tables {
         ARRAY.set(t, size == 0 ? new LuaValue[0] : new LuaValue[size]);
     }
 
+    /**
+     * A table whose array part holds the values of keys 1..n (some nil), laid out as Lua 5.1's
+     * stores of them one by one into a new table leave it ({@link Lua51Stores}): its array part
+     * that large, the rest of the values in its hash part, which exists where Lua's does.
+     */
+    static void layOutAsStored(LuaTable t, int n) {
+        LuaValue[] values = (LuaValue[]) ARRAY.get(t);
+        boolean[] present = new boolean[n];
+        for (int i = 0; i < n; i++) present[i] = !isNil(values[i]);
+        int[] sizes = Lua51Stores.sizesAfter(present, n);
+        int size = sizes[0], inHash = 0;
+        for (int k = size + 1; k <= n; k++) if (present[k - 1]) inHash++;
+        // Room for them all, so that luaj does not rehash on the way.
+        t.presize(0, sizes[1] > 0 ? Math.max(inHash, 1) : 0);
+        ARRAY.set(t, java.util.Arrays.copyOf(values, size));
+        for (int k = size + 1; k <= n; k++) {
+            if (present[k - 1]) t.rawset(k, values[k - 1]);
+        }
+    }
+
     /** The size of t's array part now. */
     private static int arraySize(LuaTable t) {
         return ((LuaValue[]) ARRAY.get(t)).length;

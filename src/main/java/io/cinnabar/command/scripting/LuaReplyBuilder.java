@@ -20,14 +20,18 @@ final class LuaReplyBuilder implements NestedReply {
     private static final class Frame {
         final LuaTable target;
         final int kind; // 0 array, 1 map, 2 set, 3 ignored (attribute)
+        final int size;
         int remaining;
         int index = 1;
         LuaValue pendingKey;
+        /** An array that got a nil (a RESP3 null). */
+        boolean holes;
 
-        Frame(LuaTable target, int kind, int remaining) {
+        Frame(LuaTable target, int kind, int size) {
             this.target = target;
             this.kind = kind;
-            this.remaining = remaining;
+            this.size = size;
+            this.remaining = size;
         }
     }
 
@@ -68,7 +72,10 @@ final class LuaReplyBuilder implements NestedReply {
                 return;
             }
             switch (f.kind) {
-                case 0 -> f.target.rawset(f.index++, v);
+                case 0 -> {
+                    f.holes |= v.isnil();
+                    f.target.rawset(f.index++, v);
+                }
                 case 1 -> {
                     if (f.pendingKey == null) {
                         f.pendingKey = v;
@@ -81,6 +88,7 @@ final class LuaReplyBuilder implements NestedReply {
             }
             if (--f.remaining > 0) return;
             stack.pop();
+            if (f.holes) Lua51Tables.layOutAsStored(f.target, f.size);
             v = f.kind == 0 ? f.target : wrap(f.kind == 1 ? ReplyFields.MAP : ReplyFields.SET, f.target);
         }
     }
@@ -92,9 +100,9 @@ final class LuaReplyBuilder implements NestedReply {
             return;
         }
         // An array's part made at once as large as Lua 5.1's stores of its elements one by one
-        // leave it (the next power of two), without luaj's rehashes on the way. Not under RESP3,
-        // where a null is a hole: the size Lua 5.1 ends with then depends on where the holes are.
-        LuaTable t = kind == 0 && protocol == 2 && n > 0 ? new LuaTable(n, 0) : new LuaTable();
+        // leave it (the next power of two), without luaj's rehashes on the way; one with holes
+        // is laid out again once complete.
+        LuaTable t = kind == 0 && n > 0 ? new LuaTable(n, 0) : new LuaTable();
         if (n <= 0) {
             value(kind == 0 ? t : wrap(kind == 1 ? ReplyFields.MAP : ReplyFields.SET, t));
             return;
