@@ -193,7 +193,7 @@ public final class Database {
         GrowableString g = e == null ? null : e.growing();
         Object stored = g != null && g.array() == value ? g : Entry.packable(value.length) ? value : GrowableString.owning(value);
         put(key, stored, false);
-        table.find(key).lru |= Entry.RAW;
+        markRaw(key);
     }
 
     /** The running command looked key up with {@link #write} but left it as it was. */

@@ -132,7 +132,8 @@ class PersistenceIT {
 
     /**
      * A short string is overwritten where it lies with its key (same length), and so is a small
-     * hash's value of the same length: both files keep the new ones, in the hash's order.
+     * hash's value of the same length, and a BITOP result over the last one: both files keep the
+     * new ones, in the hash's order.
      */
     @Test
     void stringsOverwrittenInPlaceSurviveAofAndRdbRestarts() {
@@ -150,6 +151,11 @@ class PersistenceIT {
             j.decr("big");
             j.set("neg", "-998");
             j.decr("neg");
+            // BITOP's result written over the last one, which kept its own buffer.
+            j.set("bsrc", "x".repeat(100));
+            j.set("bsrc2", "y".repeat(100));
+            j.bitop(BitOP.NOT, "bits", "bsrc");
+            j.bitop(BitOP.XOR, "bits", "bsrc", "bsrc2");
             j.hset("h", "f1", "v1");
             j.sendCommand(redis.clients.jedis.Protocol.Command.HSET, "h", "f2", "v2", "f3", "v3");
             j.hset("h", "f1", "w1");
@@ -163,6 +169,7 @@ class PersistenceIT {
             assertEquals("2", j.get("n"), "from the AOF");
             assertEquals("1004", j.get("big"), "from the AOF");
             assertEquals("-999", j.get("neg"), "from the AOF");
+            assertEquals("\u0001".repeat(100), j.get("bits"), "from the AOF");
             assertEquals(hashValues, j.hvals("h"), "from the AOF");
         }
         try (CinnabarServer s = start("appendonly", "no", "save", ""); Jedis j = client(s)) {
@@ -170,6 +177,7 @@ class PersistenceIT {
             assertEquals("2", j.get("n"), "from the RDB");
             assertEquals("1004", j.get("big"), "from the RDB");
             assertEquals("-999", j.get("neg"), "from the RDB");
+            assertEquals("\u0001".repeat(100), j.get("bits"), "from the RDB");
             assertEquals(hashValues, j.hvals("h"), "from the RDB");
         }
     }
