@@ -506,12 +506,13 @@ public final class CinnabarServer implements AutoCloseable {
         try {
             if (network != null) network.close();
             if (thread != null) {
-                thread.execute(() -> {
-                    context.stopCron();
-                    context.closeComponents();
-                });
                 thread.shutdown();
+                // The keyspace thread has ended (with one io thread it was the event loop, which the
+                // network's close stopped, so a task queued on it would never run): its last work is done here.
+                context.stopCron();
+                context.closeComponents();
             }
+            if (dispatcher != null) dispatcher.close();
             if (context != null) context.persistence().close();
             if (ownDir != null) deleteQuietly(ownDir);
         } finally {

@@ -334,6 +334,11 @@ public final class Dispatcher {
         return busy != null;
     }
 
+    /** The server stopped: the helper thread of long commands ends. */
+    public void close() {
+        longRuns.close();
+    }
+
     /** SCRIPT or FUNCTION KILL stopped the long-running script: batches arriving until it ends wait for it. */
     public void longRunKilled() {
         if (busy != null) busyKilled = true;

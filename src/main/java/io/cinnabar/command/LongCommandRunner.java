@@ -12,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
  * freeze every connection), answering BUSY and deferring whatever touches data until the helper
  * hands the keyspace back.
  */
-final class LongCommandRunner {
+final class LongCommandRunner implements AutoCloseable {
     private static final int IDLE = 0, RUNNING = 1, DONE = 2, ABANDONED = 3;
     /**
      * How long either side keeps polling (yielding its core, which the other side may need on a
@@ -25,7 +25,8 @@ final class LongCommandRunner {
     private volatile Runnable work;
     private volatile Runnable lateEnd;
     private volatile Thread waiter;
-    private Thread helper;
+    private volatile Thread helper;
+    private volatile boolean closed;
 
     LongCommandRunner(KeyspaceThread keyspace) {
         this.keyspace = keyspace;
@@ -67,9 +68,22 @@ final class LongCommandRunner {
         }
     }
 
+    /**
+     * Ends the helper thread once its task, if any, has ended; the server stops. Left running, it
+     * kept the stopped server reachable, with its whole data set (an embedded server's, or each of
+     * the JIT warm-up's two throwaway servers').
+     */
+    @Override
+    public void close() {
+        closed = true;
+        Thread h = helper;
+        if (h != null) LockSupport.unpark(h);
+    }
+
     private void loop() {
         while (true) {
             Runnable task = awaitWork();
+            if (task == null) return;
             work = null;
             try {
                 task.run();
@@ -92,6 +106,7 @@ final class LongCommandRunner {
         while (true) {
             Runnable task = work;
             if (task != null) return task;
+            if (closed) return null;
             if (System.nanoTime() - start < SPIN_NANOS) Thread.yield(); else LockSupport.park(this);
         }
     }
