@@ -560,6 +560,31 @@ class ScriptingCommandsIT {
         return null;
     }
 
+    /**
+     * luaj's string metatable is one for the JVM: each server's scripts must still index strings
+     * through their own interpreter's string table, whichever server made its interpreter last,
+     * in scripts, functions and coroutines alike.
+     */
+    @Test
+    void stringsIndexTheirOwnServersStringTable() {
+        String own = "return {getmetatable('').__index == string, ('ab'):upper(),"
+                + " select(2, coroutine.resume(coroutine.create(function() return getmetatable('x').__index == string end)))}";
+        try (CinnabarServer first = CinnabarServer.builder().port(0).build().start();
+             Jedis a = new Jedis(first.host(), first.port())) {
+            assertEquals(List.of(1L, "AB", 1L), a.eval(own));
+            try (CinnabarServer second = CinnabarServer.builder().port(0).build().start();
+                 Jedis b = new Jedis(second.host(), second.port())) {
+                assertEquals(List.of(1L, "AB", 1L), b.eval(own));
+                assertEquals(List.of(1L, "AB", 1L), a.eval(own));
+                cmd(a, "FUNCTION", "LOAD", "#!lua name=lib\nredis.register_function('f', function() return getmetatable('').__index == string end)");
+                assertEquals("OK", cmd(b, "SCRIPT", "FLUSH"));
+                assertEquals(1L, a.fcall("f", List.of(), List.of()));
+                assertEquals(List.of(1L, "AB", 1L), a.eval(own));
+            }
+            assertEquals(List.of(1L, "AB", 1L), a.eval(own));
+        }
+    }
+
     @Test
     void infoMemoryCountsScriptsAndFunctions() {
         try (CinnabarServer s = CinnabarServer.builder().port(0).build().start();

@@ -230,6 +230,7 @@ final class FunctionLibraries {
         registeringLibrary = name;
         registeringChunk = chunk instanceof LuaClosure closure ? closure.p : null;
         engine.loadDeadlineNanos = timed ? System.nanoTime() + LOAD_TIMEOUT_NANOS : 0;
+        LuaValue callersMetatable = engine.enter();
         try {
             chunk.call();
         } catch (LuaError e) {
@@ -237,6 +238,7 @@ final class FunctionLibraries {
             String msg = v.istable() && v.rawget(ReplyFields.ERR).isstring() ? LuaToReply.text(v.rawget(ReplyFields.ERR)) : "ERR " + v.tojstring();
             throw new CommandError("ERR Error registering functions: " + msg);
         } finally {
+            StringMetatable.leave(callersMetatable);
             engine.loadDeadlineNanos = 0;
             registering = null;
             registeringLibrary = null;

@@ -255,11 +255,16 @@ final class Lua51 {
 
     /** f, its error caught and returned after {@link #COROUTINE_FAILED}. */
     private static LuaValue coroutineBody(LuaValue f) {
+        // luaj runs a coroutine on a thread of its own: it takes its creator's string metatable along.
+        LuaValue stringMetatable = StringMetatable.running();
         return fn(a -> {
+            LuaValue before = StringMetatable.enter(stringMetatable);
             try {
                 return f.invoke(a);
             } catch (LuaError e) {
                 return LuaValue.varargsOf(COROUTINE_FAILED, LuaErrors.value(e));
+            } finally {
+                StringMetatable.leave(before);
             }
         });
     }

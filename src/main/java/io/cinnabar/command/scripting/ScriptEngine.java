@@ -51,6 +51,8 @@ public final class ScriptEngine {
     private Script lastFound;
     private byte[] lastFoundSha;
     private SandboxGlobals globals;
+    /** What strings index in this interpreter's scripts ({@link StringMetatable}). */
+    private LuaValue stringMetatable;
     private volatile ScriptRun current;
     /** The debugger of the EVAL running under SCRIPT DEBUG SYNC, else null. */
     private LuaDebugger debugger;
@@ -137,8 +139,8 @@ public final class ScriptEngine {
         Map<LuaValue, LuaValue> done = new IdentityHashMap<>();
         done.put(g, g);
         for (LuaValue k : g.keys()) g.rawset(k, ReadOnlyTable.lockedCopy(g.rawget(k), done));
-        LuaValue stringMeta = LuaString.s_metatable;
-        if (stringMeta != null) LuaString.s_metatable = ReadOnlyTable.lockedCopy(withIndex(g.rawget("string")), done);
+        stringMetatable = ReadOnlyTable.lockedCopy(withIndex(g.rawget("string")), done);
+        StringMetatable.install(stringMetatable);
         g.setmetatable(nonexistentGlobalError());
         g.lock();
         globals = g;
@@ -314,6 +316,7 @@ public final class ScriptEngine {
         current = run;
         long start = System.nanoTime();
         LuaValue result;
+        LuaValue callersMetatable = enter();
         try {
             result = fn.invoke(fnArgs).arg1();
         } catch (LuaError e) {
@@ -322,6 +325,7 @@ public final class ScriptEngine {
         } catch (StackOverflowError e) {
             throw new CommandError("ERR Error running script " + run.name + ", stack overflow");
         } finally {
+            StringMetatable.leave(callersMetatable);
             current = null;
             place.ran(System.nanoTime() - start, dispatcher.inlineBudgetNanos(), run.moving);
         }
@@ -362,6 +366,11 @@ public final class ScriptEngine {
         run.killed = true;
         dispatcher.longRunKilled();
         return null;
+    }
+
+    /** Runs Lua of this interpreter's on the calling thread until the returned value goes to {@link StringMetatable#leave}. */
+    LuaValue enter() {
+        return StringMetatable.enter(stringMetatable);
     }
 
     SandboxGlobals globals() {
