@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -39,18 +38,20 @@ class ServerCloseIT {
             use(server);
             // Clients still connected at close, one subscribed and one blocked.
             subscriber.getClient().sendCommand(redis.clients.jedis.Protocol.Command.SUBSCRIBE, "channel");
-            CompletableFuture<Object> pop = CompletableFuture.supplyAsync(() -> {
+            // A thread of its own, which ends with the connection (a pool's would outlive the test).
+            Thread pop = new Thread(() -> {
                 try {
-                    return blocked.blpop(0, "nothing");
+                    blocked.blpop(0, "nothing");
                 } catch (RuntimeException closed) {
-                    return closed;
+                    // the server closed the connection
                 }
-            });
+            }, "blocked-client");
+            pop.start();
             try (Jedis jedis = new Jedis("127.0.0.1", server.port())) {
                 while (!jedis.clientList().contains("cmd=blpop")) Thread.onSpinWait();
             }
             server.close();
-            pop.join();
+            pop.join(10_000);
         }
 
         List<String> running = new ArrayList<>();
