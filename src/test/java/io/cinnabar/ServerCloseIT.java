@@ -38,6 +38,7 @@ class ServerCloseIT {
             use(server);
             // Clients still connected at close, one subscribed and one blocked.
             subscriber.getClient().sendCommand(redis.clients.jedis.Protocol.Command.SUBSCRIBE, "channel");
+            assertEquals("subscribe", new String((byte[]) ((List<?>) subscriber.getClient().getOne()).get(0)));
             // A thread of its own, which ends with the connection (a pool's would outlive the test).
             Thread pop = new Thread(() -> {
                 try {
