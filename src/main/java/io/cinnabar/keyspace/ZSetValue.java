@@ -1,6 +1,7 @@
 package io.cinnabar.keyspace;
 
 import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A sorted set. Small ones are "listpack" encoded: a {@link ScorePack}, one byte[] of (member,
@@ -370,6 +371,20 @@ public final class ZSetValue implements TypedValue {
         public void moveTo(long rank) {
             index = (int) rank;
             if (dict != null) node = zsl.byRank(rank + 1);
+        }
+
+        /**
+         * To a member picked uniformly at random: a skiplist's from its dict, as Redis's
+         * ZRANDMEMBER picks (dictGetFairRandomKey), without the walk down to a random rank. Its
+         * rank is then unknown: moveTo, not next or previous, moves it on.
+         */
+        public void moveToRandom(ThreadLocalRandom rnd) {
+            if (dict == null) {
+                index = rnd.nextInt(size);
+            } else {
+                node = (ZSkipList.Node) dict.randomNode();
+                index = -1;
+            }
         }
     }
 

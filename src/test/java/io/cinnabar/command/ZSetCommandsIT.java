@@ -69,6 +69,35 @@ class ZSetCommandsIT {
                 error(jedis, "ZADD", "s", "1", "a"));
     }
 
+    /**
+     * A skiplist-encoded set's random members come from its dict: every member about as often as
+     * the others, each with its own score, and distinct ones when the count is positive.
+     */
+    @Test
+    void zrandmemberPicksSkiplistMembersUniformlyWithTheirScores(Jedis jedis) {
+        int members = 200;
+        for (int i = 0; i < members; i++) jedis.zadd("z", i * 1.5, "member:" + i);
+        assertEquals("skiplist", jedis.objectEncoding("z"));
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        int draws = 40_000;
+        List<Tuple> picks = jedis.zrandmemberWithScores("z", -draws);
+        assertEquals(draws, picks.size());
+        for (Tuple t : picks) {
+            int i = Integer.parseInt(t.getElement().substring("member:".length()));
+            assertEquals(i * 1.5, t.getScore(), t.getElement());
+            seen.merge(t.getElement(), 1, Integer::sum);
+        }
+        assertEquals(members, seen.size());
+        double expected = (double) draws / members, chiSquare = 0;
+        for (int n : seen.values()) chiSquare += (n - expected) * (n - expected) / expected;
+        // 199 degrees of freedom: mean 199, standard deviation 20.
+        assertTrue(chiSquare < 320, "chi-square " + chiSquare);
+        List<String> distinct = jedis.zrandmember("z", 50);
+        assertEquals(50, new HashSet<>(distinct).size());
+        for (String m : distinct) assertTrue(jedis.zscore("z", m) != null, m);
+        assertTrue(jedis.zrandmember("z").startsWith("member:"));
+    }
+
     @Test
     void zincrbyInfinitiesAndNaN(Jedis jedis) {
         assertEquals("inf", cmd(jedis, "ZINCRBY", "z", "+inf", "a"));

@@ -39,7 +39,9 @@ final class ZSetRandom {
             c.reply().nullBulk();
             return;
         }
-        c.reply().bulk(z.at(ThreadLocalRandom.current().nextLong(z.size())).member());
+        ZSetValue.Cursor pick = z.at(0);
+        pick.moveToRandom(ThreadLocalRandom.current());
+        c.reply().bulk(pick.member());
     }
 
     private static void withCount(Call c, long l, boolean withScores) {
@@ -60,7 +62,7 @@ final class ZSetRandom {
             ZSetValue.Cursor pick = z.at(0);
             ThreadLocalRandom rnd = ThreadLocalRandom.current();
             for (long k = 0; k < count && !out.full(k); k++) {
-                pick.moveTo(rnd.nextLong(size));
+                pick.moveToRandom(rnd);
                 if (withScores) ZSetCommands.pair(r, pick.member(), pick.score(), nested); else r.bulk(pick.member());
             }
             return;
@@ -97,7 +99,7 @@ final class ZSetRandom {
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         long added = 0;
         while (added < count) {
-            pick.moveTo(rnd.nextLong(size));
+            pick.moveToRandom(rnd);
             byte[] m = pick.member();
             if (seen.put(m, Boolean.TRUE) != null) continue;
             added++;
