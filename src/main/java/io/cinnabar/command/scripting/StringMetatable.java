@@ -1,6 +1,7 @@
 package io.cinnabar.command.scripting;
 
 import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
 
@@ -19,6 +20,8 @@ final class StringMetatable extends ReadOnlyTable {
     private static final ThreadLocal<LuaValue> RUNNING = new ThreadLocal<>();
     /** For Lua run outside {@link #enter}: the interpreter made last, while it lives. */
     private static volatile WeakReference<LuaValue> latest = new WeakReference<>(null);
+    /** What strings index where no interpreter is running or alive: nothing. */
+    private static final LuaValue NONE = new LuaTable();
 
     private StringMetatable() {
         lock();
@@ -49,10 +52,8 @@ final class StringMetatable extends ReadOnlyTable {
 
     private static LuaValue own() {
         LuaValue own = running();
-        return own != null ? own : NONE_RUNNING;
+        return own != null ? own : NONE;
     }
-
-    private static final LuaValue NONE_RUNNING = new org.luaj.vm2.LuaTable();
 
     @Override public LuaValue rawget(LuaValue key) { return own().rawget(key); }
     @Override public LuaValue rawget(int key) { return own().rawget(key); }
