@@ -1,17 +1,19 @@
 package io.cinnabar;
 
+import io.cinnabar.util.OpenFiles;
+import io.cinnabar.util.OwnThread;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 
 import java.io.IOException;
 import java.lang.ref.WeakReference;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -24,7 +26,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ServerCloseIT {
     /** Netty's own, shared by every server in the JVM, ending by itself once idle. */
     private static final Set<String> SHARED_THREADS = Set.of("globalEventExecutor");
-    private static final Path OPEN_FILES = Path.of("/proc/self/fd");
 
     @Test
     void aClosedServerLeavesNoThreadOrFileOfItsOwnOpen() throws Exception {
@@ -37,22 +38,21 @@ class ServerCloseIT {
              Jedis blocked = new Jedis("127.0.0.1", server.port())) {
             use(server);
             // Clients still connected at close, one subscribed and one blocked.
-            subscriber.getClient().sendCommand(redis.clients.jedis.Protocol.Command.SUBSCRIBE, "channel");
+            subscriber.getClient().sendCommand(Protocol.Command.SUBSCRIBE, "channel");
             assertEquals("subscribe", new String((byte[]) ((List<?>) subscriber.getClient().getOne()).get(0)));
             // A thread of its own, which ends with the connection (a pool's would outlive the test).
-            Thread pop = new Thread(() -> {
+            CompletableFuture<Void> pop = OwnThread.run(() -> {
                 try {
                     blocked.blpop(0, "nothing");
                 } catch (RuntimeException closed) {
                     // the server closed the connection
                 }
-            }, "blocked-client");
-            pop.start();
+            });
             try (Jedis jedis = new Jedis("127.0.0.1", server.port())) {
                 while (!jedis.clientList().contains("cmd=blpop")) Thread.onSpinWait();
             }
             server.close();
-            pop.join(10_000);
+            pop.get(10, TimeUnit.SECONDS);
         }
 
         List<String> running = new ArrayList<>();
@@ -99,20 +99,11 @@ class ServerCloseIT {
     }
 
     /**
-     * What this process has open, each as its descriptor and what it is ("41 socket:[123]",
-     * "42 anon_inode:[eventpoll]", paths), or null where /proc does not tell.
+     * What this process has open, or null where /proc does not tell; the class path's jars, which
+     * are opened as their classes are first loaded, left out.
      */
     private static Set<String> openFiles() throws IOException {
-        if (!Files.isDirectory(OPEN_FILES)) return null;
-        try (Stream<Path> fds = Files.list(OPEN_FILES)) {
-            return fds.map(fd -> {
-                try {
-                    return fd.getFileName() + " " + Files.readSymbolicLink(fd);
-                } catch (IOException gone) {
-                    return null; // closed meanwhile (the listing's own descriptor)
-                }
-            }).filter(f -> f != null && !f.endsWith(".jar")) // the class path's, opened as classes are first loaded
-                    .collect(Collectors.toSet());
-        }
+        if (!OpenFiles.listed()) return null;
+        return OpenFiles.list().stream().filter(f -> !f.endsWith(".jar")).collect(Collectors.toSet());
     }
 }

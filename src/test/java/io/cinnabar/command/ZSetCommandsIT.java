@@ -13,8 +13,10 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.resps.Tuple;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -78,7 +80,7 @@ class ZSetCommandsIT {
         int members = 200;
         for (int i = 0; i < members; i++) jedis.zadd("z", i * 1.5, "member:" + i);
         assertEquals("skiplist", jedis.objectEncoding("z"));
-        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        Map<String, Integer> seen = new HashMap<>();
         int draws = 40_000;
         List<Tuple> picks = jedis.zrandmemberWithScores("z", -draws);
         assertEquals(draws, picks.size());

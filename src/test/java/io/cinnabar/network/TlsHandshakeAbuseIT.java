@@ -1,6 +1,7 @@
 package io.cinnabar.network;
 
 import io.cinnabar.CinnabarServer;
+import io.cinnabar.util.OpenFiles;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -12,8 +13,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
 
@@ -40,7 +39,7 @@ class TlsHandshakeAbuseIT {
             assertTrue(TlsIT.tlsPings(tlsPort, true, null)); // the TLS classes and files are loaded now
             assertTrue(TlsIT.tlsPings(tlsPort, false, null) == false);
             long baseline = settledFdCount(Long.MAX_VALUE);
-            java.util.Set<String> before = fds();
+            java.util.Set<String> before = OpenFiles.list();
             byte[] clientHello = clientHello();
             Random random = new Random(42);
             for (int round = 0; round < ROUNDS; round++) {
@@ -59,7 +58,7 @@ class TlsHandshakeAbuseIT {
             assertTrue(TlsIT.tlsPings(tlsPort, true, null));
             assertEquals("PONG", admin.ping());
             long after = settledFdCount(baseline);
-            java.util.Set<String> extra = fds();
+            java.util.Set<String> extra = OpenFiles.list();
             extra.removeAll(before);
 
             assertTrue(after <= baseline, "file descriptors before " + baseline + ", after " + after + ", new: " + extra);
@@ -117,33 +116,13 @@ class TlsHandshakeAbuseIT {
 
     /** The JVM's open file descriptors once the count stops falling (or reaches target), for up to 15 s. */
     private static long settledFdCount(long target) throws Exception {
-        long last = fdCount();
+        long last = OpenFiles.count();
         for (int i = 0; i < 150 && last > target || i < 5; i++) {
             Thread.sleep(100);
-            long now = fdCount();
+            long now = OpenFiles.count();
             if (now == last && now <= target) break;
             last = now;
         }
         return last;
-    }
-
-    private static java.util.Set<String> fds() throws IOException {
-        java.util.Set<String> out = new java.util.TreeSet<>();
-        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
-            for (Path p : (Iterable<Path>) fds::iterator) {
-                try {
-                    out.add(p.getFileName() + "->" + Files.readSymbolicLink(p));
-                } catch (IOException e) {
-                    // closed meanwhile
-                }
-            }
-        }
-        return out;
-    }
-
-    private static long fdCount() throws IOException {
-        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.count();
-        }
     }
 }

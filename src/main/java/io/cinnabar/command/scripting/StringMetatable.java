@@ -40,8 +40,9 @@ final class StringMetatable extends ReadOnlyTable {
         return before;
     }
 
+    /** Set, not removed, when nothing ran before: a removal would make the next EVAL allocate the thread's entry again. */
     static void leave(LuaValue before) {
-        if (before == null) RUNNING.remove(); else RUNNING.set(before);
+        RUNNING.set(before);
     }
 
     /** The metatable of the Lua running on this thread (for a coroutine's thread to take over). */
