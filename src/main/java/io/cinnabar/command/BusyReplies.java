@@ -7,8 +7,10 @@ import java.util.List;
 
 /**
  * Answers clients while a script owns the keyspace past busy-reply-threshold: BUSY, except for
- * the commands whose handlers are safe then (SCRIPT KILL, SHUTDOWN NOSAVE, MULTI, the connection
- * handshake: HELLO, AUTH, QUIT). Touches no data: the keyspace belongs to the script until it ends.
+ * Redis's ALLOW_BUSY commands. Those whose handlers touch nothing the keyspace owns run at once
+ * (SCRIPT KILL, SHUTDOWN NOSAVE, MULTI, the connection handshake: HELLO, AUTH, QUIT); the others
+ * (WATCH, UNWATCH, DISCARD, RESET, REPLCONF) while the script stands still at its next check,
+ * where Redis runs them from the script's hook.
  */
 final class BusyReplies {
     /** The BUSY error before a script says which kind it is (EVAL or FUNCTION). */
@@ -17,9 +19,11 @@ final class BusyReplies {
     private final ServerContext server;
     private final RespWriter writer = new RespWriter(1024);
     private final Call call;
+    private final LongCommandRunner longRuns;
 
-    BusyReplies(ServerContext server, Dispatcher dispatcher) {
+    BusyReplies(ServerContext server, Dispatcher dispatcher, LongCommandRunner longRuns) {
         this.server = server;
+        this.longRuns = longRuns;
         this.call = new Call(server, dispatcher);
         this.call.reply = writer;
     }
@@ -82,35 +86,6 @@ final class BusyReplies {
             writer.raw(io.cinnabar.protocol.RespConstants.QUEUED);
             return;
         }
-        if (refusal == null && spec.parent == null) {
-            // DISCARD, UNWATCH (outside MULTI) and WATCH inside MULTI answer as Redis's do while busy; the
-            // watches they drop leave the watched-key tables, which the script owns, once it ends.
-            switch (spec.name) {
-                case "discard":
-                    if (client.multi == null) {
-                        writer.error("ERR DISCARD without MULTI");
-                        return;
-                    }
-                    client.multi = null;
-                    unwatchLater(client);
-                    writer.raw(io.cinnabar.protocol.RespConstants.OK);
-                    return;
-                case "unwatch":
-                    unwatchLater(client);
-                    writer.raw(io.cinnabar.protocol.RespConstants.OK);
-                    return;
-                case "watch":
-                    if (client.multi != null) {
-                        writer.error("ERR WATCH inside MULTI is not allowed");
-                        return;
-                    }
-                    break;
-                default:
-                    break;
-            }
-        }
-        // WATCH (outside MULTI), RESET: they change the watched-key tables now: BUSY still.
-        if (refusal == null && !spec.runsWhileBusy) refusal = server.busyError();
         if (refusal != null) {
             writer.error(rejected(client, spec, refusal));
             return;
@@ -119,28 +94,28 @@ final class BusyReplies {
         call.args = args;
         call.shownArgs = args;
         call.spec = spec;
+        if (spec.runsWhileBusy) execute();
+        else longRuns.runHeld(this::execute);
+    }
+
+    private void execute() {
         try {
-            spec.handler().execute(call);
+            call.spec.handler().execute(call);
         } catch (CommandError e) {
             writer.error(e.getMessage());
         }
     }
 
-    /** The client's WATCHes dropped once the script ends (the watched-key tables belong to the keyspace). */
-    private void unwatchLater(Client client) {
-        if (client.watch != null) server.thread().execute(client.watch::unwatchAll);
-    }
-
     /**
      * As Redis's rejectCommand: a transaction the client is queueing is flagged (its EXEC will
-     * abort), and a rejected EXEC aborts it now. Its WATCHes are dropped once the script ends: the
-     * watched-key tables belong to the keyspace, which the script owns.
+     * abort), and a rejected EXEC aborts it now, its WATCHes dropped while the script stands still
+     * (the watched-key tables belong to the keyspace, which the script owns).
      */
     private String rejected(Client client, CommandSpec spec, String error) {
         if (client.multi == null) return error;
         if (spec != null && TransactionControl.isExec(spec)) {
             client.multi = null;
-            unwatchLater(client);
+            if (client.watch != null) longRuns.runHeld(client.watch::unwatchAll);
             return TransactionControl.execAbort(error);
         }
         client.multi.dirty = true;

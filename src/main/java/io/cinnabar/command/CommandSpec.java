@@ -55,7 +55,10 @@ public final class CommandSpec {
     final boolean refusedOnDiskError;
     /** May run for long (scripts): run where other clients can still get BUSY replies. */
     final boolean mayRunLong;
-    /** Its handler is safe while a script owns the keyspace past the threshold (SCRIPT KILL). */
+    /**
+     * Its handler is safe while a script owns the keyspace past the threshold (SCRIPT KILL); other
+     * ALLOW_BUSY commands run then while the script stands still at its next check.
+     */
     final boolean runsWhileBusy;
     /** Redis's getCommandFlags hook (scripts: their shebang's flags); null when a call's flags are the spec's. */
     private final CallFlags callFlags;
@@ -460,7 +463,8 @@ public final class CommandSpec {
 
         /**
          * The handler may run while a script owns the keyspace past the threshold: it touches no
-         * data, only the running script's or the connection's state (SCRIPT KILL, HELLO).
+         * data, only the running script's or the connection's state (SCRIPT KILL, HELLO). Other
+         * ALLOW_BUSY commands wait for the script's next check instead (WATCH, RESET).
          */
         public Builder runsWhileBusy() {
             runsWhileBusy = true;

@@ -110,8 +110,8 @@ public final class Dispatcher {
         this.commands = server.commands();
         this.keyspace = server.keyspace();
         this.acl = server.acl();
-        this.busyReplies = new BusyReplies(server, this);
         this.longRuns = new LongCommandRunner(server.thread());
+        this.busyReplies = new BusyReplies(server, this, longRuns);
         this.blocked = new BlockedClients(server, this);
         server.blocked(blocked);
         this.propagation = server.propagation();
@@ -285,6 +285,15 @@ public final class Dispatcher {
         }
         long leftMs = threshold - (System.nanoTime() - start) / 1_000_000;
         return longRuns.run(() -> run(client, spec, args), Math.max(0, leftMs), this::longRunEnded);
+    }
+
+    /**
+     * A long command's check between two of its steps (a script's, with its kill check): where
+     * the commands Redis runs while busy that touch the keyspace's tables (WATCH, RESET...) run
+     * meanwhile, while it stands still.
+     */
+    public void holdPoint() {
+        longRuns.holdPoint();
     }
 
     /**

@@ -27,6 +27,10 @@ final class LongCommandRunner implements AutoCloseable {
     private volatile Thread waiter;
     private volatile Thread helper;
     private volatile boolean closed;
+    /** {@link #runHeld}'s hand-over: NOT_HELD, HOLD_ASKED, then HELD while the task's thread stands still. */
+    private static final int NOT_HELD = 0, HOLD_ASKED = 1, HELD = 2;
+    private volatile int hold = NOT_HELD;
+    private volatile Thread held;
 
     LongCommandRunner(KeyspaceThread keyspace) {
         this.keyspace = keyspace;
@@ -66,6 +70,39 @@ final class LongCommandRunner implements AutoCloseable {
             }
             if (now - start < SPIN_NANOS) Thread.yield(); else LockSupport.parkNanos(this, deadline - now);
         }
+    }
+
+    /**
+     * Keyspace thread, while a task it gave up waiting for runs on: runs work once that task
+     * stands still at its next {@link #holdPoint} (or has ended), as Redis runs the commands it
+     * allows while busy from inside the script's hook, between two of its instructions. The
+     * keyspace thread waits meanwhile, as Redis's one thread does while the script runs.
+     */
+    void runHeld(Runnable work) {
+        hold = HOLD_ASKED;
+        try {
+            long start = System.nanoTime();
+            while (hold == HOLD_ASKED && state.get() == ABANDONED) {
+                if (System.nanoTime() - start < SPIN_NANOS) Thread.yield(); else LockSupport.parkNanos(this, 100_000);
+            }
+            work.run();
+        } finally {
+            hold = NOT_HELD;
+            Thread h = held;
+            if (h != null) LockSupport.unpark(h);
+        }
+    }
+
+    /**
+     * The long task's own checks (a script's, every few instructions): stands still while the
+     * keyspace thread runs what {@link #runHeld} was given. One volatile read otherwise.
+     */
+    void holdPoint() {
+        if (hold != HOLD_ASKED) return;
+        held = Thread.currentThread();
+        hold = HELD;
+        while (hold == HELD) LockSupport.park(this);
+        held = null;
     }
 
     /**

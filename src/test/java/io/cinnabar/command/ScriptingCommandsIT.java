@@ -295,7 +295,7 @@ class ScriptingCommandsIT {
             awaitBusy(j);
             assertEquals("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.",
                     error(() -> j.get("x")));
-            // UNWATCH while busy answers at once; its watches go once the script ends (see below).
+            // UNWATCH runs while busy, its watches dropped between two of the script's instructions (see below).
             assertEquals("OK", watcher.call("UNWATCH"));
             // ACLs are checked before BUSY, as in Redis: a user without SCRIPT KILL kills nothing.
             assertEquals(new RespSocket.Error("NOPERM this user has no permissions to run the 'script|kill' command"),
@@ -385,6 +385,41 @@ class ScriptingCommandsIT {
             // As Redis exits before that connection closes, nobody connects once it has.
             org.junit.jupiter.api.Assertions.assertThrows(java.net.ConnectException.class,
                     () -> new java.net.Socket(server.host(), server.port()).close());
+        }
+    }
+
+    /**
+     * WATCH and RESET are among the commands Redis runs while a script is busy (ALLOW_BUSY), from
+     * the script's hook, between two of its instructions: a key WATCHed then that the script
+     * writes afterwards fails the EXEC, and a subscriber RESET then gets none of what the script
+     * publishes afterwards. Redis 7.0.15 answers this same sequence with OK, RESET, 0, PONG, nil.
+     */
+    @Test
+    void watchAndResetWhileBusyTakeEffectBetweenTheScriptsInstructions() throws Exception {
+        String script = "local function now() local t = redis.call('TIME') return tonumber(t[1]) * 1000000 + tonumber(t[2]) end "
+                + "local start = now() while now() < start + 1000000 do end "
+                + "local wrote = now() redis.call('SET', KEYS[1], 'by script') "
+                + "local published = redis.call('PUBLISH', 'ch', 'after reset') "
+                + "while now() < wrote + 200000 do end "
+                + "return {string.format('%.0f', wrote), published}";
+        try (CinnabarServer server = CinnabarServer.builder().port(0).option("busy-reply-threshold", "50").build().start();
+             Jedis j = new Jedis(server.host(), server.port());
+             Jedis looping = new Jedis(server.host(), server.port());
+             RespSocket watcher = new RespSocket(server.port());
+             RespSocket subscriber = new RespSocket(server.port())) {
+            assertEquals(List.of("subscribe", "ch", 1L), subscriber.call("SUBSCRIBE", "ch"));
+            CompletableFuture<Object> ran = OwnThread.supply(() -> looping.eval(script, 1, "x"));
+            awaitBusy(j);
+            assertEquals("OK", watcher.call("WATCH", "x"));
+            long watchedMicros = System.currentTimeMillis() * 1000;
+            assertEquals("RESET", subscriber.call("RESET"));
+            List<?> result = (List<?>) ran.get(10, TimeUnit.SECONDS);
+            assertTrue(watchedMicros < Long.parseLong((String) result.get(0)), "the script wrote after the WATCH: " + result);
+            assertEquals(0L, result.get(1), "the subscriber had left the channel when the script published");
+            assertEquals("PONG", subscriber.call("PING"), "nothing was delivered after RESET");
+            assertEquals("OK", watcher.call("MULTI"));
+            assertEquals("QUEUED", watcher.call("PING"));
+            assertNull(watcher.call("EXEC"), "x changed after it was watched");
         }
     }
 

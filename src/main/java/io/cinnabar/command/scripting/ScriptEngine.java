@@ -110,6 +110,7 @@ public final class ScriptEngine {
         g.debuglib = new ScriptHook(g, () -> {
             ScriptRun run = current;
             if (run != null && run.killed) return "Script killed by user with SCRIPT KILL...";
+            dispatcher.holdPoint();
             if (run != null && run.inlineDeadline != 0) run.checkInlineDeadline();
             if (loadDeadlineNanos != 0 && System.nanoTime() - loadDeadlineNanos > 0) {
                 return "FUNCTION LOAD timeout";
