@@ -296,6 +296,11 @@ public final class Dispatcher {
         longRuns.holdPoint();
     }
 
+    /** A command waits for the long command to stand still at its next {@link #holdPoint}. */
+    public boolean holdAsked() {
+        return longRuns.holdAsked();
+    }
+
     /**
      * While a command that may run long runs on this thread ({@link #runLong}): the
      * System.nanoTime() past which it should throw {@link RunElsewhere} if it has only read.

@@ -93,6 +93,11 @@ final class LongCommandRunner implements AutoCloseable {
         }
     }
 
+    /** {@link #runHeld} waits for the long task to reach its next {@link #holdPoint}. */
+    boolean holdAsked() {
+        return hold == HOLD_ASKED;
+    }
+
     /**
      * The long task's own checks (a script's, every few instructions): stands still while the
      * keyspace thread runs what {@link #runHeld} was given. One volatile read otherwise.

@@ -379,12 +379,13 @@ public final class ScriptEngine {
     }
 
     /**
-     * A redis.call ran: a kill that came meanwhile is seen at the script's next instruction. Only
-     * a kill: the inline deadline is left to the instruction count, as a read-only script past it
-     * runs again from its start, and its commands again (counted twice in commandstats).
+     * A redis.call ran: a kill, or a command waiting for the script to stand still (WATCH...), that
+     * came meanwhile is seen at the script's next instruction. Not the inline deadline: that is
+     * left to the instruction count, as a read-only script past it runs again from its start, and
+     * its commands again (counted twice in commandstats).
      */
     void commandRan(ScriptRun run) {
-        if (run.killed) ((ScriptHook) globals.debuglib).stopCheckDue();
+        if (run.killed || dispatcher.holdAsked()) ((ScriptHook) globals.debuglib).stopCheckDue();
     }
 
     /** SHUTDOWN NOSAVE during a busy script: it stops within its next 1,024 instructions or redis.call, writes or not. */
