@@ -2,6 +2,7 @@ package io.cinnabar.command;
 
 import io.cinnabar.junit.CinnabarTest;
 import org.junit.jupiter.api.Test;
+import org.luaj.vm2.LuaThread;
 import redis.clients.jedis.Jedis;
 
 import java.util.Arrays;
@@ -292,6 +293,52 @@ class LuaSemanticsIT {
                 "return coroutine.create(string.len)", "user_script:1: bad argument #1 to 'create' (Lua function expected)",
                 "return coroutine.wrap(1)", "user_script:1: bad argument #1 to 'wrap' (Lua function expected)",
                 "return coroutine.status(1)", "user_script:1: bad argument #1 to 'status' (coroutine expected)");
+    }
+
+    /**
+     * A coroutine a script left suspended is ended by luaj once collected, on the coroutine's own
+     * thread (it polls every thread_orphan_check_interval ms), whatever script runs then. Its
+     * functions' returns popped the running script's frames: in lua-diff seed 714,
+     * coroutine.status() gave a NullPointerException's text, and here "0.0001 .. ''" gave
+     * "1.0E-4" thousands of times (Redis 7.0.15: "0.0001"). The collection is made to come while
+     * the probe runs, and the coroutines' threads are seen to end.
+     */
+    @Test
+    void anAbandonedCoroutineEndsWithoutDisturbingTheRunningScript(Jedis j) throws InterruptedException {
+        long interval = LuaThread.thread_orphan_check_interval;
+        LuaThread.thread_orphan_check_interval = 10;
+        try {
+            String probe = "local function show(x) return type(x) .. ':' .. tostring(x) end"
+                    + " local function now() local t = redis.call('TIME') return t[1] * 1e6 + t[2] end"
+                    + " local start, bad, r = now(), 0 repeat for i = 1, 1000 do r = show(0.0001 .. '')"
+                    + " if r ~= 'string:0.0001' then bad = bad + 1 end end until now() - start > 400000 return {bad, r}";
+            for (int round = 0; round < 2; round++) {
+                long before = coroutineThreads();
+                run(j, "for i = 1, 20 do local co = coroutine.create(function() local function f() coroutine.yield(i) end f() end)"
+                        + " coroutine.resume(co) end");
+                assertEquals(before + 20, coroutineThreads());
+                Thread collector = new Thread(() -> {
+                    try {
+                        Thread.sleep(50);
+                        System.gc();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                collector.start();
+                assertEquals(List.of(0L, "string:0.0001"), run(j, probe));
+                collector.join();
+                for (int wait = 0; wait < 100 && coroutineThreads() > before; wait++) Thread.sleep(20);
+                assertEquals(before, coroutineThreads(), "the abandoned coroutines' threads ended");
+            }
+        } finally {
+            LuaThread.thread_orphan_check_interval = interval;
+        }
+    }
+
+    /** Threads luaj started for coroutines ("Coroutine-n") that are still alive. */
+    private static long coroutineThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("Coroutine-")).count();
     }
 
     /**

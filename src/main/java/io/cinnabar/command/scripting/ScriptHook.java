@@ -59,7 +59,22 @@ final class ScriptHook extends DebugLib {
     static final int MAX_C_CALLS = 200;
 
     @Override public void onCall(LuaFunction f) { frames().push(null, null, false); }
-    @Override public void onReturn() { frames().pop(); }
+
+    /**
+     * A function returns, or an error leaves it, on the thread that runs it, which pops only the
+     * frames it pushed. luaj ends a suspended coroutine that was garbage collected on the
+     * coroutine's own thread, up to 5 s later (its poll), by unwinding its functions with an
+     * OrphanedThread; each one's return comes here while another coroutine, most often a later
+     * script's main one, is globals.running: popping that one's frames ran its instructions
+     * against the wrong registers (an NPE from a CONCAT, or Java's text of a number). Such a
+     * thread reads frames without caching or making them, and finds none it runs.
+     */
+    @Override
+    public void onReturn() {
+        LuaThread running = globals.running;
+        Object frames = running == framesThread ? framesOfThread : running.callstack;
+        if (frames instanceof Frames f && f.runner == Thread.currentThread()) f.pop();
+    }
 
     /**
      * A Lua function starts: Lua 5.1's limits on nesting apply here, with its errors, raised in
@@ -412,6 +427,8 @@ final class ScriptHook extends DebugLib {
         boolean[] throughC = new boolean[16];
         /** Functions on this stack called through C: Lua 5.1's nCcalls. */
         int cCalls;
+        /** The Java thread that pushed the last frame: a coroutine's own, the main one's for the script's run ({@link #onReturn}). */
+        Thread runner;
 
         /** Operands of the last arithmetic instruction that hold a number in place of their string. */
         private final LuaValue[][] swappedIn = new LuaValue[2][];
@@ -454,6 +471,7 @@ final class ScriptHook extends DebugLib {
                 afterTable = java.util.Arrays.copyOf(afterTable, depth * 2);
                 afterSize = java.util.Arrays.copyOf(afterSize, depth * 2);
             }
+            runner = Thread.currentThread();
             pcs[depth] = -1;
             after[depth] = -1;
             throughC[depth] = viaC;
