@@ -105,9 +105,9 @@ final class LuaErrors {
     /** A string error's text as Lua 5.1 gives it: "[string \"chunk\"]:1: attempt to index local 't' (a nil value)". */
     static String lua51Message(LuaError e) {
         String full = String.valueOf(e.getMessage()), at = fileline(e);
-        if (at == null || !full.startsWith(at + " ")) return lua51Message(full);
+        if (at == null || !full.startsWith(at + " ")) return logged(e, lua51Message(full));
         String body = full.substring(at.length() + 1);
-        String text = lua51Wording(stripTraceback(body), failure(body));
+        String text = logged(e, lua51Wording(stripTraceback(body), failure(body)));
         int colon = at.lastIndexOf(':');
         if (colon < 0 || at.endsWith(":?")) return text;
         return chunkId(at.substring(0, colon)) + at.substring(colon) + ": " + text;
@@ -152,13 +152,36 @@ final class LuaErrors {
         // A Java exception inside luaj's VM (its reader of numbers in text fails on "0x") on an
         // instruction Lua 5.1 fails too.
         // luaj's assignment into a value that is no table says "index expected, got nil".
-        if ((message.startsWith("vm error: ") || message.startsWith("table index ") || message.startsWith("index expected, got "))
+        if ((message.startsWith(VM_ERROR) || message.startsWith("table index ") || message.startsWith("index expected, got "))
                 && lua51 != null) return lua51;
+        // Any other Java exception is a fault of ours: its text (class, message, our code's
+        // details) is not the client's to read; the server log has it (logged).
+        if (message.startsWith(VM_ERROR)) return INTERNAL_ERROR;
         if (!message.startsWith("attempt to ")) return message;
         if (lua51 != null) return lua51;
         Matcher m = LUAJ_ATTEMPT.matcher(message);
         if (!m.matches()) return message;
         return "attempt to " + m.group(1) + " a " + (m.group(2) != null ? m.group(2) : m.group(3)) + " value";
+    }
+
+    /** How luaj's LuaError(Throwable) starts its message: a Java exception thrown while Lua ran. */
+    private static final String VM_ERROR = "vm error: ";
+
+    /** The text a script's error gets in place of a Java exception's. */
+    static final String INTERNAL_ERROR = "internal error in the Lua interpreter (see the server's log)";
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LuaErrors.class);
+    /** System.nanoTime() before which no other exception is logged: a script may fail so in a loop under pcall. */
+    private static volatile long quietUntil = System.nanoTime();
+
+    /** text, having logged e's Java exception once a minute at most when text is {@link #INTERNAL_ERROR}. */
+    private static String logged(LuaError e, String text) {
+        long now = System.nanoTime();
+        if (text.endsWith(INTERNAL_ERROR) && now - quietUntil >= 0) {
+            quietUntil = now + 60_000_000_000L;
+            LOG.warn("A Java exception in a script, answered as \"{}\"", INTERNAL_ERROR, e.getCause() != null ? e.getCause() : e);
+        }
+        return text;
     }
 
     /** luaj ends a message that left a Lua function with "\n" and what ScriptHook.traceback gave. */
