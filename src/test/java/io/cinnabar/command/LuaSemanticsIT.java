@@ -1,6 +1,7 @@
 package io.cinnabar.command;
 
 import io.cinnabar.junit.CinnabarTest;
+import io.cinnabar.util.OwnThread;
 import org.junit.jupiter.api.Test;
 import org.luaj.vm2.LuaThread;
 import redis.clients.jedis.Jedis;
@@ -8,6 +9,8 @@ import redis.clients.jedis.Jedis;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static io.cinnabar.command.Raw.cmd;
 import static io.cinnabar.command.Raw.error;
@@ -300,11 +303,11 @@ class LuaSemanticsIT {
      * thread (it polls every thread_orphan_check_interval ms), whatever script runs then. Its
      * functions' returns popped the running script's frames: in lua-diff seed 714,
      * coroutine.status() gave a NullPointerException's text, and here "0.0001 .. ''" gave
-     * "1.0E-4" thousands of times (Redis 7.0.15: "0.0001"). The collection is made to come while
-     * the probe runs, and the coroutines' threads are seen to end.
+     * "1.0E-4" thousands of times (Redis 7.0.15: "0.0001"). The collection is made as the probe
+     * starts, and the coroutines' threads are seen to end.
      */
     @Test
-    void anAbandonedCoroutineEndsWithoutDisturbingTheRunningScript(Jedis j) throws InterruptedException {
+    void anAbandonedCoroutineEndsWithoutDisturbingTheRunningScript(Jedis j) throws Exception {
         long interval = LuaThread.thread_orphan_check_interval;
         LuaThread.thread_orphan_check_interval = 10;
         try {
@@ -317,17 +320,10 @@ class LuaSemanticsIT {
                 run(j, "for i = 1, 20 do local co = coroutine.create(function() local function f() coroutine.yield(i) end f() end)"
                         + " coroutine.resume(co) end");
                 assertEquals(before + 20, coroutineThreads());
-                Thread collector = new Thread(() -> {
-                    try {
-                        Thread.sleep(50);
-                        System.gc();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
-                collector.start();
-                assertEquals(List.of(0L, "string:0.0001"), run(j, probe));
-                collector.join();
+                // The probe starts at once; the collection's orphan polls (10 ms) come while it runs its 400 ms.
+                CompletableFuture<Object> probed = OwnThread.supply(() -> run(j, probe));
+                System.gc();
+                assertEquals(List.of(0L, "string:0.0001"), probed.get(10, TimeUnit.SECONDS));
                 for (int wait = 0; wait < 100 && coroutineThreads() > before; wait++) Thread.sleep(20);
                 assertEquals(before, coroutineThreads(), "the abandoned coroutines' threads ended");
             }
