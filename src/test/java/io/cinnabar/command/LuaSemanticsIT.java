@@ -7,14 +7,18 @@ import org.luaj.vm2.LuaThread;
 import redis.clients.jedis.Jedis;
 
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static io.cinnabar.command.Raw.cmd;
 import static io.cinnabar.command.Raw.error;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -316,16 +320,20 @@ class LuaSemanticsIT {
                     + " local start, bad, r = now(), 0 repeat for i = 1, 1000 do r = show(0.0001 .. '')"
                     + " if r ~= 'string:0.0001' then bad = bad + 1 end end until now() - start > 400000 return {bad, r}";
             for (int round = 0; round < 2; round++) {
-                long before = coroutineThreads();
+                Set<Thread> before = coroutineThreads();
                 run(j, "for i = 1, 20 do local co = coroutine.create(function() local function f() coroutine.yield(i) end f() end)"
                         + " coroutine.resume(co) end");
-                assertEquals(before + 20, coroutineThreads());
+                Set<Thread> abandoned = coroutineThreads();
+                abandoned.removeAll(before);
+                assertEquals(20, abandoned.size());
                 // The probe starts at once; the collection's orphan polls (10 ms) come while it runs its 400 ms.
                 CompletableFuture<Object> probed = OwnThread.supply(() -> run(j, probe));
                 System.gc();
                 assertEquals(List.of(0L, "string:0.0001"), probed.get(10, TimeUnit.SECONDS));
-                for (int wait = 0; wait < 100 && coroutineThreads() > before; wait++) Thread.sleep(20);
-                assertEquals(before, coroutineThreads(), "the abandoned coroutines' threads ended");
+                for (Thread t : abandoned) {
+                    t.join(10_000);
+                    assertFalse(t.isAlive(), "the abandoned coroutines' threads ended");
+                }
             }
         } finally {
             LuaThread.thread_orphan_check_interval = interval;
@@ -333,8 +341,9 @@ class LuaSemanticsIT {
     }
 
     /** Threads luaj started for coroutines ("Coroutine-n") that are still alive. */
-    private static long coroutineThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("Coroutine-")).count();
+    private static Set<Thread> coroutineThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("Coroutine-"))
+                .collect(Collectors.toCollection(HashSet::new));
     }
 
     /**
